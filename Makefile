@@ -1,0 +1,133 @@
+# triage: one binary, non-recursive GNU make.
+# Variants: make SAN=1 (ASan+UBSan, into build-san/), V=1 (verbose).
+# Each module may add a src/<module>/module.mk fragment (extra libs, rules).
+
+.DEFAULT_GOAL := all
+SAN ?= 0
+ifeq ($(SAN),1)
+OUTPUT ?= build-san
+else
+OUTPUT ?= build
+endif
+V ?= 0
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+LLVM_STRIP ?= llvm-strip
+
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wvla -Wundef -Wpointer-arith \
+	-Wno-unused-parameter -Wno-missing-field-initializers -fno-common
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 $(WARN) -MMD -MP -Isrc -I$(OUTPUT)/gen $(EXTRA_CFLAGS)
+LDFLAGS += $(EXTRA_LDFLAGS)
+LDLIBS :=
+ifeq ($(SAN),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+CFLAGS += -D_FORTIFY_SOURCE=2
+endif
+
+# Every .c under src/ except the BPF side; main.c is kept out of the
+# library so unit tests and fuzzers link the core directly.
+CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
+CORE_SRCS := $(filter-out %.bpf.c,$(CORE_SRCS))
+BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+WORKLOAD_SRCS := $(wildcard tests/workloads/*.c)
+
+include $(wildcard src/*/module.mk)
+
+CORE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CORE_SRCS))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_REPLAY_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_LIBFUZZER_BINS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
+WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(WORKLOAD_SRCS))
+LIB := $(OUTPUT)/libtriage.a
+
+.PHONY: all test check unit deps run clean format format-check bench fuzz
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(OUTPUT)/triage $(OUTPUT)/pidstat $(UNIT_BINS) $(FUZZ_REPLAY_BINS) $(WORKLOAD_BINS) $(EXTRA_TARGETS)
+
+$(OUTPUT)/triage: $(OUTPUT)/src/main.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUTPUT)/pidstat: $(OUTPUT)/triage
+	$(Q)ln -sf triage $@
+
+$(LIB): $(CORE_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/%.o: %.c
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/unit/%: tests/unit/%.c tests/unit/unit.h $(LIB)
+	$(call msg,UNIT,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# Fuzz harnesses: built with a replay main() so their corpora run as plain
+# tests; "make fuzz" builds the libFuzzer versions with clang.
+$(OUTPUT)/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(LIB) $(LDLIBS)
+
+fuzz: $(FUZZ_LIBFUZZER_BINS)
+
+build-fuzz/%: tests/fuzz/%.c
+	$(call msg,LIBFUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -Isrc -Ibuild/gen $(filter -DTRIAGE%,$(CFLAGS)) \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS) $(LDLIBS)
+
+# Workloads are test programs, not product code: plain flags, no -Werror
+# on purpose-built misbehaviour (spinning, leaking threads, and so on).
+$(OUTPUT)/workloads/%: tests/workloads/%.c
+	$(call msg,WORKLOAD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -o $@ $< -lpthread
+
+deps:
+	$(Q)scripts/deps.sh
+
+# The two README commands.
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(OUTPUT)/triage pidstat -u -w 1 5
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory SAN=1 all
+	$(Q)tests/run.sh
+
+check: all
+	$(Q)TRIAGE_BUILDS=$(OUTPUT) tests/run.sh
+
+format:
+	clang-format -i $(shell git ls-files 'src/*.[ch]' 'tests/*.[ch]')
+
+format-check:
+	clang-format --dry-run -Werror $(shell git ls-files 'src/*.[ch]' 'tests/*.[ch]')
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

@@ -1,0 +1,39 @@
+# BPF side: src/bpf/<probe>.bpf.c -> .bpf.o -> <probe>.skel.h (in $(OUTPUT)/gen).
+# Without clang or bpftool the binary still builds; probes report why they
+# are unavailable (TRIAGE_NO_BPF).
+HAVE_BPF := $(shell command -v $(CLANG) >/dev/null && command -v $(BPFTOOL) >/dev/null && \
+	command -v $(LLVM_STRIP) >/dev/null && [ -f /usr/include/bpf/libbpf.h ] && echo 1)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+VMLINUX_COMMITTED := src/bpf/vmlinux/$(ARCH)/vmlinux.h
+
+ifeq ($(HAVE_BPF),1)
+BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/gen/%.skel.h,$(BPF_SRCS))
+LDLIBS += -lbpf -lelf -lz
+CFLAGS += -DTRIAGE_HAVE_BPF=1
+else
+BPF_SKELS :=
+CFLAGS += -DTRIAGE_HAVE_BPF=0
+endif
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(OUTPUT)/gen -Isrc/bpf
+
+# vmlinux.h comes from the build machine's BTF; a committed copy is the
+# fallback for build hosts without BTF.
+$(OUTPUT)/gen/vmlinux.h:
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)if [ -r $(VMLINUX_BTF) ]; then \
+		$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@; \
+	else cp $(VMLINUX_COMMITTED) $@; fi
+
+$(OUTPUT)/gen/%.bpf.o: src/bpf/%.bpf.c $(OUTPUT)/gen/vmlinux.h $(wildcard src/bpf/*.h)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/gen/%.skel.h: $(OUTPUT)/gen/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+# User-side probe code includes the skeletons.
+$(patsubst %.c,$(OUTPUT)/%.o,$(filter src/probe/%,$(CORE_SRCS))): $(BPF_SKELS)

@@ -1,0 +1,29 @@
+/* The command table: one entry point per subcommand, src/cmd/<name>.c. */
+#ifndef TRIAGE_CMD_H
+#define TRIAGE_CMD_H
+
+#include <stdio.h>
+
+struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_pidstat(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_u32(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Reports an error as "triage <cmd>: <message>" on stderr. */
+void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Flushes stdout and reports a write failure (full disk, EIO) instead of
+ * exiting 0 with truncated output. Returns the status to exit with.
+ */
+int cmd_finish_stdout(int status);
+
+#endif

@@ -1,0 +1,13 @@
+/* triage doctor: placeholder until its issue lands; see the issue tracker. */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "common.h"
+
+int cmd_doctor(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	cmd_error("doctor", "not built yet");
+	return EXIT_RUNTIME;
+}

@@ -1,0 +1,65 @@
+/*
+ * triage: one binary, one command table. Invoked as "pidstat" it behaves
+ * exactly as "triage pidstat".
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "common.h"
+
+static const struct cmd commands[] = {
+	{ "pidstat", cmd_pidstat, "per-task CPU, memory, I/O and context switches (sysstat-compatible)" },
+	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },
+	{ "probe", cmd_probe, "eBPF probes: syscalls, trace, offcpu, runq, profile" },
+	{ "doctor", cmd_doctor, "what this machine offers for tracing, and what is missing" },
+	{ "u32", cmd_u32, "test, explain and lint iptables u32/string rules on captures" },
+	{ "version", cmd_version, "print the version and compiled-in features" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: triage COMMAND [ARGS]\n       triage help\n\nCommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun 'triage COMMAND --help' for a command's options.\n"
+		     "Exit status: 0 ok, 1 runtime failure, 2 usage error,\n"
+		     "3 missing privilege or kernel support (pidstat: sysstat's codes).\n");
+}
+
+static const struct cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *cmd;
+	const char *self = argc > 0 ? basename(argv[0]) : "triage";
+
+	if (strcmp(self, "pidstat") == 0)
+		return cmd_pidstat(argc, argv);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "triage: '%s' is not a triage command; see 'triage help'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

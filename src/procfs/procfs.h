@@ -1,0 +1,59 @@
+/*
+ * The one /proc layer. Every read goes through a root directory chosen at
+ * run time ("/" in production, a fixture tree in tests), opened once as a
+ * directory fd; readers use openat() relative to it.
+ *
+ * Functions return 0 (or a length) on success and -errno on failure; none
+ * of them exits or prints.
+ */
+#ifndef TRIAGE_PROCFS_H
+#define TRIAGE_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct procfs {
+	int root_fd; /* the chosen root directory */
+	int proc_fd; /* <root>/proc, or -1 if it has none (a fixture's top) */
+};
+
+/* Opens root ("/" when NULL or empty); fails only if root cannot be opened. */
+int procfs_open(struct procfs *pf, const char *root);
+void procfs_close(struct procfs *pf);
+
+/*
+ * Reads the file at path (relative to <root>/proc, e.g. "1/stat") into buf,
+ * NUL-terminated; returns its length, or -errno. A file larger than
+ * size - 1 is cut there (procfs files are read in one call, as the kernel
+ * produces them).
+ */
+ssize_t procfs_read(const struct procfs *pf, const char *path, char *buf, size_t size);
+
+/* Same, for a path relative to the root itself (e.g. "sys/devices/..."). */
+ssize_t procfs_read_root(const struct procfs *pf, const char *path, char *buf, size_t size);
+
+/* Reads name relative to an already open directory fd. */
+ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size);
+
+/* A growable array of ids, kept sorted ascending. */
+struct id_list {
+	pid_t *ids;
+	size_t len;
+	size_t cap;
+};
+
+void id_list_release(struct id_list *l);
+
+/* Numeric entries of <root>/proc, sorted. */
+int procfs_list_pids(const struct procfs *pf, struct id_list *out);
+/* Numeric entries of <root>/proc/<pid>/task, sorted. */
+int procfs_list_tids(const struct procfs *pf, pid_t pid, struct id_list *out);
+/* Numeric entries of any directory relative to <root>/proc, sorted. */
+int procfs_list_numeric(const struct procfs *pf, const char *path, struct id_list *out);
+
+/* Counts entries of a directory under <root>/proc whose name starts with a digit. */
+int procfs_count_fds(const struct procfs *pf, const char *path);
+
+#endif

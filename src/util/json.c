@@ -1,0 +1,245 @@
+#include "util/json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+void json_init(struct json_writer *w, FILE *out, bool pretty)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->pretty = pretty;
+}
+
+static void newline_indent(struct json_writer *w)
+{
+	if (!w->pretty)
+		return;
+	fputc('\n', w->out);
+	for (int i = 0; i < w->depth; i++)
+		fputs("  ", w->out);
+}
+
+/* Writes the separator that must precede a value or a key. */
+static void before_value(struct json_writer *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (w->depth == 0)
+		return;
+	if (!w->first[w->depth])
+		fputc(',', w->out);
+	w->first[w->depth] = false;
+	newline_indent(w);
+}
+
+static void open_container(struct json_writer *w, char open, char close)
+{
+	before_value(w);
+	fputc(open, w->out);
+	if (w->depth + 1 >= JSON_MAX_DEPTH)
+		return; /* deeper nesting is a programming error; stay parseable */
+	w->depth++;
+	w->first[w->depth] = true;
+	w->closer[w->depth] = close;
+}
+
+void json_object_begin(struct json_writer *w)
+{
+	open_container(w, '{', '}');
+}
+
+void json_array_begin(struct json_writer *w)
+{
+	open_container(w, '[', ']');
+}
+
+void json_end(struct json_writer *w)
+{
+	bool empty;
+
+	if (w->depth == 0)
+		return;
+	if (w->after_key) { /* a key without a value: keep the document valid */
+		w->after_key = false;
+		fputs("null", w->out);
+	}
+	empty = w->first[w->depth];
+	w->depth--;
+	if (!empty)
+		newline_indent(w);
+	fputc(w->closer[w->depth + 1], w->out);
+	if (w->depth == 0)
+		fputc('\n', w->out);
+}
+
+void json_finish(struct json_writer *w)
+{
+	while (w->depth > 0)
+		json_end(w);
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0 if the bytes are not one. */
+static size_t utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+void json_escape_to(FILE *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n = utf8_seq_len(s + i, len - i);
+
+		if (n == 0) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s + i, 1, n, out);
+			i += n;
+			continue;
+		}
+		switch (c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\f': fputs("\\f", out); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				fprintf(out, "\\u%04x", c);
+			else
+				fputc(c, out);
+		}
+		i++;
+	}
+}
+
+void json_key(struct json_writer *w, const char *key)
+{
+	before_value(w);
+	fputc('"', w->out);
+	json_escape_to(w->out, key, strlen(key));
+	fputs(w->pretty ? "\": " : "\":", w->out);
+	w->after_key = true;
+}
+
+void json_string_len(struct json_writer *w, const char *s, size_t len)
+{
+	before_value(w);
+	fputc('"', w->out);
+	json_escape_to(w->out, s, len);
+	fputc('"', w->out);
+}
+
+void json_string(struct json_writer *w, const char *s)
+{
+	if (!s) {
+		json_null(w);
+		return;
+	}
+	json_string_len(w, s, strlen(s));
+}
+
+void json_int(struct json_writer *w, int64_t v)
+{
+	before_value(w);
+	fprintf(w->out, "%" PRId64, v);
+}
+
+void json_uint(struct json_writer *w, uint64_t v)
+{
+	before_value(w);
+	fprintf(w->out, "%" PRIu64, v);
+}
+
+void json_double(struct json_writer *w, double v, int decimals)
+{
+	char buf[64];
+
+	if (!isfinite(v)) {
+		json_null(w);
+		return;
+	}
+	before_value(w);
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	/* A comma decimal separator (LC_NUMERIC) is not JSON. */
+	for (char *p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
+	fputs(buf, w->out);
+}
+
+void json_bool(struct json_writer *w, bool v)
+{
+	before_value(w);
+	fputs(v ? "true" : "false", w->out);
+}
+
+void json_null(struct json_writer *w)
+{
+	before_value(w);
+	fputs("null", w->out);
+}
+
+void json_kv_string(struct json_writer *w, const char *key, const char *s)
+{
+	json_key(w, key);
+	json_string(w, s);
+}
+
+void json_kv_int(struct json_writer *w, const char *key, int64_t v)
+{
+	json_key(w, key);
+	json_int(w, v);
+}
+
+void json_kv_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	json_key(w, key);
+	json_uint(w, v);
+}
+
+void json_kv_double(struct json_writer *w, const char *key, double v, int decimals)
+{
+	json_key(w, key);
+	json_double(w, v, decimals);
+}
+
+void json_kv_bool(struct json_writer *w, const char *key, bool v)
+{
+	json_key(w, key);
+	json_bool(w, v);
+}

@@ -1,0 +1,54 @@
+#include "util/parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (d > 9)
+			return -EINVAL;
+		if (v > (max - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
+{
+	uint64_t v;
+	int err = parse_u64(s, max, &v);
+
+	if (err)
+		return err;
+	if (v < min)
+		return -ERANGE;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno || !isfinite(v))
+		return -EINVAL;
+	if (v <= 0)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* Strict number parsing for command lines and files: no silent garbage. */
+#ifndef TRIAGE_PARSE_H
+#define TRIAGE_PARSE_H
+
+#include <stdint.h>
+
+/*
+ * Parses a whole string of decimal digits into *out, with no sign, space or
+ * trailing text. Returns 0, -EINVAL for anything else, -ERANGE if it does
+ * not fit in max.
+ */
+int parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* Same, for an unsigned int in [min, max]. */
+int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out);
+
+/* Parses a positive decimal number of seconds such as "2" or "0.5". */
+int parse_seconds(const char *s, double *out);
+
+#endif

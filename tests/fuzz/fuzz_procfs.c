@@ -1,0 +1,36 @@
+/* Fuzzes every pure /proc parser with the same bytes. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procfs/host.h"
+#include "procfs/parsers.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *buf = (const char *)data;
+	struct pid_stat st;
+	struct pid_status ss;
+	struct pid_io io;
+	struct pid_schedstat sch;
+	struct sys_stat sys;
+	struct loadavg la;
+	struct psi psi;
+	struct host_facts h;
+	uint64_t v;
+
+	pid_stat_parse(buf, size, &st);
+	pid_status_parse(buf, size, &ss);
+	pid_io_parse(buf, size, &io);
+	pid_schedstat_parse(buf, size, &sch);
+	uptime_parse(buf, size, &v);
+	sys_stat_parse(buf, size, &sys);
+	meminfo_total_parse(buf, size, &v);
+	loadavg_parse(buf, size, &la);
+	psi_parse(buf, size, &psi);
+	memset(&h, 0, sizeof(h));
+	host_meta_parse(buf, size, &h);
+	return 0;
+}

@@ -1,0 +1,199 @@
+/* The pure /proc parsers, on lines written as the kernel writes them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "procfs/host.h"
+#include "procfs/parsers.h"
+#include "procfs/procfs.h"
+#include "unit.h"
+
+/* A 52-field stat line whose comm holds spaces and parentheses. */
+static const char stat_line[] =
+	"6901 (a) b (c)) S 1 6901 6901 0 -1 4194560 9216 77 3 4 1234 567 -8 -9 20 0 5 0 "
+	"123456 35260416 305 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 7 2 "
+	"42 33 -44 0 0 0 0 0 0 0 0 0\n";
+
+TEST(stat_comm_with_parens)
+{
+	struct pid_stat s;
+
+	ASSERT_EQ(pid_stat_parse(stat_line, sizeof(stat_line) - 1, &s), 0);
+	ASSERT_EQ(s.pid, 6901);
+	ASSERT_STREQ(s.comm, "a) b (c)");
+	ASSERT_EQ(s.state, 'S');
+	ASSERT_EQ(s.ppid, 1);
+	ASSERT_UEQ(s.minflt, 9216);
+	ASSERT_UEQ(s.cminflt, 77);
+	ASSERT_UEQ(s.majflt, 3);
+	ASSERT_UEQ(s.utime, 1234);
+	ASSERT_UEQ(s.stime, 567);
+	ASSERT_EQ(s.cutime, -8);
+	ASSERT_EQ(s.cstime, -9);
+	ASSERT_EQ(s.num_threads, 5);
+	ASSERT_UEQ(s.starttime, 123456);
+	ASSERT_UEQ(s.vsize, 35260416);
+	ASSERT_EQ(s.rss, 305);
+	ASSERT_EQ(s.processor, 1);
+	ASSERT_EQ(s.rt_priority, 7);
+	ASSERT_EQ(s.policy, 2);
+	ASSERT_UEQ(s.blkio_ticks, 42);
+	ASSERT_UEQ(s.guest_time, 33);
+	ASSERT_EQ(s.cguest_time, -44);
+}
+
+TEST(stat_short_line_rejected)
+{
+	static const char line[] = "1 (x) S 1 2 3 4 5 6 7 8 9 10\n";
+	struct pid_stat s;
+
+	ASSERT_EQ(pid_stat_parse(line, sizeof(line) - 1, &s), -EINVAL);
+	ASSERT_EQ(pid_stat_parse("", 0, &s), -EINVAL);
+	ASSERT_EQ(pid_stat_parse("12 (no close", 12, &s), -EINVAL);
+}
+
+TEST(stat_without_guest_fields)
+{
+	/* an old kernel: 42 fields, so guest times default to 0 */
+	static const char line[] = "7 (k) R 0 0 0 0 0 0 1 0 2 0 3 4 0 0 20 0 1 0 9 10 11 0 0 0 "
+				   "0 0 0 0 0 0 0 0 0 0 0 0 0 0 5\n";
+	struct pid_stat s;
+
+	ASSERT_EQ(pid_stat_parse(line, sizeof(line) - 1, &s), 0);
+	ASSERT_EQ(s.nfields, 42);
+	ASSERT_UEQ(s.blkio_ticks, 5);
+	ASSERT_UEQ(s.guest_time, 0);
+}
+
+TEST(status_fields)
+{
+	static const char st[] = "Name:\twl\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t6901\n"
+				 "Pid:\t6902\nPPid:\t1\nUid:\t1000\t0\t0\t0\nThreads:\t5\n"
+				 "voluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t545\n";
+	struct pid_status s;
+
+	ASSERT_EQ(pid_status_parse(st, sizeof(st) - 1, &s), 0);
+	ASSERT_STREQ(s.name, "wl");
+	ASSERT_EQ(s.state, 'S');
+	ASSERT_EQ(s.tgid, 6901);
+	ASSERT_EQ(s.pid, 6902);
+	ASSERT_EQ(s.uid_real, 1000);
+	ASSERT_EQ(s.uid_eff, 0);
+	ASSERT_EQ(s.threads, 5);
+	ASSERT_UEQ(s.vol_ctxsw, 150);
+	ASSERT_UEQ(s.nonvol_ctxsw, 545);
+}
+
+TEST(io_schedstat_uptime)
+{
+	static const char io[] = "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\n"
+				 "write_bytes: 8192\ncancelled_write_bytes: 512\n";
+	struct pid_io i;
+	struct pid_schedstat ss;
+	uint64_t up;
+
+	ASSERT_EQ(pid_io_parse(io, sizeof(io) - 1, &i), 0);
+	ASSERT_UEQ(i.read_bytes, 4096);
+	ASSERT_UEQ(i.write_bytes, 8192);
+	ASSERT_UEQ(i.cancelled_write_bytes, 512);
+	ASSERT_UEQ(i.syscw, 4);
+	ASSERT_EQ(pid_schedstat_parse("1000 2000 3\n", 12, &ss), 0);
+	ASSERT_UEQ(ss.wait_ns, 2000);
+	ASSERT_EQ(uptime_parse("1062.14 2000.01\n", 16, &up), 0);
+	ASSERT_UEQ(up, 106214);
+}
+
+TEST(sys_stat_and_meminfo)
+{
+	static const char st[] = "cpu  10 1 20 300 4 5 6 7 8 9\ncpu0 5 0 10 150 2 2 3 3 4 4\n"
+				 "cpu1 5 1 10 150 2 3 3 4 4 5\nintr 1\nprocs_running 3\nprocs_blocked 2\n";
+	static const char mi[] = "MemFree: 10 kB\nMemTotal:       24683620 kB\n";
+	struct sys_stat s;
+	uint64_t total;
+
+	ASSERT_EQ(sys_stat_parse(st, sizeof(st) - 1, &s), 0);
+	ASSERT_UEQ(s.user, 10);
+	ASSERT_UEQ(s.steal, 7);
+	ASSERT_UEQ(s.guest, 8);
+	ASSERT_EQ(s.ncpu_lines, 2);
+	ASSERT_UEQ(s.procs_running, 3);
+	ASSERT_UEQ(s.procs_blocked, 2);
+	ASSERT_UEQ(sys_stat_total(&s), 10 + 1 + 20 + 300 + 4 + 5 + 6 + 7);
+	ASSERT_EQ(meminfo_total_parse(mi, sizeof(mi) - 1, &total), 0);
+	ASSERT_UEQ(total, 24683620);
+}
+
+TEST(loadavg_and_psi)
+{
+	static const char la[] = "5.20 3.01 1.99 4/2231 70123\n";
+	static const char psi[] = "some avg10=1.50 avg60=0.25 avg300=0.00 total=123456\n"
+				  "full avg10=0.00 avg60=0.00 avg300=0.00 total=7\n";
+	struct loadavg l;
+	struct psi p;
+
+	ASSERT_EQ(loadavg_parse(la, sizeof(la) - 1, &l), 0);
+	ASSERT_NEAR(l.load[0], 5.20, 1e-9);
+	ASSERT_NEAR(l.load[2], 1.99, 1e-9);
+	ASSERT_EQ(l.runnable, 4);
+	ASSERT_EQ(l.total, 2231);
+	ASSERT_EQ(l.last_pid, 70123);
+	ASSERT_EQ(psi_parse(psi, sizeof(psi) - 1, &p), 0);
+	ASSERT_NEAR(p.some.avg10, 1.5, 1e-9);
+	ASSERT_UEQ(p.some.total_us, 123456);
+	ASSERT_TRUE(p.full.present);
+	ASSERT_UEQ(p.full.total_us, 7);
+}
+
+TEST(meta_parse)
+{
+	static const char meta[] = "# fixture\nhz=100\npagesize=4096\nsysname=Linux\n"
+				   "release=1.2.3-TEST\nnodename=fixture\nmachine=x86_64\nepoch=1796004933\n";
+	struct host_facts h = { 0 };
+
+	ASSERT_EQ(host_meta_parse(meta, sizeof(meta) - 1, &h), 0);
+	ASSERT_EQ(h.hz, 100);
+	ASSERT_EQ(h.pagesize, 4096);
+	ASSERT_STREQ(h.release, "1.2.3-TEST");
+	ASSERT_STREQ(h.nodename, "fixture");
+	ASSERT_EQ((long long)h.start_time, 1796004933LL);
+}
+
+/* The live reader against this very process. */
+TEST(live_self)
+{
+	struct procfs pf;
+	struct id_list tids = { 0 };
+	char buf[1024], path[64];
+	struct pid_stat s;
+	ssize_t n;
+
+	ASSERT_EQ(procfs_open(&pf, "/"), 0);
+	snprintf(path, sizeof(path), "%d/stat", (int)getpid());
+	n = procfs_read(&pf, path, buf, sizeof(buf));
+	ASSERT_TRUE(n > 0);
+	ASSERT_EQ(pid_stat_parse(buf, (size_t)n, &s), 0);
+	ASSERT_EQ(s.pid, getpid());
+	ASSERT_EQ(procfs_list_tids(&pf, getpid(), &tids), 0);
+	ASSERT_EQ(tids.len, 1);
+	ASSERT_EQ(tids.ids[0], getpid());
+	ASSERT_EQ(procfs_read(&pf, "no-such-file", buf, sizeof(buf)), -ENOENT);
+	id_list_release(&tids);
+	procfs_close(&pf);
+}
+
+int main(void)
+{
+	struct unit_state st = { 0 };
+
+	RUN(&st, stat_comm_with_parens);
+	RUN(&st, stat_short_line_rejected);
+	RUN(&st, stat_without_guest_fields);
+	RUN(&st, status_fields);
+	RUN(&st, io_schedstat_uptime);
+	RUN(&st, sys_stat_and_meminfo);
+	RUN(&st, loadavg_and_psi);
+	RUN(&st, meta_parse);
+	RUN(&st, live_self);
+	UNIT_MAIN_END(&st);
+}
