@@ -12,8 +12,8 @@
 /* Exit statuses of every triage command (pidstat mode uses sysstat's). */
 enum triage_exit {
 	EXIT_OK = 0,
-	EXIT_RUNTIME = 1, /* a runtime failure */
-	EXIT_USAGE = 2,   /* bad command line or bad input file */
+	EXIT_RUNTIME = 1,   /* a runtime failure */
+	EXIT_USAGE = 2,	    /* bad command line or bad input file */
 	EXIT_NOSUPPORT = 3, /* missing privilege or kernel support */
 };
 

@@ -13,7 +13,8 @@
 #include "common.h"
 
 static const struct cmd commands[] = {
-	{ "pidstat", cmd_pidstat, "per-task CPU, memory, I/O and context switches (sysstat-compatible)" },
+	{ "pidstat", cmd_pidstat,
+	  "per-task CPU, memory, I/O and context switches (sysstat-compatible)" },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },
 	{ "probe", cmd_probe, "eBPF probes: syscalls, trace, offcpu, runq, profile" },
 	{ "doctor", cmd_doctor, "what this machine offers for tracing, and what is missing" },
@@ -58,7 +59,8 @@ int main(int argc, char **argv)
 		return cmd_version(argc - 1, argv + 1);
 	cmd = find_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "triage: '%s' is not a triage command; see 'triage help'\n", argv[1]);
+		fprintf(stderr, "triage: '%s' is not a triage command; see 'triage help'\n",
+			argv[1]);
 		return EXIT_USAGE;
 	}
 	return cmd->run(argc - 1, argv + 1);

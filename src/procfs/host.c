@@ -34,8 +34,10 @@ static int meta_line(const char *line, size_t n, struct host_facts *h)
 	vlen = n - klen - 1;
 #define KEY(k) (klen == sizeof(k) - 1 && !memcmp(line, k, klen))
 	if (KEY("sysname") || KEY("release") || KEY("nodename") || KEY("machine")) {
-		char *dst = KEY("sysname") ? h->sysname : KEY("release") ? h->release
-					 : KEY("nodename") ? h->nodename : h->machine;
+		char *dst = KEY("sysname")    ? h->sysname
+			    : KEY("release")  ? h->release
+			    : KEY("nodename") ? h->nodename
+					      : h->machine;
 		set_text(dst, sizeof(h->sysname), val, vlen);
 		return 0;
 	}

@@ -16,9 +16,9 @@ struct host_facts {
 	long hz;
 	long pagesize;
 	char sysname[65], release[65], nodename[65], machine[65];
-	int ncpu;           /* cpuN directories under sys/devices/system/cpu */
-	time_t start_time;  /* when the run started (fixture: meta "epoch") */
-	bool fixture;       /* facts come from <root>/meta */
+	int ncpu;	   /* cpuN directories under sys/devices/system/cpu */
+	time_t start_time; /* when the run started (fixture: meta "epoch") */
+	bool fixture;	   /* facts come from <root>/meta */
 };
 
 /* Fills h for the root pf was opened on. Returns 0 or -errno. */

@@ -75,22 +75,22 @@ static int stat_fields(struct cur *c, struct pid_stat *o)
 	o->nfields = n + 2;
 	if (o->nfields < 42)
 		return -EINVAL;
-	o->ppid = (int)v[1];            /* (4) */
-	o->minflt = (uint64_t)v[7];     /* (10) */
+	o->ppid = (int)v[1];	    /* (4) */
+	o->minflt = (uint64_t)v[7]; /* (10) */
 	o->cminflt = (uint64_t)v[8];
 	o->majflt = (uint64_t)v[9];
 	o->cmajflt = (uint64_t)v[10];
-	o->utime = (uint64_t)v[11];     /* (14) */
+	o->utime = (uint64_t)v[11]; /* (14) */
 	o->stime = (uint64_t)v[12];
 	o->cutime = v[13];
 	o->cstime = v[14];
-	o->priority = v[15];            /* (18) */
+	o->priority = v[15]; /* (18) */
 	o->nice = v[16];
-	o->num_threads = v[17];         /* (20) */
+	o->num_threads = v[17];		/* (20) */
 	o->starttime = (uint64_t)v[19]; /* (22) */
 	o->vsize = (uint64_t)v[20];
-	o->rss = v[21];                 /* (24) */
-	o->processor = (int)v[36];      /* (39) */
+	o->rss = v[21];		   /* (24) */
+	o->processor = (int)v[36]; /* (39) */
 	o->rt_priority = (unsigned)v[37];
 	o->policy = (unsigned)v[38];
 	o->blkio_ticks = (uint64_t)v[39]; /* (42) */
@@ -207,10 +207,20 @@ int pid_status_parse(const char *buf, size_t len, struct pid_status *out)
 
 int pid_io_parse(const char *buf, size_t len, struct pid_io *out)
 {
-	static const char *const keys[] = { "rchar", "wchar", "syscr", "syscw", "read_bytes",
-					    "write_bytes", "cancelled_write_bytes" };
-	uint64_t *dst[] = { &out->rchar, &out->wchar, &out->syscr, &out->syscw,
-			    &out->read_bytes, &out->write_bytes, &out->cancelled_write_bytes };
+	static const char *const keys[] = { "rchar",
+					    "wchar",
+					    "syscr",
+					    "syscw",
+					    "read_bytes",
+					    "write_bytes",
+					    "cancelled_write_bytes" };
+	uint64_t *dst[] = { &out->rchar,
+			    &out->wchar,
+			    &out->syscr,
+			    &out->syscw,
+			    &out->read_bytes,
+			    &out->write_bytes,
+			    &out->cancelled_write_bytes };
 	const char *p = buf, *end = buf + len;
 	unsigned found = 0;
 
@@ -258,8 +268,8 @@ int uptime_parse(const char *buf, size_t len, uint64_t *uptime_cs)
 
 static int cpu_line(struct cur *c, struct sys_stat *o)
 {
-	uint64_t *f[] = { &o->user, &o->nice, &o->system, &o->idle, &o->iowait,
-			  &o->irq, &o->softirq, &o->steal, &o->guest, &o->guest_nice };
+	uint64_t *f[] = { &o->user, &o->nice,	 &o->system, &o->idle,	&o->iowait,
+			  &o->irq,  &o->softirq, &o->steal,  &o->guest, &o->guest_nice };
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (next_u64(c, f[i]))
@@ -371,7 +381,9 @@ static int psi_fields(struct cur *c, struct psi_line *l)
 			return -EINVAL;
 		c->p += k;
 		if (i == 3 ? next_u64(c, &l->total_us)
-			   : next_double(c, i == 0 ? &l->avg10 : i == 1 ? &l->avg60 : &l->avg300))
+			   : next_double(c, i == 0   ? &l->avg10
+					    : i == 1 ? &l->avg60
+						     : &l->avg300))
 			return -EINVAL;
 	}
 	l->present = true;

@@ -13,31 +13,31 @@
 
 /* /proc/PID/stat and /proc/PID/task/TID/stat; numbers as in proc(5). */
 struct pid_stat {
-	int pid;                 /* (1) */
-	char comm[COMM_MAX];     /* (2) between the first '(' and the last ')' */
-	char state;              /* (3) */
-	int ppid;                /* (4) */
-	uint64_t minflt;         /* (10) */
-	uint64_t cminflt;        /* (11) */
-	uint64_t majflt;         /* (12) */
-	uint64_t cmajflt;        /* (13) */
-	uint64_t utime;          /* (14) ticks */
-	uint64_t stime;          /* (15) */
-	int64_t cutime;          /* (16) */
-	int64_t cstime;          /* (17) */
-	int64_t priority;        /* (18) */
-	int64_t nice;            /* (19) */
-	int64_t num_threads;     /* (20) */
-	uint64_t starttime;      /* (22) ticks after boot */
-	uint64_t vsize;          /* (23) bytes */
-	int64_t rss;             /* (24) pages */
-	int processor;           /* (39) */
-	unsigned rt_priority;    /* (40) */
-	unsigned policy;         /* (41) */
-	uint64_t blkio_ticks;    /* (42) delayacct_blkio_ticks */
-	uint64_t guest_time;     /* (43) */
-	int64_t cguest_time;     /* (44) */
-	int nfields;             /* how many fields the line had */
+	int pid;	      /* (1) */
+	char comm[COMM_MAX];  /* (2) between the first '(' and the last ')' */
+	char state;	      /* (3) */
+	int ppid;	      /* (4) */
+	uint64_t minflt;      /* (10) */
+	uint64_t cminflt;     /* (11) */
+	uint64_t majflt;      /* (12) */
+	uint64_t cmajflt;     /* (13) */
+	uint64_t utime;	      /* (14) ticks */
+	uint64_t stime;	      /* (15) */
+	int64_t cutime;	      /* (16) */
+	int64_t cstime;	      /* (17) */
+	int64_t priority;     /* (18) */
+	int64_t nice;	      /* (19) */
+	int64_t num_threads;  /* (20) */
+	uint64_t starttime;   /* (22) ticks after boot */
+	uint64_t vsize;	      /* (23) bytes */
+	int64_t rss;	      /* (24) pages */
+	int processor;	      /* (39) */
+	unsigned rt_priority; /* (40) */
+	unsigned policy;      /* (41) */
+	uint64_t blkio_ticks; /* (42) delayacct_blkio_ticks */
+	uint64_t guest_time;  /* (43) */
+	int64_t cguest_time;  /* (44) */
+	int nfields;	      /* how many fields the line had */
 };
 
 /* Needs at least fields 1..42 (sysstat's rule); 43/44 default to 0. */

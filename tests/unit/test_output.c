@@ -76,7 +76,9 @@ TEST(sanitize_controls)
 	ASSERT_STREQ(buf, "ok name");
 	text_sanitize(buf, sizeof(buf), "a\x1b[2Jb\nc\x7f");
 	ASSERT_STREQ(buf, "a\\x1b[2Jb\\x0ac\\x7f");
-	text_sanitize(buf, sizeof(buf), "c1\xc2\x9b" "x");
+	text_sanitize(buf, sizeof(buf),
+		      "c1\xc2\x9b"
+		      "x");
 	ASSERT_STREQ(buf, "c1\\u009bx");
 	text_sanitize(buf, sizeof(buf), "\xc3\xa9t\xc3\xa9 (x)");
 	ASSERT_STREQ(buf, "\xc3\xa9t\xc3\xa9 (x)");

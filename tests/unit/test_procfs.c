@@ -11,9 +11,9 @@
 
 /* A 52-field stat line whose comm holds spaces and parentheses. */
 static const char stat_line[] =
-	"6901 (a) b (c)) S 1 6901 6901 0 -1 4194560 9216 77 3 4 1234 567 -8 -9 20 0 5 0 "
-	"123456 35260416 305 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 7 2 "
-	"42 33 -44 0 0 0 0 0 0 0 0 0\n";
+    "6901 (a) b (c)) S 1 6901 6901 0 -1 4194560 9216 77 3 4 1234 567 -8 -9 20 0 5 0 "
+    "123456 35260416 305 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 7 2 "
+    "42 33 -44 0 0 0 0 0 0 0 0 0\n";
 
 TEST(stat_comm_with_parens)
 {
@@ -68,9 +68,10 @@ TEST(stat_without_guest_fields)
 
 TEST(status_fields)
 {
-	static const char st[] = "Name:\twl\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t6901\n"
-				 "Pid:\t6902\nPPid:\t1\nUid:\t1000\t0\t0\t0\nThreads:\t5\n"
-				 "voluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t545\n";
+	static const char st[] =
+	    "Name:\twl\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t6901\n"
+	    "Pid:\t6902\nPPid:\t1\nUid:\t1000\t0\t0\t0\nThreads:\t5\n"
+	    "voluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t545\n";
 	struct pid_status s;
 
 	ASSERT_EQ(pid_status_parse(st, sizeof(st) - 1, &s), 0);
@@ -106,8 +107,9 @@ TEST(io_schedstat_uptime)
 
 TEST(sys_stat_and_meminfo)
 {
-	static const char st[] = "cpu  10 1 20 300 4 5 6 7 8 9\ncpu0 5 0 10 150 2 2 3 3 4 4\n"
-				 "cpu1 5 1 10 150 2 3 3 4 4 5\nintr 1\nprocs_running 3\nprocs_blocked 2\n";
+	static const char st[] =
+	    "cpu  10 1 20 300 4 5 6 7 8 9\ncpu0 5 0 10 150 2 2 3 3 4 4\n"
+	    "cpu1 5 1 10 150 2 3 3 4 4 5\nintr 1\nprocs_running 3\nprocs_blocked 2\n";
 	static const char mi[] = "MemFree: 10 kB\nMemTotal:       24683620 kB\n";
 	struct sys_stat s;
 	uint64_t total;
@@ -147,8 +149,9 @@ TEST(loadavg_and_psi)
 
 TEST(meta_parse)
 {
-	static const char meta[] = "# fixture\nhz=100\npagesize=4096\nsysname=Linux\n"
-				   "release=1.2.3-TEST\nnodename=fixture\nmachine=x86_64\nepoch=1796004933\n";
+	static const char meta[] =
+	    "# fixture\nhz=100\npagesize=4096\nsysname=Linux\n"
+	    "release=1.2.3-TEST\nnodename=fixture\nmachine=x86_64\nepoch=1796004933\n";
 	struct host_facts h = { 0 };
 
 	ASSERT_EQ(host_meta_parse(meta, sizeof(meta) - 1, &h), 0);
