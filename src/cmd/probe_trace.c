@@ -1,0 +1,12 @@
+/* triage probe trace: placeholder until it lands. */
+#include "cmd.h"
+#include "common.h"
+#include "probe/probe_cmds.h"
+
+int probe_trace_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	cmd_error("probe", "trace: not built yet");
+	return EXIT_RUNTIME;
+}
