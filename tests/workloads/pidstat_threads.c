@@ -2,6 +2,7 @@
  * a core: 5 ms spin, 5 ms sleep) and one thread switching 100 times a
  * second, for argv[1] seconds. The leader only waits, so sysstat's
  * process-row cswch/s (leader only) differs from the sum of the threads. */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <unistd.h>
 
