@@ -167,8 +167,13 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 			if (o->nwords + 2 >= MAX_INLINE_WORDS)
 				return usage_error("too many words in an inline rule", NULL);
 			o->words[o->nwords++] = argv[i];
-			if (takes_value(a) && val)
+			if (takes_value(a) && val && strcmp(val, "--"))
 				o->words[o->nwords++] = argv[++i];
+		} else if (a[0] == '-' && a[1] && o->ncaptures == 0) {
+			/* an unknown option inside a rule: let the rule parser say so */
+			if (o->nwords + 1 >= MAX_INLINE_WORDS)
+				return usage_error("too many words in an inline rule", NULL);
+			o->words[o->nwords++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option", a);
 		} else {

@@ -69,7 +69,7 @@ int u32_cmd_explain(int argc, char **argv)
 	const char *expr = NULL, *capture = NULL;
 	unsigned long pktno = 0;
 	bool json = false;
-	struct kernel_profile kp = {0};
+	struct kernel_profile kp = { 0 };
 	struct u32_expr e;
 	char err[U32_ERR_LEN];
 	uint8_t *buf = NULL;
@@ -103,13 +103,13 @@ int u32_cmd_explain(int argc, char **argv)
 		return rc;
 
 	struct json_writer jw;
-	struct text_sink out = {print_line, NULL};
+	struct text_sink out = { print_line, NULL };
 	if (json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
 		json_key(&jw, "explanation");
 		json_array_begin(&jw);
-		out = (struct text_sink){json_line, &jw};
+		out = (struct text_sink){ json_line, &jw };
 	}
 	u32_explain(&e, &out);
 	if (json) {
@@ -148,9 +148,10 @@ static int strip_command(int n, char **w, char **out, const char **note)
 			break;
 		} else if (!strcmp(w[k], "-m") && k + 1 < n &&
 			   (!strcmp(w[k + 1], "state") || !strcmp(w[k + 1], "conntrack"))) {
-			*note = "-m state/conntrack is not modelled and was left out; note that any "
-				"conntrack user turns on defragmentation in that namespace, so u32 "
-				"and string then see reassembled datagrams";
+			*note =
+			    "-m state/conntrack is not modelled and was left out; note that any "
+			    "conntrack user turns on defragmentation in that namespace, so u32 "
+			    "and string then see reassembled datagrams";
 			k += 2;
 			while (k + 1 < n && !strncmp(w[k], "--", 2) && strcmp(w[k], "--u32"))
 				k += 2;
@@ -189,7 +190,7 @@ static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 {
 	char err[U32_ERR_LEN], *args[256];
 	const char *note = NULL;
-	struct kernel_profile kp = {0};
+	struct kernel_profile kp = { 0 };
 	struct rule *r = calloc(1, sizeof(*r));
 	int m, rc;
 
@@ -212,8 +213,9 @@ static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 	if (rc) {
 		printf("error: %s: iptables refuses this rule: %s\n", name, err);
 		if (strstr(err, "\"--algo\"") && strstr(err, "unknown option"))
-			printf("  fix: --algo belongs to -m string; a rule with only -m u32 takes no "
-			       "--algo (drop it, or add -m string --algo bm --string ...)\n");
+			printf(
+			    "  fix: --algo belongs to -m string; a rule with only -m u32 takes no "
+			    "--algo (drop it, or add -m string --algo bm --string ...)\n");
 		free(r);
 		return 1;
 	}
@@ -225,7 +227,7 @@ static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 static int lint_collect(int argc, char **argv, struct ruleset *rs, bool *json, int *refused)
 {
 	char err[U32_ERR_LEN], *buf, *words[256];
-	struct kernel_profile kp = {0};
+	struct kernel_profile kp = { 0 };
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
@@ -256,7 +258,7 @@ static int lint_collect(int argc, char **argv, struct ruleset *rs, bool *json, i
 
 int u32_cmd_lint(int argc, char **argv)
 {
-	struct ruleset rs = {0};
+	struct ruleset rs = { 0 };
 	struct lint_warning w[32];
 	struct json_writer jw;
 	bool json = false;

@@ -10,7 +10,7 @@
 struct capture {
 	void *pcap; /* pcap_t */
 	int dlt;
-	FILE *mem;  /* for captures read from memory */
+	FILE *mem; /* for captures read from memory */
 };
 
 struct frame {

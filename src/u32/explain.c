@@ -28,8 +28,8 @@ enum base_kind { BASE_IP, BASE_L4, BASE_PAYLOAD, BASE_UNKNOWN };
 
 static const char *base_name(enum base_kind b)
 {
-	static const char *const names[] = {"the IP header", "the transport header",
-					    "the TCP payload", "the computed base"};
+	static const char *const names[] = { "the IP header", "the transport header",
+					     "the TCP payload", "the computed base" };
 	return names[b];
 }
 
@@ -41,8 +41,8 @@ static bool ops_are(const struct u32_test *t, unsigned k, uint8_t op1, uint32_t 
 }
 
 /* Describes which bytes of the word read at pos the following mask/shift keep. */
-static void describe_isolation(const struct u32_test *t, unsigned k, uint32_t pos,
-			       enum base_kind b, const struct text_sink *out)
+static void describe_isolation(const struct u32_test *t, unsigned k, uint32_t pos, enum base_kind b,
+			       const struct text_sink *out)
 {
 	if (t->op[k] == U32_OP_SHR && t->num[k] == 24)
 		say(out, "  >>24: keep the top byte = byte %u of %s", pos, base_name(b));
@@ -68,8 +68,9 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 	enum base_kind b = BASE_IP, next = BASE_UNKNOWN;
 	uint32_t pos = t->num[0];
 
-	say(out, "test %u: read the 4 bytes at offset %u of the IP header (bytes %u-%u, "
-		 "big-endian)",
+	say(out,
+	    "test %u: read the 4 bytes at offset %u of the IP header (bytes %u-%u, "
+	    "big-endian)",
 	    idx + 1, pos, pos, pos + 3);
 	for (unsigned k = 1; k < t->nnums; k++) {
 		if (b == BASE_IP && pos == 0 && ops_are(t, k, U32_OP_SHR, 22, U32_OP_AND, 0x3C)) {
@@ -89,8 +90,9 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 		if (t->op[k] == U32_OP_AT) {
 			b = next;
 			pos = t->num[k];
-			say(out, "  @%u: move the base forward by that value (now at %s) and read "
-				 "the 4 bytes at base + %u",
+			say(out,
+			    "  @%u: move the base forward by that value (now at %s) and read "
+			    "the 4 bytes at base + %u",
 			    t->num[k], base_name(b), pos);
 			next = BASE_UNKNOWN;
 			continue;
@@ -103,8 +105,9 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 			say(out, "  %s value must be 0x%x (%u)", r ? "or the" : "the", t->min[r],
 			    t->min[r]);
 		else
-			say(out, "  %s value must be in 0x%x-0x%x%s", r ? "or the" : "the", t->min[r],
-			    t->max[r], t->min[r] > t->max[r] ? " (empty range: never true)" : "");
+			say(out, "  %s value must be in 0x%x-0x%x%s", r ? "or the" : "the",
+			    t->min[r], t->max[r],
+			    t->min[r] > t->max[r] ? " (empty range: never true)" : "");
 	}
 }
 
@@ -127,17 +130,19 @@ void u32_explain(const struct u32_expr *e, const struct text_sink *out)
 static void explain_step(const struct u32_expr *e, const struct u32_step *s,
 			 const struct pkt_view *v, const struct text_sink *out)
 {
-	static const char *const ops[] = {"&", "<<", ">>", "@"};
+	static const char *const ops[] = { "&", "<<", ">>", "@" };
 
 	if (s->index == 0 && s->fail_oob) {
-		say(out, "test %u: read at %u: out of range (needs bytes %u-%u, the packet has %u "
-			 "bytes) -> the whole match is false",
+		say(out,
+		    "test %u: read at %u: out of range (needs bytes %u-%u, the packet has %u "
+		    "bytes) -> the whole match is false",
 		    s->test + 1, s->readpos, s->readpos, s->readpos + 3, v->len);
 		return;
 	}
 	if (s->indet) {
-		say(out, "test %u: bytes %u-%u are in the packet but not in the capture "
-			 "(snaplen) -> indeterminate",
+		say(out,
+		    "test %u: bytes %u-%u are in the packet but not in the capture "
+		    "(snaplen) -> indeterminate",
 		    s->test + 1, s->readpos, s->readpos + 3);
 		return;
 	}
@@ -146,8 +151,9 @@ static void explain_step(const struct u32_expr *e, const struct u32_step *s,
 		return;
 	}
 	if (s->op == U32_OP_AT && s->fail_oob) {
-		say(out, "  @%u: base + %u = %u: out of range (the packet has %u bytes) -> the "
-			 "whole match is false",
+		say(out,
+		    "  @%u: base + %u = %u: out of range (the packet has %u bytes) -> the "
+		    "whole match is false",
 		    s->operand, s->operand, s->readpos, v->len);
 		return;
 	}
@@ -182,5 +188,7 @@ void u32_explain_packet(const struct u32_expr *e, const struct kernel_profile *k
 		}
 	}
 	say(out, "result: %s",
-	    r == V_YES ? "match" : r == V_NO ? "no match" : "indeterminate (capture cut short)");
+	    r == V_YES	? "match"
+	    : r == V_NO ? "no match"
+			: "indeterminate (capture cut short)");
 }

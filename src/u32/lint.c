@@ -16,7 +16,7 @@ struct linter {
 };
 
 static void warn(struct linter *l, const char *id, const char *fix, const char *fmt, ...)
-	PRINTF_LIKE(4, 5);
+    PRINTF_LIKE(4, 5);
 
 static void warn(struct linter *l, const char *id, const char *fix, const char *fmt, ...)
 {
@@ -78,17 +78,19 @@ static void lint_u32_test(struct linter *l, const struct u32_test *t, unsigned i
 	int b = tcp_payload_byte(t);
 
 	if (b == 2 && t->nranges == 1 && t->min[0] <= 1 && t->max[0] >= 1)
-		warn(l, "tls-record-version",
-		     "read byte 5: ...@12>>26&0x3C@5>>24=0x01, or ...@2&0xFF=0x01",
-		     "test %u reads TCP payload byte 2, the low byte of the TLS record version, not "
-		     "byte 5, the handshake type: it matches TLS 1.0-record ServerHellos and misses "
-		     "ClientHellos sent with record version 03 03",
-		     idx + 1);
+		warn(
+		    l, "tls-record-version",
+		    "read byte 5: ...@12>>26&0x3C@5>>24=0x01, or ...@2&0xFF=0x01",
+		    "test %u reads TCP payload byte 2, the low byte of the TLS record version, not "
+		    "byte 5, the handshake type: it matches TLS 1.0-record ServerHellos and misses "
+		    "ClientHellos sent with record version 03 03",
+		    idx + 1);
 	if (t->nnums >= 2 && t->num[0] == 9 && op_is(t, 1, U32_OP_AND, 0xFF))
-		warn(l, "low-byte-offset", "the protocol (byte 9) as a low byte is 6&0xFF",
-		     "test %u: 9&0xFF keeps the low byte of bytes 9-12, which is byte 12 (the first "
-		     "byte of the source address), not the protocol",
-		     idx + 1);
+		warn(
+		    l, "low-byte-offset", "the protocol (byte 9) as a low byte is 6&0xFF",
+		    "test %u: 9&0xFF keeps the low byte of bytes 9-12, which is byte 12 (the first "
+		    "byte of the source address), not the protocol",
+		    idx + 1);
 	for (unsigned r = 0; r < t->nranges; r++)
 		if (t->min[r] > t->max[r])
 			warn(l, "empty-range", "write the range as low:high",
@@ -176,12 +178,13 @@ static void lint_dns_pattern(struct linter *l, const struct str_match *s)
 			     "the DNS name has no 00 terminator: it also matches longer names "
 			     "(www.example.com.attacker.net)");
 		else if (s->pat[end] == 0 && (s->plen - end - 1) % 2 == 1)
-			warn(l, "dns-no-terminator",
-			     "the name ends with 00, then QTYPE takes two bytes: an A query is "
-			     "|00 0001|",
-			     "after the name's 00 an odd number of bytes follows: the 00 terminator "
-			     "is probably missing (|...com|0001| expects QTYPE 0x01xx, e.g. CAA, "
-			     "not A)");
+			warn(
+			    l, "dns-no-terminator",
+			    "the name ends with 00, then QTYPE takes two bytes: an A query is "
+			    "|00 0001|",
+			    "after the name's 00 an odd number of bytes follows: the 00 terminator "
+			    "is probably missing (|...com|0001| expects QTYPE 0x01xx, e.g. CAA, "
+			    "not A)");
 		else if (s->pat[end] == 0 && end + 3 <= s->plen && s->pat[end + 1] == 0 &&
 			 s->pat[end + 2] == 0x11)
 			warn(l, "dns-qtype", "A is 0001, AAAA 001c, MX 000f, HTTPS 0041",
@@ -220,7 +223,7 @@ static void lint_string(struct linter *l, const struct str_match *s)
 
 unsigned rule_lint(const struct rule *r, struct lint_warning *w, unsigned max)
 {
-	struct linter l = {.r = r, .w = w, .max = max};
+	struct linter l = { .r = r, .w = w, .max = max };
 	bool guarded = r->frag == 0, v6 = false;
 
 	for (unsigned k = 0; k < r->nmatches; k++) {

@@ -45,15 +45,16 @@ int dns_encode_name(const char *domain, uint8_t *out, size_t outlen, char *err, 
 		const char *dot = memchr(p, '.', (size_t)(domain + len - p));
 		size_t l = dot ? (size_t)(dot - p) : (size_t)(domain + len - p);
 		if (l == 0 || l > 63)
-			return recipe_fail(err, errlen, "bad label in \"%s\" (1-63 characters each)",
-					   domain);
+			return recipe_fail(err, errlen,
+					   "bad label in \"%s\" (1-63 characters each)", domain);
 		for (size_t k = 0; k < l; k++)
 			if (!label_char(p[k]))
 				return recipe_fail(err, errlen,
 						   "unsupported character '%c' in \"%s\"", p[k],
 						   domain);
 		if (n + 1 + l + 1 > outlen || n + 1 + l + 1 > 255)
-			return recipe_fail(err, errlen, "name too long (at most 255 bytes on the wire)");
+			return recipe_fail(err, errlen,
+					   "name too long (at most 255 bytes on the wire)");
 		out[n++] = (uint8_t)l;
 		memcpy(out + n, p, l);
 		n += l;
@@ -68,10 +69,11 @@ int dns_type_code(const char *type)
 	static const struct {
 		const char *name;
 		int code;
-	} types[] = {{"A", 1},	   {"NS", 2},	   {"CNAME", 5},   {"SOA", 6},	 {"PTR", 12},
-		     {"MX", 15},   {"TXT", 16},	   {"RP", 17},	   {"AAAA", 28}, {"SRV", 33},
-		     {"NAPTR", 35}, {"DS", 43},	   {"DNSKEY", 48}, {"SVCB", 64}, {"HTTPS", 65},
-		     {"ANY", 255}, {"CAA", 257}};
+	} types[] = { { "A", 1 },	{ "NS", 2 },	{ "CNAME", 5 },	 { "SOA", 6 },
+		      { "PTR", 12 },	{ "MX", 15 },	{ "TXT", 16 },	 { "RP", 17 },
+		      { "AAAA", 28 },	{ "SRV", 33 },	{ "NAPTR", 35 }, { "DS", 43 },
+		      { "DNSKEY", 48 }, { "SVCB", 64 }, { "HTTPS", 65 }, { "ANY", 255 },
+		      { "CAA", 257 } };
 	char *end;
 
 	for (size_t k = 0; k < ARRAY_SIZE(types); k++)
@@ -113,7 +115,8 @@ int recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t 
 	if (qtype < 0)
 		return recipe_fail(err, errlen, "unknown query type \"%s\"", type);
 	if (n + 2 > STR_MAX_PATTERN)
-		return recipe_fail(err, errlen, "name too long for one string pattern (%d bytes)", n);
+		return recipe_fail(err, errlen, "name too long for one string pattern (%d bytes)",
+				   n);
 	hex_pattern(name, n, qtype, pat, sizeof(pat));
 	if (v6)
 		snprintf(buf, len,
@@ -146,8 +149,8 @@ int recipe_tls(const char *sni, char *buf, size_t len, char *err, size_t errlen)
 				   STR_MAX_PATTERN - 3);
 	for (size_t k = 0; k < l; k++)
 		if (!label_char(sni[k]) && sni[k] != '.')
-			return recipe_fail(err, errlen, "unsupported character '%c' in the SNI name",
-					   sni[k]);
+			return recipe_fail(err, errlen,
+					   "unsupported character '%c' in the SNI name", sni[k]);
 	/* server_name entry: name_type 0 (host_name), 16-bit length, the name */
 	snprintf(buf + at, len - (size_t)at,
 		 " -m string --algo kmp --icase --hex-string '|00 %02x %02x|%s'",

@@ -100,8 +100,8 @@ struct rule_parser {
 static const char *next_arg(struct rule_parser *ps, const char *opt, const char *ext)
 {
 	if (ps->i + 1 >= ps->argc) {
-		rule_fail(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument", ext ? ext : "",
-			  ext ? ": " : "", opt);
+		rule_fail(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument",
+			  ext ? ext : "", ext ? ": " : "", opt);
 		return NULL;
 	}
 	return ps->argv[++ps->i];
@@ -156,7 +156,8 @@ static int opt_u32(struct rule_parser *ps)
 	const char *arg;
 
 	if (ps->have_u32[ps->cur_u32])
-		return rule_fail(ps->err, ps->errlen, "u32: option \"--u32\" can only be used once.");
+		return rule_fail(ps->err, ps->errlen,
+				 "u32: option \"--u32\" can only be used once.");
 	arg = next_arg(ps, "--u32", NULL);
 	if (!arg)
 		return -EINVAL;
@@ -172,12 +173,12 @@ static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool 
 	size_t n;
 
 	if (hex ? ps->have_pat_hex : ps->have_pat_str)
-		return rule_fail(ps->err, ps->errlen, "string: option \"%s\" can only be used once.",
-				 name);
+		return rule_fail(ps->err, ps->errlen,
+				 "string: option \"%s\" can only be used once.", name);
 	if (hex ? ps->have_pat_str : ps->have_pat_hex)
 		return rule_fail(ps->err, ps->errlen,
-				 "string: option \"%s\" cannot be used together with \"%s\".", name,
-				 hex ? "--string" : "--hex-string");
+				 "string: option \"--string\" cannot be used "
+				 "together with \"--hex-string\".");
 	arg = next_arg(ps, name, "string");
 	if (!arg)
 		return -EINVAL;
@@ -204,7 +205,8 @@ static int opt_string_window(struct rule_parser *ps, struct str_match *s, const 
 		return -EINVAL;
 	if (parse_u16(arg, &v))
 		return rule_fail(ps->err, ps->errlen,
-				 "string: bad value for option \"%s\", or out of range (0-65535).", opt);
+				 "string: bad value for option \"%s\", or out of range (0-65535).",
+				 opt);
 	if (strcmp(opt, "--from") == 0) {
 		s->from = v;
 		s->have_from = true;
@@ -237,11 +239,11 @@ static int opt_string(struct rule_parser *ps, const char *opt)
 		if (!arg)
 			return -EINVAL;
 		if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
-			return rule_fail(ps->err, ps->errlen,
-					 "the kernel refuses this rule at load (%s): algorithm \"%s\"",
-					 strcmp(arg, "fsm") ? "No such file or directory"
-							    : "Invalid argument",
-					 arg);
+			return rule_fail(
+			    ps->err, ps->errlen,
+			    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
+			    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument",
+			    arg);
 		s->algo = arg[0] == 'b' ? ALGO_BM : ALGO_KMP;
 		s->have_algo = true;
 		return 0;
@@ -249,25 +251,57 @@ static int opt_string(struct rule_parser *ps, const char *opt)
 	return opt_string_window(ps, s, opt);
 }
 
-static int parse_ports(const char *arg, struct port_match *pm)
+/*
+ * One port as iptables 1.8.9 reads it: decimal digits, kept modulo 65536
+ * (its parser truncates, so 70000 is 4464), or a few well-known names.
+ */
+static int parse_port(const char *s, uint16_t *out)
+{
+	static const struct {
+		const char *name;
+		uint16_t port;
+	} services[] = { { "domain", 53 }, { "http", 80 }, { "https", 443 }, { "ssh", 22 } };
+	unsigned long v = 0;
+	size_t k;
+
+	for (k = 0; s[k] >= '0' && s[k] <= '9' && k < 9; k++)
+		v = v * 10 + (unsigned long)(s[k] - '0');
+	if (k > 0 && s[k] == '\0') {
+		*out = (uint16_t)v;
+		return 0;
+	}
+	for (k = 0; k < ARRAY_SIZE(services); k++) {
+		if (strcmp(s, services[k].name) == 0) {
+			*out = services[k].port;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_ports(const char *arg, struct port_match *pm, char *bad, size_t badlen)
 {
 	char buf[64], *colon;
 
+	snprintf(bad, badlen, "%s", arg);
 	if (strlen(arg) >= sizeof(buf))
 		return -EINVAL;
 	strcpy(buf, arg);
 	colon = strchr(buf, ':');
 	if (colon)
 		*colon = '\0';
-	if (buf[0] == '\0')
-		pm->lo = 0;
-	else if (parse_u16(buf, &pm->lo))
+	pm->lo = 0;
+	if (buf[0] && parse_port(buf, &pm->lo)) {
+		snprintf(bad, badlen, "%s", buf);
 		return -EINVAL;
+	}
 	pm->hi = pm->lo;
 	if (colon && colon[1] == '\0')
 		pm->hi = 65535;
-	else if (colon && parse_u16(colon + 1, &pm->hi))
+	else if (colon && parse_port(colon + 1, &pm->hi)) {
+		snprintf(bad, badlen, "%s", colon + 1);
 		return -EINVAL;
+	}
 	pm->set = true;
 	return 0;
 }
@@ -277,8 +311,8 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 	static const struct {
 		const char *name;
 		int num;
-	} protos[] = {{"tcp", 6}, {"udp", 17}, {"icmp", 1}, {"icmpv6", 58}, {"ipv6-icmp", 58},
-		      {"sctp", 132}, {"all", -1}};
+	} protos[] = { { "tcp", 6 },	    { "udp", 17 },   { "icmp", 1 }, { "icmpv6", 58 },
+		       { "ipv6-icmp", 58 }, { "sctp", 132 }, { "all", -1 } };
 	const char *arg = next_arg(ps, opt, NULL);
 	char *end;
 
@@ -315,10 +349,11 @@ static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 		const char *arg = next_arg(ps, opt, NULL);
 		if (!arg)
 			return -EINVAL;
+		char bad[64];
 		pm->invert = ps->invert;
-		if (parse_ports(arg, pm))
-			return rule_fail(ps->err, ps->errlen, "invalid port/service `%s' specified",
-					 arg);
+		if (parse_ports(arg, pm, bad, sizeof(bad)))
+			return rule_fail(ps->err, ps->errlen,
+					 "Port \"%s\" does not resolve to anything.", bad);
 		return 0;
 	}
 	if (strcmp(opt, "--comment") == 0)
@@ -329,8 +364,8 @@ static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 
 static bool is_string_opt(const char *opt)
 {
-	static const char *const names[] = {"--algo",	"--from",	"--to",
-					    "--icase",	"--string", "--hex-string"};
+	static const char *const names[] = { "--algo",	"--from",   "--to",
+					     "--icase", "--string", "--hex-string" };
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
 		if (strcmp(opt, names[k]) == 0)
 			return true;
@@ -382,12 +417,14 @@ static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp
 			return rule_fail(ps->err, ps->errlen,
 					 "string: option \"--algo\" must be specified");
 		if (!m->str.have_pattern)
-			return rule_fail(ps->err, ps->errlen,
-					 "STRING match: You must specify '--string' or '--hex-string'");
+			return rule_fail(
+			    ps->err, ps->errlen,
+			    "STRING match: You must specify `--string' or `--hex-string'");
 		if (m->str.plen == 0 || m->str.from > m->str.to)
-			return rule_fail(ps->err, ps->errlen,
-					 "the kernel refuses this rule at load (Invalid argument): %s",
-					 m->str.plen == 0 ? "empty pattern" : "--from is after --to");
+			return rule_fail(
+			    ps->err, ps->errlen,
+			    "the kernel refuses this rule at load (Invalid argument): %s",
+			    m->str.plen == 0 ? "empty pattern" : "--from is after --to");
 		str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
 	}
 	return 0;
@@ -399,7 +436,8 @@ static void join_args(char *out, size_t len, int argc, char **argv)
 
 	out[0] = '\0';
 	for (int k = 0; k < argc && at < len; k++) {
-		bool quote = argv[k][0] == '\0' || strpbrk(argv[k], " \t\"'\\$`!&|;<>()*?#") != NULL;
+		bool quote =
+		    argv[k][0] == '\0' || strpbrk(argv[k], " \t\"'\\$`!&|;<>()*?#") != NULL;
 		if (strcmp(argv[k], "!") == 0)
 			quote = false;
 		int n;
@@ -416,8 +454,13 @@ static void join_args(char *out, size_t len, int argc, char **argv)
 int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profile *kp, char *err,
 	       size_t errlen)
 {
-	struct rule_parser ps = {.r = r, .argc = argc, .argv = argv, .cur_u32 = -1, .cur_str = -1,
-				 .err = err, .errlen = errlen};
+	struct rule_parser ps = { .r = r,
+				  .argc = argc,
+				  .argv = argv,
+				  .cur_u32 = -1,
+				  .cur_str = -1,
+				  .err = err,
+				  .errlen = errlen };
 	int rc;
 
 	r->nmatches = 0;
@@ -453,8 +496,9 @@ int rule_parse_line(struct rule *r, const char *line, const struct kernel_profil
 		return n < 0 ? n : 1;
 	}
 	if (strlen(words[0]) >= RULE_NAME_LEN || words[0][0] == '-') {
-		rc = rule_fail(err, errlen, "a rule line starts with a name (at most %d characters)",
-			       RULE_NAME_LEN - 1);
+		rc =
+		    rule_fail(err, errlen, "a rule line starts with a name (at most %d characters)",
+			      RULE_NAME_LEN - 1);
 	} else {
 		rc = rule_parse(r, n - 1, words + 1, kp, err, errlen);
 		snprintf(r->name, sizeof(r->name), "%s", words[0]);

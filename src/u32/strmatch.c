@@ -92,7 +92,7 @@ static int hex_emit(struct hex_state *h, uint8_t *out, char *err, size_t errlen)
 
 int str_parse_hex(const char *arg, uint8_t *out, unsigned *outlen, char *err, size_t errlen)
 {
-	struct hex_state h = {.s = arg, .n = strlen(arg)};
+	struct hex_state h = { .s = arg, .n = strlen(arg) };
 	int rc;
 
 	if (h.n == 0)
@@ -308,10 +308,10 @@ static enum verdict eval_layout(const struct str_match *m, const struct bm_table
 	return window_verdict(m, kp, v, r);
 }
 
-void str_eval(const struct str_match *m, const struct kernel_profile *kp,
-	      const struct pkt_view *v, enum bm_layout layout, struct str_result *res)
+void str_eval(const struct str_match *m, const struct kernel_profile *kp, const struct pkt_view *v,
+	      enum bm_layout layout, struct str_result *res)
 {
-	static const enum bm_layout alts[] = {BM_LINEAR, BM_L3, BM_L4, BM_AUTO};
+	static const enum bm_layout alts[] = { BM_LINEAR, BM_L3, BM_L4, BM_AUTO };
 	const struct bm_tables *bt = &m->bm;
 	long r = -1, r2;
 

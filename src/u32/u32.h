@@ -112,7 +112,7 @@ struct str_match {
 
 /* The --hex-string parser of libxt_string 1.8.9, quirks included. */
 int str_parse_hex(const char *arg, uint8_t *out, unsigned *outlen, char *err, size_t errlen);
-uint8_t str_fold(uint8_t c);	/* kernel toupper() */
+uint8_t str_fold(uint8_t c);   /* kernel toupper() */
 uint8_t str_unfold(uint8_t c); /* kernel tolower() */
 
 /* bm chunk layouts (spec 5.6). */
@@ -130,8 +130,8 @@ struct str_result {
 	int32_t found;	       /* absolute offset of the occurrence used, -1 if none */
 };
 
-void str_eval(const struct str_match *m, const struct kernel_profile *kp,
-	      const struct pkt_view *v, enum bm_layout layout, struct str_result *res);
+void str_eval(const struct str_match *m, const struct kernel_profile *kp, const struct pkt_view *v,
+	      enum bm_layout layout, struct str_result *res);
 /* Plain searches over a buffer, exposed for the benchmark and tests. */
 long str_kmp_search(const uint8_t *pat, unsigned m, bool icase, const uint8_t *t, size_t n);
 void str_bm_prepare(struct bm_tables *bt, const uint8_t *pat, unsigned m, bool icase);

@@ -95,8 +95,8 @@ static int parse_number_at(struct u32_parser *ps, uint32_t *out)
 	size_t n = u32_read_number(ps->p, out);
 
 	if (n == 0)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: not a number or out of range",
-				pos_of(ps));
+		return u32_fail(ps->err, ps->errlen,
+				"u32: at char %u: not a number or out of range", pos_of(ps));
 	ps->p += n;
 	return 0;
 }
@@ -110,13 +110,15 @@ static int parse_operator(struct u32_parser *ps, struct u32_test *t)
 	} else if (c == '<' || c == '>') {
 		ps->p++;
 		if (*ps->p != c)
-			return u32_fail(ps->err, ps->errlen, "u32: at char %u: a second '%c' was expected",
-					pos_of(ps), c);
+			return u32_fail(ps->err, ps->errlen,
+					"u32: at char %u: a second '%c' was expected", pos_of(ps),
+					c);
 		t->op[ps->locind] = c == '<' ? U32_OP_SHL : U32_OP_SHR;
 	} else if (c == '@') {
 		t->op[ps->locind] = U32_OP_AT;
 	} else {
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: operator expected", pos_of(ps));
+		return u32_fail(ps->err, ps->errlen, "u32: at char %u: operator expected",
+				pos_of(ps));
 	}
 	ps->p++;
 	return 0;
@@ -128,8 +130,8 @@ static int parse_location_token(struct u32_parser *ps, struct u32_test *t)
 
 	if (*ps->p == '=') {
 		if (ps->locind == 0)
-			return u32_fail(ps->err, ps->errlen, "u32: at char %u: location spec missing",
-					pos_of(ps));
+			return u32_fail(ps->err, ps->errlen,
+					"u32: at char %u: location spec missing", pos_of(ps));
 		ps->p++;
 		ps->state = 1;
 		return 0;
@@ -145,7 +147,8 @@ static int parse_location_token(struct u32_parser *ps, struct u32_test *t)
 		rc = parse_number_at(ps, &dummy);
 		if (rc)
 			return rc;
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many operators", pos_of(ps));
+		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many operators",
+				pos_of(ps));
 	}
 	rc = parse_number_at(ps, &t->num[ps->locind]);
 	if (rc)
@@ -169,8 +172,8 @@ static int parse_range(struct u32_parser *ps, struct u32_test *t)
 
 	if (ps->valind > 0) {
 		if (*ps->p != ',')
-			return u32_fail(ps->err, ps->errlen, "u32: at char %u: expected \",\" or \"&&\"",
-					pos_of(ps));
+			return u32_fail(ps->err, ps->errlen,
+					"u32: at char %u: expected \",\" or \"&&\"", pos_of(ps));
 		ps->p++;
 	}
 	rc = parse_number_at(ps, &lo);
@@ -186,7 +189,8 @@ static int parse_range(struct u32_parser *ps, struct u32_test *t)
 			return rc;
 	}
 	if (ps->valind >= U32_MAX_RANGES)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \",\"s", pos_of(ps));
+		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \",\"s",
+				pos_of(ps));
 	t->min[ps->valind] = lo;
 	t->max[ps->valind] = hi;
 	ps->valind++;
@@ -202,10 +206,12 @@ static int parse_value_token(struct u32_parser *ps, struct u32_test *t)
 		return u32_fail(ps->err, ps->errlen, "u32: at char %u: a second '&' was expected",
 				pos_of(ps));
 	if (ps->valind == 0)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: value spec missing", pos_of(ps));
+		return u32_fail(ps->err, ps->errlen, "u32: at char %u: value spec missing",
+				pos_of(ps));
 	close_test(ps, t);
 	if (ps->e->ntests > U32_MAX_TESTS)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s", pos_of(ps));
+		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s",
+				pos_of(ps));
 	ps->p++;
 	ps->state = 0;
 	ps->locind = 0;
@@ -222,14 +228,15 @@ static int parse_end(struct u32_parser *ps, struct u32_test *t)
 		return u32_fail(ps->err, ps->errlen, "u32: test ended with no value specified");
 	close_test(ps, t);
 	if (ps->e->ntests > U32_MAX_TESTS)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s", pos_of(ps));
+		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s",
+				pos_of(ps));
 	return 0;
 }
 
 int u32_parse(const char *arg, struct u32_expr *e, char *err, size_t errlen)
 {
 	struct u32_test spare;
-	struct u32_parser ps = {.start = arg, .p = arg, .e = e, .err = err, .errlen = errlen};
+	struct u32_parser ps = { .start = arg, .p = arg, .e = e, .err = err, .errlen = errlen };
 	int rc;
 
 	memset(e, 0, sizeof(*e));
@@ -259,12 +266,13 @@ int u32_check_kernel(const struct u32_expr *e, const struct kernel_profile *kp, 
 		for (unsigned k = 1; k < ct->nnums; k++) {
 			bool shift = ct->op[k] == U32_OP_SHL || ct->op[k] == U32_OP_SHR;
 			if (shift && ct->num[k] >= 32 && !kp->shift_mod32)
-				return u32_fail(err, errlen,
-						"the kernel refuses this rule at load (Invalid argument): "
-						"shift count %u in test %u is 32 or more (xt_u32 checks "
-						"this since Linux 6.18.40; --shift mod32 models older x86 "
-						"kernels)",
-						ct->num[k], t + 1);
+				return u32_fail(
+				    err, errlen,
+				    "the kernel refuses this rule at load (Invalid argument): "
+				    "shift count %u in test %u is 32 or more (xt_u32 checks "
+				    "this since Linux 6.18.40; --shift mod32 models older x86 "
+				    "kernels)",
+				    ct->num[k], t + 1);
 		}
 	}
 	return 0;
@@ -287,7 +295,7 @@ static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
 
 void u32_format(const struct u32_expr *e, char *buf, size_t len)
 {
-	static const char *const ops[] = {"&", "<<", ">>", "@"};
+	static const char *const ops[] = { "&", "<<", ">>", "@" };
 	size_t at = 0;
 
 	if (len)
@@ -379,12 +387,11 @@ static bool in_ranges(const struct u32_test *ct, uint32_t val)
 	return false;
 }
 
-static enum verdict eval_test(const struct u32_expr *e, unsigned t,
-			      const struct kernel_profile *kp, const struct pkt_view *v,
-			      struct u32_trace *tr)
+static enum verdict eval_test(const struct u32_expr *e, unsigned t, const struct kernel_profile *kp,
+			      const struct pkt_view *v, struct u32_trace *tr)
 {
 	const struct u32_test *ct = &e->test[t];
-	struct u32_step s = {.test = t, .read = true, .readpos = ct->num[0]};
+	struct u32_step s = { .test = t, .read = true, .readpos = ct->num[0] };
 	uint32_t at = 0, val = 0, pos = ct->num[0];
 	enum verdict r;
 
@@ -401,7 +408,7 @@ static enum verdict eval_test(const struct u32_expr *e, unsigned t,
 	s.after = val;
 	trace_step(tr, &s);
 	for (unsigned k = 1; k < ct->nnums; k++) {
-		struct u32_step st = {.test = t, .index = k};
+		struct u32_step st = { .test = t, .index = k };
 		r = apply_op(ct, k, v, kp, &val, &at, &st);
 		st.fail_oob = r == V_NO;
 		st.indet = r == V_INDET;

@@ -115,8 +115,8 @@ static bool ipv6_addr_is(const uint8_t *a, const uint8_t *prefix, unsigned n)
 /* The address checks of ipv6_rcv() that run before PREROUTING. */
 static bool ipv6_addrs_dropped(const uint8_t *ip)
 {
-	static const uint8_t loop[16] = {[15] = 1};
-	static const uint8_t mapped[12] = {[10] = 0xFF, [11] = 0xFF};
+	static const uint8_t loop[16] = { [15] = 1 };
+	static const uint8_t mapped[12] = { [10] = 0xFF, [11] = 0xFF };
 	const uint8_t *src = ip + 8, *dst = ip + 24;
 
 	if (src[0] == 0xFF || ipv6_addr_is(src, loop, 16) || ipv6_addr_is(dst, loop, 16))
@@ -136,7 +136,8 @@ static void ipv6_transport(struct pkt_view *v)
 		if (nh == 0 || nh == 43 || nh == 60 || nh == 51) {
 			if (off + 2 > v->caplen)
 				break;
-			uint32_t hl = nh == 51 ? (v->data[off + 1] + 2u) * 4 : (v->data[off + 1] + 1u) * 8;
+			uint32_t hl =
+			    nh == 51 ? (v->data[off + 1] + 2u) * 4 : (v->data[off + 1] + 1u) * 8;
 			nh = v->data[off];
 			off += hl;
 		} else if (nh == 44) {
