@@ -186,42 +186,76 @@ static void lint_print(const struct rule *r, const struct lint_warning *w, unsig
 	}
 }
 
+/* A bare u32 expression rather than match arguments? */
+static bool is_bare_expr(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s != '-' && *s != '!' && strncmp(s, "iptables", 8) && strncmp(s, "ip6tables", 9);
+}
+
+/* Removes an option and its value from an argument list. */
+static int drop_option(char **args, int n, const char *opt)
+{
+	int m = 0;
+
+	for (int k = 0; k < n; k++) {
+		if (strcmp(args[k], opt) == 0) {
+			k++;
+			continue;
+		}
+		args[m++] = args[k];
+	}
+	return m;
+}
+
+static int words_to_args(int n, char **words, char **args, const char **note)
+{
+	static char m_opt[] = "-m", m_name[] = "u32", u_opt[] = "--u32";
+
+	if (n == 1 && is_bare_expr(words[0])) {
+		args[0] = m_opt;
+		args[1] = m_name;
+		args[2] = u_opt;
+		args[3] = words[0];
+		return 4;
+	}
+	return strip_command(n < 256 ? n : 256, words, args, note);
+}
+
+/* 0: parsed and added; 1: refused; 3: refused, then linted without the stray --algo. */
 static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 {
 	char err[U32_ERR_LEN], *args[256];
 	const char *note = NULL;
 	struct kernel_profile kp = { 0 };
 	struct rule *r = calloc(1, sizeof(*r));
-	int m, rc;
+	int m, rc, refused = 0;
 
 	if (!r)
 		return EXIT_RUNTIME;
-	if (n == 1 && words[0][0] != '-' && words[0][0] != '!') {
-		static char m_opt[] = "-m", m_name[] = "u32", u_opt[] = "--u32";
-		args[0] = m_opt;
-		args[1] = m_name;
-		args[2] = u_opt;
-		args[3] = words[0];
-		m = 4;
-	} else {
-		m = strip_command(n < 256 ? n : 256, words, args, &note);
-	}
+	m = words_to_args(n, words, args, &note);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	rc = rule_parse(r, m, args, &kp, err, sizeof(err));
 	if (note)
 		printf("note: %s: %s\n", name, note);
+	if (rc && strcmp(err, "unknown option \"--algo\"") == 0) {
+		/* the blog's mistake: report it, then lint the rule without it */
+		printf("error: %s: iptables refuses this rule: %s\n", name, err);
+		printf("  fix: --algo belongs to -m string; a rule with only -m u32 takes no "
+		       "--algo (drop it, or add -m string --algo bm --string ...)\n");
+		m = drop_option(args, m, "--algo");
+		rc = rule_parse(r, m, args, &kp, err, sizeof(err));
+		refused = 1;
+	}
 	if (rc) {
 		printf("error: %s: iptables refuses this rule: %s\n", name, err);
-		if (strstr(err, "\"--algo\"") && strstr(err, "unknown option"))
-			printf(
-			    "  fix: --algo belongs to -m string; a rule with only -m u32 takes no "
-			    "--algo (drop it, or add -m string --algo bm --string ...)\n");
 		free(r);
 		return 1;
 	}
 	rc = ruleset_add(rs, r);
 	free(r);
-	return rc ? EXIT_RUNTIME : 0;
+	return rc ? EXIT_RUNTIME : refused ? 3 : 0;
 }
 
 static int lint_collect(int argc, char **argv, struct ruleset *rs, bool *json, int *refused)
@@ -243,11 +277,15 @@ static int lint_collect(int argc, char **argv, struct ruleset *rs, bool *json, i
 			buf = malloc(strlen(argv[i]) + 1);
 			if (!buf)
 				return EXIT_RUNTIME;
-			int n = u32_split_words(argv[i], buf, words, 256, err, sizeof(err));
+			int n = 1;
+			if (is_bare_expr(argv[i]))
+				words[0] = strcpy(buf, argv[i]);
+			else
+				n = u32_split_words(argv[i], buf, words, 256, err, sizeof(err));
 			int rc = n < 0 ? (cmd_error("u32", "%s", err), EXIT_USAGE)
 				       : lint_words(rs, n, words, name);
 			free(buf);
-			if (rc == 1)
+			if (rc == 1 || rc == 3)
 				(*refused)++;
 			else if (rc)
 				return rc;

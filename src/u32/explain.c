@@ -40,33 +40,67 @@ static bool ops_are(const struct u32_test *t, unsigned k, uint8_t op1, uint32_t 
 	       t->num[k + 1] == n2;
 }
 
-/* Describes which bytes of the word read at pos the following mask/shift keep. */
+/*
+ * Describes which bytes of the word read at pos a mask or shift keeps;
+ * live is the set of bits that can still be set (all after a fresh read).
+ */
 static void describe_isolation(const struct u32_test *t, unsigned k, uint32_t pos, enum base_kind b,
-			       const struct text_sink *out)
+			       uint32_t *live, int *byte, const struct text_sink *out)
 {
-	if (t->op[k] == U32_OP_SHR && t->num[k] == 24)
+	uint32_t n = t->num[k];
+	bool fresh = *live == 0xFFFFFFFF;
+
+	if (t->op[k] == U32_OP_AND && (*live & n) == *live) {
+		say(out, "  &0x%x: no effect (the value has no other bits left)", n);
+		return;
+	}
+	if (fresh && ((t->op[k] == U32_OP_SHR && n == 24) || (t->op[k] == U32_OP_AND && n == 0xFF)))
+		*byte = (int)(n == 24 ? pos : pos + 3);
+	if (fresh && t->op[k] == U32_OP_SHR && n == 24)
 		say(out, "  >>24: keep the top byte = byte %u of %s", pos, base_name(b));
-	else if (t->op[k] == U32_OP_SHR && t->num[k] == 16)
+	else if (fresh && t->op[k] == U32_OP_SHR && n == 16)
 		say(out, "  >>16: keep the top two bytes = bytes %u-%u of %s", pos, pos + 1,
 		    base_name(b));
-	else if (t->op[k] == U32_OP_AND && t->num[k] == 0xFF)
+	else if (fresh && t->op[k] == U32_OP_AND && n == 0xFF)
 		say(out, "  &0xFF: keep the low byte = byte %u of %s", pos + 3, base_name(b));
-	else if (t->op[k] == U32_OP_AND && t->num[k] == 0xFFFF)
+	else if (fresh && t->op[k] == U32_OP_AND && n == 0xFFFF)
 		say(out, "  &0xFFFF: keep the low two bytes = bytes %u-%u of %s", pos + 2, pos + 3,
 		    base_name(b));
 	else if (t->op[k] == U32_OP_AND)
-		say(out, "  &0x%x: keep only these bits", t->num[k]);
+		say(out, "  &0x%x: keep only these bits", n);
 	else if (t->op[k] == U32_OP_SHR)
-		say(out, "  >>%u: shift right by %u bits", t->num[k], t->num[k]);
+		say(out, "  >>%u: shift right by %u bits", n, n);
 	else
-		say(out, "  <<%u: shift left by %u bits (bits shifted past bit 31 are lost)",
-		    t->num[k], t->num[k]);
+		say(out, "  <<%u: shift left by %u bits (bits shifted past bit 31 are lost)", n, n);
+	if (t->op[k] == U32_OP_AND)
+		*live &= n;
+	else if (t->op[k] == U32_OP_SHR)
+		*live = n >= 32 ? 0 : *live >> n;
+	else
+		*live = n >= 32 ? 0 : *live << n;
+}
+
+/* What a byte at the start of a TCP payload means for TLS. */
+static void tls_note(int byte, const struct text_sink *out)
+{
+	static const char *const meaning[] = {
+		"TLS record type (0x16 = handshake)",
+		"major byte of the TLS record version (3)",
+		"minor byte of the TLS record version (1 for TLS 1.0 records, 3 for 1.2) - not the "
+		"handshake type, which is byte 5",
+		"high byte of the TLS record length",
+		"low byte of the TLS record length",
+		"TLS handshake type (1 = ClientHello, 2 = ServerHello)",
+	};
+	if (byte >= 0 && byte < (int)ARRAY_SIZE(meaning))
+		say(out, "  if this is TLS, payload byte %d is the %s", byte, meaning[byte]);
 }
 
 static void explain_test(const struct u32_test *t, unsigned idx, const struct text_sink *out)
 {
 	enum base_kind b = BASE_IP, next = BASE_UNKNOWN;
-	uint32_t pos = t->num[0];
+	uint32_t pos = t->num[0], live = 0xFFFFFFFF;
+	int byte = -1;
 
 	say(out,
 	    "test %u: read the 4 bytes at offset %u of the IP header (bytes %u-%u, "
@@ -77,6 +111,7 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 			say(out, "  >>22&0x3C: IPv4 header length: IHL x 4 bytes (skip the IPv4 "
 				 "header)");
 			next = BASE_L4;
+			live = 0x3C;
 			k++;
 			continue;
 		}
@@ -84,6 +119,7 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 			say(out, "  >>26&0x3C: TCP header length: data offset x 4 bytes (skip the "
 				 "TCP header)");
 			next = BASE_PAYLOAD;
+			live = 0x3C;
 			k++;
 			continue;
 		}
@@ -95,9 +131,11 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 			    "the 4 bytes at base + %u",
 			    t->num[k], base_name(b), pos);
 			next = BASE_UNKNOWN;
+			live = 0xFFFFFFFF;
+			byte = -1;
 			continue;
 		}
-		describe_isolation(t, k, pos, b, out);
+		describe_isolation(t, k, pos, b, &live, &byte, out);
 		next = BASE_UNKNOWN;
 	}
 	for (unsigned r = 0; r < t->nranges; r++) {
@@ -160,8 +198,10 @@ static void explain_step(const struct u32_expr *e, const struct u32_step *s,
 	if (s->op == U32_OP_AT)
 		say(out, "  @%u: base += 0x%x, read at %u -> 0x%08x", s->operand, s->before,
 		    s->readpos, s->after);
+	else if (s->op == U32_OP_AND)
+		say(out, "  &0x%x: 0x%x -> 0x%x (%u)", s->operand, s->before, s->after, s->after);
 	else
-		say(out, "  %s0x%x: 0x%x -> 0x%x (%u)", ops[s->op], s->operand, s->before, s->after,
+		say(out, "  %s%u: 0x%x -> 0x%x (%u)", ops[s->op], s->operand, s->before, s->after,
 		    s->after);
 	(void)e;
 }

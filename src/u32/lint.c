@@ -159,11 +159,36 @@ static unsigned label_run(const uint8_t *p, unsigned n, unsigned k, unsigned *la
 	return *labels >= 2 ? k - start : 0;
 }
 
+static bool port_has_53(const struct port_match *p)
+{
+	return p->set && !p->invert && p->lo <= 53 && p->hi >= 53;
+}
+
+/* Is the rule about DNS (port 53 in --dport or a u32 port test, or 00 after the name)? */
+static bool dns_context(const struct rule *r, const struct str_match *s)
+{
+	const uint8_t *dot = memchr(s->pat, '.', s->plen);
+
+	/* a 00 after the name looks like a root label or a QTYPE */
+	if (dot && memchr(dot, 0, s->plen - (unsigned)(dot - s->pat)))
+		return true;
+	if (port_has_53(&r->dport) || port_has_53(&r->sport))
+		return true;
+	for (unsigned k = 0; k < r->nmatches; k++) {
+		const struct u32_expr *e = &r->m[k].u32;
+		for (unsigned t = 0; r->m[k].kind == M_U32 && t < e->ntests; t++)
+			for (unsigned g = 0; g < e->test[t].nranges; g++)
+				if (e->test[t].min[g] == 53 && e->test[t].max[g] == 53)
+					return true;
+	}
+	return false;
+}
+
 static void lint_dns_pattern(struct linter *l, const struct str_match *s)
 {
 	unsigned labels;
 
-	if (has_dotted_name(s->pat, s->plen))
+	if (dns_context(l->r, s) && has_dotted_name(s->pat, s->plen))
 		warn(l, "dns-dotted-name",
 		     "write the name as length-prefixed labels with the 00 terminator, e.g. "
 		     "--hex-string '|03|www|07|example|03|com|00|' (triage u32 recipe dns-query)",
@@ -173,6 +198,11 @@ static void lint_dns_pattern(struct linter *l, const struct str_match *s)
 		unsigned run = label_run(s->pat, s->plen, k, &labels), end = k + run;
 		if (!run)
 			continue;
+		if (!s->icase)
+			warn(l, "dns-case",
+			     "add --icase (label lengths and A/AAAA types are not letters)",
+			     "DNS names are case-insensitive and resolvers may randomise the case "
+			     "(0x20 encoding): without --icase WWW.EXAMPLE.COM is missed");
 		if (end == s->plen)
 			warn(l, "dns-no-terminator", "end the name with |00|",
 			     "the DNS name has no 00 terminator: it also matches longer names "
