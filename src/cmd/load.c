@@ -80,7 +80,7 @@ static int parse_args(int argc, char **argv, struct load_opts *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -210,7 +210,11 @@ int cmd_load(int argc, char **argv)
 {
 	struct load_opts o = {
 		.stacks = true,
-		.w = { .interval_s = 5, .budget = 0.02, .min_period_s = 0.05, .max_period_s = 5.0 },
+		.w = { .interval_s = 5,
+		       .budget = 0.02,
+		       .realtime = true,
+		       .min_period_s = 0.05,
+		       .max_period_s = 5.0 },
 	};
 	int status = parse_args(argc, argv, &o);
 

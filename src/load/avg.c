@@ -1,6 +1,5 @@
 #include "load/avg.h"
 
-
 const unsigned long load_exp[3] = { LOAD_EXP_1, LOAD_EXP_5, LOAD_EXP_15 };
 
 uint64_t load_calc(uint64_t load, unsigned long exp, uint64_t active)
@@ -72,7 +71,7 @@ uint64_t load_fixed_from_double(double printed)
 {
 	uint64_t cents;
 
-	if (!(printed > 0) || printed > 1e12)
+	if (!(printed >= 0) || printed > 1e12)
 		return 0;
 	cents = (uint64_t)(printed * 100.0 + 0.5);
 	return load_fixed_from_printed((unsigned long)(cents / 100), (unsigned)(cents % 100));

@@ -14,11 +14,11 @@ struct d_rule {
 };
 
 static const char *const freezer_pat[] = { "__refrigerator", "refrigerator", "do_freezer_trap",
-					   "try_to_freeze*", "freezer_*", NULL };
+					   "try_to_freeze*", "freezer_*",    NULL };
 static const char *const vfork_pat[] = { "wait_for_vfork_done", "*vfork*", NULL };
-static const char *const netfs_pat[] = { "nfs_*",   "nfs4_*", "__nfs*", "rpc_*",  "__rpc_*",
-					 "xprt_*",  "cifs_*", "smb2_*", "fuse_*", "ceph_*",
-					 "v9fs_*",  "p9_*",   "afs_*",	"orangefs_*", NULL };
+static const char *const netfs_pat[] = { "nfs_*",  "nfs4_*", "__nfs*", "rpc_*",	     "__rpc_*",
+					 "xprt_*", "cifs_*", "smb2_*", "fuse_*",     "ceph_*",
+					 "v9fs_*", "p9_*",   "afs_*",  "orangefs_*", NULL };
 static const char *const reclaim_pat[] = { "shrink_*",
 					   "try_to_free_pages",
 					   "try_to_free_mem_cgroup_pages",
@@ -36,33 +36,45 @@ static const char *const reclaim_pat[] = { "shrink_*",
 					   "swap_readpage*",
 					   "swap_read_folio*",
 					   NULL };
-static const char *const lock_pat[] = { "*mutex_lock*", "__mutex_*", "mutex_*",
-					"rwsem_down_*", "down_read*", "down_write*",
-					"rt_mutex_*", "__rt_mutex_*", "rtlock_*",
+static const char *const lock_pat[] = { "*mutex_lock*",	 "__mutex_*",	   "mutex_*",
+					"rwsem_down_*",	 "down_read*",	   "down_write*",
+					"rt_mutex_*",	 "__rt_mutex_*",   "rtlock_*",
 					"percpu_down_*", "percpu_rwsem_*", NULL };
-static const char *const fault_pat[] = { "handle_mm_fault",
-					 "__handle_mm_fault",
-					 "do_user_addr_fault",
-					 "exc_page_fault",
-					 "do_page_fault",
-					 "filemap_fault",
-					 "__do_fault",
-					 "do_swap_page",
-					 "__lock_folio_or_retry",
-					 "lock_page_or_retry",
-					 "__get_user_pages",
-					 NULL };
-static const char *const disk_pat[] = { "io_schedule*", "blk_*", "__blk_*", "bio_*",
-					"submit_bio*", "folio_wait_bit*", "wait_on_page_bit*",
-					"__folio_lock*", "__lock_page*", "jbd2_*", "ext4_*",
-					"xfs_*", "btrfs_*", "f2fs_*", "__filemap_fdatawait*",
-					"filemap_fdatawait*", "file_write_and_wait*", "*sync_*",
-					"wait_on_buffer", "__wait_on_buffer", "__bread*", "sg_*",
-					"scsi_*", "nvme_*", "dm_*", NULL };
+static const char *const fault_pat[] = {
+	"handle_mm_fault",	 "__handle_mm_fault",  "do_user_addr_fault", "exc_page_fault",
+	"do_page_fault",	 "filemap_fault",      "__do_fault",	     "do_swap_page",
+	"__lock_folio_or_retry", "lock_page_or_retry", "__get_user_pages",   NULL
+};
+static const char *const disk_pat[] = { "io_schedule*",
+					"blk_*",
+					"__blk_*",
+					"bio_*",
+					"submit_bio*",
+					"folio_wait_bit*",
+					"wait_on_page_bit*",
+					"__folio_lock*",
+					"__lock_page*",
+					"jbd2_*",
+					"ext4_*",
+					"xfs_*",
+					"btrfs_*",
+					"f2fs_*",
+					"__filemap_fdatawait*",
+					"filemap_fdatawait*",
+					"file_write_and_wait*",
+					"*sync_*",
+					"wait_on_buffer",
+					"__wait_on_buffer",
+					"__bread*",
+					"sg_*",
+					"scsi_*",
+					"nvme_*",
+					"dm_*",
+					NULL };
 
 static const struct d_rule rules[] = {
-	{ D_FREEZER, freezer_pat }, { D_VFORK, vfork_pat }, { D_NETFS, netfs_pat },
-	{ D_PAGE_FAULT, reclaim_pat }, { D_LOCK, lock_pat }, { D_PAGE_FAULT, fault_pat },
+	{ D_FREEZER, freezer_pat },    { D_VFORK, vfork_pat }, { D_NETFS, netfs_pat },
+	{ D_PAGE_FAULT, reclaim_pat }, { D_LOCK, lock_pat },   { D_PAGE_FAULT, fault_pat },
 	{ D_DISK_IO, disk_pat },
 };
 
@@ -145,18 +157,19 @@ const char *d_reason_key(enum d_reason r)
 	return (unsigned)r < D_REASON_COUNT ? keys[r] : "other";
 }
 
-const char *d_reason_words(enum d_reason r)
+const char *d_reason_words(enum d_reason r, bool plural)
 {
-	static const char *const words[D_REASON_COUNT] = {
-		"not in D",
-		"disk I/O",
-		"page fault or memory reclaim",
-		"mutex/rwsem lock wait",
-		"vfork parent waiting for its child",
-		"network or FUSE file system",
-		"frozen by the cgroup freezer",
-		"other kernel wait",
+	static const char *const words[D_REASON_COUNT][2] = {
+		{ "not in D", "not in D" },
+		{ "disk I/O", "disk I/O" },
+		{ "page fault or memory reclaim", "page faults or memory reclaim" },
+		{ "mutex/rwsem lock wait", "mutex/rwsem lock waits" },
+		{ "vfork parent waiting for its child",
+		  "vfork parents waiting for their children" },
+		{ "network or FUSE file system", "network or FUSE file systems" },
+		{ "frozen by the cgroup freezer", "frozen by the cgroup freezer" },
+		{ "other kernel wait", "other kernel waits" },
 	};
 
-	return (unsigned)r < D_REASON_COUNT ? words[r] : "other kernel wait";
+	return words[(unsigned)r < D_REASON_COUNT ? r : D_OTHER][plural];
 }

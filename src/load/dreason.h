@@ -5,6 +5,8 @@
 #ifndef TRIAGE_LOAD_DREASON_H
 #define TRIAGE_LOAD_DREASON_H
 
+#include <stdbool.h>
+
 #include "procfs/task_info.h"
 
 enum d_reason {
@@ -33,6 +35,6 @@ void d_reason_classify(const char *wchan, const struct kstack *stack, struct d_v
 /* Stable key for JSON ("disk_io", "vfork", ...). */
 const char *d_reason_key(enum d_reason r);
 /* Words for sentences ("disk I/O", "vfork parent waiting for its child", ...). */
-const char *d_reason_words(enum d_reason r);
+const char *d_reason_words(enum d_reason r, bool plural);
 
 #endif

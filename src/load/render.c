@@ -9,7 +9,8 @@
 static void plain_header(FILE *out, const struct load_snapshot *s)
 {
 	if (s->have_loadavg)
-		fprintf(out, "load average  1m %.2f  5m %.2f  15m %.2f   runnable %u/%u  last pid %d\n",
+		fprintf(out,
+			"load average  1m %.2f  5m %.2f  15m %.2f   runnable %u/%u  last pid %d\n",
 			s->kernel.load[0], s->kernel.load[1], s->kernel.load[2], s->kernel.runnable,
 			s->kernel.total, s->kernel.last_pid);
 	else
@@ -26,7 +27,9 @@ static void plain_header(FILE *out, const struct load_snapshot *s)
 			fprintf(out, " full %.2f%%", s->psi[r].full.avg10);
 		fprintf(out, r + 1 < PSI_COUNT ? " |" : "");
 	}
-	fprintf(out, "\ntasks now     %u runnable, %u in D counted, %u frozen (D, not counted); %u threads scanned\n",
+	fprintf(out,
+		"\ntasks now     %u runnable, %u in D counted, %u frozen (D, not counted); %u "
+		"threads scanned\n",
 		s->n_runnable, s->n_d_counted, s->n_frozen, s->threads_scanned);
 }
 
@@ -207,13 +210,14 @@ void render_watch_plain(FILE *out, const struct watch_report *r, const struct lo
 	fprintf(out, "t=%.0fs  kernel %.2f %.2f %.2f  reconstructed %.2f %.2f %.2f  (1m %+.1f%%)\n",
 		r->elapsed, r->kernel[0], r->kernel[1], r->kernel[2], r->recon[0], r->recon[1],
 		r->recon[2], r->error1_pct);
-	fprintf(out, "  1m = runnable %.2f + D %.2f + before start %.2f   (%u folds, %u predicted)\n",
+	fprintf(out,
+		"  1m = runnable %.2f + D %.2f + before start %.2f   (%u folds, %u predicted)\n",
 		r->runnable[0], r->d[0], r->before[0], r->steps, r->forced_steps);
 	fprintf(out, "  sampling %.1f Hz, %u threads, %.2f ms CPU per scan, %.2f%% of one CPU%s\n",
 		r->rate_hz, r->threads, r->scan_ms, r->cpu_pct, r->realtime ? ", SCHED_FIFO" : "");
 	if (r->ntop) {
-		fprintf(out, "  top tasks (1m share):\n    %7s %7s  %-16s %6s %6s  %-10s %s\n", "PID",
-			"TID", "COMM", "R", "D", "WHY", "CGROUP");
+		fprintf(out, "  top tasks (1m share):\n    %7s %7s  %-16s %6s %6s  %-10s %s\n",
+			"PID", "TID", "COMM", "R", "D", "WHY", "CGROUP");
 		for (int i = 0; i < r->ntop; i++)
 			plain_contrib(out, &r->top[i], true);
 	}

@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 static double clock_s(clockid_t id)
 {
 	struct timespec ts;
@@ -148,7 +147,8 @@ static void emit_report(struct loop *L, double now, watch_emit_fn emit, void *ct
 	watch_report_build(&L->ws, now, &r);
 	r.rate_hz = span > 0 ? L->samples_since_print / span : 0;
 	r.scan_ms = L->cost_avg * 1e3;
-	r.cpu_pct = wall > 0 ? 100.0 * (clock_s(CLOCK_PROCESS_CPUTIME_ID) - L->cpu_start) / wall : 0;
+	r.cpu_pct =
+	    wall > 0 ? 100.0 * (clock_s(CLOCK_PROCESS_CPUTIME_ID) - L->cpu_start) / wall : 0;
 	r.threads = L->threads;
 	r.realtime = L->rt;
 	verdict_input_from_watch(&r, &L->ws, &in);
@@ -176,8 +176,9 @@ static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, vo
 		err = sample(L, false);
 		if (err)
 			return err;
-		period = watch_period_for_budget(L->cost_avg, L->o->budget, L->o->min_period_s,
-						 L->o->max_period_s);
+		/* Aim below the budget: rendering and the clock reads cost too. */
+		period = watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+						 L->o->min_period_s, L->o->max_period_s);
 		now = source_now(&L->src);
 		if (now >= L->next_print) {
 			emit_report(L, now, emit, ctx);

@@ -26,7 +26,7 @@ struct load_task {
 	char wchan[KSYM_MAX];
 	struct kstack stack; /* nframes 0 when unreadable */
 	char cgroup[CGROUP_PATH_MAX];
-	struct d_verdict why; /* reason D_NONE for runnable tasks */
+	struct d_verdict why;	      /* reason D_NONE for runnable tasks */
 	unsigned long long starttime; /* with tid, identifies the task across PID reuse */
 };
 
@@ -41,7 +41,7 @@ struct load_snapshot {
 	unsigned threads_scanned;
 	unsigned n_runnable, n_d_counted, n_frozen;
 	unsigned reason_count[D_REASON_COUNT]; /* counted D tasks (frozen under D_FREEZER) */
-	bool stacks_readable; /* at least one D stack could be read */
+	bool stacks_readable;		       /* at least one D stack could be read */
 };
 
 struct load_scan_opts {

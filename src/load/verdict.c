@@ -74,8 +74,9 @@ static void d_sentence(const struct verdict_input *in, struct load_verdict *v)
 	for (int r = D_DISK_IO; r < D_REASON_COUNT; r++) {
 		if (r == D_FREEZER || in->reason[r] < (in->averaged ? 0.005 : 0.5))
 			continue;
-		append(line, "%s%s %s", first ? "" : ", ", num(b, sizeof(b), in->reason[r], in->averaged),
-		       d_reason_words(r));
+		append(line, "%s%s %s", first ? "" : ", ",
+		       num(b, sizeof(b), in->reason[r], in->averaged),
+		       d_reason_words(r, in->averaged || in->reason[r] > 1.5));
 		first = false;
 	}
 	if (in->reason[D_DISK_IO] < 0.005 && in->reason[D_PAGE_FAULT] < 0.005)
@@ -95,9 +96,12 @@ void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
 			 in->ncpu, in->runnable, in->d_counted,
 			 in->before >= 0.005 ? " + older" : "");
 	else
-		add_line(v, "load %.2f on %d CPUs (1-minute average); right now %s tasks count: %.0f runnable and %.0f in D.",
-			 in->load1, in->ncpu, num(a, sizeof(a), in->runnable + in->d_counted, false),
-			 in->runnable, in->d_counted);
+		add_line(v,
+			 "load %.2f on %d CPUs (1-minute average); right now %s tasks count: %.0f "
+			 "runnable and %.0f in D.",
+			 in->load1, in->ncpu,
+			 num(a, sizeof(a), in->runnable + in->d_counted, false), in->runnable,
+			 in->d_counted);
 	cpu_sentence(in, v);
 	if (in->d_counted >= (in->averaged ? 0.005 : 0.5))
 		d_sentence(in, v);

@@ -18,13 +18,13 @@ struct load_verdict {
 
 /* The figures a verdict is made of, from a snapshot or from --watch's averages. */
 struct verdict_input {
-	double load1;	     /* the kernel's 1-minute figure */
+	double load1; /* the kernel's 1-minute figure */
 	int ncpu;
-	double runnable;     /* tasks (or their 1-minute share) that are runnable */
-	double d_counted;    /* in D and counted */
-	double before;	     /* --watch: share from before the start; < 0 for a snapshot */
+	double runnable;  /* tasks (or their 1-minute share) that are runnable */
+	double d_counted; /* in D and counted */
+	double before;	  /* --watch: share from before the start; < 0 for a snapshot */
 	double reason[D_REASON_COUNT]; /* counted D by reason (tasks or shares) */
-	unsigned frozen;     /* frozen tasks now (shown D, not counted) */
+	unsigned frozen;	       /* frozen tasks now (shown D, not counted) */
 	bool have_psi_io;
 	double psi_io_some10; /* PSI io some avg10, % */
 	bool have_psi_cpu;

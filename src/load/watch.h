@@ -31,10 +31,10 @@ struct watch_task {
 	pid_t pid, tid;
 	unsigned long long starttime;
 	char comm[COMM_MAX];
-	int cg; /* index into watch_state.cgs */
+	int cg;		      /* index into watch_state.cgs */
 	struct d_verdict why; /* the last D reason seen */
 	bool kernel_thread;
-	uint64_t r[3], d[3]; /* fine fixed point */
+	uint64_t r[3], d[3];	 /* fine fixed point */
 	uint32_t hits_r, hits_d; /* samples in this period */
 };
 
@@ -45,14 +45,14 @@ struct watch_cgroup {
 };
 
 struct watch_state {
-	uint64_t total[3];  /* the reconstruction, kernel fixed point */
-	uint64_t before[3]; /* fine fixed point */
+	uint64_t total[3];	  /* the reconstruction, kernel fixed point */
+	uint64_t before[3];	  /* fine fixed point */
 	struct watch_task *tasks; /* sorted by tid */
 	size_t ntasks, cap;
 	struct watch_cgroup *cgs;
 	size_t ncgs, cgcap;
 	uint32_t samples; /* in this period */
-	uint64_t hits; /* counted tasks summed over this period's samples */
+	uint64_t hits;	  /* counted tasks summed over this period's samples */
 	unsigned steps;
 	unsigned forced_steps; /* folds at a predicted time: /proc/loadavg did not move */
 	double start, last_step, next_due, period;

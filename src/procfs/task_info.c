@@ -210,8 +210,8 @@ int cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg)
 
 	/* The root cgroup can be neither frozen nor thawed: skip "/". */
 	if (cg->has_freezer && strcmp(cg->freezer, "/")) {
-		n = read_cgroup_file(pf, "sys/fs/cgroup/freezer", cg->freezer, "freezer.state",
-				     buf, sizeof(buf));
+		n = read_cgroup_file(pf, "sys/fs/cgroup/freezer", cg->freezer, "freezer.state", buf,
+				     sizeof(buf));
 		if (n >= 0 && freezer_state_parse(buf, (size_t)n) == 1)
 			return 1;
 		err = n < 0 ? n : 0;
