@@ -1,13 +1,224 @@
-/* triage load: placeholder until its issue lands; see the issue tracker. */
+/*
+ * triage load [--json] [--root DIR]            one look: who makes the load now, and why
+ * triage load --watch [interval [count]]       rebuild the 1/5/15 averages per task
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "common.h"
+#include "load/render.h"
+#include "load/sampler.h"
+#include "util/json.h"
+#include "util/parse.h"
+
+struct load_opts {
+	bool json, pretty, watch, stacks;
+	const char *root;
+	struct watch_opts w;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: triage load [OPTIONS]\n"
+		     "       triage load --watch [OPTIONS] [INTERVAL [COUNT]]\n"
+		     "\n"
+		     "One shot: /proc/loadavg, PSI, every runnable and D thread now (wchan,\n"
+		     "kernel stack, cgroup, why it waits) and a verdict.\n"
+		     "--watch: samples task states within a CPU budget, rebuilds the kernel's\n"
+		     "1/5/15-minute averages per task and per cgroup, and prints them every\n"
+		     "INTERVAL seconds (default 5) beside /proc/loadavg, COUNT times (default:\n"
+		     "until interrupted).\n"
+		     "\n"
+		     "  --json         JSON (one object; --watch: one object per line)\n"
+		     "  --pretty       indented JSON\n"
+		     "  --root DIR     read DIR/proc (or a fixture root, docs/fixtures.md)\n"
+		     "  --budget PCT   --watch: CPU budget in %% of one CPU (default 2)\n"
+		     "  --rt           --watch: sample at SCHED_FIFO priority 1 (root)\n"
+		     "  --no-stacks    do not read kernel stacks (wchan only)\n"
+		     "\n"
+		     "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc/loadavg.\n");
+}
+
+static int parse_budget(const char *s, double *out)
+{
+	double pct;
+
+	if (parse_seconds(s, &pct) || pct > 100)
+		return -EINVAL;
+	*out = pct / 100.0;
+	return 0;
+}
+
+static int parse_positionals(int argc, char **argv, struct load_opts *o)
+{
+	if (argc > 0 && (!o->watch || parse_seconds(argv[0], &o->w.interval_s)))
+		return -EINVAL;
+	if (argc > 1 && parse_uint(argv[1], 1, 1000000000, &o->w.count))
+		return -EINVAL;
+	return argc > 2 ? -EINVAL : 0;
+}
+
+/* Returns -1 to continue, else the exit status. */
+static int parse_args(int argc, char **argv, struct load_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'P' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "watch", no_argument, NULL, 'w' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "rt", no_argument, NULL, 'R' },
+		{ "no-stacks", no_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'P':
+			o->json = o->pretty = true;
+			break;
+		case 'r':
+			o->root = optarg;
+			break;
+		case 'w':
+			o->watch = true;
+			break;
+		case 'R':
+			o->w.realtime = true;
+			break;
+		case 'S':
+			o->stacks = false;
+			break;
+		case 'b':
+			if (parse_budget(optarg, &o->w.budget) == 0)
+				break;
+			cmd_error("load", "bad --budget '%s': a percentage in (0, 100]", optarg);
+			return EXIT_USAGE;
+		case 'h':
+			usage(stdout);
+			return cmd_finish_stdout(EXIT_OK);
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (parse_positionals(argc - optind, argv + optind, o)) {
+		cmd_error(
+		    "load",
+		    "bad arguments: INTERVAL and COUNT need --watch, INTERVAL > 0, COUNT >= 1");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int errno_status(int err)
+{
+	return err == -ENOENT || err == -EACCES || err == -EPERM ? EXIT_NOSUPPORT : EXIT_RUNTIME;
+}
+
+static int run_once(const struct load_opts *o)
+{
+	struct load_scan_opts scan = { .want_stacks = o->stacks };
+	struct load_source src;
+	struct load_snapshot snap;
+	struct verdict_input in;
+	struct load_verdict v;
+	struct json_writer w;
+	int err = load_source_open(&src, o->root);
+
+	if (err) {
+		cmd_error("load", "cannot open root '%s': %s", o->root ? o->root : "/",
+			  strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	scan.skip_pid = src.fixture ? 0 : getpid();
+	if (src.fixture && load_source_next_step(&src))
+		err = -ENOENT;
+	if (!err)
+		err = load_snapshot_take(&src.step, &scan, &snap);
+	if (!err && !snap.have_loadavg) {
+		load_snapshot_release(&snap);
+		err = -ENOENT;
+	}
+	if (err) {
+		cmd_error("load", "cannot read the load average: %s", strerror(-err));
+		load_source_close(&src);
+		return errno_status(err);
+	}
+	snap.ncpu = src.facts.ncpu;
+	verdict_input_from_snapshot(&snap, &in);
+	load_verdict_build(&in, &v);
+	if (o->json) {
+		json_init(&w, stdout, o->pretty);
+		render_snapshot_json(&w, &snap, &v);
+		json_finish(&w);
+	} else {
+		render_snapshot_plain(stdout, &snap, &v);
+	}
+	load_snapshot_release(&snap);
+	load_source_close(&src);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+struct emit_ctx {
+	const struct load_opts *o;
+};
+
+static void emit(void *ctx, const struct watch_report *r, const struct load_verdict *v)
+{
+	const struct emit_ctx *e = ctx;
+	struct json_writer w;
+
+	if (e->o->json) {
+		json_init(&w, stdout, e->o->pretty);
+		render_watch_json(&w, r, v);
+		json_finish(&w);
+	} else {
+		render_watch_plain(stdout, r, v);
+	}
+	fflush(stdout);
+}
+
+static int run_watch(struct load_opts *o)
+{
+	struct emit_ctx e = { o };
+	int err;
+
+	o->w.root = o->root;
+	o->w.stacks = o->stacks;
+	setlinebuf(stdout);
+	err = load_watch_run(&o->w, emit, &e);
+	if (err) {
+		cmd_error("load", "--watch failed: %s", strerror(-err));
+		return errno_status(err);
+	}
+	return cmd_finish_stdout(EXIT_OK);
+}
 
 int cmd_load(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("load", "not built yet");
-	return EXIT_RUNTIME;
+	struct load_opts o = {
+		.stacks = true,
+		.w = { .interval_s = 5,
+		       .budget = 0.02,
+		       .realtime = true,
+		       .min_period_s = 0.05,
+		       .max_period_s = 5.0 },
+	};
+	int status = parse_args(argc, argv, &o);
+
+	if (status >= 0)
+		return status;
+	return o.watch ? run_watch(&o) : run_once(&o);
 }

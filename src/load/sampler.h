@@ -1,0 +1,49 @@
+/*
+ * The --watch loop: samples at a rate that fits a CPU budget, feeds the
+ * tracker, and hands one report per interval to an emitter. Live, it
+ * sleeps between samples; over a fixture root (docs/fixtures.md) each
+ * stepN/ is one sample and its /proc/uptime is the clock.
+ */
+#ifndef TRIAGE_LOAD_SAMPLER_H
+#define TRIAGE_LOAD_SAMPLER_H
+
+#include <stdbool.h>
+
+#include "load/watch.h"
+#include "procfs/host.h"
+
+/* Where samples come from: the running system, or a fixture's steps. */
+struct load_source {
+	struct procfs top;  /* the root given */
+	struct procfs step; /* live: the same as top; fixture: the current stepN */
+	bool fixture;
+	int stepno;
+	struct host_facts facts;
+};
+
+/* Opens root (NULL: "/") and loads its host facts; a fixture starts before step1. */
+int load_source_open(struct load_source *s, const char *root);
+/* Fixture: moves to the next stepN; returns 1 when there is none. */
+int load_source_next_step(struct load_source *s);
+void load_source_close(struct load_source *s);
+
+struct watch_opts {
+	const char *root; /* NULL or "/" for the running system */
+	double interval_s;
+	unsigned count; /* reports to print; 0 = until interrupted */
+	double budget;	/* fraction of one CPU, e.g. 0.02 */
+	double min_period_s, max_period_s;
+	bool realtime; /* try SCHED_FIFO for the sampler */
+	bool stacks;   /* read kernel stacks of D tasks */
+};
+
+typedef void (*watch_emit_fn)(void *ctx, const struct watch_report *r,
+			      const struct load_verdict *v);
+
+/*
+ * Runs the loop until count reports, SIGINT/SIGTERM, or the last fixture
+ * step. Returns 0, -ENOENT (no /proc/loadavg), or another -errno.
+ */
+int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx);
+
+#endif

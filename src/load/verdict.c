@@ -1,0 +1,134 @@
+#include "load/verdict.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+
+static void add_line(struct load_verdict *v, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void add_line(struct load_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (v->nlines >= VERDICT_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->line[v->nlines++], VERDICT_LINE_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends to a line being built, never past its end. */
+static void append(char *line, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void append(char *line, const char *fmt, ...)
+{
+	size_t n = strlen(line);
+	va_list ap;
+
+	if (n + 1 >= VERDICT_LINE_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line + n, VERDICT_LINE_MAX - n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *num(char *buf, size_t n, double v, bool averaged)
+{
+	snprintf(buf, n, averaged ? "%.2f" : "%.0f", v);
+	return buf;
+}
+
+static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
+{
+	char a[32], line[VERDICT_LINE_MAX];
+	const char *what = in->averaged ? "from runnable tasks" : "runnable";
+	double extra = in->runnable - in->ncpu;
+
+	num(a, sizeof(a), in->runnable, in->averaged);
+	if (in->ncpu <= 0)
+		snprintf(line, sizeof(line), "%s %s; CPU count unknown", a, what);
+	else if (extra > 0.5)
+		snprintf(line, sizeof(line),
+			 "%s %s on %d CPUs: the CPUs are saturated, about %.1f wait for a CPU", a,
+			 what, in->ncpu, extra);
+	else if (extra > -0.5)
+		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are fully busy", a, what,
+			 in->ncpu);
+	else
+		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are not saturated", a,
+			 what, in->ncpu);
+	if (in->have_psi_cpu)
+		append(line, " (PSI cpu some avg10 %.2f%%)", in->psi_cpu_some10);
+	add_line(v, "%s.", line);
+}
+
+static void d_sentence(const struct verdict_input *in, struct load_verdict *v)
+{
+	char a[32], b[32], line[VERDICT_LINE_MAX];
+	bool first = true;
+
+	num(a, sizeof(a), in->d_counted, in->averaged);
+	snprintf(line, sizeof(line), "%s %s: ", a,
+		 in->averaged ? "from tasks in D" : "in D that count");
+	for (int r = D_DISK_IO; r < D_REASON_COUNT; r++) {
+		if (r == D_FREEZER || in->reason[r] < (in->averaged ? 0.005 : 0.5))
+			continue;
+		append(line, "%s%s %s", first ? "" : ", ",
+		       num(b, sizeof(b), in->reason[r], in->averaged),
+		       d_reason_words(r, in->averaged || in->reason[r] > 1.5));
+		first = false;
+	}
+	if (in->reason[D_DISK_IO] < 0.005 && in->reason[D_PAGE_FAULT] < 0.005)
+		append(line, "; not disk I/O");
+	if (in->have_psi_io)
+		append(line, " (PSI io some avg10 %.2f%%)", in->psi_io_some10);
+	add_line(v, "%s.", line);
+}
+
+void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
+{
+	char a[32];
+
+	memset(v, 0, sizeof(*v));
+	if (in->averaged)
+		add_line(v, "load %.2f on %d CPUs = %.2f runnable + %.2f in D%s.", in->load1,
+			 in->ncpu, in->runnable, in->d_counted,
+			 in->before >= 0.005 ? " + older" : "");
+	else
+		add_line(v,
+			 "load %.2f on %d CPUs (1-minute average); right now %s tasks count: %.0f "
+			 "runnable and %.0f in D.",
+			 in->load1, in->ncpu,
+			 num(a, sizeof(a), in->runnable + in->d_counted, false), in->runnable,
+			 in->d_counted);
+	cpu_sentence(in, v);
+	if (in->d_counted >= (in->averaged ? 0.005 : 0.5))
+		d_sentence(in, v);
+	else
+		add_line(v, "No task in D counts towards the load.");
+	if (in->averaged && in->before >= 0.005)
+		add_line(v, "%.2f comes from before triage started and is decaying.", in->before);
+	if (in->frozen)
+		add_line(v, "%u frozen task%s show%s D but do%s not count towards the load.",
+			 in->frozen, in->frozen == 1 ? "" : "s", in->frozen == 1 ? "s" : "",
+			 in->frozen == 1 ? "es" : "");
+}
+
+void verdict_input_from_snapshot(const struct load_snapshot *s, struct verdict_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->load1 = s->have_loadavg ? s->kernel.load[0] : 0;
+	in->ncpu = s->ncpu;
+	in->runnable = s->n_runnable;
+	in->d_counted = s->n_d_counted;
+	in->before = -1;
+	for (int r = 0; r < D_REASON_COUNT; r++)
+		if (r != D_FREEZER)
+			in->reason[r] = s->reason_count[r];
+	in->frozen = s->n_frozen;
+	in->have_psi_io = s->have_psi[PSI_IO];
+	in->psi_io_some10 = s->psi[PSI_IO].some.avg10;
+	in->have_psi_cpu = s->have_psi[PSI_CPU];
+	in->psi_cpu_some10 = s->psi[PSI_CPU].some.avg10;
+}

@@ -1,0 +1,71 @@
+/*
+ * Per-task facts the load explainer needs beyond stat and status: where a
+ * sleeping task waits (wchan, kernel stack) and which cgroups hold it,
+ * including whether its freezer has frozen it.
+ *
+ * Readers return 0 or -errno; parsers are pure (buffer in, struct out).
+ */
+#ifndef TRIAGE_PROCFS_TASK_INFO_H
+#define TRIAGE_PROCFS_TASK_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "procfs/procfs.h"
+
+#define KSYM_MAX 64
+#define KSTACK_MAX_FRAMES 24
+#define CGROUP_PATH_MAX 256
+
+/* A kernel stack as function names, innermost first, offsets dropped. */
+struct kstack {
+	char frame[KSTACK_MAX_FRAMES][KSYM_MAX];
+	int nframes;
+};
+
+/*
+ * Parses /proc/TID/stack ("[<0>] func+0x1d3/0x400" lines). Lines it cannot
+ * read are skipped; more than KSTACK_MAX_FRAMES frames are cut. Returns 0,
+ * or -EINVAL when no frame was found.
+ */
+int kstack_parse(const char *buf, size_t len, struct kstack *out);
+
+/* The cgroup memberships of a task that triage load uses. */
+struct task_cgroups {
+	char unified[CGROUP_PATH_MAX]; /* "0::" line (cgroup v2), "" if none */
+	char freezer[CGROUP_PATH_MAX]; /* v1 "freezer" controller, "" if none */
+	char display[CGROUP_PATH_MAX]; /* the most specific path, for reports */
+	bool has_unified, has_freezer;
+};
+
+/*
+ * Parses /proc/PID/cgroup. display is the v2 path unless that is "/" while a
+ * v1 hierarchy (name=systemd, cpu, memory, any other) places the task
+ * deeper; it is "/" when every hierarchy does.
+ */
+int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out);
+
+/* Reads <proc>/PID/task/TID/wchan; a "0" or empty wchan gives "". */
+int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size);
+
+/* Reads and parses <proc>/PID/task/TID/stack (root only on most kernels). */
+int task_read_stack(const struct procfs *pf, pid_t pid, pid_t tid, struct kstack *out);
+
+/* Reads and parses <proc>/PID/cgroup. */
+int task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *out);
+
+/*
+ * Whether the freezer holds cgroup memberships cg frozen: v1
+ * "sys/fs/cgroup/freezer<path>/freezer.state" reads FROZEN, or v2
+ * "cgroup.events" has "frozen 1" (under sys/fs/cgroup or, on a hybrid
+ * layout, sys/fs/cgroup/unified). Returns 1, 0, or -errno when neither
+ * could be read.
+ */
+int cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg);
+
+/* Pure helpers for the two freezer files; 1 frozen, 0 not, -EINVAL unreadable. */
+int freezer_state_parse(const char *buf, size_t len);
+int cgroup_events_frozen_parse(const char *buf, size_t len);
+
+#endif
