@@ -2,7 +2,7 @@
 #ifndef TRIAGE_BPF_SYSCALLS_H
 #define TRIAGE_BPF_SYSCALLS_H
 
-#define SC_NR_SLOTS 512	  /* syscall numbers 0..510; 511 collects larger ones */
+#define SC_NR_SLOTS 512	 /* syscall numbers 0..510; 511 collects larger ones */
 #define SC_HIST_SLOTS 32 /* log2 of microseconds: up to 2^32 us */
 
 struct sc_stat {

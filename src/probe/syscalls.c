@@ -244,8 +244,7 @@ static int start_probe(struct sc_state *st, const struct probe_opts *opts, const
 	return err;
 }
 
-int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
-	   const char **stage)
+int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink, const char **stage)
 {
 	struct sc_state st = { .hist = hist };
 	struct probe_loop loop;
@@ -274,8 +273,7 @@ int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
 
 #else /* !TRIAGE_HAVE_BPF */
 
-int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
-	   const char **stage)
+int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink, const char **stage)
 {
 	*stage = "starting";
 	return -ENOPKG;

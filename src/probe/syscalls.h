@@ -33,7 +33,7 @@ struct sc_errno_count {
 struct sc_row {
 	unsigned nr; /* SC_MAX_NR - 1 collects every larger number */
 	struct sc_counts c;
-	const uint64_t *hist; /* SC_LAT_SLOTS log2(us) slots, or NULL */
+	const uint64_t *hist;		   /* SC_LAT_SLOTS log2(us) slots, or NULL */
 	const struct sc_errno_count *errs; /* most frequent first */
 	size_t nerrs;
 };
@@ -69,7 +69,7 @@ void sc_report_json(struct json_writer *w, const struct sc_report *r, bool hist)
  */
 struct sc_snapshot {
 	struct sc_counts c[SC_MAX_NR];
-	uint64_t *hist; /* SC_MAX_NR * SC_LAT_SLOTS, or NULL */
+	uint64_t *hist;		     /* SC_MAX_NR * SC_LAT_SLOTS, or NULL */
 	struct sc_errno_count *errs; /* sorted by nr, err */
 	size_t nerrs;
 };

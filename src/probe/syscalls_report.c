@@ -36,8 +36,7 @@ static const char *kernel_errno_name(uint32_t err)
 		"ERESTART_RESTARTBLOCK", "EPROBE_DEFER",   "EOPENSTALE",     "ENOPARAM",
 	};
 
-	return err >= 512 && err < 512 + sizeof(names) / sizeof(names[0]) ? names[err - 512]
-									   : NULL;
+	return err >= 512 && err < 512 + sizeof(names) / sizeof(names[0]) ? names[err - 512] : NULL;
 }
 
 const char *sc_errno_name(uint32_t err, char *buf, size_t len)
@@ -205,9 +204,8 @@ static void print_header(FILE *out, const struct sc_report *r)
 
 	probe_target_describe(&r->target, who, sizeof(who));
 	fprintf(out, "%s: %llu calls, %llu errors, %zu syscalls in %.3f s%s%s\n", who,
-		(unsigned long long)r->calls, (unsigned long long)r->errors, r->nrows,
-		r->elapsed_s, r->target_exited ? " (target exited)" : "",
-		r->final ? "" : " (interval)");
+		(unsigned long long)r->calls, (unsigned long long)r->errors, r->nrows, r->elapsed_s,
+		r->target_exited ? " (target exited)" : "", r->final ? "" : " (interval)");
 }
 
 void sc_report_print(FILE *out, const struct sc_report *r, bool hist)

@@ -22,7 +22,8 @@ int main(int argc, char **argv)
 	char missing[4096];
 
 	if (argc != 6) {
-		fprintf(stderr, "usage: %s READYFILE GETPPID OPENAT_OK OPENAT_ENOENT PATH\n", argv[0]);
+		fprintf(stderr, "usage: %s READYFILE GETPPID OPENAT_OK OPENAT_ENOENT PATH\n",
+			argv[0]);
 		return 2;
 	}
 	long n_ppid = atol(argv[2]), n_ok = atol(argv[3]), n_missing = atol(argv[4]);
