@@ -7,7 +7,7 @@
 #define TR_NSTR 2
 
 /* tr_event.flags */
-#define TR_F_NORETURN 1	 /* emitted at entry: exit/exit_group never return */
+#define TR_F_NORETURN 1	  /* emitted at entry: exit/exit_group never return */
 #define TR_F_STR0_FAULT 2 /* str[0] could not be read from user memory */
 #define TR_F_STR1_FAULT 4
 

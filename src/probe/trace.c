@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe/syscall_names.h"
 #include "probe/syscalls.h"
@@ -146,7 +147,8 @@ void tr_event_json(struct json_writer *w, const struct tr_event *e, int64_t star
 		json_kv_uint(w, "duration_ns", e->dur_ns);
 	}
 	if (!(e->flags & TR_F_NORETURN) && e->ret < 0 && e->ret >= -4095)
-		json_kv_string(w, "errno", sc_errno_name((uint32_t)-e->ret, errbuf, sizeof(errbuf)));
+		json_kv_string(w, "errno",
+			       sc_errno_name((uint32_t)-e->ret, errbuf, sizeof(errbuf)));
 	json_end(w);
 }
 
@@ -326,7 +328,25 @@ out:
 	return err;
 }
 
+int tr_selftest(const char **stage)
+{
+	struct probe_target t = { .pid = getpid() };
+	int nr = syscall_nr("openat");
+	struct tr_config cfg = { .target = &t, .nrs = &nr, .n = nr >= 0 };
+	void *skel = NULL;
+	int err = start_probe(&cfg, &skel, stage);
+
+	probe_skel_stop(&tr_ops, &skel);
+	return err;
+}
+
 #else /* !TRIAGE_HAVE_BPF */
+
+int tr_selftest(const char **stage)
+{
+	*stage = "starting";
+	return -ENOPKG;
+}
 
 int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr_sink *sink,
 	   struct tr_summary *sum, const char **stage)

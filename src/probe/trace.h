@@ -45,4 +45,7 @@ void tr_event_json(struct json_writer *w, const struct tr_event *e, int64_t star
 int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr_sink *sink,
 	   struct tr_summary *sum, const char **stage);
 
+/* Loads, attaches and detaches the probe for openat of this process. */
+int tr_selftest(const char **stage);
+
 #endif

@@ -54,8 +54,7 @@ void tr_format_string(char *buf, size_t len, const char *s, size_t cap);
  * maybe without NUL when truncated), or NULL when it could not be read
  * (the raw pointer is shown then).
  */
-void tr_format_arg(char *buf, size_t len, enum tr_kind k, uint64_t v, const char *str,
-		   size_t cap);
+void tr_format_arg(char *buf, size_t len, enum tr_kind k, uint64_t v, const char *str, size_t cap);
 /* "3", "0x7f12...", or "-1 ENOENT (No such file or directory)". */
 void tr_format_ret(char *buf, size_t len, int64_t ret, bool hex);
 
