@@ -1,2 +1,5 @@
 # Probe user side: libm for the unit tests of the histogram math.
 LDLIBS += -lm
+
+# The symbolizer (src/probe/syms.c) reads ELF files with libelf.
+LDLIBS += -lelf
