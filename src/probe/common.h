@@ -21,7 +21,7 @@
 
 /* Whom a probe follows: one process (-p) or every process with a comm (-C). */
 struct probe_target {
-	int pid;		    /* tgid; 0 when following a comm */
+	int pid;		   /* tgid; 0 when following a comm */
 	char comm[PROBE_COMM_LEN]; /* exact comm; "" when following a pid */
 };
 

@@ -15,6 +15,11 @@
 
 /* Past the last symbol of a table, an unsized symbol covers this much. */
 #define LAST_SYM_SPAN 4096
+/*
+ * An unsized symbol ends at the next one, but at most this far: markers
+ * such as _einittext must not swallow the BPF JIT or module areas.
+ */
+#define MAX_SYM_SPAN (1u << 20)
 
 void symtab_init(struct symtab *t)
 {
@@ -92,8 +97,11 @@ void symtab_finish(struct symtab *t)
 			t->syms[out++] = t->syms[i];
 	t->len = out;
 	for (size_t i = 0; i + 1 < t->len; i++)
-		if (!t->syms[i].size)
-			t->syms[i].size = t->syms[i + 1].addr - t->syms[i].addr;
+		if (!t->syms[i].size) {
+			uint64_t gap = t->syms[i + 1].addr - t->syms[i].addr;
+
+			t->syms[i].size = gap < MAX_SYM_SPAN ? gap : MAX_SYM_SPAN;
+		}
 	if (t->len && !t->syms[t->len - 1].size)
 		t->syms[t->len - 1].size = LAST_SYM_SPAN;
 	t->sorted = true;
