@@ -222,7 +222,8 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 		       " intervals (map full)\n",
 		       r->stack_errors, r->map_full);
 	if (top)
-		printf("\nTop %zu stacks by off-CPU time (kernel frames, then user frames):\n", top);
+		printf("\nTop %zu stacks by off-CPU time (kernel frames, then user frames):\n",
+		       top);
 	for (size_t i = 0; i < top; i++) {
 		const struct stack_entry *e = &r->e[i];
 

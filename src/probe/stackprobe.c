@@ -40,11 +40,13 @@ static int sp_parse_one(const char *probe, int c, const char *arg, struct sp_opt
 	case 'p':
 		return probe_parse_pid(arg, &o->base.target.pid) ? bad_arg(probe, "pid", arg) : 0;
 	case 'd':
-		return probe_parse_duration(arg, &o->base.duration_s) ? bad_arg(probe, "duration", arg)
-								       : 0;
+		return probe_parse_duration(arg, &o->base.duration_s)
+			   ? bad_arg(probe, "duration", arg)
+			   : 0;
 	case 'F':
-		return parse_uint(arg, 1, 10000, &o->freq) ? bad_arg(probe, "frequency (1-10000)", arg)
-							    : 0;
+		return parse_uint(arg, 1, 10000, &o->freq)
+			   ? bad_arg(probe, "frequency (1-10000)", arg)
+			   : 0;
 	case 't':
 		return parse_uint(arg, 1, 100000, &o->top) ? bad_arg(probe, "--top", arg) : 0;
 	case 'j':
@@ -96,8 +98,8 @@ int sp_parse_args(const char *probe, int argc, char **argv, bool allow_freq, str
 			return -1; /* help given: exit 0 */
 		}
 		if (c == '?' || (c == 'F' && !allow_freq)) {
-			fprintf(stderr, "triage probe %s: unknown or incomplete option '%s'\n", probe,
-				argv[optind - 1]);
+			fprintf(stderr, "triage probe %s: unknown or incomplete option '%s'\n",
+				probe, argv[optind - 1]);
 			sp_usage(stderr, probe, allow_freq);
 			return EXIT_USAGE;
 		}
@@ -192,7 +194,8 @@ int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 
 		if (ev == PROBE_EV_TICK || ev == PROBE_EV_LAST_TICK) {
 			if (s->ps)
-				proc_syms_refresh(s->ps); /* fails once the target is gone: keeps the last maps */
+				proc_syms_refresh(
+				    s->ps); /* fails once the target is gone: keeps the last maps */
 			continue;
 		}
 		s->end_ns = probe_now_ns();

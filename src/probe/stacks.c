@@ -60,8 +60,7 @@ int stack_resolve_kernel(struct stack_entry *e, const uint64_t *ips, size_t n,
 	return 0;
 }
 
-int stack_resolve_user(struct stack_entry *e, const uint64_t *ips, size_t n,
-		       struct proc_syms *ps)
+int stack_resolve_user(struct stack_entry *e, const uint64_t *ips, size_t n, struct proc_syms *ps)
 {
 	e->nu = 0;
 	free(e->uframes);

@@ -50,9 +50,8 @@ void stack_entries_release(struct stack_entry *e, size_t n);
  * bpf_trace_run*, __bpf_trace_*) are dropped. Return 0 or -ENOMEM.
  */
 int stack_resolve_kernel(struct stack_entry *e, const uint64_t *ips, size_t n,
-			  const struct symtab *ksyms);
-int stack_resolve_user(struct stack_entry *e, const uint64_t *ips, size_t n,
-		       struct proc_syms *ps);
+			 const struct symtab *ksyms);
+int stack_resolve_user(struct stack_entry *e, const uint64_t *ips, size_t n, struct proc_syms *ps);
 
 /* Sorts entries by value, largest first (ties by tid, then kind). */
 void stacks_sort(struct stack_entry *e, size_t n);
