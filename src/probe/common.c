@@ -110,6 +110,7 @@ int probe_err_status(int err)
 	case ENOSYS:
 	case EOPNOTSUPP:
 	case ESRCH:
+	case ENOPKG:
 		return EXIT_NOSUPPORT;
 	default:
 		return EXIT_RUNTIME;
@@ -131,6 +132,9 @@ const char *probe_err_hint(int err)
 	case EOPNOTSUPP:
 		return "this kernel does not support BPF (CONFIG_BPF_SYSCALL) or this program "
 		       "type; see 'triage doctor'";
+	case ENOPKG:
+		return "this triage was built without BPF support (clang, llvm, bpftool or "
+		       "libbpf-dev were missing at build time); install them and rebuild";
 	default:
 		return NULL;
 	}

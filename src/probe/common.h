@@ -61,7 +61,7 @@ int probe_check_btf(void);
 /*
  * Exit status for an error of a probe stage: 3 (EXIT_NOSUPPORT) when a
  * privilege or a kernel feature is missing (EPERM, EACCES, ENOENT, ENOSYS,
- * EOPNOTSUPP, ESRCH from BTF lookups...), 1 otherwise.
+ * EOPNOTSUPP, ESRCH from BTF lookups, ENOPKG: built without BPF), 1 otherwise.
  */
 int probe_err_status(int err);
 /* One line that tells the user what is missing and what to do about it, or NULL. */
