@@ -103,8 +103,8 @@ static int pr_attach(void *ctx)
 			continue; /* possible but offline */
 		if (c->fds[cpu] < 0)
 			return c->fds[cpu];
-		c->links[cpu] = bpf_program__attach_perf_event(c->sk->progs.profile_sample,
-							       c->fds[cpu]);
+		c->links[cpu] =
+		    bpf_program__attach_perf_event(c->sk->progs.profile_sample, c->fds[cpu]);
 		if (!c->links[cpu]) {
 			err = -errno;
 			c->links[cpu] = NULL;
@@ -222,7 +222,8 @@ static int count_functions(struct profile_result *r)
 		const char *name = leaf ? leaf->name : NULL, *mod = leaf ? leaf->module : NULL;
 		size_t j = 0;
 
-		while (j < r->nf && !(same_str(r->f[j].name, name) && same_str(r->f[j].module, mod)))
+		while (j < r->nf &&
+		       !(same_str(r->f[j].name, name) && same_str(r->f[j].module, mod)))
 			j++;
 		if (j == r->nf)
 			r->f[r->nf++] = (struct func_count){ name, mod, 0 };
@@ -255,8 +256,8 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 	printf("On-CPU profile of pid %d (%s): %" PRIu64 " samples at %u Hz over %.2f s (%s)\n",
 	       o->base.target.pid, comm, total, o->freq, sp_session_seconds(s), s->end_reason);
 	if (r->stack_errors || r->map_full)
-		printf("lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n", r->stack_errors,
-		       r->map_full);
+		printf("lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n",
+		       r->stack_errors, r->map_full);
 	top = o->top < r->nf ? o->top : r->nf;
 	printf("\nTop functions (self samples):\n%8s %6s  %s\n", "SAMPLES", "%", "FUNCTION");
 	for (size_t i = 0; i < top; i++) {

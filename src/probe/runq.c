@@ -30,7 +30,7 @@ static void *rq_open(void)
 static int rq_configure(void *skel, const void *cfg)
 {
 	((struct runq_bpf *)skel)->rodata->targ_tgid =
-		(__u32)((const struct sp_opts *)cfg)->base.target.pid;
+	    (__u32)((const struct sp_opts *)cfg)->base.target.pid;
 	return 0;
 }
 

@@ -169,7 +169,7 @@ int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_op
 	lo.count = 0;
 	err = probe_loop_init(&s->loop, &lo);
 	if (err == -ESRCH) {
-		fprintf(stderr, "triage probe %s: no process with pid %d\n", probe, lo.target.pid);
+		fprintf(stderr, "triage probe %s: no such process: pid %d\n", probe, lo.target.pid);
 		return EXIT_RUNTIME;
 	}
 	if (err)
@@ -181,13 +181,22 @@ int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_op
 	return 0;
 }
 
+static const char *what_is_traced(const char *probe)
+{
+	if (!strcmp(probe, "offcpu"))
+		return "off-CPU time";
+	if (!strcmp(probe, "runq"))
+		return "run-queue latency";
+	return "on-CPU samples";
+}
+
 int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 {
 	char safe[4 * PROBE_COMM_LEN];
 
 	text_sanitize(safe, sizeof(safe), s->comm);
-	fprintf(stderr, "triage probe %s: tracing pid %d (%s)%s; Ctrl-C to end\n", s->probe,
-		o->base.target.pid, safe, o->base.duration_s > 0 ? " with a time limit" : "");
+	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", what_is_traced(s->probe),
+		o->base.target.pid, safe);
 	s->start_ns = probe_now_ns();
 	for (;;) {
 		int ev = probe_loop_wait(&s->loop, -1);

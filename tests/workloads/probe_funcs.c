@@ -5,17 +5,23 @@
  *
  *   probe_funcs half-sleep CYCLES MS   after SIGUSR1: CYCLES times, spin MS ms
  *                                      (wall) then sleep MS ms; prints its own
- *                                      measurement "sleep_ns=N run_ns=N" and exits
- *   probe_funcs burn SECONDS           after SIGUSR1: spin for SECONDS, exit
+ *                                      measurements and exits:
+ *                                      "sleep_ns=N run_ns=N nvcsw=N nivcsw=N"
+ *                                      (time inside nanosleep, the whole loop, and
+ *                                      getrusage's context switch counts of the loop)
+ *   probe_funcs burn SECONDS           after SIGUSR1: spin for SECONDS, print
+ *                                      "cpu_ns=N" (its CPU time) and exit
  *
  * Before SIGUSR1 it prints "ready" and blocks, so a test can attach a
  * probe first.
  */
+#define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static volatile uint64_t sink;
@@ -77,20 +83,30 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "half-sleep")) {
 		int cycles = atoi(argv[2]);
-		int64_t ms = atoll(argv[3]) * 1000000, slept = 0, t0;
+		int64_t ms = atoll(argv[3]) * 1000000, slept = 0, t0, t1;
+		struct rusage r0, r1;
 
 		wait_for_go();
+		getrusage(RUSAGE_THREAD, &r0);
 		t0 = now_ns();
 		for (int i = 0; i < cycles; i++) {
 			burn_cycles_in_known_function(ms);
 			slept += sleep_in_known_function(ms);
 		}
-		printf("sleep_ns=%lld run_ns=%lld\n", (long long)slept, (long long)(now_ns() - t0));
+		t1 = now_ns();
+		getrusage(RUSAGE_THREAD, &r1);
+		printf("sleep_ns=%lld run_ns=%lld nvcsw=%ld nivcsw=%ld\n", (long long)slept,
+		       (long long)(t1 - t0), r1.ru_nvcsw - r0.ru_nvcsw,
+		       r1.ru_nivcsw - r0.ru_nivcsw);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "burn")) {
+		struct timespec cpu;
+
 		wait_for_go();
 		burn_cycles_in_known_function((int64_t)(atof(argv[2]) * 1e9));
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		printf("cpu_ns=%lld\n", (long long)cpu.tv_sec * 1000000000 + cpu.tv_nsec);
 		return 0;
 	}
 	fprintf(stderr, "usage: probe_funcs half-sleep CYCLES MS | burn SECONDS\n");
