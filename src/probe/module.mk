@@ -2,6 +2,9 @@
 # libm: the unit tests check the histogram math against log2().
 LDLIBS += -lm
 
+# The symbolizer (src/probe/syms.c) reads ELF files with libelf.
+LDLIBS += -lelf
+
 # Syscall names come from the installed UAPI header of the build
 # architecture; without one the table is empty and numbers are shown.
 SYSCALL_UAPI ?= /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)/asm/unistd_64.h

@@ -1,0 +1,53 @@
+# triage probe offcpu against a workload that spins 10 ms and sleeps 10 ms,
+# 100 times. Oracles: the workload's own clock around nanosleep and its own
+# getrusage() switch counts.
+. "$SRC/tests/probe/lib.sh"
+. "$SRC/tests/probe/stack_lib.sh"
+require_bpf
+
+# 1. The split: voluntary time matches the workload's time in nanosleep
+#    within 10%, and is 40-60% of its loop's wall time.
+start_stack_workload probe_funcs half-sleep 100 10
+run_probe_on_trigger "$SCRATCH/o.json" "$SCRATCH/o.err" offcpu -p "$WPID" --json --top 5
+wait "$WPID"
+J="$SCRATCH/o.json"
+jq -e '.end == "target exited"' "$J" >/dev/null || fail "end reason: $(jq .end "$J")"
+sleep_ns=$(wl_value sleep_ns) run_ns=$(wl_value run_ns) nvcsw=$(wl_value nvcsw)
+vol_ns=$(jq --argjson t "$WPID" '.threads[] | select(.tid == $t) | .voluntary_ns' "$J")
+vol_n=$(jq --argjson t "$WPID" '.threads[] | select(.tid == $t) | .voluntary_switches' "$J")
+[ -n "$vol_ns" ] || fail "no row for tid $WPID: $(cat "$J")"
+echo "voluntary ${vol_ns} ns (${vol_n} switches); workload: nanosleep ${sleep_ns} ns," \
+	"loop ${run_ns} ns, nvcsw ${nvcsw}"
+within "$vol_ns" "$sleep_ns" 10 || fail "voluntary $vol_ns ns vs $sleep_ns ns in nanosleep: off by >10%"
+awk -v v="$vol_ns" -v r="$run_ns" 'BEGIN { f = v / r; exit !(f >= 0.40 && f <= 0.60) }' ||
+	fail "voluntary share $vol_ns/$run_ns not within 40-60%"
+# One switch per nanosleep; the last printf may add one of its own.
+[ "$vol_n" -ge "$nvcsw" ] && [ "$vol_n" -le $((nvcsw + 2)) ] ||
+	fail "voluntary switches $vol_n vs getrusage nvcsw $nvcsw"
+
+# 2. The top voluntary stack is the nanosleep path, symbolized on both sides.
+top=$(jq -c '[.stacks[] | select(.kind == "voluntary")][0]' "$J")
+echo "$top" | jq -e '[.kernel[].symbol] | any(. != null and test("nanosleep"))' >/dev/null ||
+	fail "no nanosleep in the top voluntary kernel stack: $top"
+echo "$top" | jq -e '[.user[] | select(.module == "probe_funcs") | .symbol] |
+	index("sleep_in_known_function") != null and index("main") != null' >/dev/null ||
+	fail "sleep_in_known_function/main missing from the user stack: $top"
+echo "$top" | jq -e '.kernel[0].symbol | test("^bpf_") | not' >/dev/null ||
+	fail "BPF frames were not skipped: $top"
+echo "ok split and stacks"
+
+# 3. Plain report and folded output of a shorter run.
+start_stack_workload probe_funcs half-sleep 20 10
+run_probe_on_trigger "$SCRATCH/o.txt" "$SCRATCH/o.err" offcpu -p "$WPID" --top 2
+grep -q '^#1 tid [0-9]* (probe_funcs) voluntary' "$SCRATCH/o.txt" || fail "plain report: $(cat "$SCRATCH/o.txt")"
+grep -q 'sleep_in_known_function+0x[0-9a-f]* \[probe_funcs\]' "$SCRATCH/o.txt" ||
+	fail "plain report lacks the symbolized user frame"
+start_stack_workload probe_funcs half-sleep 20 10
+start_probe "$SCRATCH/f.txt" "$SCRATCH/f.err" offcpu -p "$WPID" --folded
+kill -USR1 "$WPID"
+wait_pid_rc "$PPID_PROBE" 60
+[ "$RC" = 0 ] || fail "folded run exited $RC"
+check_folded "$SCRATCH/f.txt"
+grep -qE '^probe_funcs;.*main;sleep_in_known_function;.*nanosleep[^;]*_\[k\];.* [0-9]+$' "$SCRATCH/f.txt" ||
+	fail "folded output lacks main;sleep_in_known_function;...nanosleep_[k]: $(head -3 "$SCRATCH/f.txt")"
+echo "ok plain and folded"
