@@ -136,20 +136,26 @@ static int terminal_rows(void)
 	return 3600 * 24;
 }
 
-/* Keeping per-task files open needs fds: raise the soft limit to the hard one. */
+/*
+ * Keeping per-task files open needs fds (4 per task): raise the limit, the
+ * hard one too when privileged, up to PIDSTAT_MAX_FDS.
+ */
+#define PIDSTAT_MAX_FDS (1 << 18)
 static long fd_budget(void)
 {
-	struct rlimit rl;
+	struct rlimit rl, want = { PIDSTAT_MAX_FDS, PIDSTAT_MAX_FDS };
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
+	if (rl.rlim_max < PIDSTAT_MAX_FDS && !setrlimit(RLIMIT_NOFILE, &want))
+		getrlimit(RLIMIT_NOFILE, &rl);
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1 << 20))
-		rl.rlim_cur = 1 << 20;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > PIDSTAT_MAX_FDS)
+		rl.rlim_cur = PIDSTAT_MAX_FDS;
 	return (long)rl.rlim_cur - 64; /* room for stdio, directories, -e */
 }
 

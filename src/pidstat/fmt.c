@@ -47,8 +47,9 @@ static void apply_sgr(struct pidstat_colors *c, const char *sgr)
 void pidstat_colors_init(struct pidstat_colors *c, const char *s_colors, const char *sgr,
 			 bool stdout_tty)
 {
-	bool on = s_colors ? strcmp(s_colors, "never") && (!strcmp(s_colors, "always") || stdout_tty)
-			   : stdout_tty;
+	bool on = s_colors
+		      ? strcmp(s_colors, "never") && (!strcmp(s_colors, "always") || stdout_tty)
+		      : stdout_tty;
 
 	memset(c, 0, sizeof(*c));
 	if (!on)

@@ -8,7 +8,9 @@
 
 const char *pidstat_policy_name(unsigned p)
 {
-	static const char *const names[] = { "NORMAL", "FIFO", "RR", "BATCH", "?", "IDLE", "DEADLN" };
+	static const char *const names[] = {
+		"NORMAL", "FIFO", "RR", "BATCH", "?", "IDLE", "DEADLN"
+	};
 
 	return p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
 }
@@ -48,8 +50,7 @@ static void plain_id_header(struct pidstat_run *r, const char *ts)
 		r->opts->threads ? "      TGID       TID" : "       PID");
 }
 
-static void plain_header(struct pidstat_run *r, const struct pidstat_report *rp,
-			 enum pidstat_blk b)
+static void plain_header(struct pidstat_run *r, const struct pidstat_report *rp, enum pidstat_blk b)
 {
 	FILE *f = r->out.f;
 	unsigned act = r->opts->act;
@@ -253,23 +254,44 @@ static void plain_row(struct pidstat_run *r, const struct pidstat_report *rp, en
 
 	plain_ids(r, rp, w);
 	switch (b) {
-	case B_CPU: cpu_fields(o, w, rp->avg); break;
-	case B_CPU_CHILD: cpu_child_fields(o, w); break;
-	case B_MEM: mem_fields(o, w, rp->avg); break;
-	case B_MEM_CHILD: mem_child_fields(o, w, rp->avg); break;
-	case B_STACK: stack_fields(o, w, rp->avg); break;
-	case B_IO: io_fields(o, w, rp->avg); break;
-	case B_CTXSW: ctxsw_fields(o, w); break;
-	case B_KTAB: ktab_fields(o, w, rp->avg); break;
-	case B_RT: rt_fields(o, w); break;
-	case B_ALL: all_fields(r, w); break;
+	case B_CPU:
+		cpu_fields(o, w, rp->avg);
+		break;
+	case B_CPU_CHILD:
+		cpu_child_fields(o, w);
+		break;
+	case B_MEM:
+		mem_fields(o, w, rp->avg);
+		break;
+	case B_MEM_CHILD:
+		mem_child_fields(o, w, rp->avg);
+		break;
+	case B_STACK:
+		stack_fields(o, w, rp->avg);
+		break;
+	case B_IO:
+		io_fields(o, w, rp->avg);
+		break;
+	case B_CTXSW:
+		ctxsw_fields(o, w);
+		break;
+	case B_KTAB:
+		ktab_fields(o, w, rp->avg);
+		break;
+	case B_RT:
+		rt_fields(o, w);
+		break;
+	case B_ALL:
+		all_fields(r, w);
+		break;
 	case B_ALL_CHILD:
 		if (r->opts->act & ACT_CPU)
 			cpu_child_fields(o, w);
 		if (r->opts->act & ACT_MEM)
 			mem_child_fields(o, w, false);
 		break;
-	default: break;
+	default:
+		break;
 	}
 	plain_command(r, w);
 }

@@ -71,21 +71,11 @@ static bool budget_take(struct pidstat_table *tb)
 	return true;
 }
 
-/* Opens a file of the task: relative to its kept directory fd, or by path. */
+/* Opens a file of the task by its path under <root>/proc. */
 static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *name, int flags)
 {
 	char path[96];
 
-	if (r->table.fd_budget > 0 && t->dirfd < 0 && r->pf->proc_fd >= 0 && !r->host->fixture) {
-		task_path(t, "", path, sizeof(path));
-		if (budget_take(&r->table)) {
-			t->dirfd = openat(r->pf->proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (t->dirfd < 0)
-				r->table.fd_budget++;
-		}
-	}
-	if (t->dirfd >= 0)
-		return openat(t->dirfd, name, flags | O_CLOEXEC);
 	if (r->pf->proc_fd < 0) {
 		errno = ENOENT;
 		return -1;
@@ -94,7 +84,12 @@ static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *
 	return openat(r->pf->proc_fd, path, flags | O_CLOEXEC);
 }
 
-/* One read of a small file; kept open for the next sample when fds allow. */
+/*
+ * One read of a small file, kept open for the next sample while fds last
+ * (later samples cost one pread instead of openat + read + close).
+ * Returns the length, -ENOENT & co. if it cannot be opened, or -EIO if it
+ * opened but could not be read (sysstat tells these apart for io).
+ */
 static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx, char *buf,
 			 size_t size)
 {
@@ -107,32 +102,25 @@ static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx,
 			buf[n] = '\0';
 			return n;
 		}
+		/* the task died, or its PID now names another task: reopen */
 		close(fd);
 		t->fds[idx] = -1;
 		r->table.fd_budget++;
-		return -ESRCH;
 	}
 	fd = task_open(r, t, file_names[idx], O_RDONLY);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, size - 1);
 	if (n < 0) {
-		n = -errno;
 		close(fd);
-		return n;
+		return -EIO;
 	}
 	buf[n] = '\0';
-	if (t->dirfd >= 0 && budget_take(&r->table))
+	if (budget_take(&r->table))
 		t->fds[idx] = fd;
 	else
 		close(fd);
 	return n;
-}
-
-/* Whole file, for the larger ones (cmdline, smaps), never kept open. */
-static int task_open_plain(struct pidstat_run *r, struct pidstat_task *t, const char *name)
-{
-	return task_open(r, t, name, O_RDONLY);
 }
 
 /* stat: the task is gone if it cannot be read (sysstat's rule). */
@@ -208,17 +196,23 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	return 0;
 }
 
+/*
+ * io: if it cannot be opened the row shows -1.00; if it opens but cannot
+ * be read (EACCES at read time), sysstat keeps whatever values it had.
+ */
 static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	char buf[1024];
 	struct pid_io io;
 	ssize_t n = task_read(r, t, F_IO, buf, sizeof(buf));
 
-	if (n < 0) {
+	if (n < 0 && n != -EIO) {
 		t->flags |= TASK_NO_IO;
 		return;
 	}
 	t->flags &= ~TASK_NO_IO;
+	if (n < 0)
+		return;
 	pid_io_parse(buf, (size_t)n, &io);
 	s->read_bytes = io.read_bytes;
 	s->write_bytes = io.write_bytes;
@@ -255,7 +249,7 @@ static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 	char buf[4096];
 	ssize_t len = 0, n;
 	bool found = false;
-	int fd = task_open_plain(r, t, "cmdline");
+	int fd = task_open(r, t, "cmdline", O_RDONLY);
 
 	if (fd < 0)
 		return -ESRCH;
@@ -282,7 +276,7 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 {
 	char buf[8192];
 	size_t have = 0;
-	int state = 0, fd = task_open_plain(r, t, "smaps");
+	int state = 0, fd = task_open(r, t, "smaps", O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
@@ -296,7 +290,8 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 			if (state == 0 && strstr(p, "[stack]"))
 				state = 1;
 			else if (state == 1 && strstr(p, "Size:"))
-				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10), state = 2;
+				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10),
+				state = 2;
 			else if (state == 2 && strstr(p, "Referenced:"))
 				s->stack_ref = strtoull(strstr(p, "Referenced:") + 11, NULL, 10),
 				state = 3;
@@ -347,7 +342,7 @@ static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr)
 	bool reused = false;
 	int rc = read_task_files(r, t, curr, &reused);
 
-	if (rc && t->dirfd >= 0) {
+	if (rc && pidstat_task_has_files(t)) {
 		pidstat_task_forget_files(&r->table, t);
 		rc = read_task_files(r, t, curr, &reused);
 	}
@@ -453,13 +448,10 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 			struct id_list *tids)
 {
 	char path[32];
-	int rc, dirfd = p->dirfd >= 0 ? p->dirfd : r->pf->proc_fd;
+	int rc;
 
-	if (p->dirfd >= 0)
-		snprintf(path, sizeof(path), "task");
-	else
-		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-	if (list_numeric(dirfd, path, tids))
+	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
+	if (list_numeric(r->pf->proc_fd, path, tids))
 		return 0;
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pidstat_task *t = pidstat_table_find(&r->table, p, tids->ids[i]);
