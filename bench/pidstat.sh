@@ -110,11 +110,11 @@ for n in $THREADS; do
 	"$SLEEPERS" "$n" 3600 >"$TMP/ready" &
 	sleeper=$!
 	for _ in $(seq 1 300); do
-		grep -q ready "$TMP/ready" 2>/dev/null && break
+		[ -s "$TMP/ready" ] && break
 		sleep 0.1
 	done
 	tasks=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
-	echo "bench: $n sleeping threads ready ($(cat "$TMP/ready")), $tasks tasks" >&2
+	echo "bench: $n sleeping threads ready (pid $(cat "$TMP/ready")), $tasks tasks" >&2
 	declare -A res=()
 	for tool in sysstat triage; do
 		res[$tool]=$(measure "$tool")

@@ -136,20 +136,26 @@ static int terminal_rows(void)
 	return 3600 * 24;
 }
 
-/* Keeping per-task files open needs fds: raise the soft limit to the hard one. */
+/*
+ * Keeping per-task files open needs fds (4 per task): raise the limit, the
+ * hard one too when privileged, up to PIDSTAT_MAX_FDS.
+ */
+#define PIDSTAT_MAX_FDS (1 << 18)
 static long fd_budget(void)
 {
-	struct rlimit rl;
+	struct rlimit rl, want = { PIDSTAT_MAX_FDS, PIDSTAT_MAX_FDS };
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
+	if (rl.rlim_max < PIDSTAT_MAX_FDS && !setrlimit(RLIMIT_NOFILE, &want))
+		getrlimit(RLIMIT_NOFILE, &rl);
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1 << 20))
-		rl.rlim_cur = 1 << 20;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > PIDSTAT_MAX_FDS)
+		rl.rlim_cur = PIDSTAT_MAX_FDS;
 	return (long)rl.rlim_cur - 64; /* room for stdio, directories, -e */
 }
 
@@ -322,6 +328,13 @@ static void arm_fixture(struct pidstat_clock *c)
 	ensure_handlers((struct session *)((char *)c - offsetof(struct session, clk)));
 }
 
+static bool getenv_is(const char *name, const char *value)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, value);
+}
+
 static int prepare_run(struct session *s, const char *self)
 {
 	struct pidstat_run *r = &s->run;
@@ -334,6 +347,7 @@ static int prepare_run(struct session *s, const char *self)
 	r->out.f = stdout;
 	r->out.dec = o->dec;
 	r->out.human = o->human;
+	r->out.fast = pidstat_fast_numbers();
 	r->iso_time = tf && !strcmp(tf, "ISO");
 	r->kb_shift = log2_kb(s->host.pagesize);
 	r->table.fd_budget = s->host.fixture ? 0 : fd_budget();
@@ -346,6 +360,10 @@ static int prepare_run(struct session *s, const char *self)
 				    isatty(STDOUT_FILENO));
 	}
 	compile_filters(r, o);
+	r->ts.fd = -1;
+	if (!s->host.fixture && (!o->root || !strcmp(o->root, "/")) &&
+	    !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"))
+		r->use_taskstats = taskstats_open(&r->ts) == 0;
 	if (o->npids && pidstat_table_seed(r, o->pids, o->npids))
 		return 4;
 	(void)self;
@@ -356,6 +374,7 @@ static void release_session(struct session *s)
 {
 	struct pidstat_run *r = &s->run;
 
+	taskstats_close(&r->ts);
 	if (r->comm_re_ok)
 		regfree(&r->comm_re);
 	if (r->proc_re_ok)
@@ -437,6 +456,7 @@ int cmd_pidstat(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.pf.root_fd = s.pf.proc_fd = -1;
+	s.run.ts.fd = -1;
 	guard_closed_stdout();
 	init_locale();
 	if (parse_args(&s, argc, argv, &rc))

@@ -137,6 +137,16 @@ static int since_boot(struct pidstat_run *r)
 	return rc;
 }
 
+bool pidstat_header_due(unsigned long *lines, int rows)
+{
+	bool due = *lines / (unsigned long)rows != 0;
+
+	if (due)
+		*lines %= (unsigned long)rows;
+	(*lines)++;
+	return due;
+}
+
 static int sample_loop(struct pidstat_run *r, struct pidstat_clock *clk)
 {
 	const struct pidstat_opts *o = r->opts;
@@ -151,12 +161,8 @@ static int sample_loop(struct pidstat_run *r, struct pidstat_clock *clk)
 		localtime_r(&now, &r->tstamp[curr]);
 		if ((rc = read_sample(r, curr)))
 			return rc;
-		if (!o->dis_hdr) {
-			dis = lines / (unsigned long)r->rows;
-			if (dis)
-				lines %= (unsigned long)r->rows;
-			lines++;
-		}
+		if (!o->dis_hdr)
+			dis = pidstat_header_due(&lines, r->rows);
 		rc = write_stats(r, curr, curr ^ 1, dis, &again);
 		flush(r);
 		if (rc)

@@ -80,21 +80,56 @@ static int parse_cluster(struct pidstat_opts *o, const char *arg)
 {
 	for (const char *c = arg + 1; *c; c++) {
 		switch (*c) {
-		case 'd': o->act |= ACT_IO; o->dis_hdr++; break;
-		case 'H': o->epoch = true; break;
-		case 'h': o->oneline = true; break;
-		case 'I': o->irix_off = true; break;
-		case 'l': o->cmdline = true; break;
-		case 'R': o->act |= ACT_RT; o->dis_hdr++; break;
-		case 'r': o->act |= ACT_MEM; o->dis_hdr++; break;
-		case 's': o->act |= ACT_STACK; o->dis_hdr++; break;
-		case 't': o->threads = true; break;
-		case 'U': o->username = true; break;
-		case 'u': o->act |= ACT_CPU; o->dis_hdr++; break;
-		case 'V': return PIDSTAT_PARSE_VERSION;
-		case 'v': o->act |= ACT_KTAB; o->dis_hdr++; break;
-		case 'w': o->act |= ACT_CTXSW; o->dis_hdr++; break;
-		default: return PIDSTAT_PARSE_USAGE;
+		case 'd':
+			o->act |= ACT_IO;
+			o->dis_hdr++;
+			break;
+		case 'H':
+			o->epoch = true;
+			break;
+		case 'h':
+			o->oneline = true;
+			break;
+		case 'I':
+			o->irix_off = true;
+			break;
+		case 'l':
+			o->cmdline = true;
+			break;
+		case 'R':
+			o->act |= ACT_RT;
+			o->dis_hdr++;
+			break;
+		case 'r':
+			o->act |= ACT_MEM;
+			o->dis_hdr++;
+			break;
+		case 's':
+			o->act |= ACT_STACK;
+			o->dis_hdr++;
+			break;
+		case 't':
+			o->threads = true;
+			break;
+		case 'U':
+			o->username = true;
+			break;
+		case 'u':
+			o->act |= ACT_CPU;
+			o->dis_hdr++;
+			break;
+		case 'V':
+			return PIDSTAT_PARSE_VERSION;
+		case 'v':
+			o->act |= ACT_KTAB;
+			o->dis_hdr++;
+			break;
+		case 'w':
+			o->act |= ACT_CTXSW;
+			o->dis_hdr++;
+			break;
+		default:
+			return PIDSTAT_PARSE_USAGE;
 		}
 	}
 	return 0;

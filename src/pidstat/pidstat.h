@@ -17,6 +17,7 @@
 
 #include "procfs/host.h"
 #include "procfs/procfs.h"
+#include "procfs/taskstats.h"
 
 struct json_writer;
 
@@ -47,19 +48,19 @@ enum pidstat_parse_rc {
 };
 
 struct pidstat_opts {
-	unsigned act; /* enum pidstat_act */
-	unsigned tsk; /* enum pidstat_tsk */
-	bool pid_given;	  /* -p or -e: sysstat's P_D_PID */
-	bool all_pids;	  /* every task in /proc: P_D_ALL_PID */
-	bool active_only; /* no -p/-e: only tasks active in the interval */
-	bool threads;	  /* -t */
-	bool oneline;	  /* -h */
-	bool epoch;	  /* -H */
-	bool irix_off;	  /* -I */
-	bool cmdline;	  /* -l */
-	bool username;	  /* -U */
-	bool human;	  /* --human */
-	int dec;	  /* --dec=N, -1 when not given */
+	unsigned act;	     /* enum pidstat_act */
+	unsigned tsk;	     /* enum pidstat_tsk */
+	bool pid_given;	     /* -p or -e: sysstat's P_D_PID */
+	bool all_pids;	     /* every task in /proc: P_D_ALL_PID */
+	bool active_only;    /* no -p/-e: only tasks active in the interval */
+	bool threads;	     /* -t */
+	bool oneline;	     /* -h */
+	bool epoch;	     /* -H */
+	bool irix_off;	     /* -I */
+	bool cmdline;	     /* -l */
+	bool username;	     /* -U */
+	bool human;	     /* --human */
+	int dec;	     /* --dec=N, -1 when not given */
 	const char *comm_re; /* -C */
 	const char *proc_re; /* -G */
 	const char *user;    /* -U name */
@@ -127,7 +128,7 @@ struct pidstat_task {
 	unsigned flags;
 	uint64_t start; /* stat field 22: tells a reused PID from the old task */
 	char comm[128];
-	char *cmdline; /* -l: cached command line, NULL until read non-empty */
+	char *cmdline;		     /* -l: cached command line, NULL until read non-empty */
 	struct pidstat_snap snap[3]; /* [0]/[1] alternate, [2] first (Average) */
 	/* Average accumulators, as sysstat keeps them. */
 	uint64_t total_vsz, total_rss, total_stack_size, total_stack_ref;
@@ -135,9 +136,7 @@ struct pidstat_task {
 	unsigned rt_asum, uc_asum, rc_asum, sk_asum, delay_asum, tf_asum;
 	/* --whole: per-thread running sums (monotonic by construction). */
 	uint64_t whole_nvcsw, whole_nivcsw, whole_wtime, whole_blkio;
-	/* Open files; -1 when closed. */
-	int dirfd;
-	int fds[PIDSTAT_NFILES];
+	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io; -1 if not */
 	struct pidstat_task *hnext; /* hash chain */
 };
 
@@ -166,7 +165,13 @@ struct pidstat_out {
 	struct pidstat_colors col;
 	int dec; /* -1 default */
 	bool human;
+	bool fast; /* the locale writes '.': numbers may skip printf */
 };
+
+/* Whether the current LC_NUMERIC lets pidstat format numbers itself. */
+bool pidstat_fast_numbers(void);
+/* " %*llu" */
+void pidstat_put_uint(FILE *f, int width, unsigned long long v);
 
 /* Low-level field printers: sysstat's cprintf_* (the shared formatting rules). */
 void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double val);
@@ -217,10 +222,13 @@ struct pidstat_run {
 	uint64_t uptime_cs[3];
 	uint64_t tot_jiffies[3];
 	struct tm tstamp[3];
-	int rows; /* terminal rows for dis_hdr == 0 */
+	int rows;      /* terminal rows for dis_hdr == 0 */
 	bool iso_time; /* S_TIME_FORMAT=ISO */
 	int last;      /* slot of the last displayed sample */
 	int err_errno; /* errno behind a PIDSTAT_E_* result */
+	/* live runs with privilege: status fields through taskstats */
+	struct taskstats_conn ts;
+	bool use_taskstats;
 	const char *average_label;
 	struct json_writer *json;
 	volatile int *stop_flag; /* set by the shell's signal handlers */
@@ -242,6 +250,12 @@ const char *pidstat_user_name(struct pidstat_run *r, unsigned uid);
  */
 int pidstat_write_report(struct pidstat_run *r, int prev, int curr, bool dis, bool avg,
 			 const char *prev_str, const char *curr_str);
+
+/*
+ * With dis_hdr 0, whether this sample gets a header: the first one, then
+ * every rows samples (sysstat counts samples, not lines). *lines starts at rows.
+ */
+bool pidstat_header_due(unsigned long *lines, int rows);
 
 /*
  * The timing loop, after the banner: first snapshot, reports, Average.
@@ -279,6 +293,7 @@ struct pidstat_task *pidstat_table_add(struct pidstat_table *tb, struct pidstat_
 				       pid_t pid);
 void pidstat_task_reset(struct pidstat_table *tb, struct pidstat_task *t);
 void pidstat_task_forget_files(struct pidstat_table *tb, struct pidstat_task *t);
+bool pidstat_task_has_files(const struct pidstat_task *t);
 /* Appends t to the order being built for this sample. */
 int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t);
 /* Frees the tasks not seen in this sample and installs the new order. */

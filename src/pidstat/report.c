@@ -35,10 +35,10 @@ static bool differ2(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 static bool is_active(const struct pidstat_task *t, const struct pidstat_snap *c,
 		      const struct pidstat_snap *p, unsigned act, unsigned pflag)
 {
-	if ((act & ACT_CPU) && (differ2(c->utime, p->utime, c->stime, p->stime) ||
-				((pflag & TSK_CHILD) &&
-				 differ2((uint64_t)c->cutime, (uint64_t)p->cutime,
-					 (uint64_t)c->cstime, (uint64_t)p->cstime))))
+	if ((act & ACT_CPU) &&
+	    (differ2(c->utime, p->utime, c->stime, p->stime) ||
+	     ((pflag & TSK_CHILD) && differ2((uint64_t)c->cutime, (uint64_t)p->cutime,
+					     (uint64_t)c->cstime, (uint64_t)p->cstime))))
 		return true;
 	if (act & ACT_MEM) {
 		if (differ2(c->minflt, p->minflt, c->majflt, p->majflt))
@@ -49,8 +49,7 @@ static bool is_active(const struct pidstat_task *t, const struct pidstat_snap *c
 		    differ2(c->cminflt, p->cminflt, c->cmajflt, p->cmajflt))
 			return true;
 	}
-	if ((act & ACT_STACK) &&
-	    differ2(c->stack_size, p->stack_size, c->stack_ref, p->stack_ref))
+	if ((act & ACT_STACK) && differ2(c->stack_size, p->stack_size, c->stack_ref, p->stack_ref))
 		return true;
 	if ((act & ACT_IO) &&
 	    (c->blkio != p->blkio ||
@@ -158,8 +157,8 @@ static void fill_cpu(const struct pidstat_report *rp, struct pidstat_row *w,
 	uint64_t T = rp->itv * (uint64_t)rp->hz / 100;
 
 	w->usr = (c->utime - c->gtime) < (p->utime - p->gtime)
-			 ? 0.0
-			 : pidstat_sp_value(p->utime - p->gtime, c->utime - c->gtime, T);
+		     ? 0.0
+		     : pidstat_sp_value(p->utime - p->gtime, c->utime - c->gtime, T);
 	w->system = pidstat_sp_value(p->stime, c->stime, T);
 	w->guest = pidstat_sp_value(p->gtime, c->gtime, T);
 	w->wait = pidstat_sp_value(p->wtime, c->wtime, T);
@@ -169,18 +168,19 @@ static void fill_cpu(const struct pidstat_report *rp, struct pidstat_row *w,
 }
 
 static void fill_cpu_child(const struct pidstat_report *rp, struct pidstat_row *w,
-			   const struct pidstat_snap *c, const struct pidstat_snap *p,
-			   unsigned n)
+			   const struct pidstat_snap *c, const struct pidstat_snap *p, unsigned n)
 {
 	uint64_t cu = c->utime + (uint64_t)c->cutime - c->gtime - (uint64_t)c->cgtime;
 	uint64_t pu = p->utime + (uint64_t)p->cutime - p->gtime - (uint64_t)p->cgtime;
 	double div = rp->avg ? (double)(rp->hz * (uint64_t)n) : (double)rp->hz;
 
 	w->usr_ms = cu < pu ? 0.0 : (double)(cu - pu) / div * 1000;
-	w->system_ms = (double)((c->stime + (uint64_t)c->cstime) - (p->stime + (uint64_t)p->cstime)) /
-		       div * 1000;
-	w->guest_ms = (double)((c->gtime + (uint64_t)c->cgtime) - (p->gtime + (uint64_t)p->cgtime)) /
-		      div * 1000;
+	w->system_ms =
+	    (double)((c->stime + (uint64_t)c->cstime) - (p->stime + (uint64_t)p->cstime)) / div *
+	    1000;
+	w->guest_ms =
+	    (double)((c->gtime + (uint64_t)c->cgtime) - (p->gtime + (uint64_t)p->cgtime)) / div *
+	    1000;
 }
 
 static void fill_mem(const struct pidstat_report *rp, struct pidstat_row *w,

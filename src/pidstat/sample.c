@@ -71,21 +71,11 @@ static bool budget_take(struct pidstat_table *tb)
 	return true;
 }
 
-/* Opens a file of the task: relative to its kept directory fd, or by path. */
+/* Opens a file of the task by its path under <root>/proc. */
 static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *name, int flags)
 {
 	char path[96];
 
-	if (r->table.fd_budget > 0 && t->dirfd < 0 && r->pf->proc_fd >= 0 && !r->host->fixture) {
-		task_path(t, "", path, sizeof(path));
-		if (budget_take(&r->table)) {
-			t->dirfd = openat(r->pf->proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (t->dirfd < 0)
-				r->table.fd_budget++;
-		}
-	}
-	if (t->dirfd >= 0)
-		return openat(t->dirfd, name, flags | O_CLOEXEC);
 	if (r->pf->proc_fd < 0) {
 		errno = ENOENT;
 		return -1;
@@ -94,7 +84,12 @@ static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *
 	return openat(r->pf->proc_fd, path, flags | O_CLOEXEC);
 }
 
-/* One read of a small file; kept open for the next sample when fds allow. */
+/*
+ * One read of a small file, kept open for the next sample while fds last
+ * (later samples cost one pread instead of openat + read + close).
+ * Returns the length, -ENOENT & co. if it cannot be opened, or -EIO if it
+ * opened but could not be read (sysstat tells these apart for io).
+ */
 static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx, char *buf,
 			 size_t size)
 {
@@ -107,32 +102,25 @@ static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx,
 			buf[n] = '\0';
 			return n;
 		}
+		/* the task died, or its PID now names another task: reopen */
 		close(fd);
 		t->fds[idx] = -1;
 		r->table.fd_budget++;
-		return -ESRCH;
 	}
 	fd = task_open(r, t, file_names[idx], O_RDONLY);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, size - 1);
 	if (n < 0) {
-		n = -errno;
 		close(fd);
-		return n;
+		return -EIO;
 	}
 	buf[n] = '\0';
-	if (t->dirfd >= 0 && budget_take(&r->table))
+	if (budget_take(&r->table))
 		t->fds[idx] = fd;
 	else
 		close(fd);
 	return n;
-}
-
-/* Whole file, for the larger ones (cmdline, smaps), never kept open. */
-static int task_open_plain(struct pidstat_run *r, struct pidstat_task *t, const char *name)
-{
-	return task_open(r, t, name, O_RDONLY);
 }
 
 /* stat: the task is gone if it cannot be read (sysstat's rule). */
@@ -208,17 +196,47 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	return 0;
 }
 
+/*
+ * io: if it cannot be opened the row shows -1.00; if it opens but cannot
+ * be read (EACCES at read time), sysstat keeps whatever values it had.
+ */
+/*
+ * The status fields through taskstats when only UID and context switches
+ * are needed (no -v); the same kernel values, a fraction of the cost.
+ * Any failure falls back to reading status, which has the last word.
+ */
+static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	struct taskstats_brief b;
+	int rc;
+
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
+		return read_status(r, t, s);
+	rc = taskstats_query(&r->ts, t->pid, &b);
+	if (rc == 0) {
+		t->uid = b.uid;
+		s->nvcsw = b.nvcsw;
+		s->nivcsw = b.nivcsw;
+		return 0;
+	}
+	if (rc == -EPERM || rc == -EACCES || rc == -EOPNOTSUPP)
+		r->use_taskstats = false;
+	return read_status(r, t, s);
+}
+
 static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	char buf[1024];
 	struct pid_io io;
 	ssize_t n = task_read(r, t, F_IO, buf, sizeof(buf));
 
-	if (n < 0) {
+	if (n < 0 && n != -EIO) {
 		t->flags |= TASK_NO_IO;
 		return;
 	}
 	t->flags &= ~TASK_NO_IO;
+	if (n < 0)
+		return;
 	pid_io_parse(buf, (size_t)n, &io);
 	s->read_bytes = io.read_bytes;
 	s->write_bytes = io.write_bytes;
@@ -255,7 +273,7 @@ static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 	char buf[4096];
 	ssize_t len = 0, n;
 	bool found = false;
-	int fd = task_open_plain(r, t, "cmdline");
+	int fd = task_open(r, t, "cmdline", O_RDONLY);
 
 	if (fd < 0)
 		return -ESRCH;
@@ -282,7 +300,7 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 {
 	char buf[8192];
 	size_t have = 0;
-	int state = 0, fd = task_open_plain(r, t, "smaps");
+	int state = 0, fd = task_open(r, t, "smaps", O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
@@ -296,7 +314,8 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 			if (state == 0 && strstr(p, "[stack]"))
 				state = 1;
 			else if (state == 1 && strstr(p, "Size:"))
-				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10), state = 2;
+				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10),
+				state = 2;
 			else if (state == 2 && strstr(p, "Referenced:"))
 				s->stack_ref = strtoull(strstr(p, "Referenced:") + 11, NULL, 10),
 				state = 3;
@@ -326,7 +345,7 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		read_sched(r, t, s);
 	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
 		return -ESRCH;
-	if (read_status(r, t, s))
+	if (read_status_fields(r, t, s))
 		return -ESRCH;
 	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
 		return -ESRCH;
@@ -347,7 +366,7 @@ static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr)
 	bool reused = false;
 	int rc = read_task_files(r, t, curr, &reused);
 
-	if (rc && t->dirfd >= 0) {
+	if (rc && pidstat_task_has_files(t)) {
 		pidstat_task_forget_files(&r->table, t);
 		rc = read_task_files(r, t, curr, &reused);
 	}
@@ -453,13 +472,10 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 			struct id_list *tids)
 {
 	char path[32];
-	int rc, dirfd = p->dirfd >= 0 ? p->dirfd : r->pf->proc_fd;
+	int rc;
 
-	if (p->dirfd >= 0)
-		snprintf(path, sizeof(path), "task");
-	else
-		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-	if (list_numeric(dirfd, path, tids))
+	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
+	if (list_numeric(r->pf->proc_fd, path, tids))
 		return 0;
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pidstat_task *t = pidstat_table_find(&r->table, p, tids->ids[i]);

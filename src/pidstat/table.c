@@ -74,11 +74,14 @@ static void close_files(struct pidstat_table *tb, struct pidstat_task *t)
 		}
 		t->fds[i] = -1;
 	}
-	if (t->dirfd >= 0) {
-		close(t->dirfd);
-		tb->fd_budget++;
-	}
-	t->dirfd = -1;
+}
+
+bool pidstat_task_has_files(const struct pidstat_task *t)
+{
+	for (int i = 0; i < PIDSTAT_NFILES; i++)
+		if (t->fds[i] >= 0)
+			return true;
+	return false;
 }
 
 void pidstat_task_forget_files(struct pidstat_table *tb, struct pidstat_task *t)
@@ -91,7 +94,7 @@ void pidstat_task_reset(struct pidstat_table *tb, struct pidstat_task *t)
 {
 	pid_t pid = t->pid;
 	struct pidstat_task *leader = t->leader, *hnext = t->hnext;
-	int dirfd = t->dirfd, fds[PIDSTAT_NFILES];
+	int fds[PIDSTAT_NFILES];
 
 	memcpy(fds, t->fds, sizeof(fds));
 	free(t->cmdline);
@@ -99,7 +102,6 @@ void pidstat_task_reset(struct pidstat_table *tb, struct pidstat_task *t)
 	t->pid = pid;
 	t->leader = leader;
 	t->hnext = hnext;
-	t->dirfd = dirfd;
 	memcpy(t->fds, fds, sizeof(fds));
 	(void)tb;
 }
@@ -117,7 +119,6 @@ struct pidstat_task *pidstat_table_add(struct pidstat_table *tb, struct pidstat_
 		return NULL;
 	t->pid = pid;
 	t->leader = leader;
-	t->dirfd = -1;
 	for (int i = 0; i < PIDSTAT_NFILES; i++)
 		t->fds[i] = -1;
 	b = bucket_of(tb, leader ? leader->pid : 0, pid);

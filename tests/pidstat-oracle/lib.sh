@@ -42,6 +42,26 @@ base_env() {
 	printf '%s\n' "${e[@]}"
 }
 
+# launch OUTPREFIX ENVSTR CMD...: runs CMD with stdout to OUTPREFIX.out,
+# stderr to .err, exit code to .rc. Markers in ENVSTR: CLOSEOUT=1 runs it
+# with stdout closed; TTYROWS=N puts stdout on a pseudo-terminal of N rows.
+launch() {
+	local out=$1 envstr=$2 rows=""
+	shift 2
+	[[ " $envstr " =~ \ TTYROWS=([0-9]+)\  ]] && rows=${BASH_REMATCH[1]}
+	if [[ " $envstr " == *" CLOSEOUT=1 "* ]]; then
+		"$@" >&- 2>"$out.err" </dev/null
+		echo $? >"$out.rc"
+		: >"$out.out"
+	elif [ -n "$rows" ]; then
+		python3 "$SRC/tests/tools/ptyrun.py" "$rows" 200 "$@" >"$out.out" 2>"$out.err"
+		echo $? >"$out.rc"
+	else
+		"$@" >"$out.out" 2>"$out.err" </dev/null
+		echo $? >"$out.rc"
+	fi
+}
+
 # run_real FIXTURE_DIR OUTPREFIX ENVSTR ARGS...: the real pidstat under the
 # shim; writes OUTPREFIX.out, .err, .rc. argv[0] is "pidstat" as installed.
 run_real() {
@@ -50,10 +70,8 @@ run_real() {
 	local -a envv
 	mapfile -t envv < <(base_env "$envstr")
 	# shellcheck disable=SC2086
-	env -i "${envv[@]}" $envstr PIDSTAT_SHIM_ROOT="$fx" LD_PRELOAD="$SHIM" \
-		bash -c 'exec -a pidstat "$0" "$@"' "$ORACLE_PIDSTAT" "$@" \
-		>"$out.out" 2>"$out.err" </dev/null
-	echo $? >"$out.rc"
+	launch "$out" "$envstr" env -i "${envv[@]}" $envstr PIDSTAT_SHIM_ROOT="$fx" \
+		LD_PRELOAD="$SHIM" bash -c 'exec -a pidstat "$0" "$@"' "$ORACLE_PIDSTAT" "$@"
 }
 
 # run_ours FIXTURE_DIR OUTPREFIX ENVSTR ARGS...: triage pidstat --root FIXTURE.
@@ -63,9 +81,7 @@ run_ours() {
 	local -a envv
 	mapfile -t envv < <(base_env "$envstr")
 	# shellcheck disable=SC2086
-	env -i "${envv[@]}" $envstr "$TRIAGE" pidstat --root "$fx" "$@" \
-		>"$out.out" 2>"$out.err" </dev/null
-	echo $? >"$out.rc"
+	launch "$out" "$envstr" env -i "${envv[@]}" $envstr "$TRIAGE" pidstat --root "$fx" "$@"
 }
 
 # fixture_pid FIXTURE_DIR COMM: the PID whose step1 comm is COMM.

@@ -20,6 +20,8 @@ Fixtures:
   edge-threads  a process whose leader sleeps while its threads work, a
                 thread that exits and one that appears, a busy leader with
                 idle threads.
+  edge-long     9 steps (header repetition on a terminal), and a comm
+                with an escape sequence and a tab in it.
   edge-reuse    PID 2000 reused between step 2 and step 3 (new start time,
                 smaller counters).
 """
@@ -146,6 +148,8 @@ class Fixture:
             write(f"{root}/sys/devices/system/cpu/cpu{c}/online", "1\n")
         for k in range(1, self.steps + 1):
             self.build_step(root, k)
+        if getattr(self, "marker", None):
+            write(os.path.join(root, self.marker), "")
 
     def build_step(self, root, k):
         base = f"{root}/step{k}"
@@ -286,10 +290,24 @@ def edge_reuse():
     return fx
 
 
+def edge_long():
+    ups = [400000 + 100 * k + (k % 3) for k in range(9)]
+    fx = Fixture("edge-long", 9, uptimes=ups)
+    worker = Task(3000, "worker", utime=100, stime=10, starttime=3000, vsize=2**23, rss=700,
+                  vcsw=40, run_ns=10**9, wait_ns=10**7)
+    fx.add(ramp(worker, 9, utime=23, stime=3, vcsw=11, minflt=7, wait_ns=2 * 10**6))
+    evil = Task(3001, "ev\x1b[2Jil\tx", utime=5, starttime=3001, vsize=2**22, rss=100)
+    fx.add(ramp(evil, 9, utime=1, vcsw=1))
+    fx.add(Task(3002, "sleeper", starttime=3002, vsize=2**22, rss=90))
+    # Marks a fixture whose names hold control characters (golden.t).
+    fx.marker = ".escaped-names"
+    return fx
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "pidstat")
-    for fx in (edge_misc(), edge_threads(), edge_reuse()):
+    for fx in (edge_misc(), edge_threads(), edge_reuse(), edge_long()):
         fx.build(out)
 
 

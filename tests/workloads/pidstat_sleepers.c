@@ -1,14 +1,14 @@
-/* argv[1] sleeping threads with small stacks (benchmark background load);
- * prints "ready" on stdout once all exist, then sleeps until killed or
- * argv[2] seconds (default 600) pass. */
-#include <limits.h>
+/*
+ * pidstat_sleepers N [SECONDS]: starts N threads (64 KiB stacks) that only
+ * sleep, for the pidstat cost measurements; exits after SECONDS (default
+ * 3600) or when killed. Prints its PID once every thread is up.
+ */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
-#include "pidstat_common.h"
-
-static void *sleep_forever(void *arg)
+static void *sleeper(void *arg)
 {
 	(void)arg;
 	for (;;)
@@ -18,22 +18,22 @@ static void *sleep_forever(void *arg)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 2000;
-	double dur = argc > 2 ? atof(argv[2]) : 600;
+	int n = argc > 1 ? atoi(argv[1]) : 2000;
+	int secs = argc > 2 ? atoi(argv[2]) : 3600;
 	pthread_attr_t attr;
-	long made = 0;
 
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN > 32768 ? PTHREAD_STACK_MIN : 32768);
-	for (long i = 0; i < n; i++) {
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (int i = 0; i < n; i++) {
 		pthread_t t;
 
-		if (pthread_create(&t, &attr, sleep_forever, NULL))
-			break;
-		made++;
+		if (pthread_create(&t, &attr, sleeper, NULL)) {
+			perror("pthread_create");
+			return 1;
+		}
 	}
-	printf("ready %ld\n", made);
+	printf("%d\n", (int)getpid());
 	fflush(stdout);
-	sleep((unsigned)dur);
+	sleep((unsigned)secs);
 	return 0;
 }
