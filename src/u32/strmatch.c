@@ -139,6 +139,13 @@ long str_kmp_search(const uint8_t *pat, unsigned m, bool icase, const uint8_t *t
 		prefix[k] = j;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (q == 0 && !icase) {
+			/* nothing matched yet: jump to the next possible start */
+			const uint8_t *hit = memchr(t + i, p[0], n - i);
+			if (!hit)
+				return -1;
+			i = (size_t)(hit - t);
+		}
 		uint8_t c = icase ? str_fold(t[i]) : t[i];
 		while (q > 0 && p[q] != c)
 			q = prefix[q - 1];

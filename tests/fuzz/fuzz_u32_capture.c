@@ -19,7 +19,7 @@ static const char *const rules[] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct kernel_profile kp = {0};
+	static const struct kernel_profile kp = { 0 };
 	struct rule *r = calloc(4, sizeof(*r));
 	struct capture cap;
 	struct frame f;
@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	if (capture_open_mem(&cap, data, size, err, sizeof(err)) == 0) {
 		while (n++ < 10000 && capture_next(&cap, &f, err, sizeof(err)) == 1) {
-			if (pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v) != VIEW_OK)
+			if (pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v) !=
+			    VIEW_OK)
 				continue;
 			for (unsigned k = 0; k < 4; k++)
 				rule_eval(&r[k], &kp, &v, BM_AUTO, &res);

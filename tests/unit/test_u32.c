@@ -11,7 +11,7 @@
 #include "u32/u32.h"
 #include "unit.h"
 
-static const struct kernel_profile KP = {0};
+static const struct kernel_profile KP = { 0 };
 
 static const char *parse_msg(const char *expr)
 {
@@ -54,7 +54,7 @@ TEST(u32_numbers_and_format)
 	ASSERT_STREQ(buf, "0x8=0x10:0x20&&0x4&0x1fff=0x0");
 	ASSERT_EQ(u32_parse("0<<32=1", &e, err, sizeof(err)), 0);
 	ASSERT_EQ(u32_check_kernel(&e, &KP, err, sizeof(err)), -EINVAL);
-	struct kernel_profile old = {.shift_mod32 = true};
+	struct kernel_profile old = { .shift_mod32 = true };
 	ASSERT_EQ(u32_check_kernel(&e, &old, err, sizeof(err)), 0);
 }
 
@@ -78,8 +78,15 @@ static unsigned build_udp(uint8_t *p, const uint8_t *pay, unsigned n)
 
 static struct pkt_view view_of(const uint8_t *p, unsigned len)
 {
-	struct pkt_view v = {.data = p, .len = len, .caplen = len, .family = 4, .l3len = 20,
-			     .l4off = 20, .l4len = 8, .proto = 17, .wirelen = len};
+	struct pkt_view v = { .data = p,
+			      .len = len,
+			      .caplen = len,
+			      .family = 4,
+			      .l3len = 20,
+			      .l4off = 20,
+			      .l4len = 8,
+			      .proto = 17,
+			      .wirelen = len };
 	return v;
 }
 
@@ -89,7 +96,7 @@ static enum verdict u32_on(const char *expr, const struct pkt_view *v)
 	char err[U32_ERR_LEN];
 
 	if (u32_parse(expr, &e, err, sizeof(err)))
-		return (enum verdict)-1;
+		return (enum verdict) - 1;
 	return u32_eval(&e, &KP, v, NULL);
 }
 
@@ -222,7 +229,7 @@ TEST(string_window)
 	struct str_result r;
 	unsigned len = build_udp(p, (const uint8_t *)"ABCDEFzz", 8);
 	struct pkt_view v = view_of(p, len);
-	struct kernel_profile old = {.to_start = true};
+	struct kernel_profile old = { .to_start = true };
 
 	str_setup(&m, ALGO_BM, false, "ABCDEF", 6, 28, 34); /* S9 */
 	str_eval(&m, &KP, &v, BM_AUTO, &r);
@@ -259,7 +266,8 @@ TEST(words_and_rules)
 	char buf[256], *w[16], err[U32_ERR_LEN];
 	struct rule *r = calloc(1, sizeof(*r));
 
-	ASSERT_EQ(u32_split_words("a 'b c' \"d\\\"e\" f\\ g # no", buf, w, 16, err, sizeof(err)), 4);
+	ASSERT_EQ(u32_split_words("a 'b c' \"d\\\"e\" f\\ g # no", buf, w, 16, err, sizeof(err)),
+		  4);
 	ASSERT_STREQ(w[1], "b c");
 	ASSERT_STREQ(w[2], "d\"e");
 	ASSERT_STREQ(w[3], "f g");
@@ -292,7 +300,7 @@ TEST(dns_encoding)
 
 int main(void)
 {
-	struct unit_state st = {0};
+	struct unit_state st = { 0 };
 
 	RUN(&st, u32_parser_messages);
 	RUN(&st, u32_numbers_and_format);
