@@ -239,9 +239,78 @@ def write_bench(n, path):
             fh.write(recs[k % len(recs)])
 
 
+def random_packet(rnd):
+    alpha = b"AaBbZz\x16\x03\x01\x00\x35\xdf\xff\xbf\xe9\xc9\xf7\xd7"
+    big = rnd.random() < 0.06
+    n = rnd.randrange(4000, 4400) if big else rnd.randrange(0, 160)
+    pay = bytes(rnd.choice(alpha) for _ in range(n))
+    if rnd.random() < 0.25:
+        ip = ipv6(17 if rnd.random() < 0.6 else 6,
+                  udp(pay, dport=rnd.choice([53, 443, 9999])) if rnd.random() < 0.6
+                  else tcp(pay, dport=rnd.choice([53, 443])))
+        return eth(ip)
+    opts = bytes(4 * rnd.randrange(0, 4)) if rnd.random() < 0.3 else b""
+    frag = rnd.choice([0, 0, 0, 0, 0x2000, 0x0004, 0x2010, 0x4000])
+    body = udp(pay, dport=rnd.choice([53, 443, 9999])) if rnd.random() < 0.6 \
+        else tcp(pay, dport=rnd.choice([53, 443]), options=bytes(4 * rnd.randrange(0, 3)))
+    return eth(ipv4(17 if body[4:6] != b"" and rnd.random() < 0.5 else 6, body,
+                    options=opts, frag=frag, ident=rnd.randrange(65536)))
+
+
+def random_u32(rnd):
+    tests = []
+    for _ in range(rnd.randrange(1, 4)):
+        if rnd.random() < 0.5:
+            loc = "0>>22&0x3C@%d" % rnd.randrange(0, 40)
+        else:
+            loc = "%d" % rnd.randrange(0, 70)
+        nums = loc.count("@") * 3 + 1
+        for _ in range(rnd.randrange(0, 4)):
+            op = rnd.choice(["&", ">>", "<<", "@", "&"])
+            nums += 3 if op == "@" else 1
+            if nums > 10:
+                break
+            if op == "&":
+                loc += "&0x%x" % rnd.choice([0xFF, 0xFFFF, 0x3C, 0xF0F0F0F0, 1, 0x1FFF])
+            elif op == "@":
+                loc += ">>%d&0x%x@%d" % (rnd.randrange(16, 31), rnd.choice([0x3C, 0x7C, 0xFF]),
+                                         rnd.randrange(0, 30))
+            else:
+                loc += "%s%d" % (op, rnd.randrange(0, 32))
+        lo = rnd.choice([0, 0, 1, 0x16, 0x35, 0x41, rnd.randrange(1 << 32)])
+        hi = rnd.choice([lo, lo + rnd.randrange(1 << 16), 0xFFFFFFFF])
+        tests.append("%s=0x%x:0x%x" % (loc, lo, min(hi, 0xFFFFFFFF)))
+    return "-m u32 %s--u32 \"%s\"" % ("! " if rnd.random() < 0.2 else "", " && ".join(tests))
+
+
+def random_string(rnd, frames):
+    fr = rnd.choice(frames)[14:]
+    m = rnd.randrange(1, 7)
+    off = rnd.randrange(0, max(1, len(fr) - m))
+    pat = fr[off:off + m] or b"A"
+    frm = rnd.choice([0, 0, 20, 28, rnd.randrange(0, 100)])
+    to = rnd.choice([65535, 65535, frm + rnd.randrange(0, 120)])
+    return "-m string --algo %s%s --from %d --to %d %s--hex-string '|%s|'" % (
+        rnd.choice(["bm", "kmp"]), rnd.choice(["", " --icase"]), frm, min(to, 65535),
+        "! " if rnd.random() < 0.15 else "", pat.hex())
+
+
+def write_random(seed, n, prefix):
+    rnd = random.Random(seed)
+    frames = [random_packet(rnd) for _ in range(n)]
+    write(prefix + ".pcap", pcap_bytes(frames, 1))
+    with open(prefix + ".rules", "w") as fh:
+        for k in range(40):
+            fh.write("ru%d %s\n" % (k, random_u32(rnd)))
+        for k in range(30):
+            fh.write("rs%d %s\n" % (k, random_string(rnd, frames)))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--bench":
         write_bench(int(sys.argv[2]), sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--random":
+        write_random(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     elif len(sys.argv) == 2:
         write_corpus(sys.argv[1])
     else:
