@@ -228,6 +228,12 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 {
 	unsigned n = 0;
 
+	if (v->nfrag_cuts && layout != BM_LINEAR) {
+		/* a reassembled datagram: head fragment, then each later one */
+		for (unsigned k = 0; k < v->nfrag_cuts && n < 3; k++)
+			cut[n++] = v->frag_cuts[k];
+		return n;
+	}
 	switch (layout) {
 	case BM_AUTO:
 		/* AF_PACKET on veth: frames of >= 4080 bytes get a paged body */
@@ -255,7 +261,7 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 static long bm_over_chunks(const struct bm_tables *bt, const struct pkt_view *v, uint32_t from,
 			   uint32_t to, enum bm_layout layout)
 {
-	uint32_t cut[4], end = v->caplen < v->len ? v->caplen : v->len;
+	uint32_t cut[4] = { 0 }, end = v->caplen < v->len ? v->caplen : v->len;
 	unsigned ncut = layout_cuts(v, layout, cut);
 	uint32_t pos = from;
 

@@ -165,6 +165,48 @@ def corpus():
     return f
 
 
+def fragments(ip, cuts, order=None):
+    """Splits an IPv4 datagram at the given data offsets (multiples of 8)."""
+    ihl = (ip[0] & 15) * 4
+    hdr, data = ip[:ihl], ip[ihl:]
+    ident = struct.unpack("!H", ip[4:6])[0]
+    bounds = [0] + list(cuts) + [len(data)]
+    out = []
+    for k in range(len(bounds) - 1):
+        more = 0x2000 if k + 2 < len(bounds) else 0
+        out.append(ipv4(ip[9], data[bounds[k]:bounds[k + 1]], options=hdr[20:],
+                        frag=more | bounds[k] // 8, ident=ident))
+    return [out[k] for k in (order or range(len(out)))]
+
+
+def frag_corpus():
+    """Fragment groups for the conntrack (defragmentation) phase."""
+    f = []
+    add = lambda label, ip: f.append((label, eth(ip)))
+    dnsq = ipv4(17, udp(dns("www.example.com", 1)), ident=501)
+    for k, p in enumerate(fragments(dnsq, [24])):
+        add("dns-frag-%d" % k, p)
+    tls = ipv4(6, tcp(tls_hello(1, 0x0303, "www.example.com")), ident=502)
+    for k, p in enumerate(fragments(tls, [16, 32])):
+        add("tls-frag3-%d" % k, p)
+    add("plain-udp", ipv4(17, udp(b"ABCDEF", dport=9999), ident=503))
+    body = ipv4(17, udp(b"HEAD" * 5 + b"ABCDEF" + b"TAIL" * 5, dport=9999), ident=504)
+    for k, p in enumerate(fragments(body, [32], order=[1, 0])):
+        add("rev-frag-%d" % k, p)
+    add("lone-first", fragments(ipv4(17, udp(b"x" * 40), ident=505), [16])[0])
+    add("lone-second", fragments(ipv4(17, udp(b"y" * 40), ident=506), [16])[1])
+    ov = ipv4(17, udp(b"z" * 40, dport=9999), ident=507)
+    a, b = fragments(ov, [16])
+    add("overlap-0", a)
+    add("overlap-1", ipv4(17, ov[20 + 8:], frag=1, ident=507))
+    add("overlap-2", b)
+    big = ipv4(17, udp(b"ABCDEF" * 20, dport=9999), ident=508)
+    for k, p in enumerate(fragments(big, [40, 64, 104])):
+        add("frag4-%d" % k, p)
+    add("ipv6-plain", ipv6(17, udp(b"ABCDEF", dport=9999)))
+    return f
+
+
 def pcap_bytes(frames, linktype, snaplen=65535):
     out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype)]
     for k, fr in enumerate(frames):
@@ -228,6 +270,11 @@ def write_corpus(outdir):
     write(os.path.join(outdir, "corpus-vlan.pcap"), pcap_bytes(vlan, 1))
     write(os.path.join(outdir, "corpus-qinq.pcapng"), pcapng_bytes(qinq, 1))
     write(os.path.join(outdir, "corpus-trunc.pcap"), pcap_bytes(frames, 1, snaplen=70))
+    fr = frag_corpus()
+    write(os.path.join(outdir, "frag.pcap"), pcap_bytes([x for _, x in fr], 1))
+    with open(os.path.join(outdir, "frag.labels"), "w") as fh:
+        for k, (label, _) in enumerate(fr, 1):
+            fh.write("%d,%s\n" % (k, label))
 
 
 def write_bench(n, path):

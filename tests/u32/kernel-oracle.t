@@ -84,17 +84,23 @@ PY
 }
 
 fail=0
-run_corpus() { # name rules pcap labels
+run_corpus() { # name rules pcap labels [triage options]
 	local name=$1 rules=$2 pcap=$3 labels=$4
+	shift 4
 	ip netns exec "$TX" python3 "$SRC/tests/u32/kernel_oracle.py" "$rules" "$pcap" \
 		"$RX" u32tx "$rxmac" "$work/$name.kernel.csv" || { echo "oracle run failed"; exit 1; }
-	"$TRIAGE" u32 test --rules "$rules" --verdicts "$pcap" >"$work/$name.csv" ||
+	"$TRIAGE" u32 test "$@" --rules "$rules" --verdicts "$pcap" >"$work/$name.csv" ||
 		{ echo "triage u32 test failed"; exit 1; }
-	"$TRIAGE" u32 test --rules "$rules" --json "$pcap" >"$work/$name.json" || exit 1
+	"$TRIAGE" u32 test "$@" --rules "$rules" --json "$pcap" >"$work/$name.json" || exit 1
 	printf 'kernel oracle, %s corpus: ' "$name"
 	compare "$work/$name.kernel.csv" "$work/$name.csv" "$work/$name.json" "$labels" || fail=1
 }
 run_corpus golden "$SRC/tests/u32/corpus.rules" "$work/corpus.pcap" "$work/corpus.labels"
 run_corpus random "$work/random.rules" "$work/random.pcap" "$work/labels.random"
+# Phase 2 (spec 7.1): a conntrack user in the receiver turns on defragmentation,
+# so the raw table sees reassembled datagrams; triage models it with --defrag.
+ip netns exec "$RX" iptables -A INPUT -m conntrack --ctstate INVALID -j DROP ||
+	{ echo "cannot load the conntrack match"; exit 1; }
+run_corpus defrag "$SRC/tests/u32/corpus.rules" "$work/frag.pcap" "$work/frag.labels" --defrag
 echo "kernel $(uname -r), $(iptables -V)"
 exit $fail
