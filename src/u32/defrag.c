@@ -170,8 +170,7 @@ static int reassemble(struct defrag *d, struct frag_queue *q, struct pkt_view *o
 	return 2;
 }
 
-static int store_piece(struct frag_queue *q, const struct pkt_view *v, uint32_t off,
-		       uint32_t dlen)
+static int store_piece(struct frag_queue *q, const struct pkt_view *v, uint32_t off, uint32_t dlen)
 {
 	struct frag_piece *p = &q->piece[q->npieces];
 
