@@ -2,8 +2,28 @@
 # Installs the Debian packages triage needs to build and test, if any are
 # missing. Idempotent; a no-op when everything is present.
 set -eu
-PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libpcap-dev
- sysstat iptables iproute2 tcpdump strace linux-perf libclang-rt-14-dev jq procps locales"
+# One package a line, so concurrent additions merge cleanly.
+PKGS="
+ build-essential
+ clang
+ llvm
+ libbpf-dev
+ bpftool
+ libelf-dev
+ zlib1g-dev
+ libpcap-dev
+ sysstat
+ iptables
+ iproute2
+ tcpdump
+ strace
+ linux-perf
+ libclang-rt-14-dev
+ jq
+ procps
+ locales
+ python3
+"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -23,7 +23,7 @@
 struct test_opts {
 	struct kernel_profile kp;
 	enum bm_layout layout;
-	bool verdicts, json;
+	bool verdicts, json, defrag;
 	const char *captures[MAX_CAPTURES];
 	unsigned ncaptures;
 	char *words[MAX_INLINE_WORDS];
@@ -32,7 +32,8 @@ struct test_opts {
 
 static void usage(FILE *out)
 {
-	fputs("usage: triage u32 test [--rules FILE] [--verdicts] [--json] [--bm-layout MODEL]\n"
+	fputs("usage: triage u32 test [--rules FILE] [--verdicts] [--json] [--bm-layout MODEL] "
+	      "[--defrag]\n"
 	      "                       [--shift reject|mod32] [--string-to end|start]\n"
 	      "                       [MATCH-ARGS [-- MATCH-ARGS]...] CAPTURE...\n"
 	      "       triage u32 explain [--json] EXPR [--packet N CAPTURE]\n"
@@ -150,6 +151,8 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 			o->verdicts = true;
 		} else if (strcmp(a, "--json") == 0) {
 			o->json = true;
+		} else if (strcmp(a, "--defrag") == 0) {
+			o->defrag = true;
 		} else if (strcmp(a, "--bm-layout") == 0 && val) {
 			if (parse_layout(val, &o->layout))
 				return usage_error("unknown --bm-layout", val);
@@ -247,6 +250,7 @@ struct run_state {
 	struct test_opts *o;
 	struct ruleset *rs;
 	struct json_writer *jw;
+	struct defrag *defrag;
 	uint64_t frames, ip, skipped;
 	bool progress;
 };
@@ -266,6 +270,19 @@ static void account(struct run_state *st, struct frame_verdicts *fv, const struc
 	}
 }
 
+/* With --defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
+static int reassemble(struct run_state *st, struct pkt_view *v)
+{
+	struct pkt_view whole;
+	int rc = defrag_add(st->defrag, v, &whole);
+
+	if (rc == 2) {
+		*v = whole;
+		return 0;
+	}
+	return rc;
+}
+
 static int run_capture(struct run_state *st, const char *path, struct frame_verdicts *fv)
 {
 	char err[512];
@@ -281,6 +298,10 @@ static int run_capture(struct run_state *st, const char *path, struct frame_verd
 	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1) {
 		fv->number = ++st->frames;
 		fv->status = pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v);
+		if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
+			break;
+		if (fv->status == VIEW_OK && st->defrag && rc == 1)
+			fv->status = VIEW_HELD;
 		if (fv->status == VIEW_OK) {
 			st->ip++;
 			account(st, fv, &v);
@@ -297,6 +318,10 @@ static int run_capture(struct run_state *st, const char *path, struct frame_verd
 	if (st->progress)
 		fputs("\r\033[K", stderr);
 	capture_close(&cap);
+	if (rc == -ENOMEM) {
+		cmd_error("u32", "out of memory");
+		return EXIT_RUNTIME;
+	}
 	if (rc < 0) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
@@ -364,6 +389,10 @@ static int run_test(struct test_opts *o, struct ruleset *rs)
 
 	if (!fv.res)
 		return EXIT_RUNTIME;
+	if (o->defrag && !(st.defrag = defrag_new())) {
+		free(fv.res);
+		return EXIT_RUNTIME;
+	}
 	if (o->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
@@ -386,6 +415,7 @@ static int run_test(struct test_opts *o, struct ruleset *rs)
 		print_counts_plain(&st);
 	}
 	free(fv.res);
+	defrag_free(st.defrag);
 	return rc;
 }
 

@@ -209,14 +209,16 @@ static int drop_option(char **args, int n, const char *opt)
 	return m;
 }
 
-static int words_to_args(int n, char **words, char **args, const char **note)
+/* words of a bare expression are prefixed with "-m u32 --u32", held in prefix */
+static int words_to_args(int n, char **words, char **args, char (*prefix)[8], const char **note)
 {
-	static char m_opt[] = "-m", m_name[] = "u32", u_opt[] = "--u32";
-
 	if (n == 1 && is_bare_expr(words[0])) {
-		args[0] = m_opt;
-		args[1] = m_name;
-		args[2] = u_opt;
+		strcpy(prefix[0], "-m");
+		strcpy(prefix[1], "u32");
+		strcpy(prefix[2], "--u32");
+		args[0] = prefix[0];
+		args[1] = prefix[1];
+		args[2] = prefix[2];
 		args[3] = words[0];
 		return 4;
 	}
@@ -226,7 +228,7 @@ static int words_to_args(int n, char **words, char **args, const char **note)
 /* 0: parsed and added; 1: refused; 3: refused, then linted without the stray --algo. */
 static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 {
-	char err[U32_ERR_LEN], *args[256];
+	char err[U32_ERR_LEN], *args[256], prefix[3][8];
 	const char *note = NULL;
 	struct kernel_profile kp = { 0 };
 	struct rule *r = calloc(1, sizeof(*r));
@@ -234,7 +236,7 @@ static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 
 	if (!r)
 		return EXIT_RUNTIME;
-	m = words_to_args(n, words, args, &note);
+	m = words_to_args(n, words, args, prefix, &note);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	rc = rule_parse(r, m, args, &kp, err, sizeof(err));
 	if (note)

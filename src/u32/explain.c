@@ -147,6 +147,8 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 			    t->min[r], t->max[r],
 			    t->min[r] > t->max[r] ? " (empty range: never true)" : "");
 	}
+	if (b == BASE_PAYLOAD)
+		tls_note(byte, out);
 }
 
 void u32_explain(const struct u32_expr *e, const struct text_sink *out)

@@ -121,13 +121,13 @@ int recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t 
 	if (v6)
 		snprintf(buf, len,
 			 "ip6tables -I INPUT -p udp --dport 53 -m u32 --u32 \"3&0xFF=17 && "
-			 "48>>15&1=0 && %d&0xFFFF=0x%x\" -m string --algo bm --icase --from 60 "
+			 "48>>15&1=0 && %d&0xFFFF=0x%x\" -m string --algo kmp --icase --from 60 "
 			 "--hex-string '%s'",
 			 40 + 8 + 12 + n - 2, (unsigned)qtype, pat);
 	else
 		snprintf(buf, len,
 			 "iptables -I INPUT -p udp --dport 53 -m u32 --u32 \"4&0x1FFF=0 && "
-			 "0>>22&0x3C@8>>15&1=0 && 0>>22&0x3C@%d&0xFFFF=0x%x\" -m string --algo bm "
+			 "0>>22&0x3C@8>>15&1=0 && 0>>22&0x3C@%d&0xFFFF=0x%x\" -m string --algo kmp "
 			 "--icase --from 40 --hex-string '%s'",
 			 8 + 12 + n - 2, (unsigned)qtype, pat);
 	return 0;

@@ -139,6 +139,13 @@ long str_kmp_search(const uint8_t *pat, unsigned m, bool icase, const uint8_t *t
 		prefix[k] = j;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (q == 0 && !icase) {
+			/* nothing matched yet: jump to the next possible start */
+			const uint8_t *hit = memchr(t + i, p[0], n - i);
+			if (!hit)
+				return -1;
+			i = (size_t)(hit - t);
+		}
 		uint8_t c = icase ? str_fold(t[i]) : t[i];
 		while (q > 0 && p[q] != c)
 			q = prefix[q - 1];
@@ -221,6 +228,12 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 {
 	unsigned n = 0;
 
+	if (v->nfrag_cuts && layout != BM_LINEAR) {
+		/* a reassembled datagram: head fragment, then each later one */
+		for (unsigned k = 0; k < v->nfrag_cuts && n < 3; k++)
+			cut[n++] = v->frag_cuts[k];
+		return n;
+	}
 	switch (layout) {
 	case BM_AUTO:
 		/* AF_PACKET on veth: frames of >= 4080 bytes get a paged body */
@@ -248,7 +261,7 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 static long bm_over_chunks(const struct bm_tables *bt, const struct pkt_view *v, uint32_t from,
 			   uint32_t to, enum bm_layout layout)
 {
-	uint32_t cut[4], end = v->caplen < v->len ? v->caplen : v->len;
+	uint32_t cut[4] = { 0 }, end = v->caplen < v->len ? v->caplen : v->len;
 	unsigned ncut = layout_cuts(v, layout, cut);
 	uint32_t pos = from;
 

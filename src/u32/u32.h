@@ -65,7 +65,10 @@ struct pkt_view {
 	uint8_t proto;	 /* transport protocol (after IPv6 extension headers) */
 	bool nonfirst_frag;
 	bool is_frag;
-	uint32_t wirelen; /* frame length on the wire, link header included */
+	uint32_t wirelen; /* frame length from the IP header on (trailer included) */
+	/* reassembled datagrams: where each later fragment's data starts */
+	const uint32_t *frag_cuts;
+	unsigned nfrag_cuts;
 };
 
 enum verdict { V_NO = 0, V_YES = 1, V_INDET = 2 };
@@ -187,10 +190,26 @@ void rule_eval(const struct rule *r, const struct kernel_profile *kp, const stru
 	       enum bm_layout layout, struct rule_result *res);
 
 /* Link-layer stripping (spec 1.2). */
-enum view_status { VIEW_OK, VIEW_NOT_IP, VIEW_DROPPED, VIEW_SHORT };
+enum view_status { VIEW_OK, VIEW_NOT_IP, VIEW_DROPPED, VIEW_SHORT, VIEW_HELD };
 enum view_status pkt_view_from_frame(int dlt, const uint8_t *frame, uint32_t caplen,
 				     uint32_t wirelen, struct pkt_view *v);
 const char *view_status_reason(enum view_status s);
+
+/*
+ * IPv4 reassembly as nf_defrag_ipv4 does it when conntrack is in use: the
+ * fragments are held, and the one that completes a datagram delivers the
+ * whole datagram (offset field cleared, length and checksum fixed) to
+ * PREROUTING instead of itself.
+ */
+struct defrag;
+struct defrag *defrag_new(void);
+void defrag_free(struct defrag *d);
+/*
+ * Feeds one fragment view. Returns 0 when v is not a fragment (evaluate it
+ * as is), 1 when it was held, 2 when it completed a datagram: *out then
+ * views the reassembled datagram until the next call. -ENOMEM on failure.
+ */
+int defrag_add(struct defrag *d, const struct pkt_view *v, struct pkt_view *out);
 
 /* Explain / lint / recipes. */
 struct text_sink {

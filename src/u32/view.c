@@ -208,6 +208,8 @@ const char *view_status_reason(enum view_status s)
 		return "not IPv4/IPv6";
 	case VIEW_DROPPED:
 		return "dropped by the IP layer before PREROUTING (bad header, checksum or length)";
+	case VIEW_HELD:
+		return "fragment held for reassembly (--defrag)";
 	default:
 		return "IP header cut short by the capture";
 	}

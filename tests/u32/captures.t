@@ -61,6 +61,14 @@ prove() { # name, recipe args..., then "--", intent args...
 	else
 		echo "recipe ${rargs[*]}: matches exactly frames $(tr '\n' ' ' <"$work/want")"
 	fi
+	# the kernel oracle runs the same rule: it must be in the corpus verbatim
+	case $name in
+	tls | tls_sni | dnsA | dns6)
+		if ! grep -qxF -- "$(printf '%s' "$line" | cut -d' ' -f4-)" <(cut -c14- "$rules"); then
+			echo "FAIL: recipe ${rargs[*]} is not in corpus.rules (kernel oracle)"
+			fail=1
+		fi ;;
+	esac
 	"$TRIAGE" u32 lint "$(printf '%s' "$line")" >"$work/lint" ||
 		{ echo "FAIL: recipe ${rargs[*]} is not lint-clean:"; cat "$work/lint"; fail=1; }
 }

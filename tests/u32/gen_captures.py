@@ -165,6 +165,48 @@ def corpus():
     return f
 
 
+def fragments(ip, cuts, order=None):
+    """Splits an IPv4 datagram at the given data offsets (multiples of 8)."""
+    ihl = (ip[0] & 15) * 4
+    hdr, data = ip[:ihl], ip[ihl:]
+    ident = struct.unpack("!H", ip[4:6])[0]
+    bounds = [0] + list(cuts) + [len(data)]
+    out = []
+    for k in range(len(bounds) - 1):
+        more = 0x2000 if k + 2 < len(bounds) else 0
+        out.append(ipv4(ip[9], data[bounds[k]:bounds[k + 1]], options=hdr[20:],
+                        frag=more | bounds[k] // 8, ident=ident))
+    return [out[k] for k in (order or range(len(out)))]
+
+
+def frag_corpus():
+    """Fragment groups for the conntrack (defragmentation) phase."""
+    f = []
+    add = lambda label, ip: f.append((label, eth(ip)))
+    dnsq = ipv4(17, udp(dns("www.example.com", 1)), ident=501)
+    for k, p in enumerate(fragments(dnsq, [24])):
+        add("dns-frag-%d" % k, p)
+    tls = ipv4(6, tcp(tls_hello(1, 0x0303, "www.example.com")), ident=502)
+    for k, p in enumerate(fragments(tls, [16, 32])):
+        add("tls-frag3-%d" % k, p)
+    add("plain-udp", ipv4(17, udp(b"ABCDEF", dport=9999), ident=503))
+    body = ipv4(17, udp(b"HEAD" * 5 + b"ABCDEF" + b"TAIL" * 5, dport=9999), ident=504)
+    for k, p in enumerate(fragments(body, [32], order=[1, 0])):
+        add("rev-frag-%d" % k, p)
+    add("lone-first", fragments(ipv4(17, udp(b"x" * 40), ident=505), [16])[0])
+    add("lone-second", fragments(ipv4(17, udp(b"y" * 40), ident=506), [16])[1])
+    ov = ipv4(17, udp(b"z" * 40, dport=9999), ident=507)
+    a, b = fragments(ov, [16])
+    add("overlap-0", a)
+    add("overlap-1", ipv4(17, ov[20 + 8:], frag=1, ident=507))
+    add("overlap-2", b)
+    big = ipv4(17, udp(b"ABCDEF" * 20, dport=9999), ident=508)
+    for k, p in enumerate(fragments(big, [40, 64, 104])):
+        add("frag4-%d" % k, p)
+    add("ipv6-plain", ipv6(17, udp(b"ABCDEF", dport=9999)))
+    return f
+
+
 def pcap_bytes(frames, linktype, snaplen=65535):
     out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, linktype)]
     for k, fr in enumerate(frames):
@@ -228,6 +270,11 @@ def write_corpus(outdir):
     write(os.path.join(outdir, "corpus-vlan.pcap"), pcap_bytes(vlan, 1))
     write(os.path.join(outdir, "corpus-qinq.pcapng"), pcapng_bytes(qinq, 1))
     write(os.path.join(outdir, "corpus-trunc.pcap"), pcap_bytes(frames, 1, snaplen=70))
+    fr = frag_corpus()
+    write(os.path.join(outdir, "frag.pcap"), pcap_bytes([x for _, x in fr], 1))
+    with open(os.path.join(outdir, "frag.labels"), "w") as fh:
+        for k, (label, _) in enumerate(fr, 1):
+            fh.write("%d,%s\n" % (k, label))
 
 
 def write_bench(n, path):
@@ -239,9 +286,78 @@ def write_bench(n, path):
             fh.write(recs[k % len(recs)])
 
 
+def random_packet(rnd):
+    alpha = b"AaBbZz\x16\x03\x01\x00\x35\xdf\xff\xbf\xe9\xc9\xf7\xd7"
+    big = rnd.random() < 0.06
+    n = rnd.randrange(4000, 4400) if big else rnd.randrange(0, 160)
+    pay = bytes(rnd.choice(alpha) for _ in range(n))
+    if rnd.random() < 0.25:
+        ip = ipv6(17 if rnd.random() < 0.6 else 6,
+                  udp(pay, dport=rnd.choice([53, 443, 9999])) if rnd.random() < 0.6
+                  else tcp(pay, dport=rnd.choice([53, 443])))
+        return eth(ip)
+    opts = bytes(4 * rnd.randrange(0, 4)) if rnd.random() < 0.3 else b""
+    frag = rnd.choice([0, 0, 0, 0, 0x2000, 0x0004, 0x2010, 0x4000])
+    body = udp(pay, dport=rnd.choice([53, 443, 9999])) if rnd.random() < 0.6 \
+        else tcp(pay, dport=rnd.choice([53, 443]), options=bytes(4 * rnd.randrange(0, 3)))
+    return eth(ipv4(17 if body[4:6] != b"" and rnd.random() < 0.5 else 6, body,
+                    options=opts, frag=frag, ident=rnd.randrange(65536)))
+
+
+def random_u32(rnd):
+    tests = []
+    for _ in range(rnd.randrange(1, 4)):
+        if rnd.random() < 0.5:
+            loc = "0>>22&0x3C@%d" % rnd.randrange(0, 40)
+        else:
+            loc = "%d" % rnd.randrange(0, 70)
+        nums = loc.count("@") * 3 + 1
+        for _ in range(rnd.randrange(0, 4)):
+            op = rnd.choice(["&", ">>", "<<", "@", "&"])
+            nums += 3 if op == "@" else 1
+            if nums > 10:
+                break
+            if op == "&":
+                loc += "&0x%x" % rnd.choice([0xFF, 0xFFFF, 0x3C, 0xF0F0F0F0, 1, 0x1FFF])
+            elif op == "@":
+                loc += ">>%d&0x%x@%d" % (rnd.randrange(16, 31), rnd.choice([0x3C, 0x7C, 0xFF]),
+                                         rnd.randrange(0, 30))
+            else:
+                loc += "%s%d" % (op, rnd.randrange(0, 32))
+        lo = rnd.choice([0, 0, 1, 0x16, 0x35, 0x41, rnd.randrange(1 << 32)])
+        hi = rnd.choice([lo, lo + rnd.randrange(1 << 16), 0xFFFFFFFF])
+        tests.append("%s=0x%x:0x%x" % (loc, lo, min(hi, 0xFFFFFFFF)))
+    return "-m u32 %s--u32 \"%s\"" % ("! " if rnd.random() < 0.2 else "", " && ".join(tests))
+
+
+def random_string(rnd, frames):
+    fr = rnd.choice(frames)[14:]
+    m = rnd.randrange(1, 7)
+    off = rnd.randrange(0, max(1, len(fr) - m))
+    pat = fr[off:off + m] or b"A"
+    frm = rnd.choice([0, 0, 20, 28, rnd.randrange(0, 100)])
+    to = rnd.choice([65535, 65535, frm + rnd.randrange(0, 120)])
+    return "-m string --algo %s%s --from %d --to %d %s--hex-string '|%s|'" % (
+        rnd.choice(["bm", "kmp"]), rnd.choice(["", " --icase"]), frm, min(to, 65535),
+        "! " if rnd.random() < 0.15 else "", pat.hex())
+
+
+def write_random(seed, n, prefix):
+    rnd = random.Random(seed)
+    frames = [random_packet(rnd) for _ in range(n)]
+    write(prefix + ".pcap", pcap_bytes(frames, 1))
+    with open(prefix + ".rules", "w") as fh:
+        for k in range(40):
+            fh.write("ru%d %s\n" % (k, random_u32(rnd)))
+        for k in range(30):
+            fh.write("rs%d %s\n" % (k, random_string(rnd, frames)))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--bench":
         write_bench(int(sys.argv[2]), sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--random":
+        write_random(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     elif len(sys.argv) == 2:
         write_corpus(sys.argv[1])
     else:

@@ -41,18 +41,17 @@ rxmac=$(ip -n "$RX" -o link show u32rx | sed -n 's/.*link\/ether \([0-9a-f:]*\).
 # The corpus's frames carry their own MACs; the oracle rewrites the destination.
 
 python3 "$SRC/tests/u32/gen_captures.py" "$work" || exit 1
-rules=$SRC/tests/u32/corpus.rules
-ip netns exec "$TX" python3 "$SRC/tests/u32/kernel_oracle.py" "$rules" "$work/corpus.pcap" \
-	"$RX" u32tx "$rxmac" "$work/kernel.csv" || { echo "oracle run failed"; exit 1; }
-"$TRIAGE" u32 test --rules "$rules" --verdicts "$work/corpus.pcap" >"$work/triage.csv" ||
-	{ echo "triage u32 test failed"; exit 1; }
-"$TRIAGE" u32 test --rules "$rules" --json "$work/corpus.pcap" >"$work/triage.json" || exit 1
+# a seeded random corpus on top of the hand-made one
+python3 "$SRC/tests/u32/gen_captures.py" --random "${U32_ORACLE_SEED:-1}" 200 "$work/random" ||
+	exit 1
+: >"$work/labels.random"
 
-python3 - "$work/kernel.csv" "$work/triage.csv" "$work/triage.json" "$work/corpus.labels" <<'PY'
+compare() { # kernel.csv triage.csv triage.json labels
+	python3 - "$@" <<'PY'
 import json, sys
 kernel = [l.rstrip("\n").split(",") for l in open(sys.argv[1])]
 ours = [l.rstrip("\n").split(",") for l in open(sys.argv[2])]
-labels = dict(l.strip().split(",", 1) for l in open(sys.argv[4]))
+labels = dict(l.strip().split(",", 1) for l in open(sys.argv[4]) if l.strip())
 if kernel[0] != ours[0] or len(kernel) != len(ours):
     sys.exit("header or row count differs: %s vs %s" % (kernel[0][:3], ours[0][:3]))
 names = kernel[0][1:]
@@ -61,7 +60,8 @@ na = set()
 for krow, orow in zip(kernel[1:], ours[1:]):
     for name, k, o in zip(names, krow[1:], orow[1:]):
         if k in ("x", "s"):
-            na.add(name) if k == "x" else None
+            if k == "x":
+                na.add(name)
             continue
         compared += 1
         if k != o:
@@ -77,7 +77,30 @@ for r in json.load(open(sys.argv[3]))["rules"]:
         bad += 1
         print("DISAGREE counters of %s: kernel %s, triage %s" % (r["name"], tot[r["name"]],
                                                               (r["pkts"], r["bytes"])))
-print("kernel oracle: %d verdicts compared over %d frames x %d rules, %d disagreements"
+print("%d verdicts compared over %d frames x %d rules, %d disagreements"
       % (compared, len(kernel) - 1, len(names), bad))
 sys.exit(1 if bad or compared == 0 else 0)
 PY
+}
+
+fail=0
+run_corpus() { # name rules pcap labels [triage options]
+	local name=$1 rules=$2 pcap=$3 labels=$4
+	shift 4
+	ip netns exec "$TX" python3 "$SRC/tests/u32/kernel_oracle.py" "$rules" "$pcap" \
+		"$RX" u32tx "$rxmac" "$work/$name.kernel.csv" || { echo "oracle run failed"; exit 1; }
+	"$TRIAGE" u32 test "$@" --rules "$rules" --verdicts "$pcap" >"$work/$name.csv" ||
+		{ echo "triage u32 test failed"; exit 1; }
+	"$TRIAGE" u32 test "$@" --rules "$rules" --json "$pcap" >"$work/$name.json" || exit 1
+	printf 'kernel oracle, %s corpus: ' "$name"
+	compare "$work/$name.kernel.csv" "$work/$name.csv" "$work/$name.json" "$labels" || fail=1
+}
+run_corpus golden "$SRC/tests/u32/corpus.rules" "$work/corpus.pcap" "$work/corpus.labels"
+run_corpus random "$work/random.rules" "$work/random.pcap" "$work/labels.random"
+# Phase 2 (spec 7.1): a conntrack user in the receiver turns on defragmentation,
+# so the raw table sees reassembled datagrams; triage models it with --defrag.
+ip netns exec "$RX" iptables -A INPUT -m conntrack --ctstate INVALID -j DROP ||
+	{ echo "cannot load the conntrack match"; exit 1; }
+run_corpus defrag "$SRC/tests/u32/corpus.rules" "$work/frag.pcap" "$work/frag.labels" --defrag
+echo "kernel $(uname -r), $(iptables -V)"
+exit $fail
