@@ -228,7 +228,7 @@ int cmd_load(int argc, char **argv)
 		       .realtime = true,
 		       .top = WATCH_TOP_DEFAULT,
 		       .min_period_s = 0.05,
-		       .max_period_s = 5.0 },
+		       .max_period_s = 2.5 },
 	};
 	int status = parse_args(argc, argv, &o);
 
