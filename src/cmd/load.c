@@ -38,7 +38,10 @@ static void usage(FILE *out)
 		     "  --pretty       indented JSON\n"
 		     "  --root DIR     read DIR/proc (or a fixture root, docs/fixtures.md)\n"
 		     "  --budget PCT   --watch: CPU budget in %% of one CPU (default 2)\n"
-		     "  --rt           --watch: sample at SCHED_FIFO priority 1 (root)\n"
+		     "  --no-rt        --watch: sample at normal priority (default: SCHED_FIFO\n"
+		     "                 priority 1 when permitted, so that samples are not\n"
+		     "                 biased towards quiet moments; the budget still holds)\n"
+		     "  --top N        --watch: tasks listed per report (default 10)\n"
 		     "  --no-stacks    do not read kernel stacks (wchan only)\n"
 		     "\n"
 		     "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc/loadavg.\n");
@@ -63,60 +66,70 @@ static int parse_positionals(int argc, char **argv, struct load_opts *o)
 	return argc > 2 ? -EINVAL : 0;
 }
 
+/* One option; returns -1 to go on, else the exit status. */
+static int parse_opt(int c, struct load_opts *o)
+{
+	unsigned top;
+
+	switch (c) {
+	case 'j':
+		o->json = true;
+		return -1;
+	case 'P':
+		o->json = o->pretty = true;
+		return -1;
+	case 'r':
+		o->root = optarg;
+		return -1;
+	case 'w':
+		o->watch = true;
+		return -1;
+	case 'R':
+		o->w.realtime = false;
+		return -1;
+	case 'S':
+		o->stacks = false;
+		return -1;
+	case 'b':
+		if (parse_budget(optarg, &o->w.budget) == 0)
+			return -1;
+		cmd_error("load", "bad --budget '%s': a percentage in (0, 100]", optarg);
+		return EXIT_USAGE;
+	case 't':
+		if (parse_uint(optarg, 1, 100000, &top) == 0) {
+			o->w.top = (int)top;
+			return -1;
+		}
+		cmd_error("load", "bad --top '%s': a count from 1 to 100000", optarg);
+		return EXIT_USAGE;
+	case 'h':
+		usage(stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+}
+
 /* Returns -1 to continue, else the exit status. */
 static int parse_args(int argc, char **argv, struct load_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'P' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "watch", no_argument, NULL, 'w' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "rt", no_argument, NULL, 'R' },
-		{ "no-stacks", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' },	    { "pretty", no_argument, NULL, 'P' },
+		{ "root", required_argument, NULL, 'r' },   { "watch", no_argument, NULL, 'w' },
+		{ "budget", required_argument, NULL, 'b' }, { "no-rt", no_argument, NULL, 'R' },
+		{ "no-stacks", no_argument, NULL, 'S' },    { "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'P':
-			o->json = o->pretty = true;
-			break;
-		case 'r':
-			o->root = optarg;
-			break;
-		case 'w':
-			o->watch = true;
-			break;
-		case 'R':
-			o->w.realtime = true;
-			break;
-		case 'S':
-			o->stacks = false;
-			break;
-		case 'b':
-			if (parse_budget(optarg, &o->w.budget) == 0)
-				break;
-			cmd_error("load", "bad --budget '%s': a percentage in (0, 100]", optarg);
-			return EXIT_USAGE;
-		case 'h':
-			usage(stdout);
-			return cmd_finish_stdout(EXIT_OK);
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+		if ((status = parse_opt(c, o)) >= 0)
+			return status;
 	if (parse_positionals(argc - optind, argv + optind, o)) {
-		cmd_error(
-		    "load",
-		    "bad arguments: INTERVAL and COUNT need --watch, INTERVAL > 0, COUNT >= 1");
+		cmd_error("load", "bad arguments: INTERVAL and COUNT need --watch, "
+				  "INTERVAL > 0, COUNT >= 1");
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -213,8 +226,9 @@ int cmd_load(int argc, char **argv)
 		.w = { .interval_s = 5,
 		       .budget = 0.02,
 		       .realtime = true,
+		       .top = WATCH_TOP_DEFAULT,
 		       .min_period_s = 0.05,
-		       .max_period_s = 5.0 },
+		       .max_period_s = 2.5 },
 	};
 	int status = parse_args(argc, argv, &o);
 

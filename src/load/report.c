@@ -1,5 +1,7 @@
 /* The --watch report: the reconstruction beside the kernel, and the top shares. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "load/watch.h"
@@ -47,7 +49,7 @@ static void add_tasks(const struct watch_state *ws, struct watch_report *r)
 		c.d = fine(t->d[0]);
 		c.why = t->why;
 		if (c.runnable + c.d >= 0.005)
-			top_insert(r->top, &r->ntop, WATCH_TOP, &c);
+			top_insert(r->top, &r->ntop, r->max_top, &c);
 	}
 }
 
@@ -64,9 +66,21 @@ static void add_cgroups(const struct watch_state *ws, struct watch_report *r)
 	}
 }
 
-void watch_report_build(const struct watch_state *ws, double now, struct watch_report *r)
+void watch_report_release(struct watch_report *r)
+{
+	free(r->top);
+	r->top = NULL;
+	r->ntop = 0;
+}
+
+int watch_report_build(const struct watch_state *ws, double now, int max_top,
+		       struct watch_report *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->max_top = max_top > 0 ? max_top : 1;
+	r->top = calloc((size_t)r->max_top, sizeof(*r->top));
+	if (!r->top)
+		return -ENOMEM;
 	r->elapsed = now - ws->start;
 	for (int k = 0; k < 3; k++) {
 		r->kernel[k] = ws->kernel.load[k];
@@ -81,6 +95,7 @@ void watch_report_build(const struct watch_state *ws, double now, struct watch_r
 	r->frozen_now = ws->frozen_now;
 	add_tasks(ws, r);
 	add_cgroups(ws, r);
+	return 0;
 }
 
 void verdict_input_from_watch(const struct watch_report *r, const struct watch_state *ws,

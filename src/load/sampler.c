@@ -136,7 +136,7 @@ static int sample(struct loop *L, bool first)
 	return err < 0 ? err : 0;
 }
 
-static void emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx)
+static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx)
 {
 	struct watch_report r;
 	struct verdict_input in;
@@ -144,7 +144,8 @@ static void emit_report(struct loop *L, double now, watch_emit_fn emit, void *ct
 	double wall = L->src.fixture ? now - L->ws.start : clock_s(CLOCK_MONOTONIC) - L->wall_start;
 	double span = now - L->last_print;
 
-	watch_report_build(&L->ws, now, &r);
+	if (watch_report_build(&L->ws, now, L->o->top, &r))
+		return -ENOMEM;
 	r.rate_hz = span > 0 ? L->samples_since_print / span : 0;
 	r.scan_ms = L->cost_avg * 1e3;
 	r.cpu_pct =
@@ -154,9 +155,11 @@ static void emit_report(struct loop *L, double now, watch_emit_fn emit, void *ct
 	verdict_input_from_watch(&r, &L->ws, &in);
 	load_verdict_build(&in, &v);
 	emit(ctx, &r, &v);
+	watch_report_release(&r);
 	L->samples_since_print = 0;
 	L->last_print = now;
 	L->printed++;
+	return 0;
 }
 
 static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, void *ctx)
@@ -181,7 +184,9 @@ static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, vo
 						 L->o->min_period_s, L->o->max_period_s);
 		now = source_now(&L->src);
 		if (now >= L->next_print) {
-			emit_report(L, now, emit, ctx);
+			err = emit_report(L, now, emit, ctx);
+			if (err)
+				return err;
 			if (L->o->count && L->printed >= L->o->count)
 				return 0;
 			L->next_print += L->o->interval_s;
@@ -189,7 +194,7 @@ static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, vo
 	}
 	/* Interrupted or out of steps: a last report unless one was just printed. */
 	if (L->samples_since_print)
-		emit_report(L, source_now(&L->src), emit, ctx);
+		return emit_report(L, source_now(&L->src), emit, ctx);
 	return 0;
 }
 

@@ -35,6 +35,7 @@ struct watch_opts {
 	double min_period_s, max_period_s;
 	bool realtime; /* try SCHED_FIFO for the sampler */
 	bool stacks;   /* read kernel stacks of D tasks */
+	int top;       /* tasks per report */
 };
 
 typedef void (*watch_emit_fn)(void *ctx, const struct watch_report *r,

@@ -189,17 +189,20 @@ static bool fold_due(struct watch_state *ws, const char *figures, double now)
 
 	snprintf(ws->last_figures, sizeof(ws->last_figures), "%s", figures);
 	/* A change soon after a fold we forced is that same fold arriving late. */
-	if (moved && now - ws->last_step > ws->period / 2) {
+	if (moved && ws->last_forced && now - ws->last_step < ws->period / 2) {
+		ws->last_forced = false;
+		ws->next_due = now + ws->period;
+		return false;
+	}
+	if (moved) {
+		ws->last_forced = false;
 		ws->last_step = now;
 		ws->next_due = now + ws->period;
 		return true;
 	}
-	if (moved) {
-		ws->next_due = now + ws->period;
-		return false;
-	}
 	if (now >= ws->next_due + OVERDUE_GRACE_S) {
 		ws->forced_steps++;
+		ws->last_forced = true;
 		ws->last_step = ws->next_due;
 		ws->next_due += ws->period;
 		return true;

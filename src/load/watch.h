@@ -24,7 +24,7 @@
 /* Per-task shares keep 10 more fractional bits than the kernel's 11. */
 #define WATCH_FINE_SHIFT (LOAD_FSHIFT + 10)
 #define WATCH_FINE_1 (1ULL << WATCH_FINE_SHIFT)
-#define WATCH_TOP 10
+#define WATCH_TOP_DEFAULT 10
 #define WATCH_TOP_CG 5
 
 struct watch_task {
@@ -55,6 +55,7 @@ struct watch_state {
 	uint64_t hits;	  /* counted tasks summed over this period's samples */
 	unsigned steps;
 	unsigned forced_steps; /* folds at a predicted time: /proc/loadavg did not move */
+	bool last_forced;
 	double start, last_step, next_due, period;
 	char last_figures[64]; /* the three averages' text in /proc/loadavg */
 	struct loadavg kernel; /* latest */
@@ -94,8 +95,8 @@ struct watch_report {
 	double error1_pct;		     /* (recon - kernel) / kernel, 1 minute */
 	unsigned steps, forced_steps;
 	unsigned ntracked;
-	struct watch_contrib top[WATCH_TOP];
-	int ntop;
+	struct watch_contrib *top; /* up to the max_top asked for, largest first */
+	int ntop, max_top;
 	struct watch_contrib topcg[WATCH_TOP_CG];
 	int ntopcg;
 	/* Filled by the sampler loop. */
@@ -106,7 +107,10 @@ struct watch_report {
 	unsigned frozen_now;
 };
 
-void watch_report_build(const struct watch_state *ws, double now, struct watch_report *r);
+/* Builds r with the max_top largest tasks; returns 0 or -ENOMEM. */
+int watch_report_build(const struct watch_state *ws, double now, int max_top,
+		       struct watch_report *r);
+void watch_report_release(struct watch_report *r);
 
 /* The verdict of an interval, from the 1-minute shares. */
 void verdict_input_from_watch(const struct watch_report *r, const struct watch_state *ws,

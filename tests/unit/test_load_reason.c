@@ -62,32 +62,29 @@ TEST(vfork_from_stack_and_from_wchan_alone)
 
 TEST(disk_reclaim_lock_netfs)
 {
-	ASSERT_EQ(classify("",
-			   "[<0>] io_schedule+0x1/0x2\n[<0>] folio_wait_bit_common+0x1/0x2\n"
-			   "[<0>] filemap_read+0x1/0x2\n[<0>] vfs_read+0x1/0x2\n"),
+	ASSERT_EQ(classify("", "[<0>] io_schedule+0x1/0x2\n[<0>] folio_wait_bit_common+0x1/0x2\n"
+			       "[<0>] filemap_read+0x1/0x2\n[<0>] vfs_read+0x1/0x2\n"),
 		  D_DISK_IO);
 	ASSERT_EQ(classify("submit_bio_wait", NULL), D_DISK_IO);
 	ASSERT_EQ(classify("jbd2_log_wait_commit", NULL), D_DISK_IO);
-	ASSERT_EQ(classify("",
-			   "[<0>] io_schedule+0x1/0x2\n[<0>] folio_wait_bit_common+0x1/0x2\n"
-			   "[<0>] filemap_fault+0x1/0x2\n[<0>] __do_fault+0x1/0x2\n"
-			   "[<0>] handle_mm_fault+0x1/0x2\n[<0>] exc_page_fault+0x1/0x2\n"),
+	ASSERT_EQ(classify("", "[<0>] io_schedule+0x1/0x2\n[<0>] folio_wait_bit_common+0x1/0x2\n"
+			       "[<0>] filemap_fault+0x1/0x2\n[<0>] __do_fault+0x1/0x2\n"
+			       "[<0>] handle_mm_fault+0x1/0x2\n[<0>] exc_page_fault+0x1/0x2\n"),
 		  D_PAGE_FAULT);
-	ASSERT_EQ(classify("",
-			   "[<0>] rwsem_down_write_slowpath+0x1/0x2\n[<0>] down_write+0x1/0x2\n"
-			   "[<0>] shrink_slab+0x1/0x2\n[<0>] try_to_free_pages+0x1/0x2\n"),
+	ASSERT_EQ(classify("", "[<0>] rwsem_down_write_slowpath+0x1/0x2\n[<0>] down_write+0x1/0x2\n"
+			       "[<0>] shrink_slab+0x1/0x2\n[<0>] try_to_free_pages+0x1/0x2\n"),
 		  D_PAGE_FAULT);
 	ASSERT_EQ(classify("rwsem_down_write_slowpath",
 			   "[<0>] rwsem_down_write_slowpath+0x1/0x2\n[<0>] dup_mmap+0x1/0x2\n"
 			   "[<0>] copy_process+0x1/0x2\n[<0>] kernel_clone+0x1/0x2\n"
 			   "[<0>] __do_sys_clone+0x1/0x2\n"),
 		  D_LOCK);
-	ASSERT_EQ(classify("",
-			   "[<0>] __mutex_lock.constprop.0+0x1/0x2\n[<0>] ext4_file_write_iter+0x1/0x2\n"),
-		  D_LOCK);
-	ASSERT_EQ(classify("",
-			   "[<0>] rpc_wait_bit_killable+0x1/0x2\n[<0>] __rpc_execute+0x1/0x2\n"
-			   "[<0>] nfs4_do_call_sync+0x1/0x2\n"),
+	ASSERT_EQ(
+	    classify(
+		"", "[<0>] __mutex_lock.constprop.0+0x1/0x2\n[<0>] ext4_file_write_iter+0x1/0x2\n"),
+	    D_LOCK);
+	ASSERT_EQ(classify("", "[<0>] rpc_wait_bit_killable+0x1/0x2\n[<0>] __rpc_execute+0x1/0x2\n"
+			       "[<0>] nfs4_do_call_sync+0x1/0x2\n"),
 		  D_NETFS);
 	ASSERT_EQ(classify("fuse_request_end", NULL), D_NETFS);
 	ASSERT_EQ(classify("__refrigerator", NULL), D_FREEZER);
