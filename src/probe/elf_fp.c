@@ -4,8 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-static const Elf64_Shdr *section(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh,
-				 unsigned i)
+static const Elf64_Shdr *section(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh, unsigned i)
 {
 	uint64_t off = eh->e_shoff + (uint64_t)i * eh->e_shentsize;
 
@@ -28,8 +27,8 @@ static const char *section_name(const uint8_t *buf, size_t len, const Elf64_Ehdr
 }
 
 /* The file bytes at virtual address addr, if an allocated section holds n of them. */
-static const uint8_t *bytes_at(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh,
-			       uint64_t addr, size_t n)
+static const uint8_t *bytes_at(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh, uint64_t addr,
+			       size_t n)
 {
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		const Elf64_Shdr *sh = section(buf, len, eh, i);
@@ -65,7 +64,7 @@ static void survey_symbols(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh,
 	n = dynsym->sh_size / sizeof(Elf64_Sym);
 	for (size_t i = 0; i < n; i++) {
 		const Elf64_Sym *s =
-			(const Elf64_Sym *)(const void *)(buf + dynsym->sh_offset + i * sizeof(*s));
+		    (const Elf64_Sym *)(const void *)(buf + dynsym->sh_offset + i * sizeof(*s));
 		const uint8_t *code;
 
 		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF ||
