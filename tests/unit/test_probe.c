@@ -8,6 +8,7 @@
 #include "common.h"
 #include "unit.h"
 #include "probe/common.h"
+#include "probe/elf_fp.h"
 #include "probe/hist.h"
 #include "probe/syscall_names.h"
 #include "probe/syscalls.h"
@@ -195,6 +196,38 @@ TEST(syscall_and_errno_names)
 	ASSERT_STREQ(sc_row_name((unsigned)syscall_nr("openat"), buf, sizeof(buf)), "openat");
 }
 
+static int survey_file(const char *path, struct fp_survey *s)
+{
+	static uint8_t buf[1 << 16];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return elf_fp_survey(buf, n, s);
+}
+
+/*
+ * Two builds of the same two functions (tests/fuzz/corpus/fuzz_elf_fp):
+ * gcc -O1 -fno-omit-frame-pointer and gcc -O2 -fomit-frame-pointer; the
+ * compiler flags are the oracle.
+ */
+TEST(frame_pointer_survey_tells_builds_apart)
+{
+	struct fp_survey s;
+
+	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/fp.so", &s), 0);
+	ASSERT_EQ(s.functions, 2);
+	ASSERT_EQ(s.with_fp, 2);
+	ASSERT_EQ(s.has_eh_frame, 1);
+	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/nofp.so", &s), 0);
+	ASSERT_EQ(s.functions, 2);
+	ASSERT_EQ(s.with_fp, 0);
+	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/trunc", &s), -EINVAL);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -207,5 +240,6 @@ int main(void)
 	RUN(&st, probe_errors_map_to_exit_status);
 	RUN(&st, syscalls_report_is_a_delta);
 	RUN(&st, syscall_and_errno_names);
+	RUN(&st, frame_pointer_survey_tells_builds_apart);
 	UNIT_MAIN_END(&st);
 }
