@@ -35,6 +35,7 @@ struct tr_out {
 	const struct probe_opts *opts;
 	struct json_writer json;
 	int64_t start_ns;
+	bool attached;
 };
 
 static void on_attached(void *ctx, const struct probe_target *t)
@@ -43,6 +44,7 @@ static void on_attached(void *ctx, const struct probe_target *t)
 	char who[96];
 
 	o->start_ns = probe_now_ns();
+	o->attached = true;
 	probe_target_describe(t, who, sizeof(who));
 	fprintf(stderr, "Tracing syscalls of %s... Ctrl-C to stop.\n", who);
 }
@@ -115,9 +117,10 @@ static void print_summary(struct tr_out *o, const struct tr_summary *sum)
 		json_finish(&o->json);
 		return;
 	}
-	fprintf(stderr, "%llu events, %llu lost, %.3f s%s\n", (unsigned long long)sum->events,
-		(unsigned long long)sum->lost, sum->elapsed_s,
-		sum->target_exited ? " (target exited)" : "");
+	if (o->attached)
+		fprintf(stderr, "%llu events, %llu lost, %.3f s%s\n",
+			(unsigned long long)sum->events, (unsigned long long)sum->lost,
+			sum->elapsed_s, sum->target_exited ? " (target exited)" : "");
 }
 
 int probe_trace_main(int argc, char **argv)

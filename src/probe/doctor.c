@@ -163,7 +163,8 @@ static void check_paranoid(struct doc_report *r)
 	int v = 0;
 
 	if (!f || fscanf(f, "%d", &v) != 1) {
-		doc_add(r, "perf_event_paranoid", DOC_MISSING, "the kernel needs CONFIG_PERF_EVENTS=y",
+		doc_add(r, "perf_event_paranoid", DOC_MISSING,
+			"the kernel needs CONFIG_PERF_EVENTS=y",
 			"/proc/sys/kernel/perf_event_paranoid unreadable");
 		if (f)
 			fclose(f);

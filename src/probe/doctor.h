@@ -27,9 +27,9 @@ struct doc_check {
 };
 
 struct doc_probe {
-	const char *name;  /* "syscalls", "trace", "offcpu", "runq", "profile" */
+	const char *name; /* "syscalls", "trace", "offcpu", "runq", "profile" */
 	bool works;
-	char detail[256];  /* what was tried, or what is missing */
+	char detail[256]; /* what was tried, or what is missing */
 };
 
 #define DOC_MAX_CHECKS 32
@@ -37,7 +37,7 @@ struct doc_probe {
 
 struct doc_report {
 	char kernel[200]; /* 3 utsname fields of up to 64 bytes */
-	bool bpf_built; /* triage was built with BPF support */
+	bool bpf_built;	  /* triage was built with BPF support */
 	struct doc_check checks[DOC_MAX_CHECKS];
 	size_t nchecks;
 	struct doc_probe probes[DOC_MAX_PROBES];
@@ -49,7 +49,8 @@ void doctor_run(struct doc_report *r);
 
 /* Appends a check (ignored when full); returns it for the detail text. */
 struct doc_check *doc_add(struct doc_report *r, const char *name, enum doc_status st,
-			  const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+			  const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 const struct doc_check *doc_find(const struct doc_report *r, const char *name);
 
 /* The BPF part (doctor_bpf.c): program types, maps, skeletons, perf events. */

@@ -63,7 +63,7 @@ static void set_only(struct doctor_bpf *skel, const char *prog_name)
 	struct bpf_program *p;
 
 	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), prog_name));
+	    bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), prog_name));
 }
 
 /* Opens the doctor object with only prog_name enabled, loads and attaches it. */
@@ -190,7 +190,9 @@ static void add_probe(struct doc_report *r, const char *name, int err, const cha
 	p = &r->probes[r->nprobes++];
 	p->name = name;
 	p->works = !err;
-	if (err)
+	if (err == -ENOPKG)
+		snprintf(p->detail, sizeof(p->detail), "triage was built without BPF support");
+	else if (err)
 		snprintf(p->detail, sizeof(p->detail), "%s: %s failed: %s", tried, stage,
 			 strerror(-err));
 	else
@@ -204,6 +206,10 @@ static void add_probe_from(struct doc_report *r, const char *name, const char *c
 	char tried[160] = "needs";
 	size_t pos = strlen(tried);
 
+	if (!r->bpf_built) {
+		add_probe(r, name, -ENOPKG, NULL, NULL);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct doc_check *c = doc_find(r, needs[i]);
 
@@ -212,7 +218,14 @@ static void add_probe_from(struct doc_report *r, const char *name, const char *c
 		if (pos >= sizeof(tried))
 			pos = sizeof(tried) - 1;
 		if (!c || c->status != DOC_OK) {
-			add_probe(r, name, -ENOTSUP, c ? needs[i] : "check", tried);
+			struct doc_probe *p =
+			    r->nprobes < DOC_MAX_PROBES ? &r->probes[r->nprobes++] : NULL;
+
+			if (p)
+				*p = (struct doc_probe){ .name = name };
+			if (p)
+				snprintf(p->detail, sizeof(p->detail), "%s: %s is %s", tried,
+					 needs[i], c ? "missing" : "not checked");
 			return;
 		}
 	}

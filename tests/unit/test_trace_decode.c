@@ -130,8 +130,7 @@ TEST(syscall_lists_parse)
 	ASSERT_STREQ(bad, "bogus");
 	ASSERT_EQ(tr_parse_syscalls("openat,", nrs, 4, bad, sizeof(bad)), -ENOENT);
 	ASSERT_EQ(tr_parse_syscalls("", nrs, 4, bad, sizeof(bad)), -ENOENT);
-	ASSERT_EQ(tr_parse_syscalls("read,read,read,read,read", nrs, 4, bad, sizeof(bad)),
-		  -E2BIG);
+	ASSERT_EQ(tr_parse_syscalls("read,read,read,read,read", nrs, 4, bad, sizeof(bad)), -E2BIG);
 }
 
 int main(void)
