@@ -21,8 +21,10 @@ echo "voluntary ${vol_ns} ns (${vol_n} switches); workload: nanosleep ${sleep_ns
 within "$vol_ns" "$sleep_ns" 10 || fail "voluntary $vol_ns ns vs $sleep_ns ns in nanosleep: off by >10%"
 awk -v v="$vol_ns" -v r="$run_ns" 'BEGIN { f = v / r; exit !(f >= 0.40 && f <= 0.60) }' ||
 	fail "voluntary share $vol_ns/$run_ns not within 40-60%"
-# One switch per nanosleep; the last printf may add one of its own.
-[ "$vol_n" -ge "$nvcsw" ] && [ "$vol_n" -le $((nvcsw + 2)) ] ||
+# One switch per nanosleep. On this VM a few context switches in 10^5 never
+# reach sched_switch programs (raw_tp and tp_btf alike; see
+# docs/probe-offcpu.md), so allow 3 lost intervals.
+[ "$vol_n" -ge $((nvcsw - 3)) ] && [ "$vol_n" -le $((nvcsw + 2)) ] ||
 	fail "voluntary switches $vol_n vs getrusage nvcsw $nvcsw"
 
 # 2. The top voluntary stack is the nanosleep path, symbolized on both sides.
