@@ -144,6 +144,10 @@ int probe_report_failure(FILE *stream, const char *probe, const char *what, int 
 {
 	const char *hint = probe_err_hint(err);
 
+	if (err == -ENOPKG) {
+		fprintf(stream, "triage probe %s: unavailable: %s\n", probe, hint);
+		return probe_err_status(err);
+	}
 	fprintf(stream, "triage probe %s: %s: %s\n", probe, what, strerror(err < 0 ? -err : err));
 	if (hint)
 		fprintf(stream, "triage probe %s: %s\n", probe, hint);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if TRIAGE_HAVE_BPF
 #include <bpf/bpf.h>
@@ -271,7 +272,25 @@ int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
 	return err;
 }
 
+int sc_selftest(const char **stage)
+{
+	struct probe_opts opts = { .target.pid = getpid() };
+	struct sc_state st = { 0 };
+	void *skel;
+	int err = start_probe(&st, &opts, stage);
+
+	skel = st.skel;
+	probe_skel_stop(&sc_ops, &skel);
+	return err;
+}
+
 #else /* !TRIAGE_HAVE_BPF */
+
+int sc_selftest(const char **stage)
+{
+	*stage = "starting";
+	return -ENOPKG;
+}
 
 int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink, const char **stage)
 {

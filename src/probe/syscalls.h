@@ -91,4 +91,10 @@ struct sc_sink {
 int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
 	   const char **stage);
 
+/*
+ * Loads and attaches the probe (targeting this process) and detaches it
+ * again: what 'triage doctor' uses to say whether the probe works here.
+ */
+int sc_selftest(const char **stage);
+
 #endif
