@@ -132,7 +132,8 @@ static void read_comm(struct sp_session *s, int pid)
 		s->comm[0] = '\0';
 		return;
 	}
-	s->comm[strcspn(s->comm, "\n")] = '\0';
+	if (s->comm[n - 1] == '\n') /* the file's own newline; a name may hold others */
+		s->comm[n - 1] = '\0';
 }
 
 /* The tgid of pid from its status file; 0 if unknown. */

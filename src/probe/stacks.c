@@ -177,7 +177,7 @@ static void folded_frame(FILE *f, const struct stack_frame *fr, bool kernel)
 /* The frames part of a folded line (no value), malloc'ed. */
 static char *folded_key(const struct stack_entry *e)
 {
-	char comm[STACK_COMM_LEN], *buf = NULL;
+	char comm[4 * STACK_COMM_LEN], *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 

@@ -53,3 +53,25 @@ check_folded "$SCRATCH/f.txt"
 grep -qE '^probe_funcs;.*main;sleep_in_known_function;.*nanosleep[^;]*_\[k\];.* [0-9]+$' "$SCRATCH/f.txt" ||
 	fail "folded output lacks main;sleep_in_known_function;...nanosleep_[k]: $(head -3 "$SCRATCH/f.txt")"
 echo "ok plain and folded"
+
+# 4. A hostile process name: no terminal escape reaches stdout, the folded
+#    root frame stays one frame, JSON stays valid and keeps the name.
+PROBE_FUNCS_COMM=$'e\e[31m;x y\n' start_stack_workload probe_funcs half-sleep 10 5
+start_probe "$SCRATCH/h.txt" "$SCRATCH/h.err" offcpu -p "$WPID" --top 1
+kill -USR1 "$WPID"
+wait_pid_rc "$PPID_PROBE" 60
+[ "$RC" = 0 ] || fail "hostile comm run exited $RC"
+! grep -q $'\e' "$SCRATCH/h.txt" "$SCRATCH/h.err" || fail "an escape byte reached the terminal"
+grep -q 'e\\x1b\[31m;x y\\x0a' "$SCRATCH/h.txt" || fail "comm not shown escaped: $(cat -v "$SCRATCH/h.txt")"
+for mode in --folded --json; do
+	PROBE_FUNCS_COMM=$'e\e[31m;x y\n' start_stack_workload probe_funcs half-sleep 10 5
+	start_probe "$SCRATCH/h$mode" "$SCRATCH/h.err" offcpu -p "$WPID" $mode
+	kill -USR1 "$WPID"
+	wait_pid_rc "$PPID_PROBE" 60
+	[ "$RC" = 0 ] || fail "hostile comm $mode exited $RC"
+done
+check_folded "$SCRATCH/h--folded"
+grep -q '^e\\x1b\[31m_x_y\\x0a;' "$SCRATCH/h--folded" || fail "folded root: $(cat -v "$SCRATCH/h--folded")"
+jq -e '.comm == "e\u001b[31m;x y\n" and (.threads[0].comm == .comm)' "$SCRATCH/h--json" >/dev/null ||
+	fail "JSON comm: $(cat -v "$SCRATCH/h--json")"
+echo "ok hostile comm"
