@@ -77,7 +77,10 @@ static void task_comm(const struct sp_session *s, int pid, uint32_t tid, char *c
 
 	snprintf(rel, sizeof(rel), "%d/task/%u/comm", pid, tid);
 	n = procfs_read(&s->pf, rel, comm, SP_COMM_LEN);
-	comm[n > 0 ? strcspn(comm, "\n") : 0] = '\0';
+	if (n <= 0)
+		comm[0] = '\0';
+	else if (comm[n - 1] == '\n') /* the file's newline, not one inside the name */
+		comm[n - 1] = '\0';
 }
 
 /*

@@ -132,7 +132,21 @@ static void read_comm(struct sp_session *s, int pid)
 		s->comm[0] = '\0';
 		return;
 	}
-	s->comm[strcspn(s->comm, "\n")] = '\0';
+	if (s->comm[n - 1] == '\n') /* the file's own newline; a name may hold others */
+		s->comm[n - 1] = '\0';
+}
+
+/* The tgid of pid from its status file; 0 if unknown. */
+static int read_tgid(const struct sp_session *s, int pid)
+{
+	char rel[32], buf[2048], *p;
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/status", pid);
+	n = procfs_read(&s->pf, rel, buf, sizeof(buf));
+	if (n <= 0 || !(p = strstr(buf, "\nTgid:")))
+		return 0;
+	return atoi(p + 6);
 }
 
 static void load_symbolizers(struct sp_session *s, int pid)
@@ -165,6 +179,12 @@ int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_op
 	err = procfs_open(&s->pf, NULL);
 	if (err)
 		return probe_report_failure(stderr, probe, "opening /proc", err);
+	err = read_tgid(s, lo.target.pid);
+	if (err && err != lo.target.pid) {
+		fprintf(stderr, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe,
+			lo.target.pid, err, err);
+		return EXIT_USAGE;
+	}
 	lo.interval_s = 1.0; /* ticks to refresh the maps; nothing is printed */
 	lo.count = 0;
 	err = probe_loop_init(&s->loop, &lo);

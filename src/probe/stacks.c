@@ -156,16 +156,13 @@ void stack_print_frames(FILE *out, const struct stack_entry *e)
 
 void folded_sanitize(char *dst, size_t len, const char *src)
 {
-	size_t i = 0;
-
 	if (!len)
 		return;
-	for (; src && *src && i + 1 < len; src++) {
-		unsigned char c = (unsigned char)*src;
-
-		dst[i++] = (c == ';' || c <= ' ' || c == 0x7f) ? '_' : (char)c;
-	}
-	dst[i] = '\0';
+	/* Control bytes (C0, DEL, C1) become visible escapes first. */
+	text_sanitize(dst, len, src ? src : "");
+	for (char *p = dst; *p; p++)
+		if (*p == ';' || *p == ' ')
+			*p = '_';
 }
 
 /* Appends one frame name to a folded line under construction. */
@@ -180,7 +177,7 @@ static void folded_frame(FILE *f, const struct stack_frame *fr, bool kernel)
 /* The frames part of a folded line (no value), malloc'ed. */
 static char *folded_key(const struct stack_entry *e)
 {
-	char comm[STACK_COMM_LEN], *buf = NULL;
+	char comm[4 * STACK_COMM_LEN], *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 

@@ -21,8 +21,10 @@ echo "voluntary ${vol_ns} ns (${vol_n} switches); workload: nanosleep ${sleep_ns
 within "$vol_ns" "$sleep_ns" 10 || fail "voluntary $vol_ns ns vs $sleep_ns ns in nanosleep: off by >10%"
 awk -v v="$vol_ns" -v r="$run_ns" 'BEGIN { f = v / r; exit !(f >= 0.40 && f <= 0.60) }' ||
 	fail "voluntary share $vol_ns/$run_ns not within 40-60%"
-# One switch per nanosleep; the last printf may add one of its own.
-[ "$vol_n" -ge "$nvcsw" ] && [ "$vol_n" -le $((nvcsw + 2)) ] ||
+# One switch per nanosleep. On this VM a few context switches in 10^5 never
+# reach sched_switch programs (raw_tp and tp_btf alike; see
+# docs/probe-offcpu.md), so allow 3 lost intervals.
+[ "$vol_n" -ge $((nvcsw - 3)) ] && [ "$vol_n" -le $((nvcsw + 2)) ] ||
 	fail "voluntary switches $vol_n vs getrusage nvcsw $nvcsw"
 
 # 2. The top voluntary stack is the nanosleep path, symbolized on both sides.
@@ -51,3 +53,25 @@ check_folded "$SCRATCH/f.txt"
 grep -qE '^probe_funcs;.*main;sleep_in_known_function;.*nanosleep[^;]*_\[k\];.* [0-9]+$' "$SCRATCH/f.txt" ||
 	fail "folded output lacks main;sleep_in_known_function;...nanosleep_[k]: $(head -3 "$SCRATCH/f.txt")"
 echo "ok plain and folded"
+
+# 4. A hostile process name: no terminal escape reaches stdout, the folded
+#    root frame stays one frame, JSON stays valid and keeps the name.
+PROBE_FUNCS_COMM=$'e\e[31m;x y\n' start_stack_workload probe_funcs half-sleep 10 5
+start_probe "$SCRATCH/h.txt" "$SCRATCH/h.err" offcpu -p "$WPID" --top 1
+kill -USR1 "$WPID"
+wait_pid_rc "$PPID_PROBE" 60
+[ "$RC" = 0 ] || fail "hostile comm run exited $RC"
+! grep -q $'\e' "$SCRATCH/h.txt" "$SCRATCH/h.err" || fail "an escape byte reached the terminal"
+grep -q 'e\\x1b\[31m;x y\\x0a' "$SCRATCH/h.txt" || fail "comm not shown escaped: $(cat -v "$SCRATCH/h.txt")"
+for mode in --folded --json; do
+	PROBE_FUNCS_COMM=$'e\e[31m;x y\n' start_stack_workload probe_funcs half-sleep 10 5
+	start_probe "$SCRATCH/h$mode" "$SCRATCH/h.err" offcpu -p "$WPID" $mode
+	kill -USR1 "$WPID"
+	wait_pid_rc "$PPID_PROBE" 60
+	[ "$RC" = 0 ] || fail "hostile comm $mode exited $RC"
+done
+check_folded "$SCRATCH/h--folded"
+grep -q '^e\\x1b\[31m_x_y\\x0a;' "$SCRATCH/h--folded" || fail "folded root: $(cat -v "$SCRATCH/h--folded")"
+jq -e '.comm == "e\u001b[31m;x y\n" and (.threads[0].comm == .comm)' "$SCRATCH/h--json" >/dev/null ||
+	fail "JSON comm: $(cat -v "$SCRATCH/h--json")"
+echo "ok hostile comm"

@@ -43,6 +43,10 @@ if command -v setpriv >/dev/null; then
 	echo "ok unprivileged exit 3"
 fi
 
+start_stack_workload probe_crowd 2 60 # threads appear after SIGUSR1
+CROWD=$WPID
+kill -USR1 "$CROWD"
+for i in $(seq 50); do [ "$(ls "/proc/$CROWD/task" | wc -l)" -ge 2 ] && break; sleep 0.1; done
 for probe in offcpu runq profile; do
 	"$TRIAGE" probe "$probe" >/dev/null 2>&1; [ $? = 2 ] || fail "$probe without -p: not exit 2"
 	"$TRIAGE" probe "$probe" -p x >/dev/null 2>&1; [ $? = 2 ] || fail "$probe -p x: not exit 2"
@@ -51,6 +55,9 @@ for probe in offcpu runq profile; do
 		fail "$probe --folded --json: not exit 2"
 	"$TRIAGE" probe "$probe" -p 4194303 >/dev/null 2>"$SCRATCH/err"; rc=$?
 	[ $rc = 1 ] && grep -q 'no such process' "$SCRATCH/err" || fail "$probe missing pid: exit $rc"
+	tid=$(ls "/proc/$CROWD/task" | grep -vx "$CROWD" | head -n 1)
+	"$TRIAGE" probe "$probe" -p "$tid" >/dev/null 2>"$SCRATCH/err"; rc=$?
+	[ $rc = 2 ] && grep -q "thread of process $CROWD" "$SCRATCH/err" || fail "$probe -p TID: exit $rc"
 	"$TRIAGE" probe "$probe" --help | grep -q "Usage: triage probe $probe" || fail "$probe --help"
 done
 "$TRIAGE" probe profile -p 1 -F 0 >/dev/null 2>&1; [ $? = 2 ] || fail "-F 0: not exit 2"

@@ -128,17 +128,19 @@ TEST(folded_names_are_safe)
 	char buf[32];
 
 	folded_sanitize(buf, sizeof(buf), "a;b c\td\x1b[0m");
-	ASSERT_STREQ(buf, "a_b_c_d_[0m");
+	ASSERT_STREQ(buf, "a_b_c\\x09d\\x1b[0m");
+	folded_sanitize(buf, sizeof(buf), "x\xc2\x9by");
+	ASSERT_TRUE(strchr(buf, '\x9b') == NULL);
 }
 
 /* ---- ELF files built here, nm as the oracle ---- */
 
 static const char test_src[] =
-	"__attribute__((noinline)) int alpha_function(int x) { return x * 3 + 1; }\n"
-	"__attribute__((noinline)) static int beta_local(int x) { return alpha_function(x) ^ 7; }\n"
-	"__attribute__((noinline)) int gamma_function(int x) { int s = 0;"
-	" for (int i = 0; i < x; i++) s += beta_local(i); return s; }\n"
-	"int main(int argc, char **argv) { return gamma_function(argc) & 1; }\n";
+    "__attribute__((noinline)) int alpha_function(int x) { return x * 3 + 1; }\n"
+    "__attribute__((noinline)) static int beta_local(int x) { return alpha_function(x) ^ 7; }\n"
+    "__attribute__((noinline)) int gamma_function(int x) { int s = 0;"
+    " for (int i = 0; i < x; i++) s += beta_local(i); return s; }\n"
+    "int main(int argc, char **argv) { return gamma_function(argc) & 1; }\n";
 
 static char workdir[64];
 
@@ -167,11 +169,12 @@ static int build_test_elves(void)
 		return -1;
 	fputs(test_src, f);
 	fclose(f);
-	return sh("cd %s && cc -O1 -g -fPIE -pie -Wl,--build-id -o pie t.c && "
-		  "cc -O1 -g -no-pie -Wl,--build-id -o nopie t.c && "
-		  "cc -O1 -g -shared -fPIC -Wl,--build-id -o lib.so t.c && "
-		  "objcopy --only-keep-debug pie pie.debug && strip --strip-all -o pie.stripped pie",
-		  workdir);
+	return sh(
+	    "cd %s && cc -O1 -g -fPIE -pie -Wl,--build-id -o pie t.c && "
+	    "cc -O1 -g -no-pie -Wl,--build-id -o nopie t.c && "
+	    "cc -O1 -g -shared -fPIC -Wl,--build-id -o lib.so t.c && "
+	    "objcopy --only-keep-debug pie pie.debug && strip --strip-all -o pie.stripped pie",
+	    workdir);
 }
 
 /* Every sized function symbol nm lists must resolve to its name (or an alias at its address). */
@@ -201,8 +204,8 @@ static int check_against_nm(const char *file, int *checked)
 		(*checked)++;
 		if (!got || off || !got_end || alias_off != size - 1 ||
 		    (strcmp(got, name) && symtab_lookup(&es.tab, addr, NULL) != got)) {
-			fprintf(stderr, "%s: %s at %llx size %llx -> %s+%" PRIu64 "\n", file, name, addr,
-				size, got ? got : "(none)", off);
+			fprintf(stderr, "%s: %s at %llx size %llx -> %s+%" PRIu64 "\n", file, name,
+				addr, size, got ? got : "(none)", off);
 			bad++;
 		}
 	}
@@ -258,9 +261,10 @@ TEST(stripped_file_uses_build_id_debug_file)
 	ASSERT_TRUE(!es.debug_file_used);
 	elf_syms_release(&es);
 	/* Lay out a debug root the way Debian's -dbg packages do. */
-	ASSERT_EQ(sh("mkdir -p %s/dbg/.build-id/%.2s && cp %s/pie.debug %s/dbg/.build-id/%.2s/%s.debug",
-		     workdir, hex, workdir, workdir, hex, hex + 2),
-		  0);
+	ASSERT_EQ(
+	    sh("mkdir -p %s/dbg/.build-id/%.2s && cp %s/pie.debug %s/dbg/.build-id/%.2s/%s.debug",
+	       workdir, hex, workdir, workdir, hex, hex + 2),
+	    0);
 	snprintf(oracle, sizeof(oracle), "%s/dbg", workdir);
 	ASSERT_EQ(elf_syms_load(path, oracle, &es), 0);
 	ASSERT_TRUE(es.debug_file_used);
@@ -331,7 +335,8 @@ TEST(kallsyms_lookup_matches_file)
 	err = ksyms_load(&pf, &k);
 	procfs_close(&pf);
 	if (err == -EACCES) {
-		printf("note: kallsyms addresses are hidden here (not root?); kernel check skipped\n");
+		printf(
+		    "note: kallsyms addresses are hidden here (not root?); kernel check skipped\n");
 		return;
 	}
 	ASSERT_EQ(err, 0);

@@ -13,13 +13,15 @@
  *                                      "cpu_ns=N" (its CPU time) and exit
  *
  * Before SIGUSR1 it prints "ready" and blocks, so a test can attach a
- * probe first.
+ * probe first. With PROBE_FUNCS_COMM set, it renames itself to that
+ * (a hostile name for the escaping tests).
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -81,6 +83,8 @@ static void wait_for_go(void)
 
 int main(int argc, char **argv)
 {
+	if (getenv("PROBE_FUNCS_COMM"))
+		prctl(PR_SET_NAME, getenv("PROBE_FUNCS_COMM"));
 	if (argc == 4 && !strcmp(argv[1], "half-sleep")) {
 		int cycles = atoi(argv[2]);
 		int64_t ms = atoll(argv[3]) * 1000000, slept = 0, t0, t1;
