@@ -266,6 +266,7 @@ struct session {
 	struct pidstat_fixclock fix;
 	char *outbuf;
 	bool handlers;
+	struct timespec start_mono; /* start-up, on the sampling clock */
 };
 
 static void ensure_handlers(struct session *s)
@@ -319,7 +320,11 @@ static void arm_real(struct pidstat_clock *c)
 	struct session *s = (struct session *)((char *)c - offsetof(struct session, clk));
 
 	ensure_handlers(s);
-	clock_gettime(CLOCK_MONOTONIC, &s->real.deadline);
+	/*
+	 * The grid starts at start-up, not after the first snapshot (sysstat
+	 * arms its alarm there): a slow first snapshot does not delay sample 1.
+	 */
+	s->real.deadline = s->start_mono;
 	s->real.deadline.tv_sec += s->real.interval;
 }
 
@@ -437,6 +442,7 @@ static int run_session(struct session *s)
 		ensure_handlers(s);
 	r->rows = s->opts.dis_hdr ? 23 : terminal_rows();
 	start = s->clk.now(&s->clk);
+	clock_gettime(CLOCK_MONOTONIC, &s->start_mono);
 	localtime_r(&start, &r->tstamp[0]);
 	s->outbuf = malloc(1 << 18);
 	if (s->outbuf)

@@ -177,6 +177,8 @@ void pidstat_table_commit(struct pidstat_table *tb)
 			free_task(tb, t);
 		}
 	}
+	for (size_t i = 0; i < tb->next_len; i++)
+		tb->next[i]->order_idx = i;
 	tmp = tb->order;
 	cap = tb->cap;
 	tb->order = tb->next;
