@@ -266,6 +266,7 @@ struct session {
 	struct pidstat_fixclock fix;
 	char *outbuf;
 	bool handlers;
+	struct timespec start_mono; /* start-up, on the sampling clock */
 };
 
 static void ensure_handlers(struct session *s)
@@ -319,13 +320,24 @@ static void arm_real(struct pidstat_clock *c)
 	struct session *s = (struct session *)((char *)c - offsetof(struct session, clk));
 
 	ensure_handlers(s);
-	clock_gettime(CLOCK_MONOTONIC, &s->real.deadline);
+	/*
+	 * The grid starts at start-up, not after the first snapshot (sysstat
+	 * arms its alarm there): a slow first snapshot does not delay sample 1.
+	 */
+	s->real.deadline = s->start_mono;
 	s->real.deadline.tv_sec += s->real.interval;
 }
 
 static void arm_fixture(struct pidstat_clock *c)
 {
 	ensure_handlers((struct session *)((char *)c - offsetof(struct session, clk)));
+}
+
+static bool getenv_is(const char *name, const char *value)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, value);
 }
 
 static int prepare_run(struct session *s, const char *self)
@@ -340,6 +352,7 @@ static int prepare_run(struct session *s, const char *self)
 	r->out.f = stdout;
 	r->out.dec = o->dec;
 	r->out.human = o->human;
+	r->out.fast = pidstat_fast_numbers();
 	r->iso_time = tf && !strcmp(tf, "ISO");
 	r->kb_shift = log2_kb(s->host.pagesize);
 	r->table.fd_budget = s->host.fixture ? 0 : fd_budget();
@@ -352,6 +365,10 @@ static int prepare_run(struct session *s, const char *self)
 				    isatty(STDOUT_FILENO));
 	}
 	compile_filters(r, o);
+	r->ts.fd = -1;
+	if (!s->host.fixture && (!o->root || !strcmp(o->root, "/")) &&
+	    !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"))
+		r->use_taskstats = taskstats_open(&r->ts) == 0;
 	if (o->npids && pidstat_table_seed(r, o->pids, o->npids))
 		return 4;
 	(void)self;
@@ -362,6 +379,7 @@ static void release_session(struct session *s)
 {
 	struct pidstat_run *r = &s->run;
 
+	taskstats_close(&r->ts);
 	if (r->comm_re_ok)
 		regfree(&r->comm_re);
 	if (r->proc_re_ok)
@@ -424,6 +442,7 @@ static int run_session(struct session *s)
 		ensure_handlers(s);
 	r->rows = s->opts.dis_hdr ? 23 : terminal_rows();
 	start = s->clk.now(&s->clk);
+	clock_gettime(CLOCK_MONOTONIC, &s->start_mono);
 	localtime_r(&start, &r->tstamp[0]);
 	s->outbuf = malloc(1 << 18);
 	if (s->outbuf)
@@ -443,6 +462,7 @@ int cmd_pidstat(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.pf.root_fd = s.pf.proc_fd = -1;
+	s.run.ts.fd = -1;
 	guard_closed_stdout();
 	init_locale();
 	if (parse_args(&s, argc, argv, &rc))

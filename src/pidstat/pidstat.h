@@ -17,6 +17,7 @@
 
 #include "procfs/host.h"
 #include "procfs/procfs.h"
+#include "procfs/taskstats.h"
 
 struct json_writer;
 
@@ -164,7 +165,13 @@ struct pidstat_out {
 	struct pidstat_colors col;
 	int dec; /* -1 default */
 	bool human;
+	bool fast; /* the locale writes '.': numbers may skip printf */
 };
+
+/* Whether the current LC_NUMERIC lets pidstat format numbers itself. */
+bool pidstat_fast_numbers(void);
+/* " %*llu" */
+void pidstat_put_uint(FILE *f, int width, unsigned long long v);
 
 /* Low-level field printers: sysstat's cprintf_* (the shared formatting rules). */
 void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double val);
@@ -219,6 +226,9 @@ struct pidstat_run {
 	bool iso_time; /* S_TIME_FORMAT=ISO */
 	int last;      /* slot of the last displayed sample */
 	int err_errno; /* errno behind a PIDSTAT_E_* result */
+	/* live runs with privilege: status fields through taskstats */
+	struct taskstats_conn ts;
+	bool use_taskstats;
 	const char *average_label;
 	struct json_writer *json;
 	volatile int *stop_flag; /* set by the shell's signal handlers */

@@ -78,26 +78,35 @@ static void plain_ids(struct pidstat_run *r, const struct pidstat_report *rp,
 	const struct pidstat_task *t = w->task;
 	const char *user = r->opts->username ? pidstat_user_name(r, t->uid) : NULL;
 
-	fprintf(o->f, "%-11s%s", rp->curr_str, o->col.item);
+	fputs(rp->curr_str, o->f);
+	for (size_t n = strlen(rp->curr_str); n < 11; n++)
+		fputc(' ', o->f);
+	fputs(o->col.item, o->f);
 	if (user)
 		fprintf(o->f, " %8s", user);
+	else if ((int)t->uid >= 0)
+		pidstat_put_uint(o->f, 5, t->uid);
 	else
 		fprintf(o->f, " %5d", (int)t->uid);
 	fputs(o->col.normal, o->f);
 	fputs(o->col.item, o->f);
 	switch (w->id) {
 	case ID_PID:
-		fprintf(o->f, " %9u", (unsigned)t->pid);
+		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
 		break;
 	case ID_TGID:
-		fprintf(o->f, " %9u         -", (unsigned)t->pid);
+		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
+		fputs("         -", o->f);
 		break;
 	case ID_THREAD:
-		fprintf(o->f, "         - %9u", (unsigned)t->pid);
+		fputs("         -", o->f);
+		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
 		break;
 	case ID_ORPHAN:
-		fprintf(o->f, " %9u%s%s", (unsigned)t->leader->pid, o->col.normal, o->col.item);
-		fprintf(o->f, " %9u", (unsigned)t->pid);
+		pidstat_put_uint(o->f, 9, (unsigned)t->leader->pid);
+		fputs(o->col.normal, o->f);
+		fputs(o->col.item, o->f);
+		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
 		break;
 	}
 	fputs(o->col.normal, o->f);
@@ -128,7 +137,10 @@ static void cpu_fields(const struct pidstat_out *o, const struct pidstat_row *w,
 	fputs(o->col.item, o->f);
 	if (avg)
 		fputs("     -", o->f);
-	else
+	else if (w->cpu_nr >= 0) {
+		fputs("  ", o->f); /* "   %3d" */
+		pidstat_put_uint(o->f, 3, (unsigned)w->cpu_nr);
+	} else
 		fprintf(o->f, "   %3d", w->cpu_nr);
 	fputs(o->col.normal, o->f);
 }

@@ -34,10 +34,10 @@ static int parse(struct pidstat_opts *o, const char *line)
 TEST(usage_cases)
 {
 	static const char *const bad[] = {
-		"-p abc", "-p 0",  "-p",      "-x",	  "-up 1",   "--help", "--",
-		"-u 0 3", "-u 1 0", "-u -1",   "-u 1.5",  "1 2 3",   "-T foo", "-C ''",
-		"--dec=3", "--dec=12", "--dec", "--human=1", "-e",	 "-p -1",  "-G",
-		"-T",	  "-o XML", "-p 1x", "-U 123 1 1",
+		"-p abc",  "-p 0",     "-p",	"-x",	      "-up 1", "--help", "--",
+		"-u 0 3",  "-u 1 0",   "-u -1", "-u 1.5",     "1 2 3", "-T foo", "-C ''",
+		"--dec=3", "--dec=12", "--dec", "--human=1",  "-e",    "-p -1",	 "-G",
+		"-T",	   "-o XML",   "-p 1x", "-U 123 1 1",
 	};
 	struct pidstat_opts o;
 
@@ -108,11 +108,21 @@ TEST(dis_hdr_rules)
 		const char *args;
 		int dis_hdr;
 	} cases[] = {
-		{ "-p 123 1 5", 0 },	  { "1 5", 1 },		   { "-urdw -p 123", 3 },
-		{ "-T ALL -p 123 1 2", 0 }, { "-p 1,2 1 5", 1 },	   { "-p ALL", 1 },
-		{ "-p 1,1", 1 },	  { "-u -u -p 1", 1 },	   { "-u -p 1", 0 },
-		{ "-p SELF", 0 },	  { "-T TASK -T CHILD -p 1", 0 }, { "-T CHILD -u -r -p 1", 1 },
-		{ "-T ALL -T ALL -p 1", 2 }, { "-h -u -r -p 1", 1 }, { "-T CHILD -u -d -p 1", 1 },
+		{ "-p 123 1 5", 0 },
+		{ "1 5", 1 },
+		{ "-urdw -p 123", 3 },
+		{ "-T ALL -p 123 1 2", 0 },
+		{ "-p 1,2 1 5", 1 },
+		{ "-p ALL", 1 },
+		{ "-p 1,1", 1 },
+		{ "-u -u -p 1", 1 },
+		{ "-u -p 1", 0 },
+		{ "-p SELF", 0 },
+		{ "-T TASK -T CHILD -p 1", 0 },
+		{ "-T CHILD -u -r -p 1", 1 },
+		{ "-T ALL -T ALL -p 1", 2 },
+		{ "-h -u -r -p 1", 1 },
+		{ "-T CHILD -u -d -p 1", 1 },
 	};
 	struct pidstat_opts o;
 
@@ -121,7 +131,8 @@ TEST(dis_hdr_rules)
 
 		pidstat_opts_release(&o);
 		if (rc || o.dis_hdr != cases[i].dis_hdr) {
-			fprintf(stderr, "case '%s': rc %d dis_hdr %d\n", cases[i].args, rc, o.dis_hdr);
+			fprintf(stderr, "case '%s': rc %d dis_hdr %d\n", cases[i].args, rc,
+				o.dis_hdr);
 			ASSERT_EQ(o.dis_hdr, cases[i].dis_hdr);
 		}
 	}
@@ -216,6 +227,52 @@ TEST(formatting)
 	ASSERT_STREQ(render(bytes_fn, &wr, 0, true), "        5M");
 }
 
+static void fixed_fn(struct pidstat_out *o, void *v)
+{
+	pidstat_put_f(o, UNIT_NONE, 9, o->dec, *(double *)v);
+}
+
+/* The fast number path must print exactly what printf prints. */
+TEST(fast_numbers_match_printf)
+{
+	unsigned seed = 12345;
+
+	for (int i = 0; i < 200000; i++) {
+		double v;
+		int dec = i % 3;
+		char want[64], got[64];
+		struct pidstat_out o = { 0 };
+
+		seed = seed * 1103515245u + 12345u;
+		switch (i % 4) {
+		case 0:
+			v = (double)(seed % 100000) / 8.0;
+			break; /* exact ties */
+		case 1:
+			v = (double)(seed % 1000000) / 1000.0;
+			break; /* x.xx5 */
+		case 2:
+			v = (double)seed / 4294967296.0 * 1e6;
+			break;
+		default:
+			v = -(double)(seed % 1000) / 16.0;
+			break;
+		}
+		snprintf(want, sizeof(want), " %*.*f", 9, dec, v);
+		o.f = fmemopen(got, sizeof(got), "w");
+		o.dec = dec;
+		o.fast = true;
+		pidstat_put_f(&o, UNIT_NONE, 9, 2, v);
+		fclose(o.f);
+		if (strcmp(want, got)) {
+			fprintf(stderr, "v=%.17g dec=%d: printf '%s' fast '%s'\n", v, dec, want,
+				got);
+			ASSERT_STREQ(got, want);
+		}
+	}
+	(void)fixed_fn;
+}
+
 TEST(colours)
 {
 	struct pidstat_colors c;
@@ -228,7 +285,7 @@ TEST(colours)
 	ASSERT_STREQ(c.high, "");
 	pidstat_colors_init(&c, "always", "H=1;2:M=12345678:Z=4x:I=7", false);
 	ASSERT_STREQ(c.high, "\x1b[1;2m");
-	ASSERT_STREQ(c.low, "\x1b[35;1m"); /* too long: ignored */
+	ASSERT_STREQ(c.low, "\x1b[35;1m");   /* too long: ignored */
 	ASSERT_STREQ(c.zero, "\x1b[34;22m"); /* not digits: ignored */
 	ASSERT_STREQ(c.item, "\x1b[7m");
 	ASSERT_STREQ(c.normal, "\x1b[0m");
@@ -261,6 +318,7 @@ int main(void)
 	RUN(&st, extensions);
 	RUN(&st, rates);
 	RUN(&st, formatting);
+	RUN(&st, fast_numbers_match_printf);
 	RUN(&st, colours);
 	RUN(&st, header_cadence);
 	UNIT_MAIN_END(&st);
