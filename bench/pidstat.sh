@@ -113,7 +113,8 @@ for n in $THREADS; do
 		[ -s "$TMP/ready" ] && break
 		sleep 0.1
 	done
-	tasks=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
+	# Tasks come and go while ls runs: its status does not matter here.
+	tasks=$( (ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null || true) | wc -l)
 	echo "bench: $n sleeping threads ready (pid $(cat "$TMP/ready")), $tasks tasks" >&2
 	declare -A res=()
 	for tool in sysstat triage; do
