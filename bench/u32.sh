@@ -36,7 +36,7 @@ best() { # best of 3 CPU times
 	echo "$b"
 }
 # both must pick the same packets
-m_ours=$("$TRIAGE" u32 test --json -m u32 --u32 "$EXPR" "$work/bench.pcap" | python3 -c 'import json,sys; print(json.load(sys.stdin)["rules"][0]["pkts"])')
+m_ours=$("$TRIAGE" u32 test -m u32 --u32 "$EXPR" "$work/bench.pcap" | awk 'NR == 2 { print $1 }')
 m_bpf=$(tcpdump -r "$work/bench.pcap" -w - "$FILTER" 2>/dev/null | tcpdump -r - 2>/dev/null | wc -l)
 t_ours=$(best "$TRIAGE" u32 test -m u32 --u32 "$EXPR" "$work/bench.pcap")
 t_bpf=$(best tcpdump -r "$work/bench.pcap" -w /dev/null "$FILTER")

@@ -189,6 +189,7 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 	}
 	if ((rc = add_inline_rule(rs, o)))
 		return rc;
+	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
 	if (rs->n == 0)
 		return usage_error("no rules: give MATCH-ARGS or --rules FILE", NULL);
 	if (o->ncaptures == 0)
