@@ -284,38 +284,56 @@ static int reassemble(struct run_state *st, struct pkt_view *v)
 	return rc;
 }
 
+struct capture_run {
+	struct run_state *st;
+	struct frame_verdicts *fv;
+	const char *path;
+	int dlt;
+};
+
+/* One frame: build its view, evaluate every rule, write its row. */
+static int run_frame(void *ctx, const struct frame *f)
+{
+	struct capture_run *cr = ctx;
+	struct run_state *st = cr->st;
+	struct frame_verdicts *fv = cr->fv;
+	struct pkt_view v;
+	int rc = 0;
+
+	fv->number = ++st->frames;
+	fv->status = pkt_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
+	if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
+		return rc;
+	if (fv->status == VIEW_OK && rc == 1)
+		fv->status = VIEW_HELD;
+	if (fv->status == VIEW_OK) {
+		st->ip++;
+		account(st, fv, &v);
+	} else {
+		st->skipped++;
+	}
+	if (st->o->verdicts && st->o->json)
+		json_row(st->jw, st->rs, fv);
+	else if (st->o->verdicts)
+		csv_row(st->rs, fv);
+	if (st->progress && (st->frames & 0xFFFF) == 0)
+		fprintf(stderr, "\r%s: %llu frames", cr->path, (unsigned long long)st->frames);
+	return 0;
+}
+
 static int run_capture(struct run_state *st, const char *path, struct frame_verdicts *fv)
 {
 	char err[512];
 	struct capture cap;
-	struct frame f;
-	struct pkt_view v;
+	struct capture_run cr = { .st = st, .fv = fv, .path = path };
 	int rc;
 
 	if (capture_open(&cap, path, err, sizeof(err))) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
 	}
-	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1) {
-		fv->number = ++st->frames;
-		fv->status = pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v);
-		if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
-			break;
-		if (fv->status == VIEW_OK && st->defrag && rc == 1)
-			fv->status = VIEW_HELD;
-		if (fv->status == VIEW_OK) {
-			st->ip++;
-			account(st, fv, &v);
-		} else {
-			st->skipped++;
-		}
-		if (st->o->verdicts && st->o->json)
-			json_row(st->jw, st->rs, fv);
-		else if (st->o->verdicts)
-			csv_row(st->rs, fv);
-		if (st->progress && (st->frames & 0xFFFF) == 0)
-			fprintf(stderr, "\r%s: %llu frames", path, (unsigned long long)st->frames);
-	}
+	cr.dlt = cap.dlt;
+	rc = capture_loop(&cap, run_frame, &cr, err, sizeof(err));
 	if (st->progress)
 		fputs("\r\033[K", stderr);
 	capture_close(&cap);

@@ -21,9 +21,21 @@ static int capture_start(struct capture *c, pcap_t *p, const char *pcap_err, cha
 int capture_open(struct capture *c, const char *path, char *err, size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
+	FILE *f;
+	pcap_t *p;
 
 	memset(c, 0, sizeof(*c));
-	return capture_start(c, pcap_open_offline(path, perr), perr, err, errlen);
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -errno;
+	}
+	/* libpcap reads each record with two small freads: a big buffer saves syscalls */
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	p = pcap_fopen_offline(f, perr);
+	if (!p)
+		fclose(f);
+	return capture_start(c, p, perr, err, errlen);
 }
 
 int capture_open_mem(struct capture *c, const void *data, size_t len, char *err, size_t errlen)
@@ -61,6 +73,40 @@ int capture_next(struct capture *c, struct frame *f, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "%s", pcap_geterr(c->pcap));
 	return -EIO;
+}
+
+struct loop_ctx {
+	pcap_t *p;
+	int (*fn)(void *ctx, const struct frame *f);
+	void *ctx;
+	int stop;
+};
+
+static void loop_one(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+	struct loop_ctx *l = (struct loop_ctx *)user;
+	struct frame f = { .data = data, .caplen = h->caplen, .wirelen = h->len };
+
+	if (l->stop)
+		return;
+	l->stop = l->fn(l->ctx, &f);
+	if (l->stop)
+		pcap_breakloop(l->p);
+}
+
+int capture_loop(struct capture *c, int (*fn)(void *ctx, const struct frame *f), void *ctx,
+		 char *err, size_t errlen)
+{
+	struct loop_ctx l = { .p = c->pcap, .fn = fn, .ctx = ctx };
+	int rc = pcap_loop(c->pcap, -1, loop_one, (u_char *)&l);
+
+	if (l.stop)
+		return l.stop;
+	if (rc == PCAP_ERROR) {
+		snprintf(err, errlen, "%s", pcap_geterr(c->pcap));
+		return -EIO;
+	}
+	return 0;
 }
 
 void capture_close(struct capture *c)
