@@ -424,13 +424,15 @@ static int run_test(struct test_opts *o, struct ruleset *rs)
 	}
 	for (unsigned k = 0; k < o->ncaptures && rc == 0; k++)
 		rc = run_capture(&st, o->captures[k], &fv);
+	/* counts of a capture that could not be read to the end would mislead */
 	if (o->json) {
 		if (o->verdicts)
 			json_end(&jw);
-		print_counts_json(&st);
+		if (rc == 0)
+			print_counts_json(&st);
 		json_finish(&jw);
 		fputc('\n', stdout);
-	} else if (!o->verdicts) {
+	} else if (!o->verdicts && rc == 0) {
 		print_counts_plain(&st);
 	}
 	free(fv.res);
