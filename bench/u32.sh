@@ -68,6 +68,10 @@ out=$work/table.md
 	echo "read $REPS times per run (CPU s is for $((N * REPS)) frames)"
 	echo "(generated mix; both select the same $m_ours packets: tcpdump $m_bpf)."
 	echo
+	echo "ratio = tcpdump's CPU time / this row's (above 1: faster than tcpdump); on this"
+	echo "shared machine repeated runs vary by about 10 %. Both spend most of their time in"
+	echo "libpcap's record reading."
+	echo
 	echo "| tool | CPU s | packets/s | ratio |"
 	echo "|---|---:|---:|---:|"
 	awk -v n="$((N * REPS))" -v a="$t_ours" -v b="$t_bpf" 'BEGIN {
