@@ -38,7 +38,7 @@ static FILE *open_stream(struct capture *c, const char *path)
 {
 	struct stat st;
 	FILE *f;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
