@@ -135,60 +135,90 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 	return rc ? EXIT_RUNTIME : 0;
 }
 
-static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+/*
+ * Options of triage itself. Returns the number of words consumed (1 or 2),
+ * 0 when a is not one of them, or an exit status (negated) on error.
+ */
+static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
-	int rc;
+	int rc = profile_option(&o->kp, a, val);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		rc = profile_option(&o->kp, a, val);
+	if (rc < 0)
+		return -usage_error("bad value for", a);
+	if (rc == 1)
+		return 2;
+	if (strcmp(a, "--verdicts") == 0)
+		o->verdicts = true;
+	else if (strcmp(a, "--json") == 0)
+		o->json = true;
+	else if (strcmp(a, "--defrag") == 0)
+		o->defrag = true;
+	else if (strcmp(a, "--bm-layout") == 0 && val) {
+		if (parse_layout(val, &o->layout))
+			return -usage_error("unknown --bm-layout", val);
+		return 2;
+	} else if (strcmp(a, "--rules") == 0 && val) {
+		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
+			cmd_error("u32", "%s", err);
+			return -EXIT_USAGE;
+		}
+		return 2;
+	} else
+		return 0;
+	return 1;
+}
+
+/* Collects a word of an inline rule; returns the words consumed or -status. */
+static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
+{
+	if (o->nwords + 2 >= MAX_INLINE_WORDS)
+		return -usage_error("too many words in an inline rule", NULL);
+	o->words[o->nwords++] = word;
+	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
+	if (is_match_word(a) && takes_value(a) && next && strcmp(next, "--")) {
+		o->words[o->nwords++] = next;
+		return 2;
+	}
+	return 1;
+}
+
+static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+{
+	int rc, status;
+
+	for (int i = 1; i < argc; i += rc) {
+		const char *a = argv[i];
+		char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		rc = test_option(o, rs, a, next);
 		if (rc < 0)
-			return usage_error("bad value for", a);
-		if (rc == 1) {
-			i++;
-		} else if (strcmp(a, "--verdicts") == 0) {
-			o->verdicts = true;
-		} else if (strcmp(a, "--json") == 0) {
-			o->json = true;
-		} else if (strcmp(a, "--defrag") == 0) {
-			o->defrag = true;
-		} else if (strcmp(a, "--bm-layout") == 0 && val) {
-			if (parse_layout(val, &o->layout))
-				return usage_error("unknown --bm-layout", val);
-			i++;
-		} else if (strcmp(a, "--rules") == 0 && val) {
-			if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
-				cmd_error("u32", "%s", err);
-				return EXIT_USAGE;
-			}
-			i++;
-		} else if (strcmp(a, "--") == 0) {
-			if ((rc = add_inline_rule(rs, o)))
-				return rc;
-		} else if (is_match_word(a) && o->ncaptures == 0) {
-			if (o->nwords + 2 >= MAX_INLINE_WORDS)
-				return usage_error("too many words in an inline rule", NULL);
-			o->words[o->nwords++] = argv[i];
-			if (takes_value(a) && val && strcmp(val, "--"))
-				o->words[o->nwords++] = argv[++i];
-		} else if (a[0] == '-' && a[1] && o->ncaptures == 0) {
-			/* an unknown option inside a rule: let the rule parser say so */
-			if (o->nwords + 1 >= MAX_INLINE_WORDS)
-				return usage_error("too many words in an inline rule", NULL);
-			o->words[o->nwords++] = argv[i];
+			return -rc;
+		if (rc > 0)
+			continue;
+		rc = 1;
+		if (strcmp(a, "--") == 0) {
+			if ((status = add_inline_rule(rs, o)))
+				return status;
+		} else if (a[0] == '-' && o->ncaptures == 0 && (a[1] || is_match_word(a))) {
+			rc = rule_word(o, a, argv[i], next);
+			if (rc < 0)
+				return -rc;
+		} else if (strcmp(a, "!") == 0 && o->ncaptures == 0) {
+			rc = rule_word(o, a, argv[i], next);
+			if (rc < 0)
+				return -rc;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option", a);
 		} else {
-			if ((rc = add_inline_rule(rs, o)))
-				return rc;
+			if ((status = add_inline_rule(rs, o)))
+				return status;
 			if (o->ncaptures == MAX_CAPTURES)
 				return usage_error("too many captures", NULL);
 			o->captures[o->ncaptures++] = a;
 		}
 	}
-	if ((rc = add_inline_rule(rs, o)))
-		return rc;
+	if ((status = add_inline_rule(rs, o)))
+		return status;
 	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
 	if (rs->n == 0)
 		return usage_error("no rules: give MATCH-ARGS or --rules FILE", NULL);
