@@ -135,60 +135,91 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 	return rc ? EXIT_RUNTIME : 0;
 }
 
-static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+/*
+ * Options of triage itself. Returns the number of words consumed (1 or 2),
+ * 0 when a is not one of them, or an exit status (negated) on error.
+ */
+static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
-	int rc;
+	int rc = profile_option(&o->kp, a, val);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		rc = profile_option(&o->kp, a, val);
+	if (rc < 0)
+		return -usage_error("bad value for", a);
+	if (rc == 1)
+		return 2;
+	if (strcmp(a, "--verdicts") == 0)
+		o->verdicts = true;
+	else if (strcmp(a, "--json") == 0)
+		o->json = true;
+	else if (strcmp(a, "--defrag") == 0)
+		o->defrag = true;
+	else if (strcmp(a, "--bm-layout") == 0 && val) {
+		if (parse_layout(val, &o->layout))
+			return -usage_error("unknown --bm-layout", val);
+		return 2;
+	} else if (strcmp(a, "--rules") == 0 && val) {
+		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
+			cmd_error("u32", "%s", err);
+			return -EXIT_USAGE;
+		}
+		return 2;
+	} else
+		return 0;
+	return 1;
+}
+
+/* Collects a word of an inline rule; returns the words consumed or -status. */
+static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
+{
+	if (o->nwords + 2 >= MAX_INLINE_WORDS)
+		return -usage_error("too many words in an inline rule", NULL);
+	o->words[o->nwords++] = word;
+	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
+	if (is_match_word(a) && takes_value(a) && next && strcmp(next, "--")) {
+		o->words[o->nwords++] = next;
+		return 2;
+	}
+	return 1;
+}
+
+static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+{
+	int rc, status;
+
+	for (int i = 1; i < argc; i += rc) {
+		const char *a = argv[i];
+		char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		rc = test_option(o, rs, a, next);
 		if (rc < 0)
-			return usage_error("bad value for", a);
-		if (rc == 1) {
-			i++;
-		} else if (strcmp(a, "--verdicts") == 0) {
-			o->verdicts = true;
-		} else if (strcmp(a, "--json") == 0) {
-			o->json = true;
-		} else if (strcmp(a, "--defrag") == 0) {
-			o->defrag = true;
-		} else if (strcmp(a, "--bm-layout") == 0 && val) {
-			if (parse_layout(val, &o->layout))
-				return usage_error("unknown --bm-layout", val);
-			i++;
-		} else if (strcmp(a, "--rules") == 0 && val) {
-			if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
-				cmd_error("u32", "%s", err);
-				return EXIT_USAGE;
-			}
-			i++;
-		} else if (strcmp(a, "--") == 0) {
-			if ((rc = add_inline_rule(rs, o)))
-				return rc;
-		} else if (is_match_word(a) && o->ncaptures == 0) {
-			if (o->nwords + 2 >= MAX_INLINE_WORDS)
-				return usage_error("too many words in an inline rule", NULL);
-			o->words[o->nwords++] = argv[i];
-			if (takes_value(a) && val && strcmp(val, "--"))
-				o->words[o->nwords++] = argv[++i];
-		} else if (a[0] == '-' && a[1] && o->ncaptures == 0) {
-			/* an unknown option inside a rule: let the rule parser say so */
-			if (o->nwords + 1 >= MAX_INLINE_WORDS)
-				return usage_error("too many words in an inline rule", NULL);
-			o->words[o->nwords++] = argv[i];
+			return -rc;
+		if (rc > 0)
+			continue;
+		rc = 1;
+		if (strcmp(a, "--") == 0) {
+			if ((status = add_inline_rule(rs, o)))
+				return status;
+		} else if (a[0] == '-' && o->ncaptures == 0 && (a[1] || is_match_word(a))) {
+			rc = rule_word(o, a, argv[i], next);
+			if (rc < 0)
+				return -rc;
+		} else if (strcmp(a, "!") == 0 && o->ncaptures == 0) {
+			rc = rule_word(o, a, argv[i], next);
+			if (rc < 0)
+				return -rc;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option", a);
 		} else {
-			if ((rc = add_inline_rule(rs, o)))
-				return rc;
+			if ((status = add_inline_rule(rs, o)))
+				return status;
 			if (o->ncaptures == MAX_CAPTURES)
 				return usage_error("too many captures", NULL);
 			o->captures[o->ncaptures++] = a;
 		}
 	}
-	if ((rc = add_inline_rule(rs, o)))
-		return rc;
+	if ((status = add_inline_rule(rs, o)))
+		return status;
+	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
 	if (rs->n == 0)
 		return usage_error("no rules: give MATCH-ARGS or --rules FILE", NULL);
 	if (o->ncaptures == 0)
@@ -283,38 +314,56 @@ static int reassemble(struct run_state *st, struct pkt_view *v)
 	return rc;
 }
 
+struct capture_run {
+	struct run_state *st;
+	struct frame_verdicts *fv;
+	const char *path;
+	int dlt;
+};
+
+/* One frame: build its view, evaluate every rule, write its row. */
+static int run_frame(void *ctx, const struct frame *f)
+{
+	struct capture_run *cr = ctx;
+	struct run_state *st = cr->st;
+	struct frame_verdicts *fv = cr->fv;
+	struct pkt_view v;
+	int rc = 0;
+
+	fv->number = ++st->frames;
+	fv->status = pkt_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
+	if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
+		return rc;
+	if (fv->status == VIEW_OK && rc == 1)
+		fv->status = VIEW_HELD;
+	if (fv->status == VIEW_OK) {
+		st->ip++;
+		account(st, fv, &v);
+	} else {
+		st->skipped++;
+	}
+	if (st->o->verdicts && st->o->json)
+		json_row(st->jw, st->rs, fv);
+	else if (st->o->verdicts)
+		csv_row(st->rs, fv);
+	if (st->progress && (st->frames & 0xFFFF) == 0)
+		fprintf(stderr, "\r%s: %llu frames", cr->path, (unsigned long long)st->frames);
+	return 0;
+}
+
 static int run_capture(struct run_state *st, const char *path, struct frame_verdicts *fv)
 {
 	char err[512];
 	struct capture cap;
-	struct frame f;
-	struct pkt_view v;
+	struct capture_run cr = { .st = st, .fv = fv, .path = path };
 	int rc;
 
 	if (capture_open(&cap, path, err, sizeof(err))) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
 	}
-	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1) {
-		fv->number = ++st->frames;
-		fv->status = pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v);
-		if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
-			break;
-		if (fv->status == VIEW_OK && st->defrag && rc == 1)
-			fv->status = VIEW_HELD;
-		if (fv->status == VIEW_OK) {
-			st->ip++;
-			account(st, fv, &v);
-		} else {
-			st->skipped++;
-		}
-		if (st->o->verdicts && st->o->json)
-			json_row(st->jw, st->rs, fv);
-		else if (st->o->verdicts)
-			csv_row(st->rs, fv);
-		if (st->progress && (st->frames & 0xFFFF) == 0)
-			fprintf(stderr, "\r%s: %llu frames", path, (unsigned long long)st->frames);
-	}
+	cr.dlt = cap.dlt;
+	rc = capture_loop(&cap, run_frame, &cr, err, sizeof(err));
 	if (st->progress)
 		fputs("\r\033[K", stderr);
 	capture_close(&cap);
@@ -405,13 +454,15 @@ static int run_test(struct test_opts *o, struct ruleset *rs)
 	}
 	for (unsigned k = 0; k < o->ncaptures && rc == 0; k++)
 		rc = run_capture(&st, o->captures[k], &fv);
+	/* counts of a capture that could not be read to the end would mislead */
 	if (o->json) {
 		if (o->verdicts)
 			json_end(&jw);
-		print_counts_json(&st);
+		if (rc == 0)
+			print_counts_json(&st);
 		json_finish(&jw);
 		fputc('\n', stdout);
-	} else if (!o->verdicts) {
+	} else if (!o->verdicts && rc == 0) {
 		print_counts_plain(&st);
 	}
 	free(fv.res);

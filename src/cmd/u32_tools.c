@@ -64,68 +64,87 @@ static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct 
 	return 0;
 }
 
-int u32_cmd_explain(int argc, char **argv)
-{
-	const char *expr = NULL, *capture = NULL;
-	unsigned long pktno = 0;
-	bool json = false;
-	struct kernel_profile kp = { 0 };
-	struct u32_expr e;
-	char err[U32_ERR_LEN];
-	uint8_t *buf = NULL;
-	struct pkt_view v;
-	int rc = 0;
+struct explain_opts {
+	const char *expr, *capture;
+	unsigned long pktno;
+	bool json;
+	struct kernel_profile kp;
+};
 
+static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
+{
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			json = true;
-		else if (strcmp(argv[i], "--packet") == 0 && i + 2 < argc) {
-			pktno = strtoul(argv[++i], NULL, 10);
-			capture = argv[++i];
-		} else if (strcmp(argv[i], "--shift") == 0 && i + 1 < argc)
-			kp.shift_mod32 = strcmp(argv[++i], "mod32") == 0;
-		else if (!expr)
-			expr = argv[i];
-		else {
+		if (strcmp(argv[i], "--json") == 0) {
+			o->json = true;
+		} else if (strcmp(argv[i], "--packet") == 0 && i + 2 < argc) {
+			o->pktno = strtoul(argv[++i], NULL, 10);
+			o->capture = argv[++i];
+		} else if (strcmp(argv[i], "--shift") == 0 && i + 1 < argc) {
+			o->kp.shift_mod32 = strcmp(argv[++i], "mod32") == 0;
+		} else if (!o->expr) {
+			o->expr = argv[i];
+		} else {
 			cmd_error("u32", "explain: unexpected argument \"%s\"", argv[i]);
 			return EXIT_USAGE;
 		}
 	}
-	if (!expr || (capture && pktno == 0)) {
+	if (!o->expr || (o->capture && o->pktno == 0)) {
 		cmd_error("u32", "usage: triage u32 explain EXPR [--packet N CAPTURE]");
 		return EXIT_USAGE;
 	}
-	if (u32_parse(expr, &e, err, sizeof(err)) || u32_check_kernel(&e, &kp, err, sizeof(err))) {
-		cmd_error("u32", "%s", err);
-		return EXIT_USAGE;
-	}
-	if (capture && (rc = load_packet(capture, pktno, &buf, &v)))
-		return rc;
+	return 0;
+}
 
+/* Plain text, or {"explanation": [...], "packet": [...]} with --json. */
+static void explain_render(const struct explain_opts *o, const struct u32_expr *e,
+			   const struct pkt_view *v)
+{
 	struct json_writer jw;
 	struct text_sink out = { print_line, NULL };
-	if (json) {
+
+	if (o->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
 		json_key(&jw, "explanation");
 		json_array_begin(&jw);
 		out = (struct text_sink){ json_line, &jw };
 	}
-	u32_explain(&e, &out);
-	if (json) {
+	u32_explain(e, &out);
+	if (o->json) {
 		json_end(&jw);
 		json_key(&jw, "packet");
 		json_array_begin(&jw);
 	}
-	if (capture) {
-		if (!json)
+	if (v) {
+		if (!o->json)
 			print_line(NULL, "");
-		u32_explain_packet(&e, &kp, &v, &out);
+		u32_explain_packet(e, &o->kp, v, &out);
 	}
-	if (json) {
+	if (o->json) {
 		json_finish(&jw);
 		fputc('\n', stdout);
 	}
+}
+
+int u32_cmd_explain(int argc, char **argv)
+{
+	struct explain_opts o = { 0 };
+	struct u32_expr e;
+	char err[U32_ERR_LEN];
+	uint8_t *buf = NULL;
+	struct pkt_view v;
+	int rc = parse_explain_args(argc, argv, &o);
+
+	if (rc)
+		return rc;
+	if (u32_parse(o.expr, &e, err, sizeof(err)) ||
+	    u32_check_kernel(&e, &o.kp, err, sizeof(err))) {
+		cmd_error("u32", "%s", err);
+		return EXIT_USAGE;
+	}
+	if (o.capture && (rc = load_packet(o.capture, o.pktno, &buf, &v)))
+		return rc;
+	explain_render(&o, &e, o.capture ? &v : NULL);
 	free(buf);
 	return EXIT_OK;
 }

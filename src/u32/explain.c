@@ -96,6 +96,19 @@ static void tls_note(int byte, const struct text_sink *out)
 		say(out, "  if this is TLS, payload byte %d is the %s", byte, meaning[byte]);
 }
 
+static void explain_ranges(const struct u32_test *t, const struct text_sink *out)
+{
+	for (unsigned r = 0; r < t->nranges; r++) {
+		if (t->min[r] == t->max[r])
+			say(out, "  %s value must be 0x%x (%u)", r ? "or the" : "the", t->min[r],
+			    t->min[r]);
+		else
+			say(out, "  %s value must be in 0x%x-0x%x%s", r ? "or the" : "the",
+			    t->min[r], t->max[r],
+			    t->min[r] > t->max[r] ? " (empty range: never true)" : "");
+	}
+}
+
 static void explain_test(const struct u32_test *t, unsigned idx, const struct text_sink *out)
 {
 	enum base_kind b = BASE_IP, next = BASE_UNKNOWN;
@@ -138,15 +151,7 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 		describe_isolation(t, k, pos, b, &live, &byte, out);
 		next = BASE_UNKNOWN;
 	}
-	for (unsigned r = 0; r < t->nranges; r++) {
-		if (t->min[r] == t->max[r])
-			say(out, "  %s value must be 0x%x (%u)", r ? "or the" : "the", t->min[r],
-			    t->min[r]);
-		else
-			say(out, "  %s value must be in 0x%x-0x%x%s", r ? "or the" : "the",
-			    t->min[r], t->max[r],
-			    t->min[r] > t->max[r] ? " (empty range: never true)" : "");
-	}
+	explain_ranges(t, out);
 	if (b == BASE_PAYLOAD)
 		tls_note(byte, out);
 }

@@ -58,12 +58,16 @@ static int link_header(int dlt, const uint8_t *f, uint32_t caplen, uint16_t *ety
 	}
 }
 
+/* One's-complement sum over 32-bit words (hlen is a multiple of 4). */
 static bool ipv4_checksum_ok(const uint8_t *p, uint32_t hlen)
 {
-	uint32_t sum = 0;
+	uint64_t sum = 0;
+	uint32_t w;
 
-	for (uint32_t k = 0; k + 1 < hlen; k += 2)
-		sum += be16(p + k);
+	for (uint32_t k = 0; k < hlen; k += 4) {
+		memcpy(&w, p + k, 4);
+		sum += w;
+	}
 	while (sum >> 16)
 		sum = (sum & 0xFFFF) + (sum >> 16);
 	return sum == 0xFFFF;

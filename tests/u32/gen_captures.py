@@ -151,6 +151,13 @@ def corpus():
     add("ipv6-tls-ch-0303", ipv6(6, tcp(tls_hello(1, 0x0303, "www.example.com"))))
     add("ipv6-udp-AAAA", ipv6(17, udp(b"AAAA", dport=9999)))
     add("ipv6-short", ipv6(59, b""))
+    dstopts = bytes([17, 0, 1, 4, 0, 0, 0, 0])  # next header UDP, PadN
+    add("ipv6-dstopts-dns", ipv6(60, dstopts + udp(dns("www.example.com", 1))))
+    hbh = bytes([17, 0, 1, 4, 0, 0, 0, 0])
+    add("ipv6-hbh-udp", ipv6(0, hbh + udp(b"AAAA", dport=9999)))
+    v6body = udp(b"HEAD" * 5 + b"ABCDEF" + b"TAIL" * 5, dport=9999)
+    add("ipv6-frag-first", ipv6(44, bytes([17, 0, 0, 1, 0, 0, 0, 7]) + v6body[:32]))
+    add("ipv6-frag-second", ipv6(44, bytes([17, 0, 0, 32, 0, 0, 0, 7]) + v6body[32:]))
     rnd = random.Random(1)
     for k in range(40):
         alpha = b"ABab\x16\x03\x01\xdf\xff\xbf\x00"
