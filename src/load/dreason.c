@@ -1,5 +1,6 @@
 #include "load/dreason.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -109,8 +110,7 @@ static bool rule_match(const struct d_rule *r, const char *name)
 static void set_verdict(struct d_verdict *out, enum d_reason r, const char *frame)
 {
 	out->reason = r;
-	strncpy(out->frame, frame ? frame : "", sizeof(out->frame) - 1);
-	out->frame[sizeof(out->frame) - 1] = '\0';
+	snprintf(out->frame, sizeof(out->frame), "%s", frame ? frame : "");
 }
 
 /*

@@ -45,12 +45,13 @@ static void plain_stack(FILE *out, const struct kstack *st)
 
 static void plain_task(FILE *out, const struct load_task *t)
 {
-	char comm[64];
+	char comm[64], wchan[KSYM_MAX * 4];
 
 	text_sanitize(comm, sizeof(comm), t->comm);
+	text_sanitize(wchan, sizeof(wchan), t->state == 'D' && t->wchan[0] ? t->wchan : "-");
 	fprintf(out, "%7d %7d  %c  %-16s %-8s %-6s %-28s ", t->pid, t->tid, t->state, comm,
 		t->state == 'D' ? d_reason_key(t->why.reason) : "cpu", t->counts ? "yes" : "no",
-		t->state == 'D' && t->wchan[0] ? t->wchan : "-");
+		wchan);
 	text_put_safe(out, t->cgroup);
 	fputc('\n', out);
 	if (t->state == 'D' && t->stack.nframes)

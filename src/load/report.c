@@ -108,6 +108,9 @@ void verdict_input_from_watch(const struct watch_report *r, const struct watch_s
 	in->runnable = r->runnable[0];
 	in->d_counted = r->d[0];
 	in->before = r->before[0];
+	/* Each fold leaves EXP_1/FIXED_1 of the older weight. */
+	in->coverage =
+	    1 - (double)load_fixed_power(LOAD_EXP_1, LOAD_FSHIFT, r->steps) / LOAD_FIXED_1;
 	for (int k = 0; k < D_REASON_COUNT; k++)
 		in->reason[k] = r->reason1[k];
 	in->frozen = r->frozen_now;

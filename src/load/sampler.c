@@ -213,7 +213,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 		load_source_close(&L.src);
 		return -ENOENT;
 	}
-	if (o->realtime) {
+	if (o->realtime && !L.src.fixture) {
 		struct sched_param sp = { .sched_priority = 1 };
 
 		/* A short, budgeted sampler that is not starved sees what the tick sees. */

@@ -43,7 +43,12 @@ static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 {
 	char a[32], line[VERDICT_LINE_MAX];
 	const char *what = in->averaged ? "from runnable tasks" : "runnable";
-	double extra = in->runnable - in->ncpu;
+	/*
+	 * While the samples cover only part of the 1-minute weight, scale the
+	 * runnable share up to the mean count it stands for before judging.
+	 */
+	double cover = in->averaged && in->coverage > 0 ? in->coverage : 1;
+	double extra = in->runnable / cover - in->ncpu;
 
 	num(a, sizeof(a), in->runnable, in->averaged);
 	if (in->ncpu <= 0)
@@ -58,6 +63,9 @@ static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 	else
 		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are not saturated", a,
 			 what, in->ncpu);
+	if (cover < 0.95)
+		append(line, " (about %.1f runnable on average while sampled)",
+		       in->runnable / cover);
 	if (in->have_psi_cpu)
 		append(line, " (PSI cpu some avg10 %.2f%%)", in->psi_cpu_some10);
 	add_line(v, "%s.", line);

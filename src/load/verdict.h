@@ -29,7 +29,8 @@ struct verdict_input {
 	double psi_io_some10; /* PSI io some avg10, % */
 	bool have_psi_cpu;
 	double psi_cpu_some10;
-	bool averaged; /* the figures are 1-minute shares, not counts now */
+	bool averaged;	 /* the figures are 1-minute shares, not counts now */
+	double coverage; /* averaged: the weight of the sampled time in the 1-minute figure */
 };
 
 void load_verdict_build(const struct verdict_input *in, struct load_verdict *out);

@@ -7,6 +7,8 @@ set -u
 FIX=$SRC/tests/fixtures/load/rd-vfork-frozen
 fail() { echo "FAIL: $*"; exit 1; }
 command -v jq >/dev/null || { echo "jq is missing (scripts/deps.sh installs it)"; exit 77; }
+tmp_steps=$(mktemp "/tmp/triage-load-fixture.$$.XXXXXX")
+trap 'rm -f "$tmp_steps"' EXIT
 
 json=$(LC_ALL=C "$TRIAGE" load --json --root "$FIX") || fail "triage load --json exited $?"
 plain=$(LC_ALL=C "$TRIAGE" load --root "$FIX") || fail "triage load exited $?"
@@ -49,3 +51,54 @@ grep -q "not disk I/O" <<<"$plain" || fail "verdict does not rule out disk I/O"
 grep -q "frozen task shows D but does not count" <<<"$plain" || fail "verdict does not explain the frozen task"
 [ "$(jq .counts.runnable <<<"$json")" -ge "$nr" ] || fail "runnable below $nr"
 echo "ok: $n tasks named with state, reason and counting"
+
+# --watch replays the fixture's steps. The oracle is the kernel's
+# definition, computed here in awk: the tracker folds whenever the three
+# figures of /proc/loadavg change between steps; each always-active task
+# then holds 1 - (1884/2048)^F; the total starts from the step-1 text
+# (the middle of the fixed-point range that prints as it) and folds F
+# times with the fixture's count of counted tasks (2 R + 3 D = 5).
+nsteps=$(find "$FIX" -maxdepth 1 -name 'step*' -type d | wc -l)
+[ "$nsteps" -ge 10 ] || fail "the fixture has only $nsteps steps"
+for i in $(seq "$nsteps"); do
+	echo "$(cut -d' ' -f1-3 "$FIX/step$i/proc/loadavg") $(cut -d' ' -f1 "$FIX/step$i/proc/uptime")"
+done >"$tmp_steps"
+changes=$(awk 'NR > 1 && ($1 != a || $2 != b || $3 != c) { n++ } { a = $1; b = $2; c = $3 } END { print n + 0 }' "$tmp_steps")
+# A fold of our own (a "predicted" one) comes only at a step without a change
+# 5.6 s or more after the last change; the count is exact when there is none.
+maxgap=$(awk 'NR == 1 || $1 != a || $2 != b || $3 != c { t = $4 } $4 - t > g { g = $4 - t } { a = $1; b = $2; c = $3 } END { print g + 0 }' "$tmp_steps")
+w=$("$TRIAGE" load --watch 1000 --json --top 1000 --root "$FIX") || fail "--watch replay exited $?"
+[ "$(wc -l <<<"$w")" = 1 ] || fail "expected one report"
+folds=$(jq .folds <<<"$w")
+awk -v g="$maxgap" 'BEGIN { exit !(g < 5.6) }' || { echo "note: a $maxgap s gap allows predicted folds; exact fold count not checked"; changes=$folds; }
+[ "$folds" = "$changes" ] || fail "--watch folded $folds times, the figures changed $changes times"
+want=$(awk -v f="$folds" 'BEGIN { printf "%.4f", 1 - (1884 / 2048) ^ f }')
+while read -r tid st reason counts; do
+	key=$([ "$st" = R ] && echo runnable_1m || echo d_1m)
+	got=$(jq --argjson t "$tid" --arg k "$key" '[.top_tasks[] | select(.tid == $t) | .[$k]] | add // 0' <<<"$w")
+	[ "$counts" = yes ] || want_t=0
+	awk -v g="$got" -v w="${want_t:-$want}" 'BEGIN { exit !(g - w < 0.001 && w - g < 0.001) }' ||
+		fail "replay: task $tid $key $got, expected ${want_t:-$want}"
+	unset want_t
+done <"$FIX/expected"
+read -r l1 l5 l15 _ <"$tmp_steps"
+i=0
+for pair in "$l1 1884" "$l5 2014" "$l15 2037"; do
+	set -- $pair
+	exp_total=$(awk -v v="$1" -v e="$2" -v f="$folds" -v n=5 '
+		function pr(x,  y) { y = x + 10; return sprintf("%d.%02d", int(y / 2048), int((y % 2048) * 100 / 2048)) }
+		function step(l, a,  num, q) { num = l * e + a * (2048 - e); q = int(num / 2048); if (a >= l && num % 2048) q++; return q }
+		BEGIN {
+			t = sprintf("%.2f", v); lo = -1
+			for (x = int(v * 2048) - 40; x <= int(v * 2048) + 40; x++)
+				if (x >= 0 && pr(x) == t) { if (lo < 0) lo = x; hi = x }
+			x = lo + int((hi - lo) / 2)
+			for (k = 0; k < f; k++) x = step(x, n * 2048)
+			printf "%.4f", x / 2048
+		}')
+	got=$(jq ".reconstructed[$i]" <<<"$w")
+	awk -v g="$got" -v w="$exp_total" 'BEGIN { exit !(g - w < 0.0006 && w - g < 0.0006) }' ||
+		fail "replay: reconstructed[$i] $got, expected $exp_total"
+	i=$((i + 1))
+done
+echo "ok: replay of $nsteps steps, $folds folds, per-task shares $want, totals as the kernel's arithmetic"

@@ -193,10 +193,10 @@ static bool read_loadavg(char *buf, size_t size, struct loadavg *la)
 
 static void *spin(void *arg)
 {
-	volatile bool *stop = arg;
+	bool *stop = arg;
 	volatile unsigned long x = 0;
 
-	while (!*stop)
+	while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE))
 		x++;
 	return NULL;
 }
@@ -211,11 +211,11 @@ TEST(kernel_fold_is_explained_by_one_count)
 {
 	char a[128], b[128], fa[64], fb[64];
 	struct loadavg before, after;
-	volatile bool stop = false;
+	bool stop = false;
 	pthread_t t;
 	bool found = false, seen = false;
 
-	pthread_create(&t, NULL, spin, (void *)&stop);
+	pthread_create(&t, NULL, spin, &stop);
 	ASSERT_TRUE(read_loadavg(a, sizeof(a), &before));
 	for (int i = 0; i < 150 && !seen; i++) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
@@ -232,7 +232,7 @@ TEST(kernel_fold_is_explained_by_one_count)
 		memcpy(a, b, sizeof(a));
 		before = after;
 	}
-	stop = true;
+	__atomic_store_n(&stop, true, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	ASSERT_TRUE(seen);
 	for (unsigned n = 0; n < 4096 && !found; n++)
