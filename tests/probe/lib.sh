@@ -49,6 +49,7 @@ wait_for_file() {
 start_probe() {
 	local out=$1 err=$2
 	shift 2
+	: >"$err" # truncate before the fork: a stale "Tracing" line must not count
 	"$TRIAGE" probe "$@" >"$out" 2>"$err" &
 	PPID_PROBE=$!
 	STARTED_PIDS+=("$PPID_PROBE")
