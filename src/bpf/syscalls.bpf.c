@@ -15,6 +15,7 @@ const volatile __u32 targ_tgid = 0;
 const volatile char targ_comm[16] = {};
 const volatile bool by_comm = false;
 const volatile bool want_hist = false;
+const volatile bool want_latency = true;
 
 struct sc_start {
 	__u64 ts;
@@ -99,6 +100,8 @@ int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 	if (!st)
 		return 0;
 	st->count++;
+	if (!want_latency)
+		return 0;
 	task = bpf_get_current_task_btf();
 	start = bpf_task_storage_get(&sc_starts, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!start)
@@ -131,6 +134,28 @@ static __always_inline void add_hist(__u32 nr, __u64 ns)
 		(*n)++;
 }
 
+/* Without latency: no entry record, so the number comes from the registers. */
+static __always_inline int count_error_only(struct pt_regs *regs, long ret)
+{
+#if defined(__TARGET_ARCH_x86)
+	long nr = regs->orig_ax;
+#else
+	long nr = -1; /* counts only: errors need the x86 orig_ax register here */
+#endif
+	struct sc_stat *st;
+	__u32 slot;
+
+	if (ret >= 0 || ret < -4095 || nr < 0 || (by_comm && !comm_matches()))
+		return 0;
+	slot = nr_slot(nr);
+	st = bpf_map_lookup_elem(&sc_stats, &slot);
+	if (!st)
+		return 0;
+	st->errors++;
+	count_error(slot, ret);
+	return 0;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 {
@@ -141,6 +166,8 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 
 	if (!by_comm && !tgid_matches())
 		return 0;
+	if (!want_latency)
+		return count_error_only(regs, ret);
 	start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0, 0);
 	if (!start || !start->ts)
 		return 0;

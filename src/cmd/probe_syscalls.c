@@ -23,6 +23,7 @@ static void usage(FILE *out)
 		     "  -C, --comm COMM      every process with this exact comm\n"
 		     "  -d, --duration S     stop after S seconds\n"
 		     "      --hist           latency histograms (log2 microseconds)\n"
+		     "      --no-latency     counts and errors only: no timing, lower overhead\n"
 		     "  -j, --json           JSON output (--pretty: indented)\n"
 		     "  -v, --verbose        show libbpf's own messages\n"
 		     "  interval [count]     a report every interval seconds (counts are deltas,\n"
@@ -78,11 +79,12 @@ static void json_begin(struct sc_out *o)
 	json_array_begin(&o->json);
 }
 
-static int parse_args(int argc, char **argv, struct probe_opts *opts, bool *hist)
+static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *flags)
 {
 	static const struct option longopts[] = {
 		PROBE_COMMON_LONGOPTS,
 		{ "hist", no_argument, NULL, 'H' },
+		{ "no-latency", no_argument, NULL, 'N' },
 		{ 0 },
 	};
 	int c, rc;
@@ -93,8 +95,8 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, bool *hist
 			usage(stdout);
 			return -1;
 		}
-		if (c == 'H') {
-			*hist = true;
+		if (c == 'H' || c == 'N') {
+			*flags |= c == 'H' ? SC_HIST : SC_NO_LATENCY;
 			continue;
 		}
 		rc = probe_cmd_option(NAME, c, optarg, opts);
@@ -116,14 +118,17 @@ int probe_syscalls_main(int argc, char **argv)
 	const char *stage = NULL;
 	int rc, err;
 
-	rc = parse_args(argc, argv, &opts, &out.hist);
+	unsigned flags = 0;
+
+	rc = parse_args(argc, argv, &opts, &flags);
+	out.hist = (flags & SC_HIST) && !(flags & SC_NO_LATENCY);
 	if (rc < 0)
 		return cmd_finish_stdout(EXIT_OK);
 	if (rc)
 		return rc;
 	if (opts.json)
 		json_begin(&out);
-	err = sc_run(&opts, out.hist, &sink, &stage);
+	err = sc_run(&opts, flags, &sink, &stage);
 	if (opts.json)
 		json_finish(&out.json);
 	if (err)

@@ -20,6 +20,7 @@ _Static_assert(SC_HIST_SLOTS == SC_LAT_SLOTS, "BPF and user side agree on histog
 struct sc_config {
 	const struct probe_target *target;
 	bool hist;
+	bool latency;
 };
 
 static void *sc_open(void)
@@ -35,7 +36,8 @@ static int sc_configure(void *s, const void *cfg)
 	skel->rodata->targ_tgid = (__u32)c->target->pid;
 	skel->rodata->by_comm = c->target->pid <= 0;
 	memcpy((char *)skel->rodata->targ_comm, c->target->comm, PROBE_COMM_LEN);
-	skel->rodata->want_hist = c->hist;
+	skel->rodata->want_hist = c->hist && c->latency;
+	skel->rodata->want_latency = c->latency;
 	/* Without --hist the histogram map is not needed: keep it tiny. */
 	if (!c->hist)
 		return bpf_map__set_max_entries(skel->maps.sc_hists, 1);
@@ -184,6 +186,7 @@ struct sc_state {
 	int cur;
 	int64_t start_ns, last_ns;
 	bool hist;
+	bool latency;
 };
 
 static int emit_report(struct sc_state *st, const struct probe_opts *opts,
@@ -229,7 +232,9 @@ static int run_loop(struct sc_state *st, struct probe_loop *loop, const struct p
 
 static int start_probe(struct sc_state *st, const struct probe_opts *opts, const char **stage)
 {
-	struct sc_config cfg = { .target = &opts->target, .hist = st->hist };
+	struct sc_config cfg = { .target = &opts->target,
+				 .hist = st->hist,
+				 .latency = st->latency };
 	void *skel = NULL;
 	int err;
 
@@ -245,9 +250,10 @@ static int start_probe(struct sc_state *st, const struct probe_opts *opts, const
 	return err;
 }
 
-int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink, const char **stage)
+int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *sink,
+	   const char **stage)
 {
-	struct sc_state st = { .hist = hist };
+	struct sc_state st = { .hist = flags & SC_HIST, .latency = !(flags & SC_NO_LATENCY) };
 	struct probe_loop loop;
 	void *skel;
 	int err;
@@ -275,7 +281,7 @@ int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
 int sc_selftest(const char **stage)
 {
 	struct probe_opts opts = { .target.pid = getpid() };
-	struct sc_state st = { 0 };
+	struct sc_state st = { .latency = true };
 	void *skel;
 	int err = start_probe(&st, &opts, stage);
 
@@ -292,7 +298,8 @@ int sc_selftest(const char **stage)
 	return -ENOPKG;
 }
 
-int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink, const char **stage)
+int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *sink,
+	   const char **stage)
 {
 	*stage = "starting";
 	return -ENOPKG;

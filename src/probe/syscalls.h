@@ -84,11 +84,16 @@ struct sc_sink {
 	void *ctx;
 };
 
+enum sc_flags {
+	SC_HIST = 1,	   /* latency histograms */
+	SC_NO_LATENCY = 2, /* counts and errors only: no entry timestamps (cheaper) */
+};
+
 /*
  * Runs the probe until a signal, the target's exit, -d or the count-th
  * interval. Returns 0 or -errno with *stage naming the failed step.
  */
-int sc_run(const struct probe_opts *opts, bool hist, const struct sc_sink *sink,
+int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *sink,
 	   const char **stage);
 
 /*

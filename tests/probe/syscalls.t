@@ -10,6 +10,8 @@ echo hello >"$SCRATCH/file"
 
 # 1. Exact counts, JSON, the target exits first.
 start_workload $N_PPID $N_OK $N_MISSING "$SCRATCH/file"
+start_probe "$SCRATCH/nolat.json" "$SCRATCH/err.nolat" syscalls -p "$WPID" --json --no-latency
+P_NOLAT=$PPID_PROBE
 start_probe "$SCRATCH/out.json" "$SCRATCH/err" syscalls -p "$WPID" --json
 ids=$(bpf_prog_ids '^sc_(enter|exit)$')
 [ -n "$ids" ] || fail "no sc_enter/sc_exit programs loaded while attached"
@@ -30,9 +32,15 @@ jq -e '.reports[-1].target_exited == true and .reports[-1].final == true' "$J" >
 	fail "last report not marked final/target_exited"
 jq -e '.reports[-1].syscalls[] | select(.name == "getppid") | .max_ns >= .avg_ns and .avg_ns > 0' \
 	"$J" >/dev/null || fail "getppid latency makes no sense"
+wait_pid_rc "$P_NOLAT"
+[ "$RC" = 0 ] || fail "--no-latency probe exited $RC"
+J="$SCRATCH/nolat.json"
+[ "$(count getppid count)" = $N_PPID ] || fail "--no-latency getppid: $(count getppid count)"
+[ "$(count openat errnos.ENOENT)" = $N_MISSING ] || fail "--no-latency ENOENT: $(count openat errnos.ENOENT)"
+[ "$(count getppid returns)" = 0 ] || fail "--no-latency still timed calls"
 # shellcheck disable=SC2086
 expect_progs_gone $ids
-echo "ok exact counts"
+echo "ok exact counts (also with --no-latency, two probes at once)"
 
 # 2. Plain output with --hist.
 start_workload 20000 10 0 "$SCRATCH/file"
@@ -45,6 +53,20 @@ grep -q 'getppid latency:' "$SCRATCH/out.txt" || fail "no getppid histogram"
 grep -Eq 'usecs +: count +distribution' "$SCRATCH/out.txt" || fail "no histogram header"
 grep -q '(target exited)' "$SCRATCH/out.txt" || fail "target exit not reported"
 echo "ok plain + hist"
+
+# 2b. -C COMM: the same exact count by comm; the probe runs until SIGINT.
+start_workload 30000 0 0 "$SCRATCH/file"
+start_probe "$SCRATCH/comm.json" "$SCRATCH/err" syscalls -C probe_calls --json
+P=$PPID_PROBE
+kill -USR1 "$WPID"
+wait_pid_rc "$WPID"
+kill -INT "$P"
+wait_pid_rc "$P"
+[ "$RC" = 0 ] || fail "-C run exited $RC"
+J="$SCRATCH/comm.json"
+[ "$(count getppid count)" = 30000 ] || fail "-C: getppid $(count getppid count), expected 30000"
+jq -e '.target.comm == "probe_calls"' "$J" >/dev/null || fail "-C: target not in JSON"
+echo "ok -C comm"
 
 # 3. SIGINT and SIGTERM end the probe with its totals and detach everything.
 for sig in INT TERM; do

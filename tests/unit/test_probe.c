@@ -8,7 +8,10 @@
 #include "common.h"
 #include "unit.h"
 #include "probe/common.h"
+#include "probe/elf_fp.h"
 #include "probe/hist.h"
+#include "probe/syscall_names.h"
+#include "probe/syscalls.h"
 
 /* Slots follow floor(log2(v)), computed here with libm as the oracle. */
 TEST(hist_slot_is_floor_log2)
@@ -147,6 +150,84 @@ TEST(probe_errors_map_to_exit_status)
 	ASSERT_TRUE(probe_err_hint(-ENOMEM) == NULL);
 }
 
+/* Interval reports are deltas of cumulative counters; max stays cumulative. */
+TEST(syscalls_report_is_a_delta)
+{
+	static struct sc_snapshot prev, cur;
+	struct sc_errno_count pe[] = { { 2, ENOENT, 3 } };
+	struct sc_errno_count ce[] = { { 2, ENOENT, 5 }, { 2, EACCES, 9 }, { 39, EPERM, 1 } };
+	struct sc_report r = { 0 };
+	char buf[32];
+
+	prev.c[2] = (struct sc_counts){ 10, 10, 3, 1000, 500 };
+	cur.c[2] = (struct sc_counts){ 25, 24, 14, 4000, 900 };
+	cur.c[39] = (struct sc_counts){ 40, 40, 1, 800, 50 };
+	cur.c[1] = prev.c[1] = (struct sc_counts){ 7, 7, 0, 70, 10 }; /* no new calls */
+	prev.errs = pe;
+	prev.nerrs = 1;
+	cur.errs = ce;
+	cur.nerrs = 3;
+	ASSERT_EQ(sc_report_delta(&cur, &prev, &r), 0);
+	ASSERT_EQ(r.nrows, 2);
+	ASSERT_EQ(r.rows[0].nr, 39); /* 40 calls before 15 */
+	ASSERT_EQ(r.rows[1].nr, 2);
+	ASSERT_UEQ(r.rows[1].c.count, 15);
+	ASSERT_UEQ(r.rows[1].c.errors, 11);
+	ASSERT_UEQ(r.rows[1].c.total_ns, 3000);
+	ASSERT_UEQ(r.rows[1].c.max_ns, 900);
+	ASSERT_UEQ(r.calls, 55);
+	ASSERT_UEQ(r.errors, 12);
+	ASSERT_EQ(r.rows[1].nerrs, 2);
+	ASSERT_EQ(r.rows[1].errs[0].err, EACCES); /* 9 before 2 */
+	ASSERT_UEQ(r.rows[1].errs[1].count, 2);
+	ASSERT_EQ(r.rows[0].nerrs, 1);
+	ASSERT_STREQ(sc_errno_name(r.rows[0].errs[0].err, buf, sizeof(buf)), "EPERM");
+	sc_report_release(&r);
+}
+
+TEST(syscall_and_errno_names)
+{
+	char buf[32];
+
+	ASSERT_STREQ(sc_errno_name(ENOENT, buf, sizeof(buf)), "ENOENT");
+	ASSERT_STREQ(sc_errno_name(512, buf, sizeof(buf)), "ERESTARTSYS");
+	ASSERT_STREQ(sc_errno_name(4000, buf, sizeof(buf)), "E4000");
+	ASSERT_STREQ(sc_row_name(SC_MAX_NR - 1, buf, sizeof(buf)), "syscall_511+");
+	ASSERT_STREQ(sc_row_name((unsigned)syscall_nr("openat"), buf, sizeof(buf)), "openat");
+}
+
+static int survey_file(const char *path, struct fp_survey *s)
+{
+	static uint8_t buf[1 << 16];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return elf_fp_survey(buf, n, s);
+}
+
+/*
+ * Two builds of the same two functions (tests/fuzz/corpus/fuzz_elf_fp):
+ * gcc -O1 -fno-omit-frame-pointer and gcc -O2 -fomit-frame-pointer; the
+ * compiler flags are the oracle.
+ */
+TEST(frame_pointer_survey_tells_builds_apart)
+{
+	struct fp_survey s;
+
+	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/fp.so", &s), 0);
+	ASSERT_EQ(s.functions, 2);
+	ASSERT_EQ(s.with_fp, 2);
+	ASSERT_EQ(s.has_eh_frame, 1);
+	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/nofp.so", &s), 0);
+	ASSERT_EQ(s.functions, 2);
+	ASSERT_EQ(s.with_fp, 0);
+	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/trunc", &s), -EINVAL);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -157,5 +238,8 @@ int main(void)
 	RUN(&st, hist_json_lists_the_used_range);
 	RUN(&st, probe_option_parsing);
 	RUN(&st, probe_errors_map_to_exit_status);
+	RUN(&st, syscalls_report_is_a_delta);
+	RUN(&st, syscall_and_errno_names);
+	RUN(&st, frame_pointer_survey_tells_builds_apart);
 	UNIT_MAIN_END(&st);
 }
