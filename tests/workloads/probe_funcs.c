@@ -11,6 +11,8 @@
  *                                      getrusage's context switch counts of the loop)
  *   probe_funcs burn SECONDS           after SIGUSR1: spin for SECONDS, print
  *                                      "cpu_ns=N" (its CPU time) and exit
+ *   probe_funcs work N                 after SIGUSR1: N fixed rounds of arithmetic,
+ *                                      print "cpu_ns=N" and exit (for benchmarks)
  *
  * Before SIGUSR1 it prints "ready" and blocks, so a test can attach a
  * probe first. With PROBE_FUNCS_COMM set, it renames itself to that
@@ -34,6 +36,16 @@ static int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+__attribute__((noinline)) void fixed_work_in_known_function(long rounds)
+{
+	uint64_t x = sink;
+
+	for (long r = 0; r < rounds; r++)
+		for (int i = 0; i < 20000; i++)
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	sink = x;
 }
 
 __attribute__((noinline)) void burn_cycles_in_known_function(int64_t ns)
@@ -104,6 +116,17 @@ int main(int argc, char **argv)
 		       r1.ru_nivcsw - r0.ru_nivcsw);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "work")) {
+		struct timespec c0, c1;
+
+		wait_for_go();
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+		fixed_work_in_known_function(atol(argv[2]));
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+		printf("cpu_ns=%lld\n", (long long)(c1.tv_sec - c0.tv_sec) * 1000000000 +
+						(c1.tv_nsec - c0.tv_nsec));
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "burn")) {
 		struct timespec cpu;
 
@@ -113,6 +136,6 @@ int main(int argc, char **argv)
 		printf("cpu_ns=%lld\n", (long long)cpu.tv_sec * 1000000000 + cpu.tv_nsec);
 		return 0;
 	}
-	fprintf(stderr, "usage: probe_funcs half-sleep CYCLES MS | burn SECONDS\n");
+	fprintf(stderr, "usage: probe_funcs half-sleep CYCLES MS | burn SECONDS | work N\n");
 	return 2;
 }
