@@ -218,6 +218,8 @@ int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", what_is_traced(s->probe),
 		o->base.target.pid, safe);
 	s->start_ns = probe_now_ns();
+	if (o->base.duration_s > 0) /* -d counts from the attach, not from before the load */
+		s->loop.deadline_ns = s->start_ns + (int64_t)(o->base.duration_s * 1e9);
 	for (;;) {
 		int ev = probe_loop_wait(&s->loop, -1);
 

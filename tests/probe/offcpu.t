@@ -76,3 +76,16 @@ grep -q '^e\\x1b\[31m_x_y\\x0a;' "$SCRATCH/h--folded" || fail "folded root: $(ca
 jq -e '.comm == "e\u001b[31m;x y\n" and (.threads[0].comm == .comm)' "$SCRATCH/h--json" >/dev/null ||
 	fail "JSON comm: $(cat -v "$SCRATCH/h--json")"
 echo "ok hostile comm"
+
+# 5. A thread still asleep when -d ends is counted up to the end: spin
+#    100 ms, then sleep 5 s; probe for 0.8 s.
+start_stack_workload probe_funcs half-sleep 1 100 5000
+start_probe "$SCRATCH/p.json" "$SCRATCH/p.err" offcpu -p "$WPID" -d 0.8 --json
+kill -USR1 "$WPID"
+wait_pid_rc "$PPID_PROBE" 60
+[ "$RC" = 0 ] || fail "-d 0.5 run exited $RC"
+jq -e '.end == "duration elapsed" and (.threads[0].voluntary_switches == 1) and
+	(.threads[0].voluntary_ns > 0) and (.threads[0].voluntary_ns < .duration_s * 1e9) and
+	([.stacks[] | select(.kind == "voluntary") | .user[].symbol] | index("sleep_in_known_function"))' \
+	"$SCRATCH/p.json" >/dev/null || fail "pending sleep not counted: $(cat "$SCRATCH/p.json")"
+echo "ok pending sleep counted up to the end ($(jq .threads[0].voluntary_ns "$SCRATCH/p.json") ns)"

@@ -3,8 +3,9 @@
  * Built with frame pointers (the Makefile's workload rule), functions
  * noinline so each has its own frame and symbol.
  *
- *   probe_funcs half-sleep CYCLES MS   after SIGUSR1: CYCLES times, spin MS ms
- *                                      (wall) then sleep MS ms; prints its own
+ *   probe_funcs half-sleep CYCLES MS [SLEEP_MS]
+ *                                      after SIGUSR1: CYCLES times, spin MS ms
+ *                                      (wall) then sleep MS (or SLEEP_MS) ms; prints its own
  *                                      measurements and exits:
  *                                      "sleep_ns=N run_ns=N nvcsw=N nivcsw=N"
  *                                      (time inside nanosleep, the whole loop, and
@@ -97,9 +98,10 @@ int main(int argc, char **argv)
 {
 	if (getenv("PROBE_FUNCS_COMM"))
 		prctl(PR_SET_NAME, getenv("PROBE_FUNCS_COMM"));
-	if (argc == 4 && !strcmp(argv[1], "half-sleep")) {
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "half-sleep")) {
 		int cycles = atoi(argv[2]);
 		int64_t ms = atoll(argv[3]) * 1000000, slept = 0, t0, t1;
+		int64_t sleep_ms = argc == 5 ? atoll(argv[4]) * 1000000 : ms;
 		struct rusage r0, r1;
 
 		wait_for_go();
@@ -107,7 +109,7 @@ int main(int argc, char **argv)
 		t0 = now_ns();
 		for (int i = 0; i < cycles; i++) {
 			burn_cycles_in_known_function(ms);
-			slept += sleep_in_known_function(ms);
+			slept += sleep_in_known_function(sleep_ms);
 		}
 		t1 = now_ns();
 		getrusage(RUSAGE_THREAD, &r1);
@@ -123,8 +125,8 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 		fixed_work_in_known_function(atol(argv[2]));
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-		printf("cpu_ns=%lld\n", (long long)(c1.tv_sec - c0.tv_sec) * 1000000000 +
-						(c1.tv_nsec - c0.tv_nsec));
+		printf("cpu_ns=%lld\n",
+		       (long long)(c1.tv_sec - c0.tv_sec) * 1000000000 + (c1.tv_nsec - c0.tv_nsec));
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "burn")) {
@@ -136,6 +138,7 @@ int main(int argc, char **argv)
 		printf("cpu_ns=%lld\n", (long long)cpu.tv_sec * 1000000000 + cpu.tv_nsec);
 		return 0;
 	}
-	fprintf(stderr, "usage: probe_funcs half-sleep CYCLES MS | burn SECONDS | work N\n");
+	fprintf(stderr,
+		"usage: probe_funcs half-sleep CYCLES MS [SLEEP_MS] | burn SECONDS | work N\n");
 	return 2;
 }

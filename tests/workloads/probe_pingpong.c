@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	w0 = ns(CLOCK_MONOTONIC);
 	pinger();
 	pthread_join(t, NULL);
-	printf("cpu_ns=%lld wall_ns=%lld\n", ns(CLOCK_PROCESS_CPUTIME_ID) - c0, ns(CLOCK_MONOTONIC) - w0);
+	printf("cpu_ns=%lld wall_ns=%lld\n", ns(CLOCK_PROCESS_CPUTIME_ID) - c0,
+	       ns(CLOCK_MONOTONIC) - w0);
 	return 0;
 }
