@@ -40,3 +40,13 @@ sort -t' ' -k2,2nr "$SCRATCH/f.txt" | head -n 1 |
 	grep -qE '^probe_funcs;(.*;)?main;burn_cycles_in_known_function [0-9]+$' ||
 	fail "hottest folded stack: $(sort -t' ' -k2,2nr "$SCRATCH/f.txt" | head -n 1)"
 echo "ok folded"
+
+# Threads created after the probe attached are sampled too (per-CPU events).
+start_stack_workload probe_crowd 4 1
+run_probe_on_trigger "$SCRATCH/c.json" "$SCRATCH/c.err" profile -p "$WPID" --json --top 1000
+wait "$WPID"
+for tid in $(sed -n 's/^tid=\([0-9]*\).*/\1/p' "$WOUT"); do
+	jq -e --argjson t "$tid" '[.stacks[] | select(.tid == $t) | .samples] | add > 0' \
+		"$SCRATCH/c.json" >/dev/null || fail "no samples for thread $tid started after attach"
+done
+echo "ok new threads sampled"
