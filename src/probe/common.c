@@ -155,6 +155,38 @@ int probe_report_failure(FILE *stream, const char *probe, const char *what, int 
 }
 
 #if TRIAGE_HAVE_BPF
+int probe_check_kernel(unsigned needs, const char **missing)
+{
+	static const struct {
+		unsigned need;
+		enum bpf_map_type map; /* 0: the program type below */
+		enum bpf_prog_type prog;
+		const char *what;
+	} features[] = {
+		{ PROBE_NEED_TASK_STORAGE, BPF_MAP_TYPE_TASK_STORAGE, 0,
+		  "BPF task storage maps (Linux 5.11 or later)" },
+		{ PROBE_NEED_RINGBUF, BPF_MAP_TYPE_RINGBUF, 0,
+		  "BPF ring buffers (Linux 5.8 or later)" },
+		{ PROBE_NEED_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY, 0, "BPF per-CPU arrays" },
+		{ PROBE_NEED_STACK_TRACE, BPF_MAP_TYPE_STACK_TRACE, 0, "BPF stack-trace maps" },
+		{ PROBE_NEED_PERF_EVENT, 0, BPF_PROG_TYPE_PERF_EVENT, "BPF perf_event programs" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(features); i++) {
+		int ok;
+
+		if (!(needs & features[i].need))
+			continue;
+		ok = features[i].map ? libbpf_probe_bpf_map_type(features[i].map, NULL)
+				     : libbpf_probe_bpf_prog_type(features[i].prog, NULL);
+		if (ok == 1)
+			continue;
+		*missing = features[i].what;
+		return ok < 0 ? ok : -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int libbpf_print_warnings(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)
@@ -174,6 +206,12 @@ void probe_libbpf_quiet(bool verbose)
 #else
 void probe_libbpf_quiet(bool verbose)
 {
+}
+
+int probe_check_kernel(unsigned needs, const char **missing)
+{
+	*missing = "BPF support in this triage build";
+	return -ENOPKG;
 }
 #endif
 

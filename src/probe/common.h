@@ -58,6 +58,22 @@ int probe_target_check(const struct probe_target *t);
 int probe_check_privileges(void);
 /* Kernel BTF (/sys/kernel/btf/vmlinux), needed for CO-RE and tp_btf: 0 or -ENOENT. */
 int probe_check_btf(void);
+/* Kernel features a probe needs, checked before loading (probe_check_kernel). */
+enum probe_need {
+	PROBE_NEED_TASK_STORAGE = 1, /* BPF_MAP_TYPE_TASK_STORAGE, Linux 5.11 */
+	PROBE_NEED_RINGBUF = 2,	     /* BPF_MAP_TYPE_RINGBUF, Linux 5.8 */
+	PROBE_NEED_PERCPU_ARRAY = 4, /* BPF_MAP_TYPE_PERCPU_ARRAY, Linux 4.6 */
+	PROBE_NEED_STACK_TRACE = 8,  /* BPF_MAP_TYPE_STACK_TRACE, Linux 4.6 */
+	PROBE_NEED_PERF_EVENT = 16,  /* BPF_PROG_TYPE_PERF_EVENT programs, Linux 4.9 */
+};
+/*
+ * Asks the kernel (libbpf's feature probes) for each needed map and program
+ * type. Returns 0, or -EOPNOTSUPP with *missing naming the first one absent
+ * (so a too-old kernel exits 3 with a message, not a verifier dump).
+ * Needs the privileges already checked.
+ */
+int probe_check_kernel(unsigned needs, const char **missing);
+
 /*
  * Exit status for an error of a probe stage: 3 (EXIT_NOSUPPORT) when a
  * privilege or a kernel feature is missing (EPERM, EACCES, ENOENT, ENOSYS,

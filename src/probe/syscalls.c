@@ -245,6 +245,8 @@ static int start_probe(struct sc_state *st, const struct probe_opts *opts, const
 		err = probe_check_btf();
 	}
 	if (!err)
+		err = probe_check_kernel(PROBE_NEED_TASK_STORAGE | PROBE_NEED_PERCPU_ARRAY, stage);
+	if (!err)
 		err = probe_skel_start(&sc_ops, &cfg, &skel, stage);
 	st->skel = skel;
 	return err;

@@ -285,6 +285,8 @@ static int start_probe(const struct tr_config *cfg, void **skel, const char **st
 		*stage = "looking for kernel BTF";
 		err = probe_check_btf();
 	}
+	if (!err)
+		err = probe_check_kernel(PROBE_NEED_TASK_STORAGE | PROBE_NEED_RINGBUF, stage);
 	return err ? err : probe_skel_start(&tr_ops, cfg, skel, stage);
 }
 
