@@ -36,6 +36,11 @@ echo "$top" | jq -e '[.user[] | select(.module == "probe_funcs") | .symbol] |
 	fail "sleep_in_known_function/main missing from the user stack: $top"
 echo "$top" | jq -e '.kernel[0].symbol | test("^bpf_") | not' >/dev/null ||
 	fail "BPF frames were not skipped: $top"
+# nm is the oracle for the user frame: its offset lies inside the function.
+size=$((16#$(nm -S "$BUILD/workloads/probe_funcs" | awk '$4 == "sleep_in_known_function" { print $2 }')))
+echo "$top" | jq -e --argjson size "$size" '[.user[] | select(.symbol == "sleep_in_known_function") |
+	.offset > 0 and .offset < $size] | all' >/dev/null ||
+	fail "sleep_in_known_function offset outside its nm size $size: $top"
 echo "ok split and stacks"
 
 # 3. Plain report and folded output of a shorter run.
