@@ -3,7 +3,7 @@
 # missing. Idempotent; a no-op when everything is present.
 set -eu
 PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libpcap-dev
- sysstat iptables iproute2 tcpdump strace linux-perf libclang-rt-14-dev jq procps"
+ sysstat iptables iproute2 tcpdump strace linux-perf libclang-rt-14-dev jq procps libc6-dbg"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
