@@ -184,7 +184,7 @@ static void load_symbolizers(struct sp_session *s, int pid)
 			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
 			"(needs root or kernel.kptr_restrict=0)\n",
 			s->probe, strerror(-s->ksyms_err));
-	if (s->ps_err)
+	if (s->ps_err && s->ps_err != -ESRCH) /* -ESRCH: no maps, a kernel thread */
 		fprintf(stderr, "triage probe %s: user frames stay addresses: /proc/%d/maps: %s\n",
 			s->probe, pid, strerror(-s->ps_err));
 }
