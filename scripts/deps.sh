@@ -23,6 +23,7 @@ PKGS="
  procps
  locales
  python3
+ libc6-dbg
 "
 missing=""
 for p in $PKGS; do

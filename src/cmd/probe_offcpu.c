@@ -7,7 +7,7 @@
 int probe_offcpu_main(int argc, char **argv)
 {
 	struct sp_opts o;
-	int rc = sp_parse_args("offcpu", argc, argv, false, &o);
+	int rc = sp_parse_args("offcpu", argc, argv, SP_STACKS, &o);
 
 	if (rc < 0)
 		return cmd_finish_stdout(EXIT_OK);

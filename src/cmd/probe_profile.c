@@ -7,7 +7,7 @@
 int probe_profile_main(int argc, char **argv)
 {
 	struct sp_opts o;
-	int rc = sp_parse_args("profile", argc, argv, true, &o);
+	int rc = sp_parse_args("profile", argc, argv, SP_STACKS | SP_FREQ, &o);
 
 	if (rc < 0)
 		return cmd_finish_stdout(EXIT_OK);

@@ -7,7 +7,7 @@
 int probe_runq_main(int argc, char **argv)
 {
 	struct sp_opts o;
-	int rc = sp_parse_args("runq", argc, argv, false, &o);
+	int rc = sp_parse_args("runq", argc, argv, SP_PER_THREAD, &o);
 
 	if (rc < 0)
 		return cmd_finish_stdout(EXIT_OK);

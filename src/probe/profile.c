@@ -359,6 +359,11 @@ int profile_probe_run(const struct sp_opts *o)
 	err = probe_skel_start(&profile_ops, o, &ctx, &stage);
 	if (err) {
 		rc = probe_report_failure(stderr, "profile", stage, err);
+		if (err == -EINVAL && !strcmp(stage, "attaching the BPF programs"))
+			fprintf(stderr,
+				"triage probe profile: -F %u may exceed "
+				"/proc/sys/kernel/perf_event_max_sample_rate\n",
+				o->freq);
 		goto out;
 	}
 	rc = sp_session_wait(&s, o);

@@ -145,6 +145,12 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 		printf("\nAll threads:\n");
 		hist_print(stdout, slots, RUNQ_SLOTS, "usecs");
 	}
+	for (size_t i = 0; o->per_thread && i < r->n; i++) {
+		text_sanitize(comm, sizeof(comm), r->t[i].v.comm);
+		printf("\ntid %u (%s):\n", r->t[i].tid, comm);
+		memcpy(slots, r->t[i].v.slots, sizeof(slots));
+		hist_print(stdout, slots, RUNQ_SLOTS, "usecs");
+	}
 }
 
 static void json_thread(struct json_writer *w, uint32_t tid, const struct runq_val *v)

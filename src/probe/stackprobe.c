@@ -15,14 +15,37 @@
 #include "util/parse.h"
 #include "util/text.h"
 
-static void sp_usage(FILE *out, const char *probe, bool allow_freq)
+static void sp_usage(FILE *out, const char *probe, unsigned features)
 {
+	bool stacks = features & SP_STACKS;
+
+	fprintf(out, "Usage: triage probe %s -p PID [-d SECONDS]%s%s [--json]%s [-v]\n", probe,
+		features & SP_FREQ ? " [-F HZ]" : "", stacks ? " [--top N] [--folded]" : "",
+		features & SP_PER_THREAD ? " [--per-thread]" : "");
+	if (stacks)
+		fprintf(out, "       [--no-kernel-stacks] [--no-user-stacks]\n");
 	fprintf(out,
-		"Usage: triage probe %s -p PID [-d SECONDS]%s [--top N] [--folded] [--json]\n"
-		"       [--no-kernel-stacks] [--no-user-stacks] [-v]\n"
 		"Runs until Ctrl-C, SIGTERM, the -d limit, or the target's exit; then reports.\n"
 		"See docs/probe-%s.md.\n",
-		probe, allow_freq ? " [-F HZ]" : "", probe);
+		probe);
+}
+
+/* The feature an option needs (0: every probe has it). */
+static unsigned option_feature(int c)
+{
+	switch (c) {
+	case 'F':
+		return SP_FREQ;
+	case 't':
+	case 'f':
+	case 'K':
+	case 'U':
+		return SP_STACKS;
+	case 'T':
+		return SP_PER_THREAD;
+	default:
+		return 0;
+	}
 }
 
 static int bad_arg(const char *probe, const char *what, const char *arg)
@@ -61,6 +84,9 @@ static int sp_parse_one(const char *probe, int c, const char *arg, struct sp_opt
 	case 'U':
 		o->user_stacks = false;
 		return 0;
+	case 'T':
+		o->per_thread = true;
+		return 0;
 	case 'v':
 		o->base.verbose = true;
 		return 0;
@@ -69,7 +95,7 @@ static int sp_parse_one(const char *probe, int c, const char *arg, struct sp_opt
 	}
 }
 
-int sp_parse_args(const char *probe, int argc, char **argv, bool allow_freq, struct sp_opts *o)
+int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, struct sp_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
@@ -80,6 +106,7 @@ int sp_parse_args(const char *probe, int argc, char **argv, bool allow_freq, str
 		{ "folded", no_argument, NULL, 'f' },
 		{ "no-kernel-stacks", no_argument, NULL, 'K' },
 		{ "no-user-stacks", no_argument, NULL, 'U' },
+		{ "per-thread", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -91,16 +118,15 @@ int sp_parse_args(const char *probe, int argc, char **argv, bool allow_freq, str
 	o->top = 10;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, allow_freq ? "p:d:F:t:vh" : "p:d:t:vh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:d:F:t:vh", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			sp_usage(stdout, probe, allow_freq);
+			sp_usage(stdout, probe, features);
 			return -1; /* help given: exit 0 */
 		}
-		if (c == '?' || (c == 'F' && !allow_freq)) {
+		if (c == '?' || (option_feature(c) & ~features)) {
 			fprintf(stderr, "triage probe %s: unknown or incomplete option '%s'\n",
 				probe, argv[optind - 1]);
-			sp_usage(stderr, probe, allow_freq);
+			sp_usage(stderr, probe, features);
 			return EXIT_USAGE;
 		}
 		rc = sp_parse_one(probe, c, optarg, o);
@@ -111,7 +137,7 @@ int sp_parse_args(const char *probe, int argc, char **argv, bool allow_freq, str
 		return bad_arg(probe, "argument", argv[optind]);
 	if (!o->base.target.pid) {
 		fprintf(stderr, "triage probe %s: -p PID is required\n", probe);
-		sp_usage(stderr, probe, allow_freq);
+		sp_usage(stderr, probe, features);
 		return EXIT_USAGE;
 	}
 	if (o->folded && o->base.json) {
@@ -158,7 +184,7 @@ static void load_symbolizers(struct sp_session *s, int pid)
 			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
 			"(needs root or kernel.kptr_restrict=0)\n",
 			s->probe, strerror(-s->ksyms_err));
-	if (s->ps_err)
+	if (s->ps_err && s->ps_err != -ESRCH) /* -ESRCH: no maps, a kernel thread */
 		fprintf(stderr, "triage probe %s: user frames stay addresses: /proc/%d/maps: %s\n",
 			s->probe, pid, strerror(-s->ps_err));
 }
@@ -218,6 +244,8 @@ int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", what_is_traced(s->probe),
 		o->base.target.pid, safe);
 	s->start_ns = probe_now_ns();
+	if (o->base.duration_s > 0) /* -d counts from the attach, not from before the load */
+		s->loop.deadline_ns = s->start_ns + (int64_t)(o->base.duration_s * 1e9);
 	for (;;) {
 		int ev = probe_loop_wait(&s->loop, -1);
 

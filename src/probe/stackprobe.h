@@ -22,10 +22,21 @@ struct sp_opts {
 	unsigned freq;		/* -F HZ (profile) */
 	bool kernel_stacks;	/* --no-kernel-stacks clears */
 	bool user_stacks;	/* --no-user-stacks clears */
+	bool per_thread;	/* --per-thread (runq): a histogram per thread */
 };
 
-/* Parses the shared options; -F only when allow_freq. Returns 0 or an exit status. */
-int sp_parse_args(const char *probe, int argc, char **argv, bool allow_freq, struct sp_opts *o);
+/* Which options a probe accepts beyond -p, -d, --json and -v. */
+enum sp_features {
+	SP_STACKS = 1,	   /* --top, --folded, --no-kernel-stacks, --no-user-stacks */
+	SP_FREQ = 2,	   /* -F HZ */
+	SP_PER_THREAD = 4, /* --per-thread */
+};
+
+/*
+ * Parses the options of a probe with the given sp_features. Returns 0, an
+ * exit status, or -1 when --help was printed (exit 0).
+ */
+int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, struct sp_opts *o);
 
 struct sp_session {
 	const char *probe; /* "offcpu", ... for messages */

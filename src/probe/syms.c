@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -380,17 +381,12 @@ static int elf_add_debug_file(const char *debug_root, struct elf_syms *es)
 	return err;
 }
 
-int elf_syms_load_fd(int fd, const char *debug_root, struct elf_syms *out)
+/* Reads an opened ELF handle into out (ends the handle). */
+static int elf_syms_from(Elf *elf, const char *debug_root, struct elf_syms *out)
 {
 	size_t symtabs = 0;
-	Elf *elf;
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	symtab_init(&out->tab);
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOSYS;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf)
 		return -ENOEXEC;
 	err = elf_kind(elf) == ELF_K_ELF ? elf_read_segs(elf, out) : -ENOEXEC;
@@ -405,6 +401,25 @@ int elf_syms_load_fd(int fd, const char *debug_root, struct elf_syms *out)
 	}
 	symtab_finish(&out->tab);
 	return 0;
+}
+
+int elf_syms_load_fd(int fd, const char *debug_root, struct elf_syms *out)
+{
+	memset(out, 0, sizeof(*out));
+	symtab_init(&out->tab);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	return elf_syms_from(elf_begin(fd, ELF_C_READ_MMAP, NULL), debug_root, out);
+}
+
+int elf_syms_load_mem(const void *image, size_t size, struct elf_syms *out)
+{
+	memset(out, 0, sizeof(*out));
+	symtab_init(&out->tab);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	/* libelf does not write through a read-only image it only reads. */
+	return elf_syms_from(elf_memory((char *)image, size), NULL, out);
 }
 
 int elf_syms_load(const char *path, const char *debug_root, struct elf_syms *out)
@@ -431,8 +446,9 @@ void elf_syms_release(struct elf_syms *es)
 struct cached_file {
 	dev_t dev;
 	ino_t ino;
-	char *base; /* basename, for display */
-	int err;    /* load error, remembered so a bad file is tried once */
+	char *base;	    /* basename, for display */
+	int err;	    /* load error, remembered so a bad file is tried once */
+	uint64_t vdso_size; /* the vDSO image (not a file) when non-zero */
 	struct elf_syms es;
 };
 
@@ -443,6 +459,7 @@ struct proc_map {
 
 struct proc_syms {
 	const struct procfs *pf;
+	long vdso_file; /* index of our own vDSO in files, -1 until loaded, -2 if unusable */
 	pid_t pid;
 	char *debug_root;
 	struct proc_map *maps;
@@ -489,7 +506,8 @@ static long file_index(struct proc_syms *ps, const struct map_line *m)
 		return -EIO;
 	}
 	for (size_t i = 0; i < ps->nfiles; i++)
-		if (ps->files[i].dev == st.st_dev && ps->files[i].ino == st.st_ino) {
+		if (!ps->files[i].vdso_size && ps->files[i].dev == st.st_dev &&
+		    ps->files[i].ino == st.st_ino) {
 			close(fd);
 			return (long)i;
 		}
@@ -510,14 +528,75 @@ static long file_index(struct proc_syms *ps, const struct map_line *m)
 	return (long)ps->nfiles++;
 }
 
+/* Our own [vdso] mapping: the kernel maps the same image into every 64-bit process. */
+static int own_vdso(const struct proc_syms *ps, uint64_t *start, uint64_t *size)
+{
+	char line[512];
+	int fd = openat(ps->pf->proc_fd, "self/maps", O_RDONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	int err = -ENOENT;
+
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOENT;
+	}
+	while (err && fgets(line, sizeof(line), f)) {
+		struct map_line m;
+
+		if (!maps_parse_line(line, &m) && m.path_len == 6 && !memcmp(m.path, "[vdso]", 6)) {
+			*start = m.start;
+			*size = m.end - m.start;
+			err = 0;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+/*
+ * The target's [vdso] is symbolized from our own copy of the image, when
+ * ours is mapped at the auxv address and has the same size (a 32-bit
+ * target has a different one).
+ */
+static long vdso_index(struct proc_syms *ps, const struct map_line *m)
+{
+	uint64_t start = 0, size = 0;
+	struct cached_file *cf;
+
+	if (ps->vdso_file == -1) {
+		ps->vdso_file = -2;
+		if (own_vdso(ps, &start, &size) || start != getauxval(AT_SYSINFO_EHDR) ||
+		    grow((void **)&ps->files, &ps->fcap, ps->nfiles + 1, sizeof(*ps->files)))
+			return -ENOENT;
+		cf = &ps->files[ps->nfiles];
+		memset(cf, 0, sizeof(*cf));
+		cf->base = strdup("[vdso]");
+		cf->err = elf_syms_load_mem((const void *)(uintptr_t)start, size, &cf->es);
+		if (!cf->base || cf->err) {
+			free(cf->base);
+			elf_syms_release(&cf->es);
+			return -ENOENT;
+		}
+		cf->vdso_size = size;
+		ps->vdso_file = (long)ps->nfiles++;
+	}
+	if (ps->vdso_file < 0 || ps->files[ps->vdso_file].vdso_size != m->end - m->start)
+		return -ENOENT;
+	return ps->vdso_file;
+}
+
 static int add_map(struct proc_syms *ps, struct proc_map **maps, size_t *n, size_t *cap,
 		   const struct map_line *m)
 {
 	long idx;
 
-	if (!m->exec || !m->path_len || m->path[0] != '/')
-		return 0; /* anonymous, [vdso], [stack]: nothing to read symbols from */
-	idx = file_index(ps, m);
+	if (m->exec && m->path_len == 6 && !memcmp(m->path, "[vdso]", 6))
+		idx = vdso_index(ps, m);
+	else if (!m->exec || !m->path_len || m->path[0] != '/')
+		return 0; /* anonymous, [stack], JIT code: nothing to read symbols from */
+	else
+		idx = file_index(ps, m);
 	if (idx == -ENOMEM)
 		return -ENOMEM;
 	if (idx < 0)
@@ -576,6 +655,7 @@ int proc_syms_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 		return -ENOMEM;
 	ps->pf = pf;
 	ps->pid = pid;
+	ps->vdso_file = -1;
 	if (debug_root && !(ps->debug_root = strdup(debug_root))) {
 		free(ps);
 		return -ENOMEM;

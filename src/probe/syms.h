@@ -3,9 +3,9 @@
  *   - kernel addresses from /proc/kallsyms (real addresses need root or
  *     kptr_restrict=0; all zeros mean "hidden" and load as an error);
  *   - user addresses from /proc/PID/maps plus the ELF .symtab/.dynsym of
- *     each mapped file, read with libelf. A file whose own symbols are
- *     stripped is completed from /usr/lib/debug/.build-id/xx/yyyy.debug
- *     when its NT_GNU_BUILD_ID note names one (Debian's -dbg packages).
+ *     each mapped file, read with libelf; [vdso] from our own copy of it. A file whose own symbols
+ * are stripped is completed from /usr/lib/debug/.build-id/xx/yyyy.debug when its NT_GNU_BUILD_ID
+ * note names one (Debian's -dbg packages).
  *
  * The pure parts (sorted symbol table, kallsyms and maps line parsers,
  * file offset to ELF address translation) are exposed for unit tests.
@@ -117,6 +117,8 @@ void build_id_hex(const unsigned char *id, size_t len, char *buf);
  */
 int elf_syms_load_fd(int fd, const char *debug_root, struct elf_syms *out);
 int elf_syms_load(const char *path, const char *debug_root, struct elf_syms *out);
+/* Same, for an ELF image in memory (the vDSO). */
+int elf_syms_load_mem(const void *image, size_t size, struct elf_syms *out);
 void elf_syms_release(struct elf_syms *es);
 
 /* A resolved frame. Strings belong to the symbolizer. */

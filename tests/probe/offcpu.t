@@ -8,7 +8,7 @@ require_bpf
 # 1. The split: voluntary time matches the workload's time in nanosleep
 #    within 10%, and is 40-60% of its loop's wall time.
 start_stack_workload probe_funcs half-sleep 100 10
-run_probe_on_trigger "$SCRATCH/o.json" "$SCRATCH/o.err" offcpu -p "$WPID" --json --top 5
+run_probe_on_trigger "$SCRATCH/o.json" "$SCRATCH/o.err" offcpu -p "$WPID" --json --top 50
 wait "$WPID"
 J="$SCRATCH/o.json"
 jq -e '.end == "target exited"' "$J" >/dev/null || fail "end reason: $(jq .end "$J")"
@@ -36,12 +36,18 @@ echo "$top" | jq -e '[.user[] | select(.module == "probe_funcs") | .symbol] |
 	fail "sleep_in_known_function/main missing from the user stack: $top"
 echo "$top" | jq -e '.kernel[0].symbol | test("^bpf_") | not' >/dev/null ||
 	fail "BPF frames were not skipped: $top"
+# nm is the oracle for the user frame: its offset lies inside the function.
+size=$((16#$(nm -S "$BUILD/workloads/probe_funcs" | awk '$4 == "sleep_in_known_function" { print $2 }')))
+echo "$top" | jq -e --argjson size "$size" '[.user[] | select(.symbol == "sleep_in_known_function") |
+	.offset > 0 and .offset < $size] | all' >/dev/null ||
+	fail "sleep_in_known_function offset outside its nm size $size: $top"
 echo "ok split and stacks"
 
 # 3. Plain report and folded output of a shorter run.
 start_stack_workload probe_funcs half-sleep 20 10
-run_probe_on_trigger "$SCRATCH/o.txt" "$SCRATCH/o.err" offcpu -p "$WPID" --top 2
-grep -q '^#1 tid [0-9]* (probe_funcs) voluntary' "$SCRATCH/o.txt" || fail "plain report: $(cat "$SCRATCH/o.txt")"
+run_probe_on_trigger "$SCRATCH/o.txt" "$SCRATCH/o.err" offcpu -p "$WPID" --top 3
+# On a busy machine preemption may outweigh sleep: any rank will do.
+grep -qE '^#[1-3] tid [0-9]+ \(probe_funcs\) voluntary: [0-9.]+ ms' "$SCRATCH/o.txt" || fail "plain report: $(cat "$SCRATCH/o.txt")"
 grep -q 'sleep_in_known_function+0x[0-9a-f]* \[probe_funcs\]' "$SCRATCH/o.txt" ||
 	fail "plain report lacks the symbolized user frame"
 start_stack_workload probe_funcs half-sleep 20 10
@@ -75,3 +81,16 @@ grep -q '^e\\x1b\[31m_x_y\\x0a;' "$SCRATCH/h--folded" || fail "folded root: $(ca
 jq -e '.comm == "e\u001b[31m;x y\n" and (.threads[0].comm == .comm)' "$SCRATCH/h--json" >/dev/null ||
 	fail "JSON comm: $(cat -v "$SCRATCH/h--json")"
 echo "ok hostile comm"
+
+# 5. A thread still asleep when -d ends is counted up to the end: spin
+#    100 ms, then sleep 5 s; probe for 0.8 s.
+start_stack_workload probe_funcs half-sleep 1 100 5000
+start_probe "$SCRATCH/p.json" "$SCRATCH/p.err" offcpu -p "$WPID" -d 0.8 --json
+kill -USR1 "$WPID"
+wait_pid_rc "$PPID_PROBE" 60
+[ "$RC" = 0 ] || fail "-d 0.5 run exited $RC"
+jq -e '.end == "duration elapsed" and (.threads[0].voluntary_switches == 1) and
+	(.threads[0].voluntary_ns > 0) and (.threads[0].voluntary_ns < .duration_s * 1e9) and
+	([.stacks[] | select(.kind == "voluntary") | .user[].symbol] | index("sleep_in_known_function"))' \
+	"$SCRATCH/p.json" >/dev/null || fail "pending sleep not counted: $(cat "$SCRATCH/p.json")"
+echo "ok pending sleep counted up to the end ($(jq .threads[0].voluntary_ns "$SCRATCH/p.json") ns)"

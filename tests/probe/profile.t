@@ -40,3 +40,25 @@ sort -t' ' -k2,2nr "$SCRATCH/f.txt" | head -n 1 |
 	grep -qE '^probe_funcs;(.*;)?main;burn_cycles_in_known_function [0-9]+$' ||
 	fail "hottest folded stack: $(sort -t' ' -k2,2nr "$SCRATCH/f.txt" | head -n 1)"
 echo "ok folded"
+
+# Threads created after the probe attached are sampled too (per-CPU events).
+start_stack_workload probe_crowd 4 1
+run_probe_on_trigger "$SCRATCH/c.json" "$SCRATCH/c.err" profile -p "$WPID" --json --top 1000
+wait "$WPID"
+for tid in $(sed -n 's/^tid=\([0-9]*\).*/\1/p' "$WOUT"); do
+	jq -e --argjson t "$tid" '[.stacks[] | select(.tid == $t) | .samples] | add > 0' \
+		"$SCRATCH/c.json" >/dev/null || fail "no samples for thread $tid started after attach"
+done
+echo "ok new threads sampled"
+
+# start_thread is a local symbol of libc: only its build-id debug file
+# (libc6-dbg) names it; readelf gives the build id, the path is Debian's.
+libc=$(awk '$6 ~ /\/libc\.so\.6$/ { print $6; exit }' /proc/self/maps)
+bid=$(readelf -n "$libc" 2>/dev/null | sed -n 's/.*Build ID: //p')
+if [ -n "$bid" ] && [ -r "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" ]; then
+	jq -e '[.stacks[].user[] | select(.module == "libc.so.6") | .symbol] | index("start_thread")' \
+		"$SCRATCH/c.json" >/dev/null || fail "start_thread not resolved through libc's debug file"
+	echo "ok start_thread resolved through the build-id debug file"
+else
+	echo "note: libc6-dbg is not installed; start_thread check not run"
+fi

@@ -28,7 +28,10 @@ jq -e --argjson s "$sum_ours" '.all.total_ns >= $s and (.all.hist_us | length) >
 echo "ok per-thread totals match run_delay (ours $sum_ours ns, kernel $sum_kernel ns)"
 
 start_stack_workload probe_crowd "$n" 0.5
-run_probe_on_trigger "$SCRATCH/r.txt" "$SCRATCH/r.err" runq -p "$WPID"
+run_probe_on_trigger "$SCRATCH/r.txt" "$SCRATCH/r.err" runq -p "$WPID" --per-thread
 grep -qE '^ +all ' "$SCRATCH/r.txt" && grep -q 'usecs' "$SCRATCH/r.txt" ||
 	fail "plain report: $(cat "$SCRATCH/r.txt")"
+# --per-thread: one histogram per spinning thread, after the all-threads one.
+[ "$(grep -cE '^tid [0-9]+ \(probe_crowd\):$' "$SCRATCH/r.txt")" -ge "$n" ] ||
+	fail "--per-thread: $(cat "$SCRATCH/r.txt")"
 echo "ok plain"

@@ -62,4 +62,6 @@ for probe in offcpu runq profile; do
 done
 "$TRIAGE" probe profile -p 1 -F 0 >/dev/null 2>&1; [ $? = 2 ] || fail "-F 0: not exit 2"
 "$TRIAGE" probe offcpu -p 1 -F 99 >/dev/null 2>&1; [ $? = 2 ] || fail "offcpu -F: not exit 2"
+"$TRIAGE" probe runq -p 1 --top 3 >/dev/null 2>&1; [ $? = 2 ] || fail "runq --top: not exit 2"
+"$TRIAGE" probe profile -p 1 --per-thread >/dev/null 2>&1; [ $? = 2 ] || fail "profile --per-thread: not 2"
 echo "ok usage"

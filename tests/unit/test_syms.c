@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -321,6 +322,56 @@ TEST(live_process_resolves_exe_and_libc)
 	procfs_close(&pf);
 }
 
+/* The vDSO: its image dumped to a file, with nm -D as the oracle. */
+TEST(live_process_resolves_vdso)
+{
+	const char *base = (const char *)getauxval(AT_SYSINFO_EHDR);
+	char path[128], cmd[256], line[256];
+	unsigned long long vaddr = 0;
+	size_t size = 0;
+	struct proc_syms *ps;
+	struct sym_loc loc;
+	struct procfs pf;
+	FILE *f;
+
+	ASSERT_TRUE(base != NULL);
+	f = fopen("/proc/self/maps", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2)
+			size = b - a;
+	}
+	if (f)
+		fclose(f);
+	ASSERT_TRUE(size > 0);
+	snprintf(path, sizeof(path), "%s/vdso.so", workdir);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f != NULL);
+	fwrite(base, 1, size, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "nm -D --defined-only %s 2>/dev/null | awk '{ sub(/@.*/, \"\", $3) } $3 == "
+		 "\"__vdso_clock_gettime\" { print $1 }'",
+		 path);
+	f = popen(cmd, "r");
+	if (f && fgets(line, sizeof(line), f))
+		vaddr = strtoull(line, NULL, 16);
+	if (f)
+		pclose(f);
+	ASSERT_TRUE(vaddr != 0);
+	ASSERT_EQ(procfs_open(&pf, NULL), 0);
+	ASSERT_EQ(proc_syms_open(&pf, getpid(), NULL, &ps), 0);
+	ASSERT_EQ(proc_syms_resolve(ps, (uint64_t)(uintptr_t)base + vaddr + 4, &loc), 0);
+	ASSERT_STREQ(loc.module, "[vdso]");
+	ASSERT_UEQ(loc.offset, 4);
+	/* clock_gettime is a weak alias at the same address. */
+	ASSERT_TRUE(!strcmp(loc.name, "__vdso_clock_gettime") ||
+		    !strcmp(loc.name, "clock_gettime"));
+	proc_syms_close(ps);
+	procfs_close(&pf);
+}
+
 /* ---- the kernel: an independent read of /proc/kallsyms ---- */
 
 TEST(kallsyms_lookup_matches_file)
@@ -397,6 +448,8 @@ int main(void)
 		st.failed++;
 	}
 	RUN(&st, live_process_resolves_exe_and_libc);
+	if (elves == 0)
+		RUN(&st, live_process_resolves_vdso);
 	RUN(&st, kallsyms_lookup_matches_file);
 	if (workdir[0])
 		sh("rm -rf %s", workdir);
