@@ -24,14 +24,6 @@ const volatile bool user_stacks = true;
 __u64 stack_errors = 0;
 __u64 map_full = 0;
 
-struct offcpu_start {
-	__u64 ts;
-	__s32 kstack;
-	__s32 ustack;
-	__u32 invol;
-	__u32 pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, SP_MAX_THREADS);

@@ -24,6 +24,15 @@ struct offcpu_key {
 	__u32 pad;
 };
 
+/* A thread off the CPU since ts: what it left with (flushed at the end). */
+struct offcpu_start {
+	__u64 ts;
+	__s32 kstack;
+	__s32 ustack;
+	__u32 invol;
+	__u32 pad;
+};
+
 struct offcpu_val {
 	__u64 total_ns;
 	__u64 count;

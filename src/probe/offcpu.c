@@ -95,11 +95,7 @@ static void flush_pending(const struct sp_session *s, struct offcpu_bpf *sk, int
 	__u32 tid, next, *prev = NULL;
 
 	while (!bpf_map_get_next_key(start_fd, prev, &next)) {
-		struct {
-			__u64 ts;
-			__s32 kstack, ustack;
-			__u32 invol, pad;
-		} st;
+		struct offcpu_start st;
 		struct offcpu_key key = { .tgid = (__u32)pid, .tid = next };
 		struct offcpu_val val = { 0 };
 
