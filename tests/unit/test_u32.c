@@ -261,6 +261,31 @@ TEST(bm_chunks_layout_dependent)
 	ASSERT_EQ(r.v, V_NO);
 }
 
+/*
+ * Spec 5.4(3): without --icase the kernel's bm finds exactly the first
+ * occurrence in a chunk (the kmp shortcut in str_eval relies on it).
+ */
+TEST(bm_first_occurrence)
+{
+	struct bm_tables bt;
+	uint8_t text[64], pat[8];
+	unsigned seed = 7;
+
+	for (int round = 0; round < 20000; round++) {
+		unsigned n = 1 + round % 64, m = 1 + (round / 64) % 8;
+		for (unsigned k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			text[k] = (uint8_t)("aab\xdf"[(seed >> 16) % 4]);
+		}
+		for (unsigned k = 0; k < m; k++) {
+			seed = seed * 1103515245u + 12345u;
+			pat[k] = (uint8_t)("aab\xdf"[(seed >> 16) % 4]);
+		}
+		str_bm_prepare(&bt, pat, m, false);
+		ASSERT_EQ(str_bm_search(&bt, text, n), str_kmp_search(pat, m, false, text, n));
+	}
+}
+
 TEST(words_and_rules)
 {
 	char buf[256], *w[16], err[U32_ERR_LEN];
@@ -311,6 +336,7 @@ int main(void)
 	RUN(&st, bm_icase_gap);
 	RUN(&st, string_window);
 	RUN(&st, bm_chunks_layout_dependent);
+	RUN(&st, bm_first_occurrence);
 	RUN(&st, words_and_rules);
 	RUN(&st, dns_encoding);
 	printf("%d run, %d failed\n", st.run, st.failed);
