@@ -64,6 +64,7 @@ struct pkt_view {
 	uint32_t l4len;	 /* transport header length, 0 if unknown */
 	uint8_t proto;	 /* transport protocol (after IPv6 extension headers) */
 	bool nonfirst_frag;
+	uint32_t v6frag_hdr, v6frag_nhpos; /* IPv6 fragment header, byte naming it */
 	bool is_frag;
 	uint32_t wirelen; /* frame length from the IP header on (trailer included) */
 	/* reassembled datagrams: where each later fragment's data starts */

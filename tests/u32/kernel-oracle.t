@@ -99,7 +99,8 @@ run_corpus golden "$SRC/tests/u32/corpus.rules" "$work/corpus.pcap" "$work/corpu
 run_corpus random "$work/random.rules" "$work/random.pcap" "$work/labels.random"
 # Phase 2 (spec 7.1): a conntrack user in the receiver turns on defragmentation,
 # so the raw table sees reassembled datagrams; triage models it with --defrag.
-ip netns exec "$RX" iptables -A INPUT -m conntrack --ctstate INVALID -j DROP ||
+ip netns exec "$RX" iptables -A INPUT -m conntrack --ctstate INVALID -j DROP &&
+	ip netns exec "$RX" ip6tables -A INPUT -m conntrack --ctstate INVALID -j DROP ||
 	{ echo "cannot load the conntrack match"; exit 1; }
 run_corpus defrag "$SRC/tests/u32/corpus.rules" "$work/frag.pcap" "$work/frag.labels" --defrag
 echo "kernel $(uname -r), $(iptables -V)"
