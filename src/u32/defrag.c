@@ -174,6 +174,7 @@ static int reassemble(struct defrag *d, struct frag_queue *q, struct pkt_view *o
 	d->out = buf;
 	if (pkt_view_from_frame(DLT_RAW, buf, len, len, out) != VIEW_OK)
 		return 1; /* the datagram would fail the IP checks: nothing is delivered */
+	out->l2len = 14;
 	out->frag_cuts = d->cuts;
 	out->nfrag_cuts = ncuts;
 	return 2;

@@ -237,7 +237,7 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 	switch (layout) {
 	case BM_AUTO:
 		/* AF_PACKET on veth: frames of >= 4080 bytes get a paged body */
-		if (v->wirelen + 14 >= 4080)
+		if (v->l2len + v->wirelen >= 4080)
 			cut[n++] = v->l3len;
 		break;
 	case BM_L3:

@@ -67,6 +67,7 @@ struct pkt_view {
 	uint32_t v6frag_hdr, v6frag_nhpos; /* IPv6 fragment header, byte naming it */
 	bool is_frag;
 	uint32_t wirelen; /* frame length from the IP header on (trailer included) */
+	uint32_t l2len;	  /* Ethernet header with its VLAN tags (14 when not Ethernet) */
 	/* reassembled datagrams: where each later fragment's data starts */
 	const uint32_t *frag_cuts;
 	unsigned nfrag_cuts;

@@ -197,6 +197,7 @@ enum view_status pkt_view_from_frame(int dlt, const uint8_t *frame, uint32_t cap
 		return VIEW_NOT_IP;
 	v->data = frame + off;
 	v->wirelen = wirelen - (uint32_t)off;
+	v->l2len = dlt == DLT_EN10MB ? (uint32_t)off : 14;
 	if (etype == 0x0800)
 		st = ipv4_view(v->data, caplen - (uint32_t)off, v->wirelen, v);
 	else

@@ -301,6 +301,7 @@ def write_corpus(outdir):
     write(os.path.join(outdir, "corpus-raw.pcap"), pcap_bytes(raw, 101))
     write(os.path.join(outdir, "corpus-vlan.pcap"), pcap_bytes(vlan, 1))
     write(os.path.join(outdir, "corpus-qinq.pcapng"), pcapng_bytes(qinq, 1))
+    write(os.path.join(outdir, "corpus-qinq.pcap"), pcap_bytes(qinq, 1))
     write(os.path.join(outdir, "corpus-trunc.pcap"), pcap_bytes(frames, 1, snaplen=70))
     fr = frag_corpus()
     write(os.path.join(outdir, "frag.pcap"), pcap_bytes([x for _, x in fr], 1))
