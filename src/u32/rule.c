@@ -465,6 +465,7 @@ int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profil
 
 	r->nmatches = 0;
 	r->proto = -1;
+	r->family_hint = 0;
 	r->proto_invert = false;
 	r->frag = -1;
 	memset(&r->sport, 0, sizeof(r->sport));

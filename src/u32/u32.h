@@ -166,6 +166,7 @@ struct rule {
 	int frag; /* -1 any, 1 "-f", 0 "! -f" */
 	struct port_match sport, dport;
 	char text[1024]; /* the match arguments as given, normalised blanks */
+	int family_hint; /* 6 when the rule is known to be an ip6tables rule */
 };
 
 /*
