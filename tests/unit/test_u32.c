@@ -117,6 +117,20 @@ TEST(u32_bounds)
 	ASSERT_EQ(u32_on("0>>24=0x44 && 25&0xFF=0x41", &v), V_NO);
 }
 
+/* Pre-6.18.40 x86 kernels executed the C shift: counts taken modulo 32. */
+TEST(u32_shift_mod32)
+{
+	uint8_t p[64];
+	unsigned len = build_udp(p, (const uint8_t *)"A", 1);
+	struct pkt_view v = view_of(p, len);
+	struct kernel_profile old = { .shift_mod32 = true };
+	struct u32_expr e;
+	char err[U32_ERR_LEN];
+
+	ASSERT_EQ(u32_parse("0<<32>>56=0x45 && 0>>33=0x2280000e", &e, err, sizeof(err)), 0);
+	ASSERT_EQ(u32_eval(&e, &old, &v, NULL), V_YES);
+}
+
 TEST(u32_at_overflow)
 {
 	uint8_t p[64];
@@ -330,6 +344,7 @@ int main(void)
 	RUN(&st, u32_parser_messages);
 	RUN(&st, u32_numbers_and_format);
 	RUN(&st, u32_bounds);
+	RUN(&st, u32_shift_mod32);
 	RUN(&st, u32_at_overflow);
 	RUN(&st, hex_string_quirks);
 	RUN(&st, kernel_case_folding);
