@@ -150,12 +150,14 @@ int u32_cmd_explain(int argc, char **argv)
 }
 
 /* Drops what is not a match argument from a full iptables command line. */
-static int strip_command(int n, char **w, char **out, const char **note)
+static int strip_command(int n, char **w, char **out, const char **note, int *family)
 {
 	int k = 0, m = 0;
 
-	if (k < n && (strstr(w[k], "iptables") || strstr(w[k], "ip6tables")))
+	if (k < n && (strstr(w[k], "iptables") || strstr(w[k], "ip6tables"))) {
+		*family = strstr(w[k], "ip6tables") ? 6 : 4;
 		k++;
+	}
 	for (; k < n; k++) {
 		if (!strcmp(w[k], "-t") || !strcmp(w[k], "-I") || !strcmp(w[k], "-A") ||
 		    !strcmp(w[k], "-D")) {
@@ -229,7 +231,8 @@ static int drop_option(char **args, int n, const char *opt)
 }
 
 /* words of a bare expression are prefixed with "-m u32 --u32", held in prefix */
-static int words_to_args(int n, char **words, char **args, char (*prefix)[8], const char **note)
+static int words_to_args(int n, char **words, char **args, char (*prefix)[8], const char **note,
+			 int *family)
 {
 	if (n == 1 && is_bare_expr(words[0])) {
 		strcpy(prefix[0], "-m");
@@ -241,7 +244,7 @@ static int words_to_args(int n, char **words, char **args, char (*prefix)[8], co
 		args[3] = words[0];
 		return 4;
 	}
-	return strip_command(n < 256 ? n : 256, words, args, note);
+	return strip_command(n < 256 ? n : 256, words, args, note, family);
 }
 
 /* 0: parsed and added; 1: refused; 3: refused, then linted without the stray --algo. */
@@ -251,13 +254,14 @@ static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 	const char *note = NULL;
 	struct kernel_profile kp = { 0 };
 	struct rule *r = calloc(1, sizeof(*r));
-	int m, rc, refused = 0;
+	int m, rc, refused = 0, family = 0;
 
 	if (!r)
 		return EXIT_RUNTIME;
-	m = words_to_args(n, words, args, prefix, &note);
+	m = words_to_args(n, words, args, prefix, &note, &family);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	rc = rule_parse(r, m, args, &kp, err, sizeof(err));
+	r->family_hint = family;
 	if (note)
 		printf("note: %s: %s\n", name, note);
 	if (rc && strcmp(err, "unknown option \"--algo\"") == 0) {
@@ -267,6 +271,7 @@ static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
 		       "--algo (drop it, or add -m string --algo bm --string ...)\n");
 		m = drop_option(args, m, "--algo");
 		rc = rule_parse(r, m, args, &kp, err, sizeof(err));
+		r->family_hint = family;
 		refused = 1;
 	}
 	if (rc) {

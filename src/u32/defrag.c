@@ -1,14 +1,17 @@
 /*
- * IPv4 reassembly in the manner of net/ipv4/ip_fragment.c, enough to model
- * what the raw table sees once conntrack (and so nf_defrag_ipv4) is active
- * in the namespace (spec 1.3): fragments are keyed by source, destination,
- * identification and protocol; overlapping fragments discard the datagram;
+ * IPv4 and IPv6 reassembly in the manner of net/ipv4/ip_fragment.c and
+ * nf_conntrack_reasm.c, enough to model what the raw table sees once
+ * conntrack (and so nf_defrag_ipv4/6) is active in the namespace (spec 1.3):
+ * fragments are keyed by addresses and identification (IPv4: and protocol);
+ * overlapping fragments discard the datagram; IPv6 loses its fragment header;
  * the completed datagram is one skb whose chunks are the first fragment
  * (headers included) and the data of each later fragment, in offset order.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <pcap/dlt.h>
 
 #include "common.h"
 #include "u32/u32.h"
@@ -22,10 +25,12 @@ struct frag_piece {
 };
 
 struct frag_queue {
-	bool used, dead, have_last;
-	uint8_t key[11]; /* saddr, daddr, id, protocol */
-	uint8_t *head;	 /* IP header of the offset-0 fragment */
+	bool used, have_last;
+	uint8_t key[37]; /* family, addresses, identification (and IPv4 protocol) */
+	uint8_t *head;	 /* IP header (IPv6: unfragmentable part) of the offset-0 fragment */
 	uint32_t headlen, total;
+	uint32_t nhpos;	 /* IPv6: the byte that named the fragment header */
+	uint8_t nexthdr; /* IPv6: the header after the fragment header */
 	struct frag_piece piece[DEFRAG_MAX_FRAGS];
 	unsigned npieces;
 	uint64_t age;
@@ -129,6 +134,24 @@ static uint16_t header_checksum(const uint8_t *p, uint32_t hlen)
 	return (uint16_t)~sum;
 }
 
+/* Rewrites the header of a reassembled datagram as the kernel does. */
+static void fix_header(uint8_t *buf, uint32_t len, const struct frag_queue *q)
+{
+	if (q->key[0] == 6) {
+		/* nf_ct_frag6_reasm(): the fragment header is removed */
+		buf[q->nhpos] = q->nexthdr;
+		buf[4] = (uint8_t)((len - 40) >> 8);
+		buf[5] = (uint8_t)(len - 40);
+		return;
+	}
+	buf[2] = (uint8_t)(len >> 8);
+	buf[3] = (uint8_t)len;
+	buf[6] = buf[7] = 0;
+	uint16_t c = header_checksum(buf, q->headlen);
+	buf[10] = (uint8_t)(c >> 8);
+	buf[11] = (uint8_t)c;
+}
+
 /* Builds the datagram and its view; the queue is released. */
 static int reassemble(struct defrag *d, struct frag_queue *q, struct pkt_view *out)
 {
@@ -145,89 +168,119 @@ static int reassemble(struct defrag *d, struct frag_queue *q, struct pkt_view *o
 			d->cuts[ncuts++] = at;
 		at += q->piece[k].len;
 	}
-	buf[2] = (uint8_t)(len >> 8);
-	buf[3] = (uint8_t)len;
-	buf[6] = buf[7] = 0;
-	uint16_t c = header_checksum(buf, q->headlen);
-	buf[10] = (uint8_t)(c >> 8);
-	buf[11] = (uint8_t)c;
+	fix_header(buf, len, q);
 	queue_clear(q);
 	free(d->out);
 	d->out = buf;
-	memset(out, 0, sizeof(*out));
-	out->data = buf;
-	out->len = out->caplen = out->wirelen = len;
-	out->family = 4;
-	out->l3len = buf[0] & 0x0F ? (uint32_t)(buf[0] & 0x0F) * 4 : 20;
-	out->proto = buf[9];
-	out->l4off = out->l3len;
-	if (out->proto == 6 && out->l4off + 20 <= len)
-		out->l4len = (uint32_t)(buf[out->l4off + 12] >> 4) * 4;
-	else if (out->proto == 17 && out->l4off + 8 <= len)
-		out->l4len = 8;
+	if (pkt_view_from_frame(DLT_RAW, buf, len, len, out) != VIEW_OK)
+		return 1; /* the datagram would fail the IP checks: nothing is delivered */
+	out->l2len = 14;
 	out->frag_cuts = d->cuts;
 	out->nfrag_cuts = ncuts;
 	return 2;
 }
 
-static int store_piece(struct frag_queue *q, const struct pkt_view *v, uint32_t off, uint32_t dlen)
+/* One fragment, whatever the IP version. */
+struct frag_desc {
+	uint8_t key[37];
+	uint32_t off, dlen, headlen; /* headlen: bytes before the fragment's data */
+	bool more;
+	uint32_t datapos;
+};
+
+static int store_piece(struct frag_queue *q, const struct pkt_view *v, const struct frag_desc *f)
 {
 	struct frag_piece *p = &q->piece[q->npieces];
 
-	p->data = malloc(dlen ? dlen : 1);
+	p->data = malloc(f->dlen ? f->dlen : 1);
 	if (!p->data)
 		return -ENOMEM;
-	memcpy(p->data, v->data + v->l3len, dlen);
-	p->off = off;
-	p->len = dlen;
+	memcpy(p->data, v->data + f->datapos, f->dlen);
+	p->off = f->off;
+	p->len = f->dlen;
 	q->npieces++;
-	if (off == 0) {
-		q->head = malloc(v->l3len);
+	if (f->off == 0) {
+		q->head = malloc(f->headlen);
 		if (!q->head)
 			return -ENOMEM;
-		memcpy(q->head, v->data, v->l3len);
-		q->headlen = v->l3len;
+		memcpy(q->head, v->data, f->headlen);
+		q->headlen = f->headlen;
+		if (v->family == 6) {
+			q->nhpos = v->v6frag_nhpos;
+			q->nexthdr = v->data[v->v6frag_hdr];
+		}
 	}
 	return 0;
 }
 
+static void describe_v4(const struct pkt_view *v, struct frag_desc *f)
+{
+	uint16_t fo = (uint16_t)(v->data[6] << 8 | v->data[7]);
+
+	f->more = fo & 0x2000;
+	f->off = (uint32_t)(fo & 0x1FFF) * 8;
+	f->headlen = f->datapos = v->l3len;
+	f->dlen = v->len - v->l3len;
+	if (f->more)
+		f->dlen &= ~7u; /* ip_frag_queue() trims a non-final fragment to 8 bytes */
+	f->key[0] = 4;
+	memcpy(f->key + 1, v->data + 12, 8);
+	memcpy(f->key + 9, v->data + 4, 2);
+	f->key[11] = v->data[9];
+}
+
+/* false: a non-final fragment whose length is not a multiple of 8 bytes */
+static bool describe_v6(const struct pkt_view *v, struct frag_desc *f)
+{
+	const uint8_t *fh = v->data + v->v6frag_hdr;
+	uint16_t fo = (uint16_t)(fh[2] << 8 | fh[3]);
+
+	f->more = fo & 1;
+	f->off = fo & 0xFFF8u;
+	f->headlen = v->v6frag_hdr;
+	f->datapos = v->v6frag_hdr + 8;
+	f->dlen = v->len - f->datapos;
+	f->key[0] = 6;
+	memcpy(f->key + 1, v->data + 8, 32);
+	memcpy(f->key + 33, fh + 4, 4);
+	return !(f->more && (f->dlen & 7));
+}
+
 int defrag_add(struct defrag *d, const struct pkt_view *v, struct pkt_view *out)
 {
-	uint8_t key[11];
-	uint16_t fo;
-	uint32_t off, dlen;
+	struct frag_desc f = { .more = false };
 	struct frag_queue *q;
-	bool more;
 	int rc;
 
-	if (v->family != 4 || !v->is_frag)
-		return 0;
-	if (v->caplen < v->len)
-		return 0; /* cannot rebuild what the capture lacks: judge the fragment */
-	fo = (uint16_t)(v->data[6] << 8 | v->data[7]);
-	more = fo & 0x2000;
-	off = (uint32_t)(fo & 0x1FFF) * 8;
-	dlen = v->len - v->l3len;
-	memcpy(key, v->data + 12, 8);
-	memcpy(key + 8, v->data + 4, 2);
-	key[10] = v->data[9];
-	q = queue_for(d, key);
+	/* IPv6: any fragment header, even an atomic one, goes through reassembly */
+	bool frag = v->family == 4 ? v->is_frag : v->v6frag_hdr != 0;
+	if (!frag || v->caplen < v->len || (v->family == 6 && v->v6frag_hdr + 8 > v->len))
+		return 0; /* not a fragment, or cut by the capture: judge it as it is */
+	bool ok = true;
+	if (v->family == 4)
+		describe_v4(v, &f);
+	else
+		ok = describe_v6(v, &f);
+	q = queue_for(d, f.key);
 	q->age = ++d->clock;
-	if (q->dead)
-		return 1;
-	if (more)
-		dlen &= ~7u; /* ip_frag_queue() trims a non-final fragment to 8 bytes */
-	if ((more && q->have_last && off + dlen > q->total) || (!more && q->have_last) ||
-	    overlaps(q, off, dlen) || q->npieces == DEFRAG_MAX_FRAGS ||
-	    (!more && max_end(q) > off + dlen)) {
-		q->dead = true; /* overlapping or inconsistent: the datagram is dropped */
+	if (!ok) {
+		/* nf_ct_frag6_queue() -EPROTO: the queue dies, the packet passes as is */
+		queue_clear(q);
+		return 0;
+	}
+	if ((f.more && q->have_last && f.off + f.dlen > q->total) || (!f.more && q->have_last) ||
+	    overlaps(q, f.off, f.dlen) || q->npieces == DEFRAG_MAX_FRAGS ||
+	    (!f.more && max_end(q) > f.off + f.dlen)) {
+		/* overlapping or inconsistent: the queue is killed, this fragment dropped;
+		 * later fragments start a new queue (inet_frag_kill) */
+		queue_clear(q);
 		return 1;
 	}
-	if (!more) {
+	if (!f.more) {
 		q->have_last = true;
-		q->total = off + dlen;
+		q->total = f.off + f.dlen;
 	}
-	rc = store_piece(q, v, off, dlen);
+	rc = store_piece(q, v, &f);
 	if (rc)
 		return rc;
 	return queue_complete(q) ? reassemble(d, q, out) : 1;

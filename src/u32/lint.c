@@ -115,8 +115,23 @@ static void lint_u32(struct linter *l, const struct match *m, bool guarded, bool
 		warn(l, "ipv4-offsets-on-ipv6",
 		     "for IPv6 the transport header is at 40 (without extension headers): read "
 		     "e.g. 40+N directly",
-		     "the rule checks for IPv6 (0>>28=6) but 0>>22&0x3C is the IPv4 header-length "
-		     "idiom; on IPv6 it reads the traffic class");
+		     "the rule is for IPv6 but 0>>22&0x3C is the IPv4 header-length idiom; on "
+		     "IPv6 it reads bits of the traffic class");
+	for (unsigned t = 0; v6 && t < e->ntests; t++) {
+		const struct u32_test *ct = &e->test[t];
+		if (ct->nnums == 2 && ct->num[0] == 6 && op_is(ct, 1, U32_OP_AND, 0xFF))
+			warn(l, "ipv4-offsets-on-ipv6", "the IPv6 next header is byte 6: 3&0xFF",
+			     "test %u reads the IPv4 protocol field (byte 9); on IPv6 that is a "
+			     "byte of the source address",
+			     t + 1);
+		if (is_frag_guard(ct))
+			warn(
+			    l, "ipv4-offsets-on-ipv6",
+			    "IPv6 fragments carry a fragment header (next header 44) instead",
+			    "test %u is the IPv4 fragment guard; on IPv6 bytes 4-7 are the payload "
+			    "length, next header and hop limit",
+			    t + 1);
+	}
 	if (m->invert && transport)
 		warn(l, "inverted-out-of-range",
 		     "put a length or protocol guard in a separate, non-inverted match",
@@ -254,7 +269,7 @@ static void lint_string(struct linter *l, const struct str_match *s)
 unsigned rule_lint(const struct rule *r, struct lint_warning *w, unsigned max)
 {
 	struct linter l = { .r = r, .w = w, .max = max };
-	bool guarded = r->frag == 0, v6 = false;
+	bool guarded = r->frag == 0, v6 = r->family_hint == 6;
 
 	for (unsigned k = 0; k < r->nmatches; k++) {
 		const struct match *m = &r->m[k];

@@ -121,6 +121,29 @@ static int parse_u16(const char *s, uint16_t *out)
 	return 0;
 }
 
+/* iptables' own message for a match it cannot load; ours for one we do not model. */
+static int unmodelled_match(struct rule_parser *ps, const char *name)
+{
+	static const char *const known[] = {
+		"addrtype", "bpf",     "connbytes", "connlimit", "connmark",   "conntrack",
+		"dscp",	    "ecn",     "esp",	    "hashlimit", "helper",     "icmp",
+		"iprange",  "length",  "limit",	    "mac",	 "mark",       "multiport",
+		"owner",    "pkttype", "policy",    "recent",	 "sctp",       "set",
+		"socket",   "state",   "statistic", "tcpmss",	 "time",       "tos",
+		"ttl",	    "hl",      "frag",	    "ah",	 "ipv6header", "rt",
+		"icmp6",    "physdev", "cgroup",    "cpu",	 "devgroup",   "rpfilter"
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
+		if (strcmp(name, known[k]) == 0)
+			return rule_fail(ps->err, ps->errlen,
+					 "match \"%s\" is not modelled (triage u32 knows u32, "
+					 "string, comment and -p tcp/udp ports)",
+					 name);
+	return rule_fail(ps->err, ps->errlen, "Couldn't load match `%s':No such file or directory",
+			 name);
+}
+
 static int add_match(struct rule_parser *ps, const char *name)
 {
 	struct match *m;
@@ -128,10 +151,7 @@ static int add_match(struct rule_parser *ps, const char *name)
 	if (strcmp(name, "comment") == 0 || strcmp(name, "tcp") == 0 || strcmp(name, "udp") == 0)
 		return 0;
 	if (strcmp(name, "u32") && strcmp(name, "string"))
-		return rule_fail(ps->err, ps->errlen,
-				 "match \"%s\" is not modelled (triage u32 knows u32, string, "
-				 "comment and -p tcp/udp ports)",
-				 name);
+		return unmodelled_match(ps, name);
 	if (ps->r->nmatches == RULE_MAX_MATCHES)
 		return rule_fail(ps->err, ps->errlen, "too many matches (at most %d)",
 				 RULE_MAX_MATCHES);
@@ -379,6 +399,8 @@ static int parse_one(struct rule_parser *ps)
 	int rc;
 
 	if (strcmp(opt, "!") == 0) {
+		if (ps->invert)
+			return rule_fail(ps->err, ps->errlen, "multiple consecutive ! not allowed");
 		ps->invert = true;
 		return 0;
 	}
@@ -465,6 +487,7 @@ int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profil
 
 	r->nmatches = 0;
 	r->proto = -1;
+	r->family_hint = 0;
 	r->proto_invert = false;
 	r->frag = -1;
 	memset(&r->sport, 0, sizeof(r->sport));
@@ -476,7 +499,7 @@ int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profil
 			return rc;
 	}
 	if (ps.invert)
-		return rule_fail(err, errlen, "a trailing \"!\" inverts nothing");
+		return rule_fail(err, errlen, "nothing appropriate following !");
 	if (r->nmatches == 0 && r->proto < 0 && r->frag < 0)
 		return rule_fail(err, errlen, "no match given (expected -m u32 or -m string)");
 	return check_matches(&ps, kp);

@@ -237,7 +237,7 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 	switch (layout) {
 	case BM_AUTO:
 		/* AF_PACKET on veth: frames of >= 4080 bytes get a paged body */
-		if (v->wirelen + 14 >= 4080)
+		if (v->l2len + v->wirelen >= 4080)
 			cut[n++] = v->l3len;
 		break;
 	case BM_L3:
@@ -321,6 +321,41 @@ static enum verdict eval_layout(const struct str_match *m, const struct bm_table
 	return window_verdict(m, kp, v, r);
 }
 
+/* Does [at, at+m) contain a chunk boundary of any candidate layout? */
+static bool crosses_any_cut(const struct pkt_view *v, uint32_t at, uint32_t m)
+{
+	static const enum bm_layout layouts[] = { BM_L3, BM_L4, BM_AUTO };
+	uint32_t cut[4];
+
+	for (unsigned k = 0; k < ARRAY_SIZE(layouts); k++) {
+		unsigned n = layout_cuts(v, layouts[k], cut);
+		for (unsigned j = 0; j < n; j++)
+			if (cut[j] > at && cut[j] < at + m)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Without --icase bm finds exactly the first occurrence inside each chunk,
+ * so when the first occurrence overall crosses no candidate boundary every
+ * layout gives the verdict of that occurrence: one kmp pass decides.
+ */
+static bool bm_shortcut(const struct str_match *m, const struct kernel_profile *kp,
+			const struct pkt_view *v, struct str_result *res)
+{
+	long r;
+
+	if (m->icase || m->from > m->to)
+		return false;
+	r = kmp_over_view(m, v, m->from, m->to);
+	if (r >= 0 && crosses_any_cut(v, m->from + (uint32_t)r, m->plen))
+		return false;
+	res->v = window_verdict(m, kp, v, r);
+	res->found = r >= 0 ? (int32_t)(m->from + r) : -1;
+	return true;
+}
+
 void str_eval(const struct str_match *m, const struct kernel_profile *kp, const struct pkt_view *v,
 	      enum bm_layout layout, struct str_result *res)
 {
@@ -329,6 +364,8 @@ void str_eval(const struct str_match *m, const struct kernel_profile *kp, const 
 	long r = -1, r2;
 
 	res->layout_dependent = false;
+	if (m->algo == ALGO_BM && layout != BM_KMP && bm_shortcut(m, kp, v, res))
+		return;
 	res->v = eval_layout(m, bt, kp, v, layout, &r);
 	res->found = r >= 0 ? (int32_t)(m->from + r) : -1;
 	if (m->algo == ALGO_BM && layout != BM_KMP) {

@@ -64,8 +64,10 @@ struct pkt_view {
 	uint32_t l4len;	 /* transport header length, 0 if unknown */
 	uint8_t proto;	 /* transport protocol (after IPv6 extension headers) */
 	bool nonfirst_frag;
+	uint32_t v6frag_hdr, v6frag_nhpos; /* IPv6 fragment header, byte naming it */
 	bool is_frag;
 	uint32_t wirelen; /* frame length from the IP header on (trailer included) */
+	uint32_t l2len;	  /* Ethernet header with its VLAN tags (14 when not Ethernet) */
 	/* reassembled datagrams: where each later fragment's data starts */
 	const uint32_t *frag_cuts;
 	unsigned nfrag_cuts;
@@ -164,6 +166,7 @@ struct rule {
 	int frag; /* -1 any, 1 "-f", 0 "! -f" */
 	struct port_match sport, dport;
 	char text[1024]; /* the match arguments as given, normalised blanks */
+	int family_hint; /* 6 when the rule is known to be an ip6tables rule */
 };
 
 /*

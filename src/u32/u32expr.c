@@ -160,12 +160,11 @@ static int parse_location_token(struct u32_parser *ps, struct u32_test *t)
 	return 0;
 }
 
-static int close_test(struct u32_parser *ps, struct u32_test *t)
+static void close_test(struct u32_parser *ps, struct u32_test *t)
 {
 	t->nnums = ps->locind;
 	t->nranges = ps->valind;
 	ps->e->ntests++;
-	return 0;
 }
 
 static int parse_range(struct u32_parser *ps, struct u32_test *t)
@@ -238,7 +237,7 @@ static int parse_end(struct u32_parser *ps, struct u32_test *t)
 
 int u32_parse(const char *arg, struct u32_expr *e, char *err, size_t errlen)
 {
-	struct u32_test spare;
+	struct u32_test spare = { .nnums = 0 };
 	struct u32_parser ps = { .start = arg, .p = arg, .e = e, .err = err, .errlen = errlen };
 	int rc;
 
@@ -249,12 +248,8 @@ int u32_parse(const char *arg, struct u32_expr *e, char *err, size_t errlen)
 
 		while (u32_is_space(*ps.p))
 			ps.p++;
-		if (*ps.p == '\0') {
-			rc = parse_end(&ps, t);
-			if (rc == 0 && e->ntests > U32_MAX_TESTS)
-				e->ntests = U32_MAX_TESTS;
-			return rc;
-		}
+		if (*ps.p == '\0')
+			return parse_end(&ps, t);
 		rc = ps.state == 0 ? parse_location_token(&ps, t) : parse_value_token(&ps, t);
 		if (rc)
 			return rc;

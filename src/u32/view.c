@@ -134,7 +134,7 @@ static bool ipv6_addrs_dropped(const uint8_t *ip)
 static void ipv6_transport(struct pkt_view *v)
 {
 	uint8_t nh = v->data[6];
-	uint32_t off = 40;
+	uint32_t off = 40, nhpos = 6; /* nhpos: the byte that names header nh */
 
 	for (;;) {
 		if (nh == 0 || nh == 43 || nh == 60 || nh == 51) {
@@ -143,13 +143,16 @@ static void ipv6_transport(struct pkt_view *v)
 			uint32_t hl =
 			    nh == 51 ? (v->data[off + 1] + 2u) * 4 : (v->data[off + 1] + 1u) * 8;
 			nh = v->data[off];
+			nhpos = off;
 			off += hl;
 		} else if (nh == 44) {
 			if (off + 8 > v->caplen)
 				break;
 			uint16_t fo = be16(v->data + off + 2);
-			v->is_frag = true;
+			v->is_frag = (fo & 0xFFF9) != 0; /* an atomic fragment is whole */
 			v->nonfirst_frag = (fo & 0xFFF8) != 0;
+			v->v6frag_hdr = off;
+			v->v6frag_nhpos = nhpos;
 			nh = v->data[off];
 			off += 8;
 			if (v->nonfirst_frag)
@@ -194,6 +197,7 @@ enum view_status pkt_view_from_frame(int dlt, const uint8_t *frame, uint32_t cap
 		return VIEW_NOT_IP;
 	v->data = frame + off;
 	v->wirelen = wirelen - (uint32_t)off;
+	v->l2len = dlt == DLT_EN10MB ? (uint32_t)off : 14;
 	if (etype == 0x0800)
 		st = ipv4_view(v->data, caplen - (uint32_t)off, v->wirelen, v);
 	else

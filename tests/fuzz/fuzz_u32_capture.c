@@ -1,6 +1,7 @@
 /*
  * Fuzzes the capture reader (libpcap over pcap/pcapng bytes) and the
- * link-layer view, evaluating a few u32 and string rules on every frame.
+ * link-layer view, evaluating a few u32 and string rules on every frame and
+ * on every datagram the reassembly model completes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct kernel_profile kp = { 0 };
 	struct rule *r = calloc(4, sizeof(*r));
+	struct defrag *d = defrag_new();
 	struct capture cap;
 	struct frame f;
 	struct pkt_view v;
@@ -28,8 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	unsigned n = 0;
 
-	if (!r)
-		return 0;
+	if (!r || !d)
+		goto out;
 	for (unsigned k = 0; k < 4; k++)
 		if (rule_parse_line(&r[k], rules[k], &kp, err, sizeof(err)))
 			abort();
@@ -43,6 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		capture_close(&cap);
 	}
+out:
+	defrag_free(d);
 	free(r);
 	return 0;
 }

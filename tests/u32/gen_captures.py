@@ -186,6 +186,18 @@ def fragments(ip, cuts, order=None):
     return [out[k] for k in (order or range(len(out)))]
 
 
+def fragments6(nh, data, cuts, ident, order=None, prefix=b""):
+    """IPv6 fragments of data (the fragmentable part) after optional headers."""
+    bounds = [0] + list(cuts) + [len(data)]
+    out = []
+    for k in range(len(bounds) - 1):
+        more = 1 if k + 2 < len(bounds) else 0
+        fh = struct.pack("!BBHI", nh, 0, bounds[k] | more, ident)
+        # prefix: an extension header whose next-header byte already says 44
+        out.append(ipv6(60 if prefix else 44, prefix + fh + data[bounds[k]:bounds[k + 1]]))
+    return [out[k] for k in (order or range(len(out)))]
+
+
 def frag_corpus():
     """Fragment groups for the conntrack (defragmentation) phase."""
     f = []
@@ -207,10 +219,23 @@ def frag_corpus():
     add("overlap-0", a)
     add("overlap-1", ipv4(17, ov[20 + 8:], frag=1, ident=507))
     add("overlap-2", b)
+    for k, p in enumerate(fragments(ov, [24])):  # same identification, after the kill
+        add("overlap-retry-%d" % k, p)
     big = ipv4(17, udp(b"ABCDEF" * 20, dport=9999), ident=508)
     for k, p in enumerate(fragments(big, [40, 64, 104])):
         add("frag4-%d" % k, p)
     add("ipv6-plain", ipv6(17, udp(b"ABCDEF", dport=9999)))
+    d6 = udp(dns("www.example.com", 1))
+    for k, p in enumerate(fragments6(17, d6, [16], 601)):
+        add("ipv6-dns-frag-%d" % k, p)
+    b6 = udp(b"HEAD" * 5 + b"ABCDEF" + b"TAIL" * 5, dport=9999)
+    for k, p in enumerate(fragments6(17, b6, [32], 602, order=[1, 0])):
+        add("ipv6-rev-frag-%d" % k, p)
+    dst = bytes([44, 0, 1, 4, 0, 0, 0, 0])  # destination options before the fragment header
+    for k, p in enumerate(fragments6(17, b6, [24], 603, prefix=dst)):
+        add("ipv6-dstopt-frag-%d" % k, p)
+    add("ipv6-odd-first", fragments6(17, b6 + b"x", [13], 604)[0])
+    add("ipv6-atomic", ipv6(44, struct.pack("!BBHI", 17, 0, 0, 605) + udp(b"ABCDEF", dport=9999)))
     return f
 
 
@@ -276,6 +301,7 @@ def write_corpus(outdir):
     write(os.path.join(outdir, "corpus-raw.pcap"), pcap_bytes(raw, 101))
     write(os.path.join(outdir, "corpus-vlan.pcap"), pcap_bytes(vlan, 1))
     write(os.path.join(outdir, "corpus-qinq.pcapng"), pcapng_bytes(qinq, 1))
+    write(os.path.join(outdir, "corpus-qinq.pcap"), pcap_bytes(qinq, 1))
     write(os.path.join(outdir, "corpus-trunc.pcap"), pcap_bytes(frames, 1, snaplen=70))
     fr = frag_corpus()
     write(os.path.join(outdir, "frag.pcap"), pcap_bytes([x for _, x in fr], 1))

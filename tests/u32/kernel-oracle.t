@@ -85,10 +85,11 @@ PY
 
 fail=0
 run_corpus() { # name rules pcap labels [triage options]
-	local name=$1 rules=$2 pcap=$3 labels=$4
+	local name=$1 rules=$2 pcap=$3 labels=$4 tags=
 	shift 4
+	case $name in vlan | qinq) tags=keep-tags ;; esac
 	ip netns exec "$TX" python3 "$SRC/tests/u32/kernel_oracle.py" "$rules" "$pcap" \
-		"$RX" u32tx "$rxmac" "$work/$name.kernel.csv" || { echo "oracle run failed"; exit 1; }
+		"$RX" u32tx "$rxmac" "$work/$name.kernel.csv" $tags || { echo "oracle run failed"; exit 1; }
 	"$TRIAGE" u32 test "$@" --rules "$rules" --verdicts "$pcap" >"$work/$name.csv" ||
 		{ echo "triage u32 test failed"; exit 1; }
 	"$TRIAGE" u32 test "$@" --rules "$rules" --json "$pcap" >"$work/$name.json" || exit 1
@@ -97,9 +98,20 @@ run_corpus() { # name rules pcap labels [triage options]
 }
 run_corpus golden "$SRC/tests/u32/corpus.rules" "$work/corpus.pcap" "$work/corpus.labels"
 run_corpus random "$work/random.rules" "$work/random.pcap" "$work/labels.random"
+# Tagged frames as captured (802.1Q id 5; 802.1ad 100 + 802.1Q 5), received on VLAN devices
+if ip -n "$RX" link add link u32rx name u32rx.5 type vlan id 5 2>/dev/null &&
+	ip -n "$RX" link add link u32rx name u32rx.100 type vlan proto 802.1ad id 100 &&
+	ip -n "$RX" link add link u32rx.100 name u32rx.100.5 type vlan id 5; then
+	for l in u32rx.5 u32rx.100 u32rx.100.5; do ip -n "$RX" link set "$l" up; done
+	run_corpus vlan "$SRC/tests/u32/corpus.rules" "$work/corpus-vlan.pcap" "$work/corpus.labels"
+	run_corpus qinq "$SRC/tests/u32/corpus.rules" "$work/corpus-qinq.pcap" "$work/corpus.labels"
+else
+	echo "kernel oracle: this kernel has no VLAN devices (CONFIG_VLAN_8021Q), tagged replay left out"
+fi
 # Phase 2 (spec 7.1): a conntrack user in the receiver turns on defragmentation,
 # so the raw table sees reassembled datagrams; triage models it with --defrag.
-ip netns exec "$RX" iptables -A INPUT -m conntrack --ctstate INVALID -j DROP ||
+ip netns exec "$RX" iptables -A INPUT -m conntrack --ctstate INVALID -j DROP &&
+	ip netns exec "$RX" ip6tables -A INPUT -m conntrack --ctstate INVALID -j DROP ||
 	{ echo "cannot load the conntrack match"; exit 1; }
 run_corpus defrag "$SRC/tests/u32/corpus.rules" "$work/frag.pcap" "$work/frag.labels" --defrag
 echo "kernel $(uname -r), $(iptables -V)"

@@ -4,7 +4,7 @@ pcap into a veth pair with AF_PACKET and reads, per frame, which rules of
 the receiver's raw PREROUTING chain counted it.
 
 Run inside the sender namespace:
-  kernel_oracle.py RULES PCAP RX_NETNS TX_IF RX_MAC OUT_CSV
+  kernel_oracle.py RULES PCAP RX_NETNS TX_IF RX_MAC OUT_CSV [keep-tags]
 OUT_CSV: packet,NAME... with 1/0 per rule, '-' when the frame did not reach
 PREROUTING, 'x' when the rule does not exist for that family (-f on IPv6),
 's' when the frame cannot be replayed (cut short by the capture).
@@ -95,6 +95,7 @@ def counters(ns, tool):
 
 def main():
     rules_path, pcap, rx_ns, tx_if, rx_mac, out_csv = sys.argv[1:7]
+    keep_tags = sys.argv[7:8] == ["keep-tags"]
     rules = read_rules(rules_path)
     names = [n for n, _ in rules]
     present = {4: set(install(rx_ns, "iptables", rules, False)),
@@ -112,8 +113,10 @@ def main():
             rows.append([str(num)] + ["s"] * len(names))
             continue
         fam = 4 if etype == 0x0800 else 6 if etype == 0x86DD else 0
-        # the kernel removes VLAN tags before IP: send the untagged frame
-        sock.send(dst + frame[6:12] + struct.pack("!H", etype) + rest)
+        if keep_tags:  # the receiver has VLAN devices for the tags
+            sock.send(dst + frame[6:])
+        else:  # the kernel removes VLAN tags before IP: send the untagged frame
+            sock.send(dst + frame[6:12] + struct.pack("!H", etype) + rest)
         row = [str(num)]
         if fam == 0:
             rows.append(row + ["-"] * len(names))

@@ -81,6 +81,19 @@ def string_cases():
         ["-p", "udp", "--dport", "0x10"],
         ["-p", "udp", "--dport", ":100"],
         ["-p", "tcp", "--sport", "https"],
+        ["-m", "u32", "--u32", "0=1", "-m", "u32", "--u32", "0=2"],
+        ["--u32", "0=1", "-m", "u32"],
+        ["-m", "u32", "-m", "string", "--algo", "bm", "--string", "x", "--u32", "0=1"],
+        ["-m", "string", "--algo", "kmp", "--string", "x", "-m", "string", "--algo", "bm",
+         "--hex-string", "|00|"],
+        ["-m", "u32", "--u32", "0=1", "!"],
+        ["-m", "u32", "!", "!", "--u32", "0=1"],
+        ["-m", "nosuchmatch"],
+        ["-m", "string", "--algo", "bm", "--from", "", "--string", "x"],
+        ["-m", "string", "--algo", "bm", "--to", "65535", "--string", "x"],
+        ["-m", "string", "--algo", "bm", "--to", "65536", "--string", "x"],
+        ["-m", "string", "--algo", "bm", "--from", "+5", "--string", "x"],
+        ["-m", "string", "--algo", "bm", "--from", " 5", "--string", "x"],
     ]
     return out
 

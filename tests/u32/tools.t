@@ -33,6 +33,7 @@ expect_lint 1 low-byte-offset -- '4&0x1FFF=0 && 9&0xFF=17'
 expect_lint 1 window-too-small -- "-m string --algo bm --from 40 --to 57 --hex-string '|03|www|09|netfilter|03|org|00|'"
 expect_lint 1 bm-icase-gap -- "-m string --algo bm --icase --from 28 --hex-string '|bf41|'"
 expect_lint 1 inverted-out-of-range -- '-m u32 ! --u32 "4&0x1FFF=0 && 0>>22&0x3C@12>>26&0x3C@0>>24=0x16"'
+expect_lint 1 ipv4-offsets-on-ipv6 -- "ip6tables -I INPUT -m u32 --u32 '6&0xFF=17 && 4&0x1FFF=0'"
 expect_lint 0 -- '6&0xFF=6 && 4&0x1FFF=0 && 0>>22&0x3C@12>>26&0x3C@0>>24=0x16 && 0>>22&0x3C@12>>26&0x3C@5>>24=0x01'
 "$TRIAGE" u32 lint --json "$BLOG_DNS" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert any(w["id"]=="dns-no-terminator" for w in d["warnings"])' ||
 	{ echo "FAIL: lint --json"; fail=1; }

@@ -117,6 +117,20 @@ TEST(u32_bounds)
 	ASSERT_EQ(u32_on("0>>24=0x44 && 25&0xFF=0x41", &v), V_NO);
 }
 
+/* Pre-6.18.40 x86 kernels executed the C shift: counts taken modulo 32. */
+TEST(u32_shift_mod32)
+{
+	uint8_t p[64];
+	unsigned len = build_udp(p, (const uint8_t *)"A", 1);
+	struct pkt_view v = view_of(p, len);
+	struct kernel_profile old = { .shift_mod32 = true };
+	struct u32_expr e;
+	char err[U32_ERR_LEN];
+
+	ASSERT_EQ(u32_parse("0<<32>>56=0x45 && 0>>33=0x2280000e", &e, err, sizeof(err)), 0);
+	ASSERT_EQ(u32_eval(&e, &old, &v, NULL), V_YES);
+}
+
 TEST(u32_at_overflow)
 {
 	uint8_t p[64];
@@ -261,6 +275,31 @@ TEST(bm_chunks_layout_dependent)
 	ASSERT_EQ(r.v, V_NO);
 }
 
+/*
+ * Spec 5.4(3): without --icase the kernel's bm finds exactly the first
+ * occurrence in a chunk (the kmp shortcut in str_eval relies on it).
+ */
+TEST(bm_first_occurrence)
+{
+	struct bm_tables bt;
+	uint8_t text[64], pat[8];
+	unsigned seed = 7;
+
+	for (int round = 0; round < 20000; round++) {
+		unsigned n = 1 + round % 64, m = 1 + (round / 64) % 8;
+		for (unsigned k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			text[k] = (uint8_t)("aab\xdf"[(seed >> 16) % 4]);
+		}
+		for (unsigned k = 0; k < m; k++) {
+			seed = seed * 1103515245u + 12345u;
+			pat[k] = (uint8_t)("aab\xdf"[(seed >> 16) % 4]);
+		}
+		str_bm_prepare(&bt, pat, m, false);
+		ASSERT_EQ(str_bm_search(&bt, text, n), str_kmp_search(pat, m, false, text, n));
+	}
+}
+
 TEST(words_and_rules)
 {
 	char buf[256], *w[16], err[U32_ERR_LEN];
@@ -305,12 +344,14 @@ int main(void)
 	RUN(&st, u32_parser_messages);
 	RUN(&st, u32_numbers_and_format);
 	RUN(&st, u32_bounds);
+	RUN(&st, u32_shift_mod32);
 	RUN(&st, u32_at_overflow);
 	RUN(&st, hex_string_quirks);
 	RUN(&st, kernel_case_folding);
 	RUN(&st, bm_icase_gap);
 	RUN(&st, string_window);
 	RUN(&st, bm_chunks_layout_dependent);
+	RUN(&st, bm_first_occurrence);
 	RUN(&st, words_and_rules);
 	RUN(&st, dns_encoding);
 	printf("%d run, %d failed\n", st.run, st.failed);
