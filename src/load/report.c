@@ -90,6 +90,7 @@ int watch_report_build(const struct watch_state *ws, double now, int max_top,
 	r->error1_pct = r->kernel[0] > 0 ? 100.0 * (r->recon[0] - r->kernel[0]) / r->kernel[0] : 0;
 	r->steps = ws->steps;
 	r->forced_steps = ws->forced_steps;
+	r->held_steps = ws->held_steps;
 	r->ntracked = (unsigned)ws->ntasks;
 	r->ncpu = ws->ncpu;
 	r->frozen_now = ws->frozen_now;

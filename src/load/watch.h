@@ -36,12 +36,14 @@ struct watch_task {
 	bool kernel_thread;
 	uint64_t r[3], d[3];	 /* fine fixed point */
 	uint32_t hits_r, hits_d; /* samples in this period */
+	uint64_t hold_r, hold_d; /* the last period's mean, for periods without a scan */
 };
 
 struct watch_cgroup {
 	char path[CGROUP_PATH_MAX];
 	uint64_t r[3], d[3];
 	uint32_t hits_r, hits_d;
+	uint64_t hold_r, hold_d;
 };
 
 struct watch_state {
@@ -51,8 +53,10 @@ struct watch_state {
 	size_t ntasks, cap;
 	struct watch_cgroup *cgs;
 	size_t ncgs, cgcap;
-	uint32_t samples; /* in this period */
-	uint64_t hits;	  /* counted tasks summed over this period's samples */
+	uint32_t samples;    /* in this period */
+	uint64_t hits;	     /* counted tasks summed over this period's samples */
+	uint64_t hold;	     /* the last period's mean count, kernel fixed point */
+	unsigned held_steps; /* folds of periods without a scan of their own */
 	unsigned steps;
 	unsigned forced_steps; /* folds at a predicted time: /proc/loadavg did not move */
 	bool last_forced;
@@ -70,11 +74,19 @@ void watch_init(struct watch_state *ws, const char *loadavg_text, double now, in
 void watch_release(struct watch_state *ws);
 
 /*
- * Feeds one sample: the /proc/loadavg text read just before the task scan,
- * the scan, and the time (seconds, any origin). Folds a period first when
- * the kernel has folded one (its figures changed) or is overdue. Returns 1
- * if it folded, 0 if not, -ENOMEM.
+ * Reads the kernel's side: the /proc/loadavg text and the time (seconds,
+ * any origin). Folds a period when the kernel has folded one (its figures
+ * changed since the previous call) or one is overdue; a period without a
+ * scan folds with the last period's means. Cheap: call it often (10 Hz)
+ * so the folds keep the kernel's phase even when scans are seconds apart.
+ * Returns 1 if it folded, else 0.
  */
+int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now);
+
+/* Adds one task scan to the current period. Returns 0 or -ENOMEM. */
+int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap);
+
+/* Both, for a scan taken right after reading loadavg_text. */
 int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct load_snapshot *snap,
 	       double now);
 
@@ -93,7 +105,7 @@ struct watch_report {
 	double runnable[3], d[3], before[3]; /* sums of the per-task shares */
 	double reason1[D_REASON_COUNT];	     /* 1-minute D share by reason */
 	double error1_pct;		     /* (recon - kernel) / kernel, 1 minute */
-	unsigned steps, forced_steps;
+	unsigned steps, forced_steps, held_steps;
 	unsigned ntracked;
 	struct watch_contrib *top; /* up to the max_top asked for, largest first */
 	int ntop, max_top;
