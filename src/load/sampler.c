@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +104,7 @@ static int wait_until(double t, const sigset_t *stop)
 #define POLL_S 0.1
 
 struct loop {
+	struct task_stat_cache cache;
 	const struct watch_opts *o;
 	struct load_source src;
 	bool rt;
@@ -167,6 +169,24 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	L->last_print = now;
 	L->printed++;
 	return 0;
+}
+
+/*
+ * How many stat files a scan may keep open: the soft file limit, raised to
+ * the hard one, less room for everything else.
+ */
+static size_t fd_room(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > (1 << 20) ? (1 << 20) : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur > 256 ? (size_t)(rl.rlim_cur - 256) : 0;
 }
 
 /* Live: waits for the next poll; fixture: moves to the next step. Returns 1 to stop. */
@@ -237,6 +257,8 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 		return err;
 	L.scan.skip_pid = L.src.fixture ? 0 : getpid();
 	L.scan.want_stacks = o->stacks;
+	task_stat_cache_init(&L.cache, L.src.fixture ? 0 : fd_room());
+	L.scan.stat_cache = &L.cache;
 	if (L.src.fixture && load_source_next_step(&L.src)) {
 		load_source_close(&L.src);
 		return -ENOENT;
@@ -263,6 +285,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	watch_release(&L.ws);
+	task_stat_cache_release(&L.cache);
 	load_source_close(&L.src);
 	return err;
 }
