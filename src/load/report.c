@@ -96,6 +96,8 @@ int watch_report_build(const struct watch_state *ws, double now, int max_top,
 	r->frozen_now = ws->frozen_now;
 	add_tasks(ws, r);
 	add_cgroups(ws, r);
+	for (int k = 0; k < 3; k++)
+		r->unattributed[k] = r->recon[k] - r->before[k] - r->runnable[k] - r->d[k];
 	return 0;
 }
 
@@ -109,6 +111,7 @@ void verdict_input_from_watch(const struct watch_report *r, const struct watch_s
 	in->runnable = r->runnable[0];
 	in->d_counted = r->d[0];
 	in->before = r->before[0];
+	in->unattributed = r->unattributed[0];
 	/* Each fold leaves EXP_1/FIXED_1 of the older weight. */
 	in->coverage =
 	    1 - (double)load_fixed_power(LOAD_EXP_1, LOAD_FSHIFT, r->steps) / LOAD_FIXED_1;

@@ -134,8 +134,10 @@ static int scan(struct loop *L, const char *text, double now, bool first)
 
 	if (err)
 		return err;
-	if (first)
+	if (first) {
 		watch_init(&L->ws, text, now, L->src.facts.ncpu);
+		watch_kernel_tick(&L->ws, text, now); /* the first poll, no fold */
+	}
 	err = watch_add_scan(&L->ws, &snap);
 	L->threads = snap.threads_scanned;
 	load_snapshot_release(&snap);

@@ -76,7 +76,9 @@ static void watch_fold(struct watch_state *ws)
 	uint32_t n = ws->samples;
 	size_t keep = 0;
 
-	fold_pair(ws->total, period_share((uint32_t)ws->hits, n, LOAD_FIXED_1, &ws->hold));
+	fold_pair(ws->total,
+		  period_share((uint32_t)ws->polls_r, ws->polls, LOAD_FIXED_1, &ws->hold_r) +
+		      period_share((uint32_t)ws->hits_d, n, LOAD_FIXED_1, &ws->hold_d));
 	fold_pair(ws->before, 0);
 	for (size_t i = 0; i < ws->ntasks; i++) {
 		struct watch_task *t = &ws->tasks[i];
@@ -99,7 +101,9 @@ static void watch_fold(struct watch_state *ws)
 	if (!n)
 		ws->held_steps++;
 	ws->samples = 0;
-	ws->hits = 0;
+	ws->hits_d = 0;
+	ws->polls = 0;
+	ws->polls_r = 0;
 	ws->steps++;
 }
 
@@ -183,8 +187,8 @@ static int add_task(struct watch_state *ws, const struct load_task *t)
 		w->hits_d++;
 		ws->cgs[cg].hits_d++;
 		w->why = t->why;
+		ws->hits_d++;
 	}
-	ws->hits++;
 	return 0;
 }
 
@@ -219,13 +223,19 @@ static bool fold_due(struct watch_state *ws, const char *figures, double now)
 int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now)
 {
 	char figures[64];
+	bool folded;
 
 	loadavg_figures(loadavg_text, figures, sizeof(figures));
 	loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel);
-	if (!fold_due(ws, figures, now))
-		return 0;
-	watch_fold(ws);
-	return 1;
+	folded = fold_due(ws, figures, now);
+	if (folded)
+		watch_fold(ws);
+	/* Read after the fold it may show: this count belongs to the new period. */
+	if (ws->kernel.runnable > 0) {
+		ws->polls_r += ws->kernel.runnable - 1; /* the reader was running */
+		ws->polls++;
+	}
+	return folded;
 }
 
 int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap)

@@ -10,6 +10,12 @@
  * the kernel's point sample, and fold at the moments /proc/loadavg changes,
  * so both sides decay in step. A decaying "before" bucket, seeded from
  * /proc/loadavg, holds what the tasks did before we started.
+ *
+ * The machine-wide figure takes its runnable part from the kernel's own
+ * nr_running in /proc/loadavg (minus the reader), read at every poll, and
+ * its D part from the task scans: runnable counts change fast and polls
+ * are cheap, D waits are long and need a scan to be seen. What the
+ * per-task shares do not cover of it is reported as unattributed.
  */
 #ifndef TRIAGE_LOAD_WATCH_H
 #define TRIAGE_LOAD_WATCH_H
@@ -53,9 +59,12 @@ struct watch_state {
 	size_t ntasks, cap;
 	struct watch_cgroup *cgs;
 	size_t ncgs, cgcap;
-	uint32_t samples;    /* in this period */
-	uint64_t hits;	     /* counted tasks summed over this period's samples */
-	uint64_t hold;	     /* the last period's mean count, kernel fixed point */
+	uint32_t samples; /* in this period */
+	uint64_t hits_d;  /* counted D tasks summed over this period's scans */
+	uint64_t hold_d;  /* the last period's mean D count, kernel fixed point */
+	uint64_t polls_r; /* runnable counts summed over this period's polls */
+	uint32_t polls;
+	uint64_t hold_r;     /* the last period's mean runnable count, kernel fixed point */
 	unsigned held_steps; /* folds of periods without a scan of their own */
 	unsigned steps;
 	unsigned forced_steps; /* folds at a predicted time: /proc/loadavg did not move */
@@ -103,6 +112,7 @@ struct watch_report {
 	double elapsed;
 	double kernel[3], recon[3];
 	double runnable[3], d[3], before[3]; /* sums of the per-task shares */
+	double unattributed[3];		     /* recon - before - the task sums */
 	double reason1[D_REASON_COUNT];	     /* 1-minute D share by reason */
 	double error1_pct;		     /* (recon - kernel) / kernel, 1 minute */
 	unsigned steps, forced_steps, held_steps;
