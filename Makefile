@@ -110,12 +110,14 @@ deps:
 
 # The two README commands.
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(OUTPUT)/triage pidstat -u -w 1 5
 
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(MAKE) --no-print-directory SAN=1 all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SAN=1 all
 	$(Q)tests/run.sh
 
 check: all

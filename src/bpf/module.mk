@@ -17,8 +17,11 @@ endif
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(OUTPUT)/gen -Isrc/bpf
 
-# vmlinux.h comes from the build machine's BTF; a committed copy is the
-# fallback for build hosts without BTF.
+# vmlinux.h comes from the build machine's BTF (what the kernel here really
+# has); the committed copy src/bpf/vmlinux/x86/vmlinux.h (Linux 6.18 BTF) is
+# the fallback for build hosts without /sys/kernel/btf/vmlinux, e.g. a
+# container on a BTF-less host: CO-RE makes either work on any BTF kernel.
+# Force the fallback with: make VMLINUX_BTF=/nonexistent
 $(OUTPUT)/gen/vmlinux.h:
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)

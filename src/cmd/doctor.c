@@ -1,13 +1,66 @@
-/* triage doctor: placeholder until its issue lands; see the issue tracker. */
+/* triage doctor [--json]: what this machine offers for tracing, and what is missing. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "common.h"
+#include "probe/doctor.h"
+#include "util/json.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: triage doctor [--json] [--pretty]\n\n"
+		     "Checks what this machine offers for tracing (BTF, tracefs, kallsyms,\n"
+		     "perf_event_paranoid, privileges, kprobes, fentry, uprobes, perf events,\n"
+		     "frame pointers in libc) by trying each one, says which 'triage probe'\n"
+		     "probes work here, and for anything missing what you can do.\n"
+		     "Exit status: 0 when every probe works, 3 when some do not, 2 usage.\n");
+}
 
 int cmd_doctor(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("doctor", "not built yet");
-	return EXIT_RUNTIME;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct doc_report r;
+	bool json = false, pretty = false, all_work = true;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'P':
+			json = pretty = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return cmd_finish_stdout(EXIT_OK);
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cmd_error("doctor", "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	doctor_run(&r);
+	for (size_t i = 0; i < r.nprobes; i++)
+		all_work &= r.probes[i].works;
+	if (json) {
+		struct json_writer w;
+
+		json_init(&w, stdout, pretty);
+		doctor_json(&w, &r);
+		json_finish(&w);
+	} else {
+		doctor_print(stdout, &r);
+	}
+	return cmd_finish_stdout(all_work ? EXIT_OK : EXIT_NOSUPPORT);
 }

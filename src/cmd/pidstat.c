@@ -1,13 +1,480 @@
-/* triage pidstat: placeholder until its issue lands; see the issue tracker. */
+/*
+ * triage pidstat (also reached as "pidstat"): sysstat 12.6.1's pidstat,
+ * byte for byte, plus -o JSON, --whole and --root. This shell does what
+ * needs the process: locale, signals, fork/exec for -e, the terminal, and
+ * sysstat's messages and exit codes (spec 6). The work is in src/pidstat.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <libintl.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "common.h"
+#include "pidstat/pidstat.h"
+#include "procfs/parsers.h"
+#include "util/json.h"
+
+/* sysstat's message catalogue, so translated runs match it too. */
+#define _(s) dgettext("sysstat", s)
+
+static volatile int stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(const char *progname)
+{
+	fprintf(stderr,
+		_("Usage: %s [ options ] [ <interval> [ <count> ] ] [ -e <program> <args> ]\n"),
+		progname);
+	fprintf(stderr, _("Options are:\n"
+			  "[ -d ] [ -H ] [ -h ] [ -I ] [ -l ] [ -R ] [ -r ] [ -s ] [ -t ] [ -U [ "
+			  "<username> ] ]\n"
+			  "[ -u ] [ -V ] [ -v ] [ -w ] [ -C <command> ] [ -G <process_name> ]\n"
+			  "[ -p { <pid> [,...] | SELF | ALL } ] [ -T { TASK | CHILD | ALL } ]\n"
+			  "[ --dec={ 0 | 1 | 2 } ] [ --human ]\n"));
+}
+
+static int print_version(void)
+{
+	printf(_("sysstat version %s\n"), "12.6.1");
+	printf("(C) Sebastien Godard (sysstat <at> orange.fr)\n");
+	return cmd_finish_stdout(0);
+}
+
+/*
+ * With stdout closed, our own fds would land on 1. Put a read-only
+ * /dev/null there: writes then fail with EBADF exactly as on a closed fd.
+ */
+static void guard_closed_stdout(void)
+{
+	if (fcntl(STDOUT_FILENO, F_GETFD) >= 0 || errno != EBADF)
+		return;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && fd != STDOUT_FILENO) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+}
+
+static void init_locale(void)
+{
+	setlocale(LC_MESSAGES, "");
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_TIME, "");
+	setlocale(LC_NUMERIC, "");
+	bindtextdomain("sysstat", "/usr/share/locale");
+}
+
+/* The stop signals: SIGINT (as sysstat), SIGTERM (as 12.7.8), SIGCHLD for -e. */
+static void install_stop_handlers(sigset_t *sleep_mask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, sleep_mask);
+	sigdelset(sleep_mask, SIGINT);
+	sigdelset(sleep_mask, SIGTERM);
+	sigdelset(sleep_mask, SIGCHLD);
+}
+
+/* -e: sysstat forks while parsing; a failed exec is reported by the child. */
+static pid_t start_program(char **argv)
+{
+	struct sigaction sa;
+	sigset_t block;
+	pid_t child;
+
+	fflush(NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		exit(4);
+	}
+	if (child == 0) {
+		sigprocmask(SIG_UNBLOCK, &block, NULL);
+		execvp(argv[0], argv);
+		perror("exec");
+		_exit(4);
+	}
+	sigaction(SIGCHLD, &sa, NULL);
+	return child;
+}
+
+static int terminal_rows(void)
+{
+	struct winsize w;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) != -1 && w.ws_row > 2)
+		return w.ws_row - 2;
+	return 3600 * 24;
+}
+
+/*
+ * Keeping per-task files open needs fds (4 per task): raise the limit, the
+ * hard one too when privileged, up to PIDSTAT_MAX_FDS.
+ */
+#define PIDSTAT_MAX_FDS (1 << 18)
+static long fd_budget(void)
+{
+	struct rlimit rl, want = { PIDSTAT_MAX_FDS, PIDSTAT_MAX_FDS };
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_max < PIDSTAT_MAX_FDS && !setrlimit(RLIMIT_NOFILE, &want))
+		getrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > PIDSTAT_MAX_FDS)
+		rl.rlim_cur = PIDSTAT_MAX_FDS;
+	return (long)rl.rlim_cur - 64; /* room for stdio, directories, -e */
+}
+
+/* CPU count for the banner: /sys, else the cpuN lines of /proc/stat. */
+static int cpu_count(const struct procfs *pf, const struct host_facts *h)
+{
+	char buf[65536];
+	struct sys_stat st;
+	ssize_t n;
+
+	if (h->ncpu > 0)
+		return h->ncpu;
+	n = procfs_read(pf, "stat", buf, sizeof(buf));
+	if (n > 0 && !sys_stat_parse(buf, (size_t)n, &st))
+		return (int)st.ncpu_lines;
+	return 0;
+}
+
+/* sysstat prints the locale's date (%x), two-digit year and all. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-y2k"
+static void locale_date(char *buf, size_t size, const struct tm *tm)
+{
+	strftime(buf, size, "%x", tm);
+}
+#pragma GCC diagnostic pop
+
+static void print_banner(struct pidstat_run *r, const struct host_facts *h, int ncpu)
+{
+	char date[64];
+
+	if (r->iso_time)
+		strftime(date, sizeof(date), "%Y-%m-%d", &r->tstamp[0]);
+	else
+		locale_date(date, sizeof(date), &r->tstamp[0]);
+	if (!r->json) {
+		fprintf(r->out.f, "%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", h->sysname, h->release,
+			h->nodename, date, h->machine, ncpu);
+		return;
+	}
+	json_object_begin(r->json);
+	json_key(r->json, "sysstat");
+	json_object_begin(r->json);
+	json_key(r->json, "hosts");
+	json_array_begin(r->json);
+	json_object_begin(r->json);
+	json_kv_string(r->json, "nodename", h->nodename);
+	json_kv_string(r->json, "sysname", h->sysname);
+	json_kv_string(r->json, "release", h->release);
+	json_kv_string(r->json, "machine", h->machine);
+	json_kv_int(r->json, "number-of-cpus", ncpu);
+	json_kv_string(r->json, "date", date);
+	json_key(r->json, "statistics");
+	json_array_begin(r->json);
+}
+
+/* sysstat's message and exit status for each failure of the loop. */
+static int report_failure(int rc, int err)
+{
+	switch (rc) {
+	case PIDSTAT_E_UPTIME:
+		fprintf(stderr, _("Cannot read %s\n"), "/proc/uptime");
+		return 2;
+	case PIDSTAT_E_STAT:
+		fprintf(stderr, _("Cannot open %s: %s\n"), "/proc/stat", strerror(err));
+		return 2;
+	case PIDSTAT_E_OPENDIR:
+		fprintf(stderr, "opendir: %s\n", strerror(err));
+		return 4;
+	case PIDSTAT_E_STDOUT:
+		fprintf(stderr, "stdout: %s\n", strerror(err));
+		return 6;
+	case 0:
+		return 0;
+	default:
+		fprintf(stderr, "malloc: %s\n", strerror(ENOMEM));
+		return 4;
+	}
+}
+
+static int compile_filters(struct pidstat_run *r, const struct pidstat_opts *o)
+{
+	/* an invalid regex hides every task, silently, as in sysstat */
+	if (o->comm_re)
+		r->comm_re_ok = !regcomp(&r->comm_re, o->comm_re, REG_EXTENDED | REG_NOSUB);
+	if (o->proc_re)
+		r->proc_re_ok = !regcomp(&r->proc_re, o->proc_re, REG_EXTENDED | REG_NOSUB);
+	return 0;
+}
+
+static int log2_kb(long pagesize)
+{
+	int shift = 0;
+
+	for (long kb = pagesize >> 10; kb > 1; kb >>= 1)
+		shift++;
+	return shift;
+}
+
+struct session {
+	struct pidstat_opts opts;
+	struct procfs pf;
+	struct host_facts host;
+	struct pidstat_run run;
+	struct json_writer jw;
+	struct pidstat_clock clk;
+	struct pidstat_realclock real;
+	struct pidstat_fixclock fix;
+	char *outbuf;
+	bool handlers;
+	struct timespec start_mono; /* start-up, on the sampling clock */
+};
+
+static void ensure_handlers(struct session *s)
+{
+	if (!s->handlers) {
+		install_stop_handlers(&s->real.sleep_mask);
+		s->handlers = true;
+	}
+}
+
+static int open_root(struct session *s)
+{
+	int rc = procfs_open(&s->pf, s->opts.root);
+
+	if (rc) {
+		cmd_error("pidstat", "cannot open root '%s': %s", s->opts.root, strerror(-rc));
+		return EXIT_USAGE;
+	}
+	if (host_facts_load(&s->host, &s->pf)) {
+		cmd_error("pidstat", "bad fixture meta in '%s'", s->opts.root);
+		return EXIT_USAGE;
+	}
+	if (s->host.fixture && pidstat_fixture_step(&s->pf, 1)) {
+		cmd_error("pidstat", "fixture '%s' has no step1/proc", s->opts.root);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void setup_clock(struct session *s)
+{
+	struct pidstat_run *r = &s->run;
+
+	if (s->host.fixture) {
+		s->fix.pf = &s->pf;
+		s->fix.epoch = s->host.start_time;
+		s->fix.step = 1;
+		s->fix.stop = &stop_requested;
+		pidstat_fixclock_init(&s->clk, &s->fix);
+	} else {
+		s->real.interval = s->opts.interval;
+		s->real.stop = &stop_requested;
+		pidstat_realclock_init(&s->clk, &s->real);
+	}
+	r->stop_flag = &stop_requested;
+}
+
+/* Plain mode takes the stop signals once the first snapshot is in, as sysstat does. */
+static void arm_real(struct pidstat_clock *c)
+{
+	struct session *s = (struct session *)((char *)c - offsetof(struct session, clk));
+
+	ensure_handlers(s);
+	/*
+	 * The grid starts at start-up, not after the first snapshot (sysstat
+	 * arms its alarm there): a slow first snapshot does not delay sample 1.
+	 */
+	s->real.deadline = s->start_mono;
+	s->real.deadline.tv_sec += s->real.interval;
+}
+
+static void arm_fixture(struct pidstat_clock *c)
+{
+	ensure_handlers((struct session *)((char *)c - offsetof(struct session, clk)));
+}
+
+static bool getenv_is(const char *name, const char *value)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, value);
+}
+
+static int prepare_run(struct session *s, const char *self)
+{
+	struct pidstat_run *r = &s->run;
+	const struct pidstat_opts *o = &s->opts;
+	const char *tf = getenv("S_TIME_FORMAT");
+
+	r->opts = o;
+	r->pf = &s->pf;
+	r->host = &s->host;
+	r->out.f = stdout;
+	r->out.dec = o->dec;
+	r->out.human = o->human;
+	r->out.fast = pidstat_fast_numbers();
+	r->iso_time = tf && !strcmp(tf, "ISO");
+	r->kb_shift = log2_kb(s->host.pagesize);
+	r->table.fd_budget = s->host.fixture ? 0 : fd_budget();
+	r->average_label = _("Average:");
+	if (o->json) {
+		json_init(&s->jw, stdout, true);
+		r->json = &s->jw;
+	} else {
+		pidstat_colors_init(&r->out.col, getenv("S_COLORS"), getenv("S_COLORS_SGR"),
+				    isatty(STDOUT_FILENO));
+	}
+	compile_filters(r, o);
+	r->ts.fd = -1;
+	if (!s->host.fixture && (!o->root || !strcmp(o->root, "/")) &&
+	    !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"))
+		r->use_taskstats = taskstats_open(&r->ts) == 0;
+	if (o->npids && pidstat_table_seed(r, o->pids, o->npids))
+		return 4;
+	(void)self;
+	return 0;
+}
+
+static void release_session(struct session *s)
+{
+	struct pidstat_run *r = &s->run;
+
+	taskstats_close(&r->ts);
+	if (r->comm_re_ok)
+		regfree(&r->comm_re);
+	if (r->proc_re_ok)
+		regfree(&r->proc_re);
+	pidstat_table_release(&r->table);
+	for (size_t i = 0; i < r->nusers; i++)
+		free(r->users[i].name);
+	free(r->users);
+	procfs_close(&s->pf);
+	pidstat_opts_release(&s->opts);
+}
+
+/* Returns true when the run ends here, with *status to exit with. */
+static bool parse_args(struct session *s, int argc, char **argv, int *status)
+{
+	int rc = pidstat_opts_parse(&s->opts, argc, argv, getpid());
+
+	*status = 0;
+	if (rc == PIDSTAT_PARSE_VERSION) {
+		pidstat_opts_release(&s->opts);
+		*status = print_version();
+		return true;
+	}
+	if (rc) {
+		usage(argv[0]);
+		pidstat_opts_release(&s->opts);
+		*status = 1;
+		return true;
+	}
+	if (s->opts.exec_argv) {
+		pid_t child = start_program(s->opts.exec_argv);
+		pid_t *n = realloc(s->opts.pids, (s->opts.npids + 1) * sizeof(*n));
+
+		if (!n) {
+			perror("malloc");
+			*status = 4;
+			return true;
+		}
+		s->opts.pids = n;
+		s->opts.pids[s->opts.npids++] = child;
+	}
+	if (pidstat_opts_finish(&s->opts)) {
+		fprintf(stderr, _("Requested activities not available\n"));
+		pidstat_opts_release(&s->opts);
+		*status = 1;
+		return true;
+	}
+	return false;
+}
+
+static int run_session(struct session *s)
+{
+	struct pidstat_run *r = &s->run;
+	time_t start;
+	int rc;
+
+	setup_clock(s);
+	s->clk.arm = s->host.fixture ? arm_fixture : arm_real;
+	if (s->opts.json) /* the document must be closed whatever stops us */
+		ensure_handlers(s);
+	r->rows = s->opts.dis_hdr ? 23 : terminal_rows();
+	start = s->clk.now(&s->clk);
+	clock_gettime(CLOCK_MONOTONIC, &s->start_mono);
+	localtime_r(&start, &r->tstamp[0]);
+	s->outbuf = malloc(1 << 18);
+	if (s->outbuf)
+		setvbuf(stdout, s->outbuf, _IOFBF, 1 << 18);
+	print_banner(r, &s->host, cpu_count(&s->pf, &s->host));
+	rc = pidstat_loop(r, &s->clk);
+	if (r->json)
+		json_finish(r->json);
+	fflush(stdout);
+	return report_failure(rc, r->err_errno);
+}
 
 int cmd_pidstat(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("pidstat", "not built yet");
-	return EXIT_RUNTIME;
+	struct session s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.pf.root_fd = s.pf.proc_fd = -1;
+	s.run.ts.fd = -1;
+	guard_closed_stdout();
+	init_locale();
+	if (parse_args(&s, argc, argv, &rc))
+		return rc;
+	if ((rc = open_root(&s)) || (rc = prepare_run(&s, argv[0]))) {
+		release_session(&s);
+		return rc;
+	}
+	rc = run_session(&s);
+	release_session(&s);
+	fflush(stdout);
+	setvbuf(stdout, NULL, _IONBF, 0);
+	free(s.outbuf);
+	return rc;
 }

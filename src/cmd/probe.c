@@ -3,11 +3,13 @@
  * events; no kernel debug symbols needed. One file per probe:
  * src/cmd/probe_<name>.c over src/probe/ (user side) and src/bpf/ (BPF side).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "common.h"
+#include "probe/common.h"
 #include "probe/probe_cmds.h"
 
 static const struct cmd probes[] = {
@@ -42,4 +44,79 @@ int cmd_probe(int argc, char **argv)
 			return probes[i].run(argc - 1, argv + 1);
 	cmd_error("probe", "'%s' is not a probe; see 'triage probe --help'", argv[1]);
 	return EXIT_USAGE;
+}
+
+int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_opts *o)
+{
+	switch (opt) {
+	case 'p':
+		if (probe_parse_pid(arg, &o->target.pid))
+			goto bad;
+		return 0;
+	case 'C': {
+		int err = probe_parse_comm(arg, o->target.comm);
+
+		if (err == -ENAMETOOLONG) {
+			cmd_error("probe", "%s: comm '%s' is longer than the kernel's 15 bytes",
+				  probe, arg);
+			return EXIT_USAGE;
+		}
+		if (err)
+			goto bad;
+		return 0;
+	}
+	case 'd':
+		if (probe_parse_duration(arg, &o->duration_s))
+			goto bad;
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	case PROBE_OPT_PRETTY:
+		o->json = o->pretty = true;
+		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
+	default:
+		return 1;
+	}
+bad:
+	cmd_error("probe", "%s: bad value '%s' for -%c", probe, arg, opt);
+	return EXIT_USAGE;
+}
+
+int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct probe_opts *o,
+		     bool allow_interval)
+{
+	int err;
+
+	if (probe_target_check(&o->target)) {
+		cmd_error("probe", "%s: give exactly one of -p PID or -C COMM", probe);
+		return EXIT_USAGE;
+	}
+	if (!allow_interval && first < argc) {
+		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first]);
+		return EXIT_USAGE;
+	}
+	err = probe_parse_interval(argc, argv, first, &o->interval_s, &o->count);
+	if (err == -E2BIG) {
+		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first + 2]);
+		return EXIT_USAGE;
+	}
+	if (err) {
+		cmd_error("probe", "%s: bad interval or count in '%s%s%s'", probe, argv[first],
+			  first + 1 < argc ? " " : "", first + 1 < argc ? argv[first + 1] : "");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int probe_cmd_failed(const char *probe, const char *stage, int err)
+{
+	if (err == -ESRCH && stage && !strcmp(stage, "watching the target")) {
+		cmd_error("probe", "%s: no such process", probe);
+		return EXIT_RUNTIME;
+	}
+	return probe_report_failure(stderr, probe, stage ? stage : "running", err);
 }

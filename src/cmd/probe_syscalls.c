@@ -1,12 +1,137 @@
-/* triage probe syscalls: placeholder until it lands. */
+/* triage probe syscalls: per-syscall counts, errors and latency of a process. */
+#include <getopt.h>
+#include <stdio.h>
+#include <unistd.h>
+
 #include "cmd.h"
 #include "common.h"
+#include "probe/common.h"
 #include "probe/probe_cmds.h"
+#include "probe/syscalls.h"
+#include "util/json.h"
+
+#define NAME "syscalls"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: triage probe syscalls {-p PID | -C COMM} [-d SECONDS] [--hist]\n"
+		     "                             [--json] [interval [count]]\n\n"
+		     "Counts every syscall of a process (exactly: syscall tracepoints), with\n"
+		     "errors by errno and latency. Ends on Ctrl-C, SIGTERM, -d, after count\n"
+		     "intervals, or when the process exits (its totals are printed).\n\n"
+		     "  -p, --pid PID        the process (all its threads)\n"
+		     "  -C, --comm COMM      every process with this exact comm\n"
+		     "  -d, --duration S     stop after S seconds\n"
+		     "      --hist           latency histograms (log2 microseconds)\n"
+		     "      --no-latency     counts and errors only: no timing, lower overhead\n"
+		     "  -j, --json           JSON output (--pretty: indented)\n"
+		     "  -v, --verbose        show libbpf's own messages\n"
+		     "  interval [count]     a report every interval seconds (counts are deltas,\n"
+		     "                       MAX is since the start), count times\n"
+		     "Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privilege or\n"
+		     "kernel support (see 'triage doctor').\n");
+}
+
+struct sc_out {
+	const struct probe_opts *opts;
+	bool hist;
+	struct json_writer json;
+};
+
+static void on_attached(void *ctx, const struct probe_target *t)
+{
+	char who[96];
+
+	probe_target_describe(t, who, sizeof(who));
+	fprintf(stderr, "Tracing syscalls of %s... Ctrl-C to stop.\n", who);
+}
+
+static int on_report(void *ctx, const struct sc_report *r)
+{
+	struct sc_out *o = ctx;
+
+	if (o->opts->json)
+		sc_report_json(&o->json, r, o->hist);
+	else {
+		sc_report_print(stdout, r, o->hist);
+		if (!r->final)
+			fputc('\n', stdout);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+static void json_begin(struct sc_out *o)
+{
+	const struct probe_target *t = &o->opts->target;
+
+	json_init(&o->json, stdout, o->opts->pretty);
+	json_object_begin(&o->json);
+	json_kv_string(&o->json, "probe", NAME);
+	json_key(&o->json, "target");
+	json_object_begin(&o->json);
+	if (t->pid > 0)
+		json_kv_int(&o->json, "pid", t->pid);
+	else
+		json_kv_string(&o->json, "comm", t->comm);
+	json_end(&o->json);
+	json_key(&o->json, "reports");
+	json_array_begin(&o->json);
+}
+
+static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *flags)
+{
+	static const struct option longopts[] = {
+		PROBE_COMMON_LONGOPTS,
+		{ "hist", no_argument, NULL, 'H' },
+		{ "no-latency", no_argument, NULL, 'N' },
+		{ 0 },
+	};
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+" PROBE_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		if (c == 'H' || c == 'N') {
+			*flags |= c == 'H' ? SC_HIST : SC_NO_LATENCY;
+			continue;
+		}
+		rc = probe_cmd_option(NAME, c, optarg, opts);
+		if (rc == 1) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	return probe_cmd_finish(NAME, argc, argv, optind, opts, true);
+}
 
 int probe_syscalls_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("probe", "syscalls: not built yet");
-	return EXIT_RUNTIME;
+	struct probe_opts opts = { 0 };
+	struct sc_out out = { .opts = &opts };
+	struct sc_sink sink = { on_attached, on_report, &out };
+	const char *stage = NULL;
+	int rc, err;
+
+	unsigned flags = 0;
+
+	rc = parse_args(argc, argv, &opts, &flags);
+	out.hist = (flags & SC_HIST) && !(flags & SC_NO_LATENCY);
+	if (rc < 0)
+		return cmd_finish_stdout(EXIT_OK);
+	if (rc)
+		return rc;
+	if (opts.json)
+		json_begin(&out);
+	err = sc_run(&opts, flags, &sink, &stage);
+	if (opts.json)
+		json_finish(&out.json);
+	if (err)
+		return probe_cmd_failed(NAME, stage, err);
+	return cmd_finish_stdout(EXIT_OK);
 }

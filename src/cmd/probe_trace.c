@@ -1,12 +1,148 @@
-/* triage probe trace: placeholder until it lands. */
+/* triage probe trace: each call of some syscalls, live, with decoded arguments. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
 #include "cmd.h"
 #include "common.h"
+#include "probe/common.h"
 #include "probe/probe_cmds.h"
+#include "probe/trace.h"
+#include "util/json.h"
+
+#define NAME "trace"
+#define MAX_SYSCALLS 64
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: triage probe trace SYSCALL[,SYSCALL...] {-p PID | -C COMM}\n"
+		     "                          [-d SECONDS] [--json]\n\n"
+		     "Shows each call of the named syscalls live: decoded arguments (paths,\n"
+		     "fds, open and AT_* flags), return value or errno name, duration. Needs\n"
+		     "no kernel debug symbols (BTF syscall tracepoints). Ends on Ctrl-C,\n"
+		     "SIGTERM, -d, or when the process exits.\n\n"
+		     "  -p, --pid PID        the process (all its threads)\n"
+		     "  -C, --comm COMM      every process with this exact comm\n"
+		     "  -d, --duration S     stop after S seconds\n"
+		     "  -j, --json           one JSON document: {\"events\":[...],\"lost\":N}\n"
+		     "  -v, --verbose        show libbpf's own messages\n"
+		     "Example: triage probe trace open,openat,openat2 -p 1234\n"
+		     "Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privilege or\n"
+		     "kernel support (see 'triage doctor').\n");
+}
+
+struct tr_out {
+	const struct probe_opts *opts;
+	struct json_writer json;
+	int64_t start_ns;
+	bool attached;
+};
+
+static void on_attached(void *ctx, const struct probe_target *t)
+{
+	struct tr_out *o = ctx;
+	char who[96];
+
+	o->start_ns = probe_now_ns();
+	o->attached = true;
+	probe_target_describe(t, who, sizeof(who));
+	fprintf(stderr, "Tracing syscalls of %s... Ctrl-C to stop.\n", who);
+}
+
+static int on_event(void *ctx, const struct tr_event *e)
+{
+	struct tr_out *o = ctx;
+
+	if (o->opts->json)
+		tr_event_json(&o->json, e, o->start_ns);
+	else
+		tr_event_print(stdout, e, o->start_ns);
+	if (ferror(stdout))
+		return -EIO;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, int *n)
+{
+	static const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
+	char bad[64];
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, PROBE_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		rc = probe_cmd_option(NAME, c, optarg, opts);
+		if (rc == 1) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind >= argc) {
+		cmd_error("probe", "%s: name the syscalls to trace, e.g. 'openat,execve'", NAME);
+		return EXIT_USAGE;
+	}
+	*n = tr_parse_syscalls(argv[optind], nrs, MAX_SYSCALLS, bad, sizeof(bad));
+	if (*n == -E2BIG) {
+		cmd_error("probe", "%s: at most %d syscalls", NAME, MAX_SYSCALLS);
+		return EXIT_USAGE;
+	}
+	if (*n < 0) {
+		cmd_error("probe", "%s: unknown syscall '%s'", NAME, bad);
+		return EXIT_USAGE;
+	}
+	return probe_cmd_finish(NAME, argc, argv, optind + 1, opts, false);
+}
+
+static void json_begin(struct tr_out *o)
+{
+	json_init(&o->json, stdout, o->opts->pretty);
+	json_object_begin(&o->json);
+	json_kv_string(&o->json, "probe", NAME);
+	json_key(&o->json, "events");
+	json_array_begin(&o->json);
+}
+
+static void print_summary(struct tr_out *o, const struct tr_summary *sum)
+{
+	if (o->opts->json) {
+		json_end(&o->json);
+		json_kv_uint(&o->json, "lost", sum->lost);
+		json_kv_bool(&o->json, "target_exited", sum->target_exited);
+		json_kv_double(&o->json, "elapsed_s", sum->elapsed_s, 3);
+		json_finish(&o->json);
+		return;
+	}
+	if (o->attached)
+		fprintf(stderr, "%llu events, %llu lost, %.3f s%s\n",
+			(unsigned long long)sum->events, (unsigned long long)sum->lost,
+			sum->elapsed_s, sum->target_exited ? " (target exited)" : "");
+}
 
 int probe_trace_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("probe", "trace: not built yet");
-	return EXIT_RUNTIME;
+	struct probe_opts opts = { 0 };
+	struct tr_out out = { .opts = &opts };
+	struct tr_sink sink = { on_attached, on_event, &out };
+	struct tr_summary sum = { 0 };
+	const char *stage = NULL;
+	int nrs[MAX_SYSCALLS], n = 0, rc, err;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	rc = parse_args(argc, argv, &opts, nrs, &n);
+	if (rc < 0)
+		return cmd_finish_stdout(EXIT_OK);
+	if (rc)
+		return rc;
+	if (opts.json)
+		json_begin(&out);
+	err = tr_run(&opts, nrs, n, &sink, &sum, &stage);
+	print_summary(&out, &sum);
+	if (err)
+		return probe_cmd_failed(NAME, stage, err);
+	return cmd_finish_stdout(EXIT_OK);
 }

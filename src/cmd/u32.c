@@ -1,13 +1,508 @@
-/* triage u32: placeholder until its issue lands; see the issue tracker. */
+/*
+ * triage u32: test, explain, lint and generate iptables -m u32 / -m string
+ * rules against pcap/pcapng captures. The models live in src/u32/; this
+ * file parses the command line and renders results.
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "common.h"
+#include "u32/capture.h"
+#include "u32/run.h"
+#include "u32/u32.h"
+#include "util/json.h"
+#include "util/text.h"
+
+#define MAX_CAPTURES 64
+#define MAX_INLINE_WORDS 256
+
+struct test_opts {
+	struct kernel_profile kp;
+	enum bm_layout layout;
+	bool verdicts, json, defrag;
+	const char *captures[MAX_CAPTURES];
+	unsigned ncaptures;
+	char *words[MAX_INLINE_WORDS];
+	int nwords;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: triage u32 test [--rules FILE] [--verdicts] [--json] [--bm-layout MODEL] "
+	      "[--defrag]\n"
+	      "                       [--shift reject|mod32] [--string-to end|start]\n"
+	      "                       [MATCH-ARGS [-- MATCH-ARGS]...] CAPTURE...\n"
+	      "       triage u32 explain [--json] EXPR [--packet N CAPTURE]\n"
+	      "       triage u32 lint [--json] RULE...|--rules FILE\n"
+	      "       triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
+	      "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n"
+	      "MODEL: auto (default), linear, l3, l4, kmp. See docs/u32.md.\n",
+	      out);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	cmd_error("u32", "%s%s%s", what, arg ? " " : "", arg ? arg : "");
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
+/* Options of iptables matches that take a value (for inline rules). */
+static bool takes_value(const char *w)
+{
+	static const char *const opts[] = { "-m",
+					    "--match",
+					    "--u32",
+					    "--algo",
+					    "--from",
+					    "--to",
+					    "--string",
+					    "--hex-string",
+					    "-p",
+					    "--protocol",
+					    "--sport",
+					    "--dport",
+					    "--source-port",
+					    "--destination-port",
+					    "--comment" };
+	for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
+		if (strcmp(w, opts[k]) == 0)
+			return true;
+	return false;
+}
+
+static bool is_match_word(const char *w)
+{
+	return strcmp(w, "!") == 0 || strcmp(w, "--icase") == 0 || strcmp(w, "-f") == 0 ||
+	       strcmp(w, "--fragment") == 0 || takes_value(w);
+}
+
+static int parse_layout(const char *s, enum bm_layout *out)
+{
+	static const char *const names[] = { "auto", "linear", "l3", "l4", "kmp" };
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		if (strcmp(s, names[k]) == 0) {
+			*out = (enum bm_layout)k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Options shared by test and explain: the kernel profile. 1 = consumed two words. */
+static int profile_option(struct kernel_profile *kp, const char *opt, const char *val)
+{
+	if (strcmp(opt, "--shift") == 0 && val) {
+		if (strcmp(val, "reject") && strcmp(val, "mod32"))
+			return -EINVAL;
+		kp->shift_mod32 = strcmp(val, "mod32") == 0;
+		return 1;
+	}
+	if (strcmp(opt, "--string-to") == 0 && val) {
+		if (strcmp(val, "end") && strcmp(val, "start"))
+			return -EINVAL;
+		kp->to_start = strcmp(val, "start") == 0;
+		return 1;
+	}
+	return 0;
+}
+
+static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
+{
+	char err[U32_ERR_LEN];
+	struct rule *r;
+	int rc;
+
+	if (o->nwords == 0)
+		return 0;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return EXIT_RUNTIME;
+	rc = rule_parse(r, o->nwords, o->words, &o->kp, err, sizeof(err));
+	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
+	if (rc) {
+		cmd_error("u32", "%s: %s", r->name, err);
+		free(r);
+		return EXIT_USAGE;
+	}
+	rc = ruleset_add(rs, r);
+	free(r);
+	o->nwords = 0;
+	return rc ? EXIT_RUNTIME : 0;
+}
+
+/*
+ * Options of triage itself. Returns the number of words consumed (1 or 2),
+ * 0 when a is not one of them, or an exit status (negated) on error.
+ */
+static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
+{
+	char err[U32_ERR_LEN];
+	int rc = profile_option(&o->kp, a, val);
+
+	if (rc < 0)
+		return -usage_error("bad value for", a);
+	if (rc == 1)
+		return 2;
+	if (strcmp(a, "--verdicts") == 0)
+		o->verdicts = true;
+	else if (strcmp(a, "--json") == 0)
+		o->json = true;
+	else if (strcmp(a, "--defrag") == 0)
+		o->defrag = true;
+	else if (strcmp(a, "--bm-layout") == 0 && val) {
+		if (parse_layout(val, &o->layout))
+			return -usage_error("unknown --bm-layout", val);
+		return 2;
+	} else if (strcmp(a, "--rules") == 0 && val) {
+		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
+			cmd_error("u32", "%s", err);
+			return -EXIT_USAGE;
+		}
+		return 2;
+	} else
+		return 0;
+	return 1;
+}
+
+/* Collects a word of an inline rule; returns the words consumed or -status. */
+static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
+{
+	if (o->nwords + 2 >= MAX_INLINE_WORDS)
+		return -usage_error("too many words in an inline rule", NULL);
+	o->words[o->nwords++] = word;
+	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
+	if (is_match_word(a) && takes_value(a) && next && strcmp(next, "--")) {
+		o->words[o->nwords++] = next;
+		return 2;
+	}
+	return 1;
+}
+
+static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+{
+	int rc, status;
+
+	for (int i = 1; i < argc; i += rc) {
+		const char *a = argv[i];
+		char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		rc = test_option(o, rs, a, next);
+		if (rc < 0)
+			return -rc;
+		if (rc > 0)
+			continue;
+		rc = 1;
+		if (strcmp(a, "--") == 0) {
+			if ((status = add_inline_rule(rs, o)))
+				return status;
+		} else if (a[0] == '-' && o->ncaptures == 0 && (a[1] || is_match_word(a))) {
+			rc = rule_word(o, a, argv[i], next);
+			if (rc < 0)
+				return -rc;
+		} else if (strcmp(a, "!") == 0 && o->ncaptures == 0) {
+			rc = rule_word(o, a, argv[i], next);
+			if (rc < 0)
+				return -rc;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option", a);
+		} else {
+			if ((status = add_inline_rule(rs, o)))
+				return status;
+			if (o->ncaptures == MAX_CAPTURES)
+				return usage_error("too many captures", NULL);
+			o->captures[o->ncaptures++] = a;
+		}
+	}
+	if ((status = add_inline_rule(rs, o)))
+		return status;
+	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
+	if (rs->n == 0)
+		return usage_error("no rules: give MATCH-ARGS or --rules FILE", NULL);
+	if (o->ncaptures == 0)
+		return usage_error("no capture given", NULL);
+	return 0;
+}
+
+static char verdict_char(enum verdict v)
+{
+	return v == V_YES ? '1' : v == V_NO ? '0' : '?';
+}
+
+static void csv_header(const struct ruleset *rs)
+{
+	fputs("packet", stdout);
+	for (unsigned k = 0; k < rs->n; k++) {
+		fputc(',', stdout);
+		csv_put_field(stdout, rs->rules[k].name);
+	}
+	fputc('\n', stdout);
+}
+
+static void csv_row(const struct ruleset *rs, const struct frame_verdicts *fv)
+{
+	printf("%llu", (unsigned long long)fv->number);
+	for (unsigned k = 0; k < rs->n; k++) {
+		fputc(',', stdout);
+		fputc(fv->status == VIEW_OK ? verdict_char(fv->res[k].v) : '-', stdout);
+	}
+	fputc('\n', stdout);
+}
+
+static void json_row(struct json_writer *w, const struct ruleset *rs,
+		     const struct frame_verdicts *fv)
+{
+	json_object_begin(w);
+	json_kv_uint(w, "packet", fv->number);
+	json_kv_string(w, "status", fv->status == VIEW_OK ? "ip" : view_status_reason(fv->status));
+	json_key(w, "verdicts");
+	json_object_begin(w);
+	for (unsigned k = 0; k < rs->n; k++) {
+		json_key(w, rs->rules[k].name);
+		if (fv->status != VIEW_OK || fv->res[k].v == V_INDET)
+			json_null(w);
+		else
+			json_int(w, fv->res[k].v == V_YES);
+	}
+	json_end(w);
+	json_key(w, "layout_dependent");
+	json_array_begin(w);
+	for (unsigned k = 0; fv->status == VIEW_OK && k < rs->n; k++)
+		if (fv->res[k].layout_dependent)
+			json_string(w, rs->rules[k].name);
+	json_end(w);
+	json_end(w);
+}
+
+struct run_state {
+	struct test_opts *o;
+	struct ruleset *rs;
+	struct json_writer *jw;
+	struct defrag *defrag;
+	uint64_t frames, ip, skipped;
+	bool progress;
+};
+
+static void account(struct run_state *st, struct frame_verdicts *fv, const struct pkt_view *v)
+{
+	for (unsigned k = 0; k < st->rs->n; k++) {
+		struct rule_counts *c = &st->rs->counts[k];
+		rule_eval(&st->rs->rules[k], &st->o->kp, v, st->o->layout, &fv->res[k]);
+		if (fv->res[k].v == V_YES) {
+			c->pkts++;
+			c->bytes += v->len;
+		} else if (fv->res[k].v == V_INDET) {
+			c->indet++;
+		}
+		c->layout_dep += fv->res[k].layout_dependent;
+	}
+}
+
+/* With --defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
+static int reassemble(struct run_state *st, struct pkt_view *v)
+{
+	struct pkt_view whole;
+	int rc = defrag_add(st->defrag, v, &whole);
+
+	if (rc == 2) {
+		*v = whole;
+		return 0;
+	}
+	return rc;
+}
+
+struct capture_run {
+	struct run_state *st;
+	struct frame_verdicts *fv;
+	const char *path;
+	int dlt;
+};
+
+/* One frame: build its view, evaluate every rule, write its row. */
+static int run_frame(void *ctx, const struct frame *f)
+{
+	struct capture_run *cr = ctx;
+	struct run_state *st = cr->st;
+	struct frame_verdicts *fv = cr->fv;
+	struct pkt_view v;
+	int rc = 0;
+
+	fv->number = ++st->frames;
+	fv->status = pkt_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
+	if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
+		return rc;
+	if (fv->status == VIEW_OK && rc == 1)
+		fv->status = VIEW_HELD;
+	if (fv->status == VIEW_OK) {
+		st->ip++;
+		account(st, fv, &v);
+	} else {
+		st->skipped++;
+	}
+	if (st->o->verdicts && st->o->json)
+		json_row(st->jw, st->rs, fv);
+	else if (st->o->verdicts)
+		csv_row(st->rs, fv);
+	if (st->progress && (st->frames & 0xFFFF) == 0)
+		fprintf(stderr, "\r%s: %llu frames", cr->path, (unsigned long long)st->frames);
+	return 0;
+}
+
+static int run_capture(struct run_state *st, const char *path, struct frame_verdicts *fv)
+{
+	char err[512];
+	struct capture cap;
+	struct capture_run cr = { .st = st, .fv = fv, .path = path };
+	int rc;
+
+	if (capture_open(&cap, path, err, sizeof(err))) {
+		cmd_error("u32", "%s: %s", path, err);
+		return EXIT_RUNTIME;
+	}
+	cr.dlt = cap.dlt;
+	rc = capture_loop(&cap, run_frame, &cr, err, sizeof(err));
+	if (st->progress)
+		fputs("\r\033[K", stderr);
+	capture_close(&cap);
+	if (rc == -ENOMEM) {
+		cmd_error("u32", "out of memory");
+		return EXIT_RUNTIME;
+	}
+	if (rc < 0) {
+		cmd_error("u32", "%s: %s", path, err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static void print_counts_plain(const struct run_state *st)
+{
+	const struct ruleset *rs = st->rs;
+	bool extra = false;
+
+	for (unsigned k = 0; k < rs->n; k++)
+		extra |= rs->counts[k].indet || rs->counts[k].layout_dep;
+	printf("%8s %10s %-12s %s\n", "pkts", "bytes", "rule",
+	       extra ? "[indet layout-dep] match" : "match");
+	for (unsigned k = 0; k < rs->n; k++) {
+		const struct rule_counts *c = &rs->counts[k];
+		printf("%8llu %10llu ", (unsigned long long)c->pkts, (unsigned long long)c->bytes);
+		text_put_safe(stdout, rs->rules[k].name);
+		printf("%*s ",
+		       (int)(strlen(rs->rules[k].name) < 12 ? 12 - strlen(rs->rules[k].name) : 0),
+		       "");
+		if (extra)
+			printf("[%llu %llu] ", (unsigned long long)c->indet,
+			       (unsigned long long)c->layout_dep);
+		text_put_safe(stdout, rs->rules[k].text);
+		fputc('\n', stdout);
+	}
+	printf("# %llu frames, %llu IP packets seen by the rules, %llu not (not IP, or dropped "
+	       "before PREROUTING)\n",
+	       (unsigned long long)st->frames, (unsigned long long)st->ip,
+	       (unsigned long long)st->skipped);
+}
+
+static void print_counts_json(const struct run_state *st)
+{
+	struct json_writer *w = st->jw;
+
+	json_key(w, "rules");
+	json_array_begin(w);
+	for (unsigned k = 0; k < st->rs->n; k++) {
+		const struct rule_counts *c = &st->rs->counts[k];
+		json_object_begin(w);
+		json_kv_string(w, "name", st->rs->rules[k].name);
+		json_kv_string(w, "match", st->rs->rules[k].text);
+		json_kv_uint(w, "pkts", c->pkts);
+		json_kv_uint(w, "bytes", c->bytes);
+		json_kv_uint(w, "indeterminate", c->indet);
+		json_kv_uint(w, "layout_dependent", c->layout_dep);
+		json_end(w);
+	}
+	json_end(w);
+	json_kv_uint(w, "frames", st->frames);
+	json_kv_uint(w, "ip_packets", st->ip);
+	json_kv_uint(w, "not_seen", st->skipped);
+}
+
+static int run_test(struct test_opts *o, struct ruleset *rs)
+{
+	struct json_writer jw;
+	struct run_state st = { .o = o, .rs = rs, .jw = &jw, .progress = isatty(2) == 1 };
+	struct frame_verdicts fv = { .res = calloc(rs->n, sizeof(struct rule_result)) };
+	int rc = 0;
+
+	if (!fv.res)
+		return EXIT_RUNTIME;
+	if (o->defrag && !(st.defrag = defrag_new())) {
+		free(fv.res);
+		return EXIT_RUNTIME;
+	}
+	if (o->json) {
+		json_init(&jw, stdout, false);
+		json_object_begin(&jw);
+		if (o->verdicts) {
+			json_key(&jw, "packets");
+			json_array_begin(&jw);
+		}
+	} else if (o->verdicts) {
+		csv_header(rs);
+	}
+	for (unsigned k = 0; k < o->ncaptures && rc == 0; k++)
+		rc = run_capture(&st, o->captures[k], &fv);
+	/* counts of a capture that could not be read to the end would mislead */
+	if (o->json) {
+		if (o->verdicts)
+			json_end(&jw);
+		if (rc == 0)
+			print_counts_json(&st);
+		json_finish(&jw);
+		fputc('\n', stdout);
+	} else if (!o->verdicts && rc == 0) {
+		print_counts_plain(&st);
+	}
+	free(fv.res);
+	defrag_free(st.defrag);
+	return rc;
+}
+
+static int cmd_u32_test(int argc, char **argv)
+{
+	struct test_opts *o = calloc(1, sizeof(*o));
+	struct ruleset rs = { 0 };
+	int rc;
+
+	if (!o)
+		return EXIT_RUNTIME;
+	rc = parse_test_args(argc, argv, o, &rs);
+	if (rc == 0)
+		rc = run_test(o, &rs);
+	ruleset_free(&rs);
+	free(o);
+	return rc;
+}
+
+int u32_cmd_explain(int argc, char **argv);
+int u32_cmd_lint(int argc, char **argv);
+int u32_cmd_recipe(int argc, char **argv);
 
 int cmd_u32(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("u32", "not built yet");
-	return EXIT_RUNTIME;
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (strcmp(argv[1], "test") == 0)
+		return cmd_finish_stdout(cmd_u32_test(argc - 1, argv + 1));
+	if (strcmp(argv[1], "explain") == 0)
+		return cmd_finish_stdout(u32_cmd_explain(argc - 1, argv + 1));
+	if (strcmp(argv[1], "lint") == 0)
+		return cmd_finish_stdout(u32_cmd_lint(argc - 1, argv + 1));
+	if (strcmp(argv[1], "recipe") == 0)
+		return cmd_finish_stdout(u32_cmd_recipe(argc - 1, argv + 1));
+	return usage_error("unknown subcommand", argv[1]);
 }

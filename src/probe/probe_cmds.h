@@ -2,10 +2,43 @@
 #ifndef TRIAGE_PROBE_CMDS_H
 #define TRIAGE_PROBE_CMDS_H
 
+#include <stdbool.h>
+
 int probe_syscalls_main(int argc, char **argv);
 int probe_trace_main(int argc, char **argv);
 int probe_offcpu_main(int argc, char **argv);
 int probe_runq_main(int argc, char **argv);
 int probe_profile_main(int argc, char **argv);
+
+/*
+ * Option handling shared by the probe shells (src/cmd/probe.c), so every
+ * probe spells -p/-C/-d/-j/--pretty/-v the same way and reports bad values
+ * alike. The long options below go into each probe's getopt_long table.
+ */
+struct probe_opts;
+#define PROBE_COMMON_SHORTOPTS "p:C:d:jvh"
+#define PROBE_OPT_PRETTY 0x100
+#define PROBE_COMMON_LONGOPTS                                                                 \
+	{ "pid", required_argument, NULL, 'p' }, { "comm", required_argument, NULL, 'C' },    \
+	    { "duration", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' }, \
+	    { "pretty", no_argument, NULL, PROBE_OPT_PRETTY },                                \
+	    { "verbose", no_argument, NULL, 'v' },                                            \
+	{                                                                                     \
+		"help", no_argument, NULL, 'h'                                                \
+	}
+
+/*
+ * Applies one common option. Returns 0 if handled, 1 if opt is not a
+ * common one, EXIT_USAGE (after a message) for a bad value.
+ */
+int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_opts *o);
+/*
+ * Checks the target and parses trailing "interval [count]" (only when
+ * allow_interval). Returns 0 or EXIT_USAGE after a message.
+ */
+int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct probe_opts *o,
+		     bool allow_interval);
+/* Reports a failed run (stage and errno, plus what to do); returns the exit status. */
+int probe_cmd_failed(const char *probe, const char *stage, int err);
 
 #endif

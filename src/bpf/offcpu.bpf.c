@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Off-CPU time of one process, by thread, kind and stack. At sched_switch
+ * the thread leaving the CPU (prev == current, so its stacks are ours to
+ * take) is stamped; when it comes back its off-CPU interval is added to
+ * offcpu_time. Voluntary or not follows the kernel's nvcsw/nivcsw rule:
+ * a switch is involuntary when it is a preemption or the task is still
+ * TASK_RUNNING.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "stackprobes.h"
+
+#define TASK_RUNNING 0
+#define TASK_DEAD 0x80
+
+const volatile __u32 targ_tgid = 0;
+const volatile bool kernel_stacks = true;
+const volatile bool user_stacks = true;
+
+/* Counters user space reports: lost stacks and lost intervals. */
+__u64 stack_errors = 0;
+__u64 map_full = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_MAX_THREADS);
+	__type(key, __u32);
+	__type(value, struct offcpu_start);
+} offcpu_start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_MAX_STACKS);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_val);
+} offcpu_time SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, SP_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SP_MAX_FRAMES * sizeof(__u64));
+} offcpu_stacks SEC(".maps");
+
+static __s32 take_stack(void *ctx, bool enabled, __u64 flags)
+{
+	long id;
+
+	if (!enabled)
+		return -1;
+	id = bpf_get_stackid(ctx, &offcpu_stacks, flags);
+	if (id < 0 && id != -14) /* -EFAULT: no user stack (kernel thread), not a loss */
+		__sync_fetch_and_add(&stack_errors, 1);
+	return (__s32)id;
+}
+
+static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsigned int state,
+		       __u64 now)
+{
+	struct offcpu_start s = {};
+	__u32 tid = prev->pid;
+
+	if (state & TASK_DEAD)
+		return; /* exiting: it never comes back */
+	s.ts = now;
+	s.invol = preempt || state == TASK_RUNNING;
+	s.kstack = take_stack(ctx, kernel_stacks, 0);
+	s.ustack = take_stack(ctx, user_stacks, BPF_F_USER_STACK);
+	if (bpf_map_update_elem(&offcpu_start, &tid, &s, BPF_ANY))
+		__sync_fetch_and_add(&map_full, 1);
+}
+
+static void switch_in(struct task_struct *next, __u64 now)
+{
+	struct offcpu_key key = {};
+	struct offcpu_val zero = {}, *val;
+	struct offcpu_start *s;
+	__u32 tid = next->pid;
+
+	s = bpf_map_lookup_elem(&offcpu_start, &tid);
+	if (!s)
+		return; /* went off-CPU before we attached */
+	key.tgid = next->tgid;
+	key.tid = tid;
+	key.kstack = s->kstack;
+	key.ustack = s->ustack;
+	key.invol = s->invol;
+	val = bpf_map_lookup_elem(&offcpu_time, &key);
+	if (!val) {
+		bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), next->comm);
+		bpf_map_update_elem(&offcpu_time, &key, &zero, BPF_NOEXIST);
+		val = bpf_map_lookup_elem(&offcpu_time, &key);
+	}
+	if (val) {
+		__sync_fetch_and_add(&val->total_ns, now - s->ts);
+		__sync_fetch_and_add(&val->count, 1);
+	} else {
+		__sync_fetch_and_add(&map_full, 1);
+	}
+	bpf_map_delete_elem(&offcpu_start, &tid);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (prev->tgid == targ_tgid && prev->pid)
+		switch_out(ctx, prev, preempt, prev_state, now);
+	if (next->tgid == targ_tgid && next->pid)
+		switch_in(next, now);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * On-CPU sampling of one process: attached to a software cpu-clock
+ * perf event per CPU, it counts samples per thread and pair of stacks.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "stackprobes.h"
+
+const volatile __u32 targ_tgid = 0;
+const volatile bool kernel_stacks = true;
+const volatile bool user_stacks = true;
+
+__u64 samples = 0;
+__u64 stack_errors = 0;
+__u64 map_full = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_MAX_STACKS);
+	__type(key, struct profile_key);
+	__type(value, struct profile_val);
+} profile_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, SP_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SP_MAX_FRAMES * sizeof(__u64));
+} profile_stacks SEC(".maps");
+
+static __s32 take_stack(void *ctx, bool enabled, __u64 flags)
+{
+	long id;
+
+	if (!enabled)
+		return -1;
+	id = bpf_get_stackid(ctx, &profile_stacks, flags);
+	/* -EFAULT is normal: a kernel stack of a sample taken in user mode. */
+	if (id < 0 && id != -14)
+		__sync_fetch_and_add(&stack_errors, 1);
+	return (__s32)id;
+}
+
+SEC("perf_event")
+int profile_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct profile_key key = {};
+	struct profile_val *val;
+
+	if (id >> 32 != targ_tgid || !(__u32)id)
+		return 0;
+	__sync_fetch_and_add(&samples, 1);
+	key.tid = (__u32)id;
+	key.kstack = take_stack(ctx, kernel_stacks, 0);
+	key.ustack = take_stack(ctx, user_stacks, BPF_F_USER_STACK);
+	val = bpf_map_lookup_elem(&profile_counts, &key);
+	if (!val) {
+		struct profile_val zero = {};
+
+		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		bpf_map_update_elem(&profile_counts, &key, &zero, BPF_NOEXIST);
+		val = bpf_map_lookup_elem(&profile_counts, &key);
+		if (!val) {
+			__sync_fetch_and_add(&map_full, 1);
+			return 0;
+		}
+	}
+	__sync_fetch_and_add(&val->count, 1);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-queue latency of one process's threads: the time from becoming
+ * runnable (a wakeup, or being preempted while runnable) to running again.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "stackprobes.h"
+
+#define TASK_RUNNING 0
+
+const volatile __u32 targ_tgid = 0;
+
+__u64 map_full = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_MAX_THREADS);
+	__type(key, __u32);
+	__type(value, __u64);
+} runq_enqueued SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_MAX_THREADS);
+	__type(key, __u32);
+	__type(value, struct runq_val);
+} runq_threads SEC(".maps");
+
+/* The slot probe/hist.h uses: 0 for 0 and 1, else floor(log2(v)). */
+static __u32 log2_slot(__u64 v)
+{
+	__u32 r = 0;
+
+	for (int i = 0; i < 64 && v > 1; i++) {
+		v >>= 1;
+		r++;
+	}
+	return r < RUNQ_SLOTS ? r : RUNQ_SLOTS - 1;
+}
+
+static void mark_runnable(struct task_struct *p)
+{
+	__u32 tid = p->pid;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (p->tgid != targ_tgid || !tid)
+		return;
+	if (bpf_map_update_elem(&runq_enqueued, &tid, &now, BPF_ANY))
+		__sync_fetch_and_add(&map_full, 1);
+}
+
+static void account(struct task_struct *next)
+{
+	struct runq_val *val;
+	__u32 tid = next->pid;
+	__u64 *ts, delta;
+
+	ts = bpf_map_lookup_elem(&runq_enqueued, &tid);
+	if (!ts)
+		return;
+	delta = bpf_ktime_get_ns() - *ts;
+	bpf_map_delete_elem(&runq_enqueued, &tid);
+	val = bpf_map_lookup_elem(&runq_threads, &tid);
+	if (!val) {
+		static const struct runq_val zero;
+
+		bpf_map_update_elem(&runq_threads, &tid, &zero, BPF_NOEXIST);
+		val = bpf_map_lookup_elem(&runq_threads, &tid);
+		if (!val) {
+			__sync_fetch_and_add(&map_full, 1);
+			return;
+		}
+	}
+	bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), next->comm);
+	__sync_fetch_and_add(&val->slots[log2_slot(delta / 1000)], 1);
+	__sync_fetch_and_add(&val->total_ns, delta);
+	__sync_fetch_and_add(&val->count, 1);
+	if (delta > val->max_ns)
+		val->max_ns = delta; /* racy max: good enough for one thread */
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(runq_wakeup, struct task_struct *p)
+{
+	mark_runnable(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(runq_wakeup_new, struct task_struct *p)
+{
+	mark_runnable(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(runq_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	if (prev->tgid == targ_tgid && prev->pid) {
+		__u32 tid = prev->pid;
+
+		if (preempt || prev_state == TASK_RUNNING)
+			mark_runnable(prev);
+		else
+			bpf_map_delete_elem(&runq_enqueued, &tid);
+	}
+	if (next->tgid == targ_tgid && next->pid)
+		account(next);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

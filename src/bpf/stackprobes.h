@@ -1,0 +1,64 @@
+/*
+ * Types shared by the BPF and user sides of the stack probes (offcpu,
+ * runq, profile). Only __u32/__u64 style types: vmlinux.h provides them
+ * on the BPF side, <linux/types.h> on the user side.
+ */
+#ifndef TRIAGE_BPF_STACKPROBES_H
+#define TRIAGE_BPF_STACKPROBES_H
+
+#define SP_COMM_LEN 16
+/* PERF_MAX_STACK_DEPTH: frames a stack map value holds. */
+#define SP_MAX_FRAMES 127
+#define SP_MAX_THREADS 16384
+#define SP_MAX_STACKS 16384
+/* Log2 slots of run-queue latency in microseconds (2^26 us > 1 min). */
+#define RUNQ_SLOTS 27
+
+/* Off-CPU time is summed per thread, kind and pair of stacks. */
+struct offcpu_key {
+	__u32 tgid;
+	__u32 tid;
+	__s32 kstack; /* stack map id, or a negative errno (no stack) */
+	__s32 ustack;
+	__u32 invol; /* 1: preempted while runnable; 0: blocked */
+	__u32 pad;
+};
+
+/* A thread off the CPU since ts: what it left with (flushed at the end). */
+struct offcpu_start {
+	__u64 ts;
+	__s32 kstack;
+	__s32 ustack;
+	__u32 invol;
+	__u32 pad;
+};
+
+struct offcpu_val {
+	__u64 total_ns;
+	__u64 count;
+	char comm[SP_COMM_LEN];
+};
+
+/* Run-queue latency of one thread. */
+struct runq_val {
+	__u64 slots[RUNQ_SLOTS]; /* log2 histogram in us, as probe/hist.h reads it */
+	__u64 total_ns;
+	__u64 count;
+	__u64 max_ns;
+	char comm[SP_COMM_LEN];
+};
+
+/* On-CPU samples per thread and pair of stacks. */
+struct profile_key {
+	__u32 tid;
+	__s32 kstack;
+	__s32 ustack;
+	__u32 pad;
+};
+
+struct profile_val {
+	__u64 count;
+	char comm[SP_COMM_LEN];
+};
+
+#endif

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triage probe syscalls, BPF side: per-syscall counts, errors and latency
+ * of one process (tgid) or one comm, from the BTF syscall tracepoints.
+ * Counting happens at entry, so calls that never return (exit_group,
+ * a successful execve's old image...) are counted too; latency at exit.
+ * Per-CPU arrays avoid atomics; the entry timestamp lives in task storage.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "syscalls.h"
+
+const volatile __u32 targ_tgid = 0;
+const volatile char targ_comm[16] = {};
+const volatile bool by_comm = false;
+const volatile bool want_hist = false;
+const volatile bool want_latency = true;
+
+struct sc_start {
+	__u64 ts;
+	__s64 nr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sc_start);
+} sc_starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SC_NR_SLOTS);
+	__type(key, __u32);
+	__type(value, struct sc_stat);
+} sc_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SC_NR_SLOTS *SC_HIST_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} sc_hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct sc_err_key);
+	__type(value, __u64);
+} sc_errs SEC(".maps");
+
+static __always_inline bool comm_matches(void)
+{
+	char comm[16];
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (int i = 0; i < 16; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline bool tgid_matches(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) == targ_tgid;
+}
+
+static __always_inline __u32 nr_slot(long nr)
+{
+	return nr < SC_NR_SLOTS - 1 ? (__u32)nr : SC_NR_SLOTS - 1;
+}
+
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 s = 0;
+
+	for (int i = 0; i < SC_HIST_SLOTS - 1 && v > 1; i++) {
+		v >>= 1;
+		s++;
+	}
+	return s;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
+{
+	struct task_struct *task;
+	struct sc_start *start;
+	struct sc_stat *st;
+	__u32 slot;
+
+	if (id < 0 || !(by_comm ? comm_matches() : tgid_matches()))
+		return 0;
+	slot = nr_slot(id);
+	st = bpf_map_lookup_elem(&sc_stats, &slot);
+	if (!st)
+		return 0;
+	st->count++;
+	if (!want_latency)
+		return 0;
+	task = bpf_get_current_task_btf();
+	start = bpf_task_storage_get(&sc_starts, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!start)
+		return 0;
+	start->nr = id;
+	start->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+static __always_inline void count_error(__u32 nr, long ret)
+{
+	struct sc_err_key key = { .nr = nr, .err = (__u32)-ret };
+	__u64 one = 1, *n;
+
+	n = bpf_map_lookup_elem(&sc_errs, &key);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else if (bpf_map_update_elem(&sc_errs, &key, &one, BPF_NOEXIST))
+		/* another CPU inserted it first */
+		if ((n = bpf_map_lookup_elem(&sc_errs, &key)))
+			__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline void add_hist(__u32 nr, __u64 ns)
+{
+	__u32 idx = nr * SC_HIST_SLOTS + log2_slot(ns / 1000);
+	__u64 *n = bpf_map_lookup_elem(&sc_hists, &idx);
+
+	if (n)
+		(*n)++;
+}
+
+/* Without latency: no entry record, so the number comes from the registers. */
+static __always_inline int count_error_only(struct pt_regs *regs, long ret)
+{
+#if defined(__TARGET_ARCH_x86)
+	long nr = regs->orig_ax;
+#else
+	long nr = -1; /* counts only: errors need the x86 orig_ax register here */
+#endif
+	struct sc_stat *st;
+	__u32 slot;
+
+	if (ret >= 0 || ret < -4095 || nr < 0 || (by_comm && !comm_matches()))
+		return 0;
+	slot = nr_slot(nr);
+	st = bpf_map_lookup_elem(&sc_stats, &slot);
+	if (!st)
+		return 0;
+	st->errors++;
+	count_error(slot, ret);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
+{
+	struct sc_start *start;
+	struct sc_stat *st;
+	__u64 ns;
+	__u32 slot;
+
+	if (!by_comm && !tgid_matches())
+		return 0;
+	if (!want_latency)
+		return count_error_only(regs, ret);
+	start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0, 0);
+	if (!start || !start->ts)
+		return 0;
+	ns = bpf_ktime_get_ns() - start->ts;
+	start->ts = 0;
+	slot = nr_slot(start->nr);
+	st = bpf_map_lookup_elem(&sc_stats, &slot);
+	if (!st)
+		return 0;
+	st->returns++;
+	st->total_ns += ns;
+	if (ns > st->max_ns)
+		st->max_ns = ns;
+	if (ret < 0 && ret >= -4095) {
+		st->errors++;
+		count_error(slot, ret);
+	}
+	if (want_hist)
+		add_hist(slot, ns);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

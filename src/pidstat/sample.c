@@ -1,0 +1,694 @@
+/*
+ * Reading one sample from /proc, file by file in sysstat's order (spec
+ * 7.1), but cheaply: each live task keeps a directory fd and its hot files
+ * open and re-reads them with pread(fd, 0) (procfs regenerates a file read
+ * at offset 0); no stdio, one read into a stack buffer per file.
+ */
+#define _GNU_SOURCE
+#include "pidstat/pidstat.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "procfs/parsers.h"
+
+/* The kernel's getdents64 record. */
+struct kdirent {
+	uint64_t ino;
+	int64_t off;
+	unsigned short d_reclen;
+	unsigned char type;
+	char d_name[];
+};
+
+enum { F_STAT, F_SCHED, F_STATUS, F_IO };
+static const char *const file_names[PIDSTAT_NFILES] = { "stat", "schedstat", "status", "io" };
+
+const char *pidstat_user_name(struct pidstat_run *r, unsigned uid)
+{
+	struct passwd *pw;
+	struct pidstat_user *u;
+
+	for (size_t i = 0; i < r->nusers; i++)
+		if (r->users[i].uid == uid)
+			return r->users[i].name;
+	if (r->nusers == r->users_cap) {
+		size_t cap = r->users_cap ? r->users_cap * 2 : 16;
+		struct pidstat_user *n = realloc(r->users, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		r->users = n;
+		r->users_cap = cap;
+	}
+	pw = getpwuid(uid);
+	u = &r->users[r->nusers++];
+	u->uid = uid;
+	u->name = pw ? strdup(pw->pw_name) : NULL;
+	return u->name;
+}
+
+/* Path of a task's directory relative to <root>/proc. */
+static void task_path(const struct pidstat_task *t, const char *file, char *buf, size_t size)
+{
+	if (t->leader)
+		snprintf(buf, size, "%d/task/%d/%s", (int)t->leader->pid, (int)t->pid, file);
+	else
+		snprintf(buf, size, "%d/%s", (int)t->pid, file);
+}
+
+static bool budget_take(struct pidstat_table *tb)
+{
+	if (tb->fd_budget <= 0)
+		return false;
+	tb->fd_budget--;
+	return true;
+}
+
+/* Opens a file of the task by its path under <root>/proc. */
+static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *name, int flags)
+{
+	char path[96];
+
+	if (r->pf->proc_fd < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	task_path(t, name, path, sizeof(path));
+	return openat(r->pf->proc_fd, path, flags | O_CLOEXEC);
+}
+
+/*
+ * One read of a small file, kept open for the next sample while fds last
+ * (later samples cost one pread instead of openat + read + close).
+ * Returns the length, -ENOENT & co. if it cannot be opened, or -EIO if it
+ * opened but could not be read (sysstat tells these apart for io).
+ */
+static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx, char *buf,
+			 size_t size)
+{
+	ssize_t n;
+	int fd = t->fds[idx];
+
+	if (fd >= 0) {
+		n = pread(fd, buf, size - 1, 0);
+		if (n >= 0) {
+			buf[n] = '\0';
+			return n;
+		}
+		/* the task died, or its PID now names another task: reopen */
+		close(fd);
+		t->fds[idx] = -1;
+		r->table.fd_budget++;
+	}
+	fd = task_open(r, t, file_names[idx], O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		close(fd);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	if (budget_take(&r->table))
+		t->fds[idx] = fd;
+	else
+		close(fd);
+	return n;
+}
+
+/* stat: the task is gone if it cannot be read (sysstat's rule). */
+static int read_stat(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
+		     bool *reused)
+{
+	char buf[1025];
+	struct pid_stat st;
+	ssize_t n = task_read(r, t, F_STAT, buf, sizeof(buf));
+	const char *open, *close;
+
+	if (n <= 0)
+		return -ESRCH;
+	open = strchr(buf, '(');
+	close = open ? strrchr(open + 1, ')') : NULL;
+	if (!close || close - open - 1 >= (long)sizeof(t->comm))
+		return -EINVAL;
+	if (pid_stat_parse(buf, (size_t)n, &st))
+		return -EINVAL;
+	*reused = (t->flags & TASK_KNOWN) && st.starttime != t->start;
+	t->start = st.starttime;
+	t->flags |= TASK_KNOWN;
+	t->nthreads = st.num_threads > 0 ? (unsigned)st.num_threads : 0;
+	memcpy(t->comm, open + 1, (size_t)(close - open - 1));
+	t->comm[close - open - 1] = '\0';
+	s->minflt = st.minflt;
+	s->cminflt = st.cminflt;
+	s->majflt = st.majflt;
+	s->cmajflt = st.cmajflt;
+	s->utime = st.utime;
+	s->stime = st.stime;
+	s->cutime = st.cutime;
+	s->cstime = st.cstime;
+	s->vsz = st.vsize >> 10;
+	s->rss = (uint64_t)st.rss << r->kb_shift;
+	s->processor = (unsigned)st.processor;
+	s->priority = st.rt_priority;
+	s->policy = st.policy;
+	s->blkio = st.blkio_ticks;
+	s->gtime = st.guest_time;
+	s->cgtime = st.cguest_time;
+	return 0;
+}
+
+static void read_sched(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	char buf[256];
+	struct pid_schedstat ss;
+	ssize_t n = task_read(r, t, F_SCHED, buf, sizeof(buf));
+
+	s->wtime = 0;
+	if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss))
+		s->wtime = ss.wait_ns * (uint64_t)r->host->hz / 1000000000ull;
+}
+
+/* status: real UID, Threads, context switches. Unreadable: task gone. */
+static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	char buf[4096];
+	struct pid_status st;
+	ssize_t n = task_read(r, t, F_STATUS, buf, sizeof(buf));
+
+	if (n < 0)
+		return -ESRCH;
+	pid_status_parse(buf, (size_t)n, &st);
+	if (st.has_uid)
+		t->uid = st.uid_real;
+	if (st.has_threads)
+		s->threads = st.threads;
+	if (st.has_ctxsw) {
+		s->nvcsw = st.vol_ctxsw;
+		s->nivcsw = st.nonvol_ctxsw;
+	}
+	return 0;
+}
+
+/*
+ * io: if it cannot be opened the row shows -1.00; if it opens but cannot
+ * be read (EACCES at read time), sysstat keeps whatever values it had.
+ */
+/*
+ * The status fields through taskstats when only UID and context switches
+ * are needed (no -v); the same kernel values, a fraction of the cost.
+ * Any failure falls back to reading status, which has the last word.
+ */
+static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	struct taskstats_brief b;
+	int rc;
+
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
+		return read_status(r, t, s);
+	if (r->pre) {
+		rc = r->pre_rc;
+		b = *r->pre;
+		r->pre = NULL; /* a retry of this task asks again */
+	} else {
+		rc = taskstats_query(&r->ts, t->pid, &b);
+	}
+	if (rc == 0) {
+		t->uid = b.uid;
+		s->nvcsw = b.nvcsw;
+		s->nivcsw = b.nivcsw;
+		return 0;
+	}
+	if (rc == -EPERM || rc == -EACCES || rc == -EOPNOTSUPP)
+		r->use_taskstats = false;
+	return read_status(r, t, s);
+}
+
+static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	char buf[1024];
+	struct pid_io io;
+	ssize_t n = task_read(r, t, F_IO, buf, sizeof(buf));
+
+	if (n < 0 && n != -EIO) {
+		t->flags |= TASK_NO_IO;
+		return;
+	}
+	t->flags &= ~TASK_NO_IO;
+	if (n < 0)
+		return;
+	pid_io_parse(buf, (size_t)n, &io);
+	s->read_bytes = io.read_bytes;
+	s->write_bytes = io.write_bytes;
+	s->cancelled_write_bytes = io.cancelled_write_bytes;
+}
+
+static void read_fds(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	int fd = task_open(r, t, "fd", O_RDONLY | O_DIRECTORY);
+	char buf[8192];
+	long n;
+
+	if (fd < 0) {
+		t->flags |= TASK_NO_FD;
+		return;
+	}
+	s->fd_nr = 0;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct kdirent *de = (struct kdirent *)(buf + off);
+
+			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+				s->fd_nr++;
+			off += de->d_reclen;
+		}
+	}
+	close(fd);
+	t->flags &= ~TASK_NO_FD;
+}
+
+/* -l: NULs between arguments become spaces; trailing ones end the string. */
+static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
+{
+	char buf[4096];
+	ssize_t len = 0, n;
+	bool found = false;
+	int fd = task_open(r, t, "cmdline", O_RDONLY);
+
+	if (fd < 0)
+		return -ESRCH;
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	for (ssize_t i = len - 2; i >= 0; i--) {
+		if (buf[i])
+			found = true;
+		else if (found)
+			buf[i] = ' ';
+	}
+	if (len && buf[0]) {
+		free(t->cmdline);
+		t->cmdline = strdup(buf);
+	}
+	return 0;
+}
+
+/* The [stack] mapping's Size and Referenced from smaps (spec 7.3). */
+static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	char buf[8192];
+	size_t have = 0;
+	int state = 0, fd = task_open(r, t, "smaps", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -ESRCH;
+	while (state < 3 && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *p = buf, *end = buf + have + n, *nl;
+
+		*end = '\0';
+		while (state < 3 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+			*nl = '\0';
+			if (state == 0 && strstr(p, "[stack]"))
+				state = 1;
+			else if (state == 1 && strstr(p, "Size:"))
+				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10),
+				state = 2;
+			else if (state == 2 && strstr(p, "Referenced:"))
+				s->stack_ref = strtoull(strstr(p, "Referenced:") + 11, NULL, 10),
+				state = 3;
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		if (have >= sizeof(buf) - 1)
+			have = 0; /* an absurdly long line: drop it */
+		memmove(buf, p, have);
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Reads every file the selected activities need, in sysstat's order.
+ * Returns 0, or -ESRCH when the task is to be treated as gone.
+ */
+static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int curr, bool *reused)
+{
+	const struct pidstat_opts *o = r->opts;
+	struct pidstat_snap *s = &t->snap[curr];
+
+	if (read_stat(r, t, s, reused))
+		return -ESRCH;
+	if (o->act & ACT_CPU)
+		read_sched(r, t, s);
+	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
+		return -ESRCH;
+	if (read_status_fields(r, t, s))
+		return -ESRCH;
+	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
+		return -ESRCH;
+	if (o->act & ACT_KTAB)
+		read_fds(r, t, s);
+	if (o->act & ACT_IO)
+		read_io(r, t, s);
+	return 0;
+}
+
+/*
+ * Reads a task; detects PID reuse by start time (a reused PID is a new
+ * task: history cleared, so no negative or inflated rate). A failure on
+ * kept fds may mean the PID now belongs to another task: retry by path.
+ */
+static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr)
+{
+	bool reused = false;
+	int rc = read_task_files(r, t, curr, &reused);
+
+	if (rc && pidstat_task_has_files(t)) {
+		pidstat_task_forget_files(&r->table, t);
+		rc = read_task_files(r, t, curr, &reused);
+	}
+	if (!rc && reused) {
+		pidstat_task_reset(&r->table, t);
+		rc = read_task_files(r, t, curr, &reused);
+	}
+	if (!rc && t->leader && (r->opts->act & ACT_STACK)) {
+		/* threads share the address space: the process's [stack] */
+		t->snap[curr].stack_size = t->leader->snap[curr].stack_size;
+		t->snap[curr].stack_ref = t->leader->snap[curr].stack_ref;
+	}
+	return rc;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct pidstat_task *x = *(struct pidstat_task *const *)a;
+	const struct pidstat_task *y = *(struct pidstat_task *const *)b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Numeric entries of a directory, sorted ascending, into ids (reused). */
+static int list_numeric(int dirfd, const char *path, struct id_list *ids)
+{
+	char buf[32768];
+	int fd = dirfd < 0 ? -1 : openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n;
+
+	ids->len = 0;
+	if (fd < 0)
+		return -errno;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct kdirent *de = (struct kdirent *)(buf + off);
+			const char *c = de->d_name;
+			long v = 0;
+
+			off += de->d_reclen;
+			for (; *c >= '0' && *c <= '9' && v < 0x7fffffff; c++)
+				v = v * 10 + (*c - '0');
+			if (c == de->d_name || *c)
+				continue;
+			if (ids->len == ids->cap) {
+				size_t cap = ids->cap ? ids->cap * 2 : 256;
+				pid_t *p = realloc(ids->ids, cap * sizeof(*p));
+
+				if (!p) {
+					close(fd);
+					return -ENOMEM;
+				}
+				ids->ids = p;
+				ids->cap = cap;
+			}
+			ids->ids[ids->len++] = (pid_t)v;
+		}
+	}
+	close(fd);
+	/* /proc lists in order already; sort only when it did not */
+	for (size_t i = 1; i < ids->len; i++) {
+		if (ids->ids[i - 1] > ids->ids[i]) {
+			qsort(ids->ids, ids->len, sizeof(pid_t), cmp_pid);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --whole: the process's ctx switches, run-queue wait and blkio delay as
+ * running sums of its live threads' increments. A thread that exits takes
+ * its last partial interval with it; the sums never go backwards.
+ */
+static void whole_add(struct pidstat_task *p, const struct pidstat_task *th, int curr)
+{
+	const struct pidstat_snap *c = &th->snap[curr], *q = &th->snap[curr ^ 1];
+
+	p->whole_nvcsw += c->nvcsw - q->nvcsw;
+	p->whole_nivcsw += c->nivcsw - q->nivcsw;
+	p->whole_wtime += c->wtime - q->wtime;
+	p->whole_blkio += c->blkio - q->blkio;
+}
+
+static void whole_apply(struct pidstat_task *p, int curr)
+{
+	struct pidstat_snap *s = &p->snap[curr];
+
+	s->nvcsw = p->whole_nvcsw;
+	s->nivcsw = p->whole_nivcsw;
+	s->wtime = p->whole_wtime;
+	s->blkio = p->whole_blkio;
+}
+
+/* Answers for a whole list of tasks, fetched in batches before reading them. */
+struct prefetch {
+	struct taskstats_brief *b;
+	int *rc;
+	size_t cap;
+};
+
+static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id_list *ids)
+{
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || !ids->len)
+		return false;
+	if (ids->len > pf->cap) {
+		struct taskstats_brief *b = realloc(pf->b, ids->len * sizeof(*b));
+		int *rc = b ? realloc(pf->rc, ids->len * sizeof(*rc)) : NULL;
+
+		if (b)
+			pf->b = b;
+		if (!rc)
+			return false;
+		pf->rc = rc;
+		pf->cap = ids->len;
+	}
+	taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
+	return true;
+}
+
+static void prefetch_release(struct prefetch *pf)
+{
+	free(pf->b);
+	free(pf->rc);
+}
+
+static void use_prefetched(struct pidstat_run *r, const struct prefetch *pf, bool have, size_t i)
+{
+	r->pre = have ? &pf->b[i] : NULL;
+	r->pre_rc = have ? pf->rc[i] : 0;
+}
+
+/*
+ * Reads the threads in tids and queues those that are there. Returns 1 if
+ * a thread could not be read and stop_on_gone is set (the list was a guess).
+ */
+static int read_thread_list(struct pidstat_run *r, struct pidstat_task *p, int curr,
+			    const struct id_list *tids, struct prefetch *pf, bool stop_on_gone)
+{
+	bool have = prefetch(r, pf, tids);
+	int rc;
+
+	for (size_t i = 0; i < tids->len; i++) {
+		struct pidstat_task *t = pidstat_table_find(&r->table, p, tids->ids[i]);
+
+		if (!t && !(t = pidstat_table_add(&r->table, p, tids->ids[i])))
+			return -ENOMEM;
+		use_prefetched(r, pf, have, i);
+		rc = read_task(r, t, curr);
+		r->pre = NULL;
+		if (rc && stop_on_gone)
+			return 1;
+		if (rc)
+			continue;
+		if ((rc = pidstat_table_push(&r->table, t)))
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Live runs skip listing /proc/PID/task (costly for big thread groups) when
+ * the thread count in the process's stat equals the number of threads seen
+ * last time: if every one of them can still be read, the set is the same.
+ * Any thread gone means the guess failed: undo and list.
+ */
+static bool known_threads(struct pidstat_run *r, const struct pidstat_task *p, struct id_list *tids)
+{
+	const struct pidstat_table *tb = &r->table;
+	size_t from = p->order_idx + 1;
+
+	if (r->host->fixture || !(p->flags & TASK_LISTED) || p->nthreads != p->ntids_seen ||
+	    from + p->ntids_seen > tb->len || tb->order[p->order_idx] != p)
+		return false;
+	if (tids->cap < p->ntids_seen) {
+		pid_t *n = realloc(tids->ids, p->ntids_seen * sizeof(*n));
+
+		if (!n)
+			return false;
+		tids->ids = n;
+		tids->cap = p->ntids_seen;
+	}
+	tids->len = 0;
+	for (size_t i = from; i < from + p->ntids_seen; i++) {
+		if (tb->order[i]->leader != p)
+			return false;
+		tids->ids[tids->len++] = tb->order[i]->pid;
+	}
+	return true;
+}
+
+static void unqueue_from(struct pidstat_table *tb, size_t mark)
+{
+	while (tb->next_len > mark)
+		tb->next[--tb->next_len]->flags &= ~TASK_SEEN;
+}
+
+static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
+			struct id_list *tids, struct prefetch *pf)
+{
+	size_t mark = r->table.next_len;
+	char path[32];
+	int rc = 1;
+
+	if (known_threads(r, p, tids))
+		rc = read_thread_list(r, p, curr, tids, pf, true);
+	if (rc == 1) {
+		unqueue_from(&r->table, mark);
+		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
+		if (list_numeric(r->pf->proc_fd, path, tids))
+			tids->len = 0;
+		rc = read_thread_list(r, p, curr, tids, pf, false);
+	}
+	if (rc)
+		return rc;
+	p->ntids_seen = (unsigned)(r->table.next_len - mark);
+	p->flags |= TASK_LISTED;
+	if (r->opts->whole) {
+		for (size_t i = mark; i < r->table.next_len; i++)
+			whole_add(p, r->table.next[i], curr);
+		whole_apply(p, curr);
+	}
+	return 0;
+}
+
+/* Reads a process (and its threads with -t or --whole) and queues it. */
+static int sample_process(struct pidstat_run *r, pid_t pid, int curr, struct id_list *tids,
+			  struct prefetch *tpf)
+{
+	struct pidstat_task *p = pidstat_table_find(&r->table, NULL, pid);
+	int rc;
+
+	if (!p && !(p = pidstat_table_add(&r->table, NULL, pid)))
+		return -ENOMEM;
+	rc = read_task(r, p, curr);
+	r->pre = NULL;
+	if (rc)
+		return 0;
+	if ((rc = pidstat_table_push(&r->table, p)))
+		return rc;
+	if (r->opts->threads || r->opts->whole)
+		return read_threads(r, p, curr, tids, tpf);
+	return 0;
+}
+
+/* The pids to read: all of /proc, or what is left of the -p list. */
+static int sample_pids(struct pidstat_run *r, struct id_list *pids)
+{
+	const struct pidstat_table *tb = &r->table;
+
+	if (r->opts->all_pids)
+		return list_numeric(r->pf->proc_fd, ".", pids) ? -ENOENT : 0;
+	pids->len = 0;
+	for (size_t i = 0; i < tb->len; i++) {
+		if (tb->order[i]->leader)
+			continue;
+		if (pids->len == pids->cap) {
+			size_t cap = pids->cap ? pids->cap * 2 : 64;
+			pid_t *n = realloc(pids->ids, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			pids->ids = n;
+			pids->cap = cap;
+		}
+		pids->ids[pids->len++] = tb->order[i]->pid;
+	}
+	return 0;
+}
+
+int pidstat_read_tasks(struct pidstat_run *r, int curr)
+{
+	struct id_list pids = { 0 }, tids = { 0 };
+	struct prefetch ppf = { 0 }, tpf = { 0 };
+	int rc = sample_pids(r, &pids);
+	bool have = !rc && prefetch(r, &ppf, &pids);
+
+	for (size_t i = 0; !rc && i < pids.len; i++) {
+		use_prefetched(r, &ppf, have, i);
+		rc = sample_process(r, pids.ids[i], curr, &tids, &tpf);
+	}
+	if (!rc)
+		pidstat_table_commit(&r->table);
+	id_list_release(&pids);
+	id_list_release(&tids);
+	prefetch_release(&ppf);
+	prefetch_release(&tpf);
+	return rc;
+}
+
+/*
+ * -p list: the initial order is the listed PIDs, sorted, duplicates once
+ * (sysstat's list insert), before the first sample reads them.
+ */
+int pidstat_table_seed(struct pidstat_run *r, const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (pidstat_table_find(&r->table, NULL, pids[i]))
+			continue;
+		if (!pidstat_table_add(&r->table, NULL, pids[i]))
+			return -ENOMEM;
+	}
+	/* order = every entry, sorted by pid */
+	for (size_t b = 0; b < r->table.nbuckets; b++)
+		for (struct pidstat_task *t = r->table.buckets[b]; t; t = t->hnext)
+			if (pidstat_table_push(&r->table, t))
+				return -ENOMEM;
+	qsort(r->table.next, r->table.next_len, sizeof(*r->table.next), cmp_task);
+	pidstat_table_commit(&r->table);
+	return 0;
+}

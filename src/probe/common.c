@@ -1,0 +1,437 @@
+#include "probe/common.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/libbpf.h>
+#endif
+
+#include "../common.h" /* the project-wide one, not probe/common.h */
+#include "util/parse.h"
+#include "util/text.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+int probe_parse_pid(const char *arg, int *pid)
+{
+	unsigned v;
+	int err = parse_uint(arg, 1, 0x3fffffff, &v); /* PID_MAX_LIMIT is 2^22 */
+
+	if (err)
+		return err;
+	*pid = (int)v;
+	return 0;
+}
+
+int probe_parse_comm(const char *arg, char comm[PROBE_COMM_LEN])
+{
+	size_t n = arg ? strlen(arg) : 0;
+
+	if (n == 0)
+		return -EINVAL;
+	if (n >= PROBE_COMM_LEN)
+		return -ENAMETOOLONG;
+	memcpy(comm, arg, n + 1);
+	return 0;
+}
+
+int probe_parse_duration(const char *arg, double *seconds)
+{
+	int err = parse_seconds(arg, seconds);
+
+	return err == -ERANGE ? -EINVAL : err;
+}
+
+int probe_parse_interval(int argc, char **argv, int first, double *interval, unsigned *count)
+{
+	*interval = 0;
+	*count = 0;
+	if (first >= argc)
+		return 0;
+	if (parse_seconds(argv[first], interval))
+		return -EINVAL;
+	if (first + 1 < argc && parse_uint(argv[first + 1], 1, UINT32_MAX, count))
+		return -EINVAL;
+	if (first + 2 < argc)
+		return -E2BIG;
+	return 0;
+}
+
+int probe_target_check(const struct probe_target *t)
+{
+	bool by_pid = t->pid > 0, by_comm = t->comm[0] != '\0';
+
+	return by_pid != by_comm ? 0 : -EINVAL;
+}
+
+static bool cap_has(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+int probe_check_privileges(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { 0 };
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	if (cap_has(d, CAP_SYS_ADMIN) || (cap_has(d, CAP_BPF) && cap_has(d, CAP_PERFMON)))
+		return 0;
+	return -EPERM;
+}
+
+int probe_check_btf(void)
+{
+	return access("/sys/kernel/btf/vmlinux", R_OK) ? -errno : 0;
+}
+
+int probe_err_status(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EPERM:
+	case EACCES:
+	case ENOENT:
+	case ENOSYS:
+	case EOPNOTSUPP:
+	case ESRCH:
+	case ENOPKG:
+		return EXIT_NOSUPPORT;
+	default:
+		return EXIT_RUNTIME;
+	}
+}
+
+const char *probe_err_hint(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EPERM:
+	case EACCES:
+		return "loading BPF programs needs root, or CAP_BPF and CAP_PERFMON "
+		       "(see 'triage doctor')";
+	case ENOENT:
+	case ESRCH:
+		return "the kernel lacks a tracepoint, BTF type or feature this probe uses "
+		       "(needs CONFIG_DEBUG_INFO_BTF and BPF tracing; see 'triage doctor')";
+	case ENOSYS:
+	case EOPNOTSUPP:
+		return "this kernel does not support BPF (CONFIG_BPF_SYSCALL) or this program "
+		       "type; see 'triage doctor'";
+	case ENOPKG:
+		return "this triage was built without BPF support (clang, llvm, bpftool or "
+		       "libbpf-dev were missing at build time); install them and rebuild";
+	default:
+		return NULL;
+	}
+}
+
+int probe_report_failure(FILE *stream, const char *probe, const char *what, int err)
+{
+	const char *hint = probe_err_hint(err);
+
+	if (err == -ENOPKG) {
+		fprintf(stream, "triage probe %s: unavailable: %s\n", probe, hint);
+		return probe_err_status(err);
+	}
+	fprintf(stream, "triage probe %s: %s: %s\n", probe, what, strerror(err < 0 ? -err : err));
+	if (hint)
+		fprintf(stream, "triage probe %s: %s\n", probe, hint);
+	return probe_err_status(err);
+}
+
+#if TRIAGE_HAVE_BPF
+int probe_check_kernel(unsigned needs, const char **missing)
+{
+	static const struct {
+		unsigned need;
+		enum bpf_map_type map; /* 0: the program type below */
+		enum bpf_prog_type prog;
+		const char *what;
+	} features[] = {
+		{ PROBE_NEED_TASK_STORAGE, BPF_MAP_TYPE_TASK_STORAGE, 0,
+		  "BPF task storage maps (Linux 5.11 or later)" },
+		{ PROBE_NEED_RINGBUF, BPF_MAP_TYPE_RINGBUF, 0,
+		  "BPF ring buffers (Linux 5.8 or later)" },
+		{ PROBE_NEED_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY, 0, "BPF per-CPU arrays" },
+		{ PROBE_NEED_STACK_TRACE, BPF_MAP_TYPE_STACK_TRACE, 0, "BPF stack-trace maps" },
+		{ PROBE_NEED_PERF_EVENT, 0, BPF_PROG_TYPE_PERF_EVENT, "BPF perf_event programs" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(features); i++) {
+		int ok;
+
+		if (!(needs & features[i].need))
+			continue;
+		ok = features[i].map ? libbpf_probe_bpf_map_type(features[i].map, NULL)
+				     : libbpf_probe_bpf_prog_type(features[i].prog, NULL);
+		if (ok == 1)
+			continue;
+		*missing = features[i].what;
+		return ok < 0 ? ok : -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int libbpf_print_warnings(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_print_nothing(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+void probe_libbpf_quiet(bool verbose)
+{
+	libbpf_set_print(verbose ? libbpf_print_warnings : libbpf_print_nothing);
+}
+#else
+void probe_libbpf_quiet(bool verbose)
+{
+}
+
+int probe_check_kernel(unsigned needs, const char **missing)
+{
+	*missing = "BPF support in this triage build";
+	return -ENOPKG;
+}
+#endif
+
+int probe_skel_start(const struct probe_skel_ops *ops, const void *cfg, void **skel,
+		     const char **stage)
+{
+	int err;
+
+	*skel = NULL;
+	*stage = "opening the BPF object";
+	errno = 0;
+	*skel = ops->open();
+	if (!*skel) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	*stage = "configuring the BPF object";
+	err = ops->configure ? ops->configure(*skel, cfg) : 0;
+	if (err)
+		goto fail;
+	*stage = "loading the BPF programs";
+	err = ops->load(*skel);
+	if (err)
+		goto fail;
+	*stage = "attaching the BPF programs";
+	err = ops->attach(*skel);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	probe_skel_stop(ops, skel);
+	return err < 0 ? err : -err;
+}
+
+void probe_skel_stop(const struct probe_skel_ops *ops, void **skel)
+{
+	if (*skel)
+		ops->destroy(*skel);
+	*skel = NULL;
+}
+
+int64_t probe_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int open_pidfd(int pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int arm_interval(double seconds)
+{
+	int64_t ns = (int64_t)(seconds * 1e9);
+	struct itimerspec its = { 0 };
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (ns < 1000000)
+		ns = 1000000;
+	its.it_value.tv_sec = ns / 1000000000;
+	its.it_value.tv_nsec = ns % 1000000000;
+	its.it_interval = its.it_value;
+	if (timerfd_settime(fd, 0, &its, NULL)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int probe_loop_init(struct probe_loop *l, const struct probe_opts *opts)
+{
+	sigset_t mask;
+	int err;
+
+	*l = (struct probe_loop){ .sigfd = -1, .pidfd = -1, .timerfd = -1 };
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &mask, &l->oldmask))
+		return -errno;
+	l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (l->sigfd < 0)
+		goto fail_errno;
+	if (opts->target.pid > 0) {
+		l->pidfd = open_pidfd(opts->target.pid);
+		if (l->pidfd < 0) {
+			err = l->pidfd;
+			l->pidfd = -1;
+			goto fail;
+		}
+	}
+	if (opts->interval_s > 0) {
+		l->timerfd = arm_interval(opts->interval_s);
+		if (l->timerfd < 0) {
+			err = l->timerfd;
+			l->timerfd = -1;
+			goto fail;
+		}
+		l->max_ticks = opts->count;
+	}
+	if (opts->duration_s > 0)
+		l->deadline_ns = probe_now_ns() + (int64_t)(opts->duration_s * 1e9);
+	return 0;
+fail_errno:
+	err = -errno;
+fail:
+	probe_loop_release(l);
+	return err;
+}
+
+static int poll_timeout_ms(const struct probe_loop *l)
+{
+	int64_t left;
+
+	if (!l->deadline_ns)
+		return -1;
+	left = l->deadline_ns - probe_now_ns();
+	if (left <= 0)
+		return 0;
+	return (int)((left + 999999) / 1000000);
+}
+
+static int take_signal(struct probe_loop *l)
+{
+	struct signalfd_siginfo si;
+
+	if (read(l->sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return 0;
+	l->signo = (int)si.ssi_signo;
+	return PROBE_EV_SIGNAL;
+}
+
+static int take_tick(struct probe_loop *l)
+{
+	uint64_t n;
+
+	if (read(l->timerfd, &n, sizeof(n)) != (ssize_t)sizeof(n))
+		return 0;
+	l->ticks++;
+	return l->max_ticks && l->ticks >= l->max_ticks ? PROBE_EV_LAST_TICK : PROBE_EV_TICK;
+}
+
+/* Order matters: a stop request wins over data, data over ticks. */
+static int first_event(struct probe_loop *l, const struct pollfd *p)
+{
+	int ev;
+
+	if ((p[0].revents & POLLIN) && (ev = take_signal(l)))
+		return ev;
+	if (p[1].revents & (POLLIN | POLLHUP)) {
+		close(l->pidfd);
+		l->pidfd = -1;
+		return PROBE_EV_TARGET_EXIT;
+	}
+	if (p[3].revents & (POLLIN | POLLERR))
+		return PROBE_EV_INPUT;
+	if ((p[2].revents & POLLIN) && (ev = take_tick(l)))
+		return ev;
+	return 0;
+}
+
+int probe_loop_wait(struct probe_loop *l, int input_fd)
+{
+	for (;;) {
+		struct pollfd p[4] = {
+			{ .fd = l->sigfd, .events = POLLIN },
+			{ .fd = l->pidfd, .events = POLLIN },
+			{ .fd = l->timerfd, .events = POLLIN },
+			{ .fd = input_fd, .events = POLLIN },
+		};
+		int timeout = poll_timeout_ms(l), n, ev;
+
+		if (timeout == 0)
+			return PROBE_EV_DEADLINE;
+		n = poll(p, ARRAY_SIZE(p), timeout);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n <= 0)
+			continue;
+		ev = first_event(l, p);
+		if (ev)
+			return ev;
+	}
+}
+
+void probe_loop_release(struct probe_loop *l)
+{
+	if (l->sigfd >= 0) {
+		struct signalfd_siginfo si;
+
+		/* A second Ctrl-C while we were cleaning up must not kill us at unblock. */
+		while (read(l->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			;
+		close(l->sigfd);
+		sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
+	}
+	if (l->pidfd >= 0)
+		close(l->pidfd);
+	if (l->timerfd >= 0)
+		close(l->timerfd);
+	l->sigfd = l->pidfd = l->timerfd = -1;
+}
+
+void probe_target_describe(const struct probe_target *t, char *buf, size_t len)
+{
+	char safe[4 * PROBE_COMM_LEN + 8];
+
+	if (t->pid > 0) {
+		snprintf(buf, len, "pid %d", t->pid);
+		return;
+	}
+	text_sanitize(safe, sizeof(safe), t->comm);
+	snprintf(buf, len, "comm '%s'", safe);
+}

@@ -1,0 +1,250 @@
+/* triage doctor: the BPF checks, each one a real load and attach. */
+#define _GNU_SOURCE
+#include "probe/doctor.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "probe/common.h"
+#include "probe/syscalls.h"
+#include "probe/trace.h"
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+
+#include "doctor.skel.h"
+
+/* How a tried program is attached when libbpf's auto-attach cannot do it. */
+typedef struct bpf_link *(*attach_fn)(struct bpf_program *prog, int *perf_fd);
+
+static struct bpf_link *attach_auto(struct bpf_program *prog, int *perf_fd)
+{
+	return bpf_program__attach(prog);
+}
+
+static struct bpf_link *attach_uprobe_getpid(struct bpf_program *prog, int *perf_fd)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = "getpid");
+	struct bpf_link *link = bpf_program__attach_uprobe_opts(prog, 0, "libc.so.6", 0, &opts);
+
+	if (link)
+		getpid(); /* one hit, checked by the caller */
+	return link;
+}
+
+static struct bpf_link *attach_cpu_clock(struct bpf_program *prog, int *perf_fd)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = 99,
+	};
+
+	*perf_fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (*perf_fd < 0)
+		return NULL;
+	return bpf_program__attach_perf_event(prog, *perf_fd);
+}
+
+struct try_result {
+	int err;
+	const char *stage;
+	unsigned long long hits;
+};
+
+static void set_only(struct doctor_bpf *skel, const char *prog_name)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, skel->obj)
+	    bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), prog_name));
+}
+
+/* Opens the doctor object with only prog_name enabled, loads and attaches it. */
+static struct try_result try_program(const char *prog_name, attach_fn attach)
+{
+	struct try_result res = { .stage = "open" };
+	struct doctor_bpf *skel = doctor_bpf__open();
+	struct bpf_link *link = NULL;
+	int perf_fd = -1;
+
+	if (!skel) {
+		res.err = -errno;
+		return res;
+	}
+	set_only(skel, prog_name);
+	res.stage = "load";
+	res.err = doctor_bpf__load(skel);
+	if (!res.err) {
+		res.stage = "attach";
+		errno = 0;
+		link = attach(bpf_object__find_program_by_name(skel->obj, prog_name), &perf_fd);
+		res.err = link ? 0 : (errno ? -errno : -EINVAL);
+		res.hits = skel->bss->hits;
+	}
+	bpf_link__destroy(link);
+	if (perf_fd >= 0)
+		close(perf_fd);
+	doctor_bpf__destroy(skel);
+	return res;
+}
+
+struct prog_check {
+	const char *check, *prog;
+	attach_fn attach;
+	const char *what, *fix;
+};
+
+static const struct prog_check prog_checks[] = {
+	{ "tp_btf", "doc_tp_btf", attach_auto, "tp_btf/sys_enter (BTF tracepoint)",
+	  "needs kernel BTF and BPF tracing (CONFIG_BPF_EVENTS); every triage probe uses it" },
+	{ "raw_tracepoint", "doc_raw_tp", attach_auto, "raw_tracepoint/sys_enter",
+	  "needs CONFIG_BPF_EVENTS" },
+	{ "tracepoint", "doc_tracepoint", attach_auto,
+	  "tracepoint/raw_syscalls/sys_enter (classic, via tracefs)",
+	  "mount tracefs (mount -t tracefs nodev /sys/kernel/tracing); triage does not need it" },
+	{ "kprobe", "doc_kprobe", attach_auto, "kprobe/do_nanosleep",
+	  "needs CONFIG_KPROBES=y; triage's probes do not use kprobes" },
+	{ "fentry", "doc_fentry", attach_auto, "fentry/do_nanosleep (BPF trampoline)",
+	  "needs BPF trampolines (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) and no lockdown "
+	  "or policy forbidding them; triage's probes do not need fentry" },
+	{ "uprobe", "doc_uprobe", attach_uprobe_getpid, "uprobe on libc getpid()",
+	  "needs CONFIG_UPROBES=y" },
+	{ "perf_event", "doc_perf_event", attach_cpu_clock,
+	  "BPF on a software cpu-clock perf event",
+	  "needs CONFIG_PERF_EVENTS and BPF_PROG_TYPE_PERF_EVENT; 'probe profile' depends on it" },
+	{ "sched_switch_stacks", "doc_sched_switch", attach_auto,
+	  "tp_btf/sched_switch with a stack-trace map",
+	  "needs BTF tracepoints and BPF_MAP_TYPE_STACK_TRACE; offcpu and runq depend on it" },
+};
+
+static void run_prog_check(struct doc_report *r, const struct prog_check *pc)
+{
+	struct try_result res = try_program(pc->prog, pc->attach);
+
+	if (res.err)
+		doc_add(r, pc->check, DOC_MISSING, pc->fix, "%s: %s failed: %s", pc->what,
+			res.stage, strerror(-res.err));
+	else if (!strcmp(pc->check, "uprobe"))
+		doc_add(r, pc->check, res.hits ? DOC_OK : DOC_WARN, pc->fix,
+			"%s: loaded and attached, %llu hit(s) for 1 call", pc->what, res.hits);
+	else
+		doc_add(r, pc->check, DOC_OK, NULL, "%s: loaded and attached", pc->what);
+}
+
+static void check_bpf_syscall(struct doc_report *r)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "triage_doc", 4, 8, 1, NULL);
+	int rb;
+
+	if (fd < 0) {
+		doc_add(r, "bpf", DOC_MISSING,
+			fd == -ENOSYS ? "the kernel needs CONFIG_BPF_SYSCALL=y"
+				      : "run as root, or with CAP_BPF and CAP_PERFMON",
+			"bpf(BPF_MAP_CREATE): %s", strerror(-fd));
+		return;
+	}
+	close(fd);
+	doc_add(r, "bpf", DOC_OK, NULL, "bpf() works (map created)");
+	rb = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "triage_doc_rb", 0, 0, 4096, NULL);
+	doc_add(r, "ringbuf", rb >= 0 ? DOC_OK : DOC_MISSING,
+		"BPF ring buffers need Linux 5.8; 'probe trace' depends on them",
+		rb >= 0 ? "BPF_MAP_TYPE_RINGBUF created" : "BPF_MAP_TYPE_RINGBUF: %s",
+		strerror(rb < 0 ? -rb : 0));
+	if (rb >= 0)
+		close(rb);
+}
+
+void doctor_bpf_checks(struct doc_report *r)
+{
+	probe_libbpf_quiet(false);
+	check_bpf_syscall(r);
+	for (size_t i = 0; i < sizeof(prog_checks) / sizeof(prog_checks[0]); i++)
+		run_prog_check(r, &prog_checks[i]);
+}
+
+#else /* !TRIAGE_HAVE_BPF */
+
+void doctor_bpf_checks(struct doc_report *r)
+{
+	doc_add(r, "bpf", DOC_MISSING,
+		"install clang, llvm, bpftool, libbpf-dev and libelf-dev, then rebuild triage",
+		"triage was built without BPF support");
+}
+
+#endif
+
+static void add_probe(struct doc_report *r, const char *name, int err, const char *stage,
+		      const char *tried)
+{
+	struct doc_probe *p;
+
+	if (r->nprobes == DOC_MAX_PROBES)
+		return;
+	p = &r->probes[r->nprobes++];
+	p->name = name;
+	p->works = !err;
+	if (err == -ENOPKG)
+		snprintf(p->detail, sizeof(p->detail), "triage was built without BPF support");
+	else if (err)
+		snprintf(p->detail, sizeof(p->detail), "%s: %s failed: %s", tried, stage,
+			 strerror(-err));
+	else
+		snprintf(p->detail, sizeof(p->detail), "%s: ok", tried);
+}
+
+/* A probe built from components: works when every named check is ok. */
+static void add_probe_from(struct doc_report *r, const char *name, const char *const *needs,
+			   size_t n)
+{
+	char tried[160] = "needs";
+	size_t pos = strlen(tried);
+
+	if (!r->bpf_built) {
+		add_probe(r, name, -ENOPKG, NULL, NULL);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct doc_check *c = doc_find(r, needs[i]);
+
+		pos += (size_t)snprintf(tried + pos, sizeof(tried) - pos, "%s%s", i ? ", " : " ",
+					needs[i]);
+		if (pos >= sizeof(tried))
+			pos = sizeof(tried) - 1;
+		if (!c || c->status != DOC_OK) {
+			struct doc_probe *p =
+			    r->nprobes < DOC_MAX_PROBES ? &r->probes[r->nprobes++] : NULL;
+
+			if (p)
+				*p = (struct doc_probe){ .name = name };
+			if (p)
+				snprintf(p->detail, sizeof(p->detail), "%s: %s is %s", tried,
+					 needs[i], c ? "missing" : "not checked");
+			return;
+		}
+	}
+	add_probe(r, name, 0, NULL, tried);
+}
+
+void doctor_bpf_probes(struct doc_report *r)
+{
+	static const char *const offcpu[] = { "sched_switch_stacks", "kallsyms" };
+	static const char *const runq[] = { "sched_switch_stacks" };
+	static const char *const profile[] = { "perf_event", "sched_switch_stacks" };
+	const char *stage = NULL;
+	int err;
+
+	err = sc_selftest(&stage);
+	add_probe(r, "syscalls", err, stage, "loaded and attached its BPF programs");
+	err = tr_selftest(&stage);
+	add_probe(r, "trace", err, stage, "loaded and attached its BPF programs");
+	add_probe_from(r, "offcpu", offcpu, sizeof(offcpu) / sizeof(offcpu[0]));
+	add_probe_from(r, "runq", runq, sizeof(runq) / sizeof(runq[0]));
+	add_probe_from(r, "profile", profile, sizeof(profile) / sizeof(profile[0]));
+}

@@ -1,0 +1,340 @@
+/*
+ * triage probe offcpu: off-CPU time of one process by thread, kind
+ * (voluntary = blocked, involuntary = preempted) and stack.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+#include "cmd.h"
+#include "probe/offcpu.h"
+#include "util/json.h"
+#include "util/text.h"
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/bpf.h>
+#include <linux/types.h>
+
+#include "bpf/stackprobes.h"
+#include "offcpu.skel.h"
+
+struct thread_sum {
+	uint32_t tid;
+	char comm[SP_COMM_LEN];
+	uint64_t ns[2], n[2]; /* [0] voluntary, [1] involuntary */
+};
+
+struct offcpu_result {
+	struct stack_entry *e;
+	struct offcpu_key *keys;
+	size_t n;
+	struct thread_sum *t;
+	size_t nt;
+	uint64_t stack_errors, map_full;
+};
+
+static void *oc_open(void)
+{
+	return offcpu_bpf__open();
+}
+
+static int oc_configure(void *skel, const void *cfg)
+{
+	struct offcpu_bpf *sk = skel;
+	const struct sp_opts *o = cfg;
+
+	sk->rodata->targ_tgid = (__u32)o->base.target.pid;
+	sk->rodata->kernel_stacks = o->kernel_stacks;
+	sk->rodata->user_stacks = o->user_stacks;
+	return 0;
+}
+
+static int oc_load(void *skel)
+{
+	return offcpu_bpf__load(skel);
+}
+
+static int oc_attach(void *skel)
+{
+	return offcpu_bpf__attach(skel);
+}
+
+static void oc_destroy(void *skel)
+{
+	offcpu_bpf__destroy(skel);
+}
+
+static const struct probe_skel_ops offcpu_ops = {
+	"offcpu", oc_open, oc_configure, oc_load, oc_attach, oc_destroy,
+};
+
+static void task_comm(const struct sp_session *s, int pid, uint32_t tid, char *comm)
+{
+	char rel[64];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/task/%u/comm", pid, tid);
+	n = procfs_read(&s->pf, rel, comm, SP_COMM_LEN);
+	if (n <= 0)
+		comm[0] = '\0';
+	else if (comm[n - 1] == '\n') /* the file's newline, not one inside the name */
+		comm[n - 1] = '\0';
+}
+
+/*
+ * Threads still off-CPU at the end have only a start stamp: add their time
+ * up to the end, for threads that still exist (an exited thread's last
+ * switch is not recorded by the BPF side).
+ */
+static void flush_pending(const struct sp_session *s, struct offcpu_bpf *sk, int pid)
+{
+	int start_fd = bpf_map__fd(sk->maps.offcpu_start);
+	int time_fd = bpf_map__fd(sk->maps.offcpu_time);
+	__u32 tid, next, *prev = NULL;
+
+	while (!bpf_map_get_next_key(start_fd, prev, &next)) {
+		struct offcpu_start st;
+		struct offcpu_key key = { .tgid = (__u32)pid, .tid = next };
+		struct offcpu_val val = { 0 };
+
+		tid = next;
+		prev = &tid;
+		if (bpf_map_lookup_elem(start_fd, &tid, &st) || (int64_t)st.ts >= s->end_ns)
+			continue;
+		task_comm(s, pid, tid, val.comm);
+		if (!val.comm[0])
+			continue; /* gone */
+		key.kstack = st.kstack;
+		key.ustack = st.ustack;
+		key.invol = st.invol;
+		bpf_map_lookup_elem(time_fd, &key, &val);
+		val.total_ns += (__u64)s->end_ns - st.ts;
+		val.count++;
+		bpf_map_update_elem(time_fd, &key, &val, BPF_ANY);
+	}
+}
+
+static int add_thread(struct offcpu_result *r, const struct offcpu_key *k,
+		      const struct offcpu_val *v)
+{
+	struct thread_sum *t = NULL;
+
+	for (size_t i = 0; i < r->nt && !t; i++)
+		if (r->t[i].tid == k->tid)
+			t = &r->t[i];
+	if (!t) {
+		t = &r->t[r->nt++];
+		memset(t, 0, sizeof(*t));
+		t->tid = k->tid;
+		memcpy(t->comm, v->comm, SP_COMM_LEN);
+		t->comm[SP_COMM_LEN - 1] = '\0';
+	}
+	t->ns[k->invol ? 1 : 0] += v->total_ns;
+	t->n[k->invol ? 1 : 0] += v->count;
+	return 0;
+}
+
+static int collect(struct offcpu_bpf *sk, struct offcpu_result *r)
+{
+	int fd = bpf_map__fd(sk->maps.offcpu_time);
+	size_t cap = bpf_map__max_entries(sk->maps.offcpu_time);
+	struct offcpu_key key, *prev = NULL;
+
+	r->e = calloc(cap, sizeof(*r->e));
+	r->keys = calloc(cap, sizeof(*r->keys));
+	r->t = calloc(cap, sizeof(*r->t));
+	if (!r->e || !r->keys || !r->t)
+		return -ENOMEM;
+	while (r->n < cap && !bpf_map_get_next_key(fd, prev, &key)) {
+		struct offcpu_val v;
+		struct stack_entry *e = &r->e[r->n];
+
+		r->keys[r->n] = key;
+		prev = &r->keys[r->n];
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;
+		e->tid = key.tid;
+		memcpy(e->comm, v.comm, SP_COMM_LEN);
+		e->comm[SP_COMM_LEN - 1] = '\0';
+		e->kind = key.invol ? "involuntary" : "voluntary";
+		e->value = v.total_ns;
+		e->count = v.count;
+		/* Keep the stack ids with the entry until symbolization. */
+		e->kstack_err = key.kstack;
+		e->ustack_err = key.ustack;
+		add_thread(r, &key, &v);
+		r->n++;
+	}
+	r->stack_errors = sk->bss->stack_errors;
+	r->map_full = sk->bss->map_full;
+	return 0;
+}
+
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct thread_sum *x = a, *y = b;
+	uint64_t tx = x->ns[0] + x->ns[1], ty = y->ns[0] + y->ns[1];
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Symbolizes the first n entries (the stack ids were parked in *_err). */
+static int symbolize(const struct sp_session *s, struct offcpu_bpf *sk, struct stack_entry *e,
+		     size_t n)
+{
+	int fd = bpf_map__fd(sk->maps.offcpu_stacks);
+
+	for (size_t i = 0; i < n; i++) {
+		int err = sp_fill_entry(s, fd, e[i].kstack_err, e[i].ustack_err, &e[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void print_plain(const struct sp_session *s, const struct sp_opts *o,
+			const struct offcpu_result *r, size_t top)
+{
+	double secs = sp_session_seconds(s), win = secs > 0 ? secs * 1e9 : 1;
+	char comm[4 * SP_COMM_LEN];
+
+	text_sanitize(comm, sizeof(comm), s->comm);
+	printf("Off-CPU time of pid %d (%s) over %.2f s (%s)\n", o->base.target.pid, comm, secs,
+	       s->end_reason);
+	printf("%8s %-16s %10s %6s %8s %10s %6s %8s\n", "TID", "COMM", "VOL_ms", "VOL%", "VOL_n",
+	       "INVOL_ms", "INVOL%", "INVOL_n");
+	for (size_t i = 0; i < r->nt; i++) {
+		const struct thread_sum *t = &r->t[i];
+
+		text_sanitize(comm, sizeof(comm), t->comm);
+		printf("%8u %-16s %10.2f %6.1f %8" PRIu64 " %10.2f %6.1f %8" PRIu64 "\n", t->tid,
+		       comm, t->ns[0] / 1e6, 100.0 * t->ns[0] / win, t->n[0], t->ns[1] / 1e6,
+		       100.0 * t->ns[1] / win, t->n[1]);
+	}
+	if (r->stack_errors || r->map_full)
+		printf("lost: %" PRIu64 " stacks (stack map full or collision), %" PRIu64
+		       " intervals (map full)\n",
+		       r->stack_errors, r->map_full);
+	if (top)
+		printf("\nTop %zu stacks by off-CPU time (kernel frames, then user frames):\n",
+		       top);
+	for (size_t i = 0; i < top; i++) {
+		const struct stack_entry *e = &r->e[i];
+
+		text_sanitize(comm, sizeof(comm), e->comm);
+		printf("#%zu tid %u (%s) %s: %.2f ms (%.1f%%) in %" PRIu64 " switches\n", i + 1,
+		       e->tid, comm, e->kind, e->value / 1e6, 100.0 * e->value / win, e->count);
+		stack_print_frames(stdout, e);
+	}
+}
+
+static void print_json(const struct sp_session *s, const struct sp_opts *o,
+		       const struct offcpu_result *r, size_t top)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout, false);
+	json_object_begin(&w);
+	sp_json_header(&w, s, o);
+	json_key(&w, "threads");
+	json_array_begin(&w);
+	for (size_t i = 0; i < r->nt; i++) {
+		json_object_begin(&w);
+		json_kv_uint(&w, "tid", r->t[i].tid);
+		json_kv_string(&w, "comm", r->t[i].comm);
+		json_kv_uint(&w, "voluntary_ns", r->t[i].ns[0]);
+		json_kv_uint(&w, "voluntary_switches", r->t[i].n[0]);
+		json_kv_uint(&w, "involuntary_ns", r->t[i].ns[1]);
+		json_kv_uint(&w, "involuntary_switches", r->t[i].n[1]);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_key(&w, "stacks");
+	json_array_begin(&w);
+	for (size_t i = 0; i < top; i++) {
+		json_object_begin(&w);
+		json_kv_uint(&w, "tid", r->e[i].tid);
+		json_kv_string(&w, "comm", r->e[i].comm);
+		json_kv_string(&w, "kind", r->e[i].kind);
+		json_kv_uint(&w, "total_ns", r->e[i].value);
+		json_kv_uint(&w, "switches", r->e[i].count);
+		stack_json_frames(&w, &r->e[i]);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_key(&w, "lost");
+	json_object_begin(&w);
+	json_kv_uint(&w, "stacks", r->stack_errors);
+	json_kv_uint(&w, "intervals", r->map_full);
+	json_finish(&w);
+}
+
+static int report(const struct sp_session *s, const struct sp_opts *o, struct offcpu_bpf *sk)
+{
+	struct offcpu_result r = { 0 };
+	size_t top;
+	int err = collect(sk, &r);
+
+	if (!err) {
+		stacks_sort(r.e, r.n);
+		qsort(r.t, r.nt, sizeof(*r.t), thread_cmp);
+		top = o->folded ? r.n : (o->top < r.n ? o->top : r.n);
+		err = symbolize(s, sk, r.e, top);
+	}
+	if (!err) {
+		if (o->folded)
+			err = stacks_write_folded(stdout, r.e, r.n, 1000);
+		else if (o->base.json)
+			print_json(s, o, &r, top);
+		else
+			print_plain(s, o, &r, top);
+	}
+	if (r.e)
+		stack_entries_release(r.e, r.n);
+	free(r.e);
+	free(r.keys);
+	free(r.t);
+	if (err)
+		return probe_report_failure(stderr, "offcpu", "reading the results", err);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+int offcpu_probe_run(const struct sp_opts *o)
+{
+	struct sp_session s;
+	void *skel = NULL;
+	const char *stage;
+	int rc = sp_session_begin(&s, "offcpu", o, true), err;
+
+	if (rc)
+		goto out;
+	probe_libbpf_quiet(o->base.verbose);
+	err = probe_skel_start(&offcpu_ops, o, &skel, &stage);
+	if (err) {
+		rc = probe_report_failure(stderr, "offcpu", stage, err);
+		goto out;
+	}
+	rc = sp_session_wait(&s, o);
+	offcpu_bpf__detach(skel);
+	if (!rc) {
+		flush_pending(&s, skel, o->base.target.pid);
+		rc = report(&s, o, skel);
+	}
+out:
+	probe_skel_stop(&offcpu_ops, &skel);
+	sp_session_end(&s);
+	return rc;
+}
+#else
+int offcpu_probe_run(const struct sp_opts *o)
+{
+	fprintf(stderr, "triage probe offcpu: built without BPF support (clang, bpftool or "
+			"libbpf-dev were missing at build time)\n");
+	return EXIT_NOSUPPORT;
+}
+#endif

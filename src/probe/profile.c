@@ -1,0 +1,385 @@
+/*
+ * triage probe profile: on-CPU sampling of one process with a BPF program
+ * on a software cpu-clock perf event per CPU (hardware events are absent
+ * in most VMs), counting samples per thread and pair of stacks in-kernel.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common.h"
+#include "cmd.h"
+#include "probe/offcpu.h"
+#include "util/json.h"
+#include "util/text.h"
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+#include "bpf/stackprobes.h"
+#include "profile.skel.h"
+
+/* The skeleton plus the perf events it is attached to. */
+struct profile_ctx {
+	struct profile_bpf *sk;
+	unsigned freq;
+	int ncpu;
+	int *fds;
+	struct bpf_link **links;
+};
+
+static void *pr_open(void)
+{
+	struct profile_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->sk = profile_bpf__open();
+	if (!c->sk) {
+		int err = errno;
+
+		free(c);
+		errno = err;
+		return NULL;
+	}
+	return c;
+}
+
+static int pr_configure(void *ctx, const void *cfg)
+{
+	struct profile_ctx *c = ctx;
+	const struct sp_opts *o = cfg;
+
+	c->sk->rodata->targ_tgid = (__u32)o->base.target.pid;
+	c->sk->rodata->kernel_stacks = o->kernel_stacks;
+	c->sk->rodata->user_stacks = o->user_stacks;
+	c->freq = o->freq;
+	return 0;
+}
+
+static int pr_load(void *ctx)
+{
+	return profile_bpf__load(((struct profile_ctx *)ctx)->sk);
+}
+
+static int open_clock(int cpu, unsigned freq)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.freq = 1,
+		.sample_freq = freq,
+	};
+	long fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* One event per CPU (pid = -1): the BPF side keeps the target's samples. */
+static int pr_attach(void *ctx)
+{
+	struct profile_ctx *c = ctx;
+	int ncpu = libbpf_num_possible_cpus(), attached = 0, err = 0;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -ENODEV;
+	c->fds = malloc((size_t)ncpu * sizeof(*c->fds));
+	c->links = calloc((size_t)ncpu, sizeof(*c->links));
+	if (!c->fds || !c->links)
+		return -ENOMEM;
+	c->ncpu = ncpu;
+	for (int cpu = 0; cpu < ncpu; cpu++)
+		c->fds[cpu] = -1;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		c->fds[cpu] = open_clock(cpu, c->freq);
+		if (c->fds[cpu] == -ENODEV)
+			continue; /* possible but offline */
+		if (c->fds[cpu] < 0)
+			return c->fds[cpu];
+		c->links[cpu] =
+		    bpf_program__attach_perf_event(c->sk->progs.profile_sample, c->fds[cpu]);
+		if (!c->links[cpu]) {
+			err = -errno;
+			c->links[cpu] = NULL;
+			return err ? err : -EINVAL;
+		}
+		attached++;
+	}
+	return attached ? 0 : -ENODEV;
+}
+
+static void pr_detach(struct profile_ctx *c)
+{
+	for (int i = 0; i < c->ncpu; i++) {
+		bpf_link__destroy(c->links[i]);
+		c->links[i] = NULL;
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+		c->fds[i] = -1;
+	}
+}
+
+static void pr_destroy(void *ctx)
+{
+	struct profile_ctx *c = ctx;
+
+	if (c->links)
+		pr_detach(c);
+	free(c->fds);
+	free(c->links);
+	profile_bpf__destroy(c->sk);
+	free(c);
+}
+
+static const struct probe_skel_ops profile_ops = {
+	"profile", pr_open, pr_configure, pr_load, pr_attach, pr_destroy,
+};
+
+struct func_count {
+	const char *name, *module;
+	uint64_t samples;
+};
+
+struct profile_result {
+	struct stack_entry *e;
+	size_t n;
+	struct func_count *f;
+	size_t nf;
+	uint64_t samples, stack_errors, map_full;
+};
+
+static int collect(const struct sp_session *s, struct profile_ctx *c, struct profile_result *r)
+{
+	int fd = bpf_map__fd(c->sk->maps.profile_counts);
+	int stacks_fd = bpf_map__fd(c->sk->maps.profile_stacks);
+	size_t cap = bpf_map__max_entries(c->sk->maps.profile_counts);
+	struct profile_key key, prev_key, *prev = NULL;
+
+	r->e = calloc(cap, sizeof(*r->e));
+	if (!r->e)
+		return -ENOMEM;
+	while (r->n < cap && !bpf_map_get_next_key(fd, prev, &key)) {
+		struct stack_entry *e = &r->e[r->n];
+		struct profile_val v;
+		int err;
+
+		prev_key = key;
+		prev = &prev_key;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;
+		e->tid = key.tid;
+		memcpy(e->comm, v.comm, SP_COMM_LEN);
+		e->comm[SP_COMM_LEN - 1] = '\0';
+		e->value = e->count = v.count;
+		r->n++;
+		err = sp_fill_entry(s, stacks_fd, key.kstack, key.ustack, e);
+		if (err)
+			return err;
+	}
+	r->samples = c->sk->bss->samples;
+	r->stack_errors = c->sk->bss->stack_errors;
+	r->map_full = c->sk->bss->map_full;
+	return 0;
+}
+
+/* The frame a sample was taken in: the kernel's innermost if any, else the user's. */
+static const struct stack_frame *leaf_frame(const struct stack_entry *e)
+{
+	if (e->nk)
+		return &e->kframes[0];
+	return e->nu ? &e->uframes[0] : NULL;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func_count *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Self samples per function (the leaf frame), most first. */
+static int count_functions(struct profile_result *r)
+{
+	r->f = calloc(r->n ? r->n : 1, sizeof(*r->f));
+	if (!r->f)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct stack_frame *leaf = leaf_frame(&r->e[i]);
+		const char *name = leaf ? leaf->name : NULL, *mod = leaf ? leaf->module : NULL;
+		size_t j = 0;
+
+		while (j < r->nf &&
+		       !(same_str(r->f[j].name, name) && same_str(r->f[j].module, mod)))
+			j++;
+		if (j == r->nf)
+			r->f[r->nf++] = (struct func_count){ name, mod, 0 };
+		r->f[j].samples += r->e[i].value;
+	}
+	if (r->nf)
+		qsort(r->f, r->nf, sizeof(*r->f), func_cmp);
+	return 0;
+}
+
+static void func_label(const struct func_count *f, char *buf, size_t len)
+{
+	char name[256], mod[128];
+
+	text_sanitize(name, sizeof(name), f->name ? f->name : "[unknown]");
+	text_sanitize(mod, sizeof(mod), f->module ? f->module : "kernel");
+	snprintf(buf, len, "%s [%s]", name, mod);
+}
+
+static void print_plain(const struct sp_session *s, const struct sp_opts *o,
+			const struct profile_result *r)
+{
+	uint64_t total = 0;
+	char comm[4 * SP_COMM_LEN], label[512];
+	size_t top;
+
+	for (size_t i = 0; i < r->n; i++)
+		total += r->e[i].value;
+	text_sanitize(comm, sizeof(comm), s->comm);
+	printf("On-CPU profile of pid %d (%s): %" PRIu64 " samples at %u Hz over %.2f s (%s)\n",
+	       o->base.target.pid, comm, total, o->freq, sp_session_seconds(s), s->end_reason);
+	if (r->stack_errors || r->map_full)
+		printf("lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n",
+		       r->stack_errors, r->map_full);
+	top = o->top < r->nf ? o->top : r->nf;
+	printf("\nTop functions (self samples):\n%8s %6s  %s\n", "SAMPLES", "%", "FUNCTION");
+	for (size_t i = 0; i < top; i++) {
+		func_label(&r->f[i], label, sizeof(label));
+		printf("%8" PRIu64 " %6.1f  %s\n", r->f[i].samples,
+		       total ? 100.0 * r->f[i].samples / total : 0.0, label);
+	}
+	top = o->top < r->n ? o->top : r->n;
+	if (top)
+		printf("\nTop %zu stacks (kernel frames, then user frames):\n", top);
+	for (size_t i = 0; i < top; i++) {
+		text_sanitize(comm, sizeof(comm), r->e[i].comm);
+		printf("#%zu tid %u (%s): %" PRIu64 " samples (%.1f%%)\n", i + 1, r->e[i].tid, comm,
+		       r->e[i].value, total ? 100.0 * r->e[i].value / total : 0.0);
+		stack_print_frames(stdout, &r->e[i]);
+	}
+}
+
+static void print_json(const struct sp_session *s, const struct sp_opts *o,
+		       const struct profile_result *r)
+{
+	size_t top = o->top < r->n ? o->top : r->n;
+	struct json_writer w;
+
+	json_init(&w, stdout, false);
+	json_object_begin(&w);
+	sp_json_header(&w, s, o);
+	json_kv_uint(&w, "frequency_hz", o->freq);
+	json_kv_uint(&w, "samples", r->samples);
+	json_key(&w, "functions");
+	json_array_begin(&w);
+	for (size_t i = 0; i < r->nf && i < o->top; i++) {
+		json_object_begin(&w);
+		if (r->f[i].name)
+			json_kv_string(&w, "function", r->f[i].name);
+		else {
+			json_key(&w, "function");
+			json_null(&w);
+		}
+		json_kv_string(&w, "module", r->f[i].module ? r->f[i].module : "kernel");
+		json_kv_uint(&w, "samples", r->f[i].samples);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_key(&w, "stacks");
+	json_array_begin(&w);
+	for (size_t i = 0; i < top; i++) {
+		json_object_begin(&w);
+		json_kv_uint(&w, "tid", r->e[i].tid);
+		json_kv_string(&w, "comm", r->e[i].comm);
+		json_kv_uint(&w, "samples", r->e[i].value);
+		stack_json_frames(&w, &r->e[i]);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_key(&w, "lost");
+	json_object_begin(&w);
+	json_kv_uint(&w, "stacks", r->stack_errors);
+	json_kv_uint(&w, "samples", r->map_full);
+	json_finish(&w);
+}
+
+static int report(const struct sp_session *s, const struct sp_opts *o, struct profile_ctx *c)
+{
+	struct profile_result r = { 0 };
+	int err = collect(s, c, &r);
+
+	if (!err) {
+		stacks_sort(r.e, r.n);
+		err = count_functions(&r);
+	}
+	if (!err) {
+		if (o->folded)
+			err = stacks_write_folded(stdout, r.e, r.n, 1);
+		else if (o->base.json)
+			print_json(s, o, &r);
+		else
+			print_plain(s, o, &r);
+	}
+	if (r.e)
+		stack_entries_release(r.e, r.n);
+	free(r.e);
+	free(r.f);
+	if (err)
+		return probe_report_failure(stderr, "profile", "reading the results", err);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+int profile_probe_run(const struct sp_opts *o)
+{
+	struct sp_session s;
+	void *ctx = NULL;
+	const char *stage;
+	int rc = sp_session_begin(&s, "profile", o, true), err;
+
+	if (rc)
+		goto out;
+	probe_libbpf_quiet(o->base.verbose);
+	err = probe_skel_start(&profile_ops, o, &ctx, &stage);
+	if (err) {
+		rc = probe_report_failure(stderr, "profile", stage, err);
+		if (err == -EINVAL && !strcmp(stage, "attaching the BPF programs"))
+			fprintf(stderr,
+				"triage probe profile: -F %u may exceed "
+				"/proc/sys/kernel/perf_event_max_sample_rate\n",
+				o->freq);
+		goto out;
+	}
+	rc = sp_session_wait(&s, o);
+	pr_detach(ctx);
+	if (!rc)
+		rc = report(&s, o, ctx);
+out:
+	probe_skel_stop(&profile_ops, &ctx);
+	sp_session_end(&s);
+	return rc;
+}
+#else
+int profile_probe_run(const struct sp_opts *o)
+{
+	fprintf(stderr, "triage probe profile: built without BPF support (clang, bpftool or "
+			"libbpf-dev were missing at build time)\n");
+	return EXIT_NOSUPPORT;
+}
+#endif

@@ -1,0 +1,239 @@
+/*
+ * triage probe runq: run-queue latency per thread of one process, the
+ * time a runnable thread (woken, or preempted while runnable) waits
+ * before it runs: a log2 histogram per thread and for the process.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common.h"
+#include "cmd.h"
+#include "probe/hist.h"
+#include "probe/offcpu.h"
+#include "util/json.h"
+#include "util/text.h"
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/bpf.h>
+#include <linux/types.h>
+
+#include "bpf/stackprobes.h"
+#include "runq.skel.h"
+
+static void *rq_open(void)
+{
+	return runq_bpf__open();
+}
+
+static int rq_configure(void *skel, const void *cfg)
+{
+	((struct runq_bpf *)skel)->rodata->targ_tgid =
+	    (__u32)((const struct sp_opts *)cfg)->base.target.pid;
+	return 0;
+}
+
+static int rq_load(void *skel)
+{
+	return runq_bpf__load(skel);
+}
+
+static int rq_attach(void *skel)
+{
+	return runq_bpf__attach(skel);
+}
+
+static void rq_destroy(void *skel)
+{
+	runq_bpf__destroy(skel);
+}
+
+static const struct probe_skel_ops runq_ops = {
+	"runq", rq_open, rq_configure, rq_load, rq_attach, rq_destroy,
+};
+
+struct runq_thread {
+	uint32_t tid;
+	struct runq_val v;
+};
+
+struct runq_result {
+	struct runq_thread *t;
+	size_t n;
+	struct runq_val all; /* every thread together */
+	uint64_t map_full;
+};
+
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct runq_thread *x = a, *y = b;
+
+	if (x->v.total_ns != y->v.total_ns)
+		return x->v.total_ns > y->v.total_ns ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void add_into(struct runq_val *all, const struct runq_val *v)
+{
+	for (int i = 0; i < RUNQ_SLOTS; i++)
+		all->slots[i] += v->slots[i];
+	all->total_ns += v->total_ns;
+	all->count += v->count;
+	if (v->max_ns > all->max_ns)
+		all->max_ns = v->max_ns;
+}
+
+static int collect(struct runq_bpf *sk, struct runq_result *r)
+{
+	int fd = bpf_map__fd(sk->maps.runq_threads);
+	size_t cap = bpf_map__max_entries(sk->maps.runq_threads);
+	__u32 key, prev_key, *prev = NULL;
+
+	r->t = calloc(cap, sizeof(*r->t));
+	if (!r->t)
+		return -ENOMEM;
+	while (r->n < cap && !bpf_map_get_next_key(fd, prev, &key)) {
+		struct runq_thread *t = &r->t[r->n];
+
+		prev_key = key;
+		prev = &prev_key;
+		if (bpf_map_lookup_elem(fd, &key, &t->v))
+			continue;
+		t->tid = key;
+		t->v.comm[SP_COMM_LEN - 1] = '\0';
+		add_into(&r->all, &t->v);
+		r->n++;
+	}
+	r->map_full = sk->bss->map_full;
+	if (r->n)
+		qsort(r->t, r->n, sizeof(*r->t), thread_cmp);
+	return 0;
+}
+
+static double avg_us(const struct runq_val *v)
+{
+	return v->count ? v->total_ns / 1e3 / v->count : 0.0;
+}
+
+static void print_plain(const struct sp_session *s, const struct sp_opts *o,
+			const struct runq_result *r)
+{
+	double secs = sp_session_seconds(s);
+	char comm[4 * SP_COMM_LEN];
+	uint64_t slots[RUNQ_SLOTS];
+
+	text_sanitize(comm, sizeof(comm), s->comm);
+	printf("Run-queue latency of pid %d (%s) over %.2f s (%s)\n", o->base.target.pid, comm,
+	       secs, s->end_reason);
+	printf("%8s %-16s %10s %12s %10s %10s %7s\n", "TID", "COMM", "WAITS", "TOTAL_ms", "AVG_us",
+	       "MAX_us", "%TIME");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct runq_val *v = &r->t[i].v;
+
+		text_sanitize(comm, sizeof(comm), v->comm);
+		printf("%8u %-16s %10" PRIu64 " %12.3f %10.1f %10.1f %7.1f\n", r->t[i].tid, comm,
+		       (uint64_t)v->count, v->total_ns / 1e6, avg_us(v), v->max_ns / 1e3,
+		       secs > 0 ? 100.0 * v->total_ns / (secs * 1e9) : 0.0);
+	}
+	printf("%8s %-16s %10" PRIu64 " %12.3f %10.1f %10.1f\n", "all", "", (uint64_t)r->all.count,
+	       r->all.total_ns / 1e6, avg_us(&r->all), r->all.max_ns / 1e3);
+	if (r->map_full)
+		printf("lost: %" PRIu64 " waits (map full)\n", (uint64_t)r->map_full);
+	memcpy(slots, r->all.slots, sizeof(slots));
+	if (r->all.count) {
+		printf("\nAll threads:\n");
+		hist_print(stdout, slots, RUNQ_SLOTS, "usecs");
+	}
+	for (size_t i = 0; o->per_thread && i < r->n; i++) {
+		text_sanitize(comm, sizeof(comm), r->t[i].v.comm);
+		printf("\ntid %u (%s):\n", r->t[i].tid, comm);
+		memcpy(slots, r->t[i].v.slots, sizeof(slots));
+		hist_print(stdout, slots, RUNQ_SLOTS, "usecs");
+	}
+}
+
+static void json_thread(struct json_writer *w, uint32_t tid, const struct runq_val *v)
+{
+	uint64_t slots[RUNQ_SLOTS];
+
+	memcpy(slots, v->slots, sizeof(slots));
+	if (tid)
+		json_kv_uint(w, "tid", tid);
+	if (tid)
+		json_kv_string(w, "comm", v->comm);
+	json_kv_uint(w, "waits", v->count);
+	json_kv_uint(w, "total_ns", v->total_ns);
+	json_kv_uint(w, "max_ns", v->max_ns);
+	json_key(w, "hist_us");
+	hist_json(w, slots, RUNQ_SLOTS);
+}
+
+static void print_json(const struct sp_session *s, const struct sp_opts *o,
+		       const struct runq_result *r)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout, false);
+	json_object_begin(&w);
+	sp_json_header(&w, s, o);
+	json_key(&w, "threads");
+	json_array_begin(&w);
+	for (size_t i = 0; i < r->n; i++) {
+		json_object_begin(&w);
+		json_thread(&w, r->t[i].tid, &r->t[i].v);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_key(&w, "all");
+	json_object_begin(&w);
+	json_thread(&w, 0, &r->all);
+	json_end(&w);
+	json_kv_uint(&w, "lost_waits", r->map_full);
+	json_finish(&w);
+}
+
+int runq_probe_run(const struct sp_opts *o)
+{
+	struct runq_result r = { 0 };
+	struct sp_session s;
+	void *skel = NULL;
+	const char *stage;
+	int rc = sp_session_begin(&s, "runq", o, false), err;
+
+	if (rc)
+		goto out;
+	probe_libbpf_quiet(o->base.verbose);
+	err = probe_skel_start(&runq_ops, o, &skel, &stage);
+	if (err) {
+		rc = probe_report_failure(stderr, "runq", stage, err);
+		goto out;
+	}
+	rc = sp_session_wait(&s, o);
+	runq_bpf__detach(skel);
+	if (rc)
+		goto out;
+	err = collect(skel, &r);
+	if (err) {
+		rc = probe_report_failure(stderr, "runq", "reading the results", err);
+		goto out;
+	}
+	if (o->base.json)
+		print_json(&s, o, &r);
+	else
+		print_plain(&s, o, &r);
+	rc = cmd_finish_stdout(EXIT_OK);
+out:
+	free(r.t);
+	probe_skel_stop(&runq_ops, &skel);
+	sp_session_end(&s);
+	return rc;
+}
+#else
+int runq_probe_run(const struct sp_opts *o)
+{
+	fprintf(stderr, "triage probe runq: built without BPF support (clang, bpftool or "
+			"libbpf-dev were missing at build time)\n");
+	return EXIT_NOSUPPORT;
+}
+#endif

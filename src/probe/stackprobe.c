@@ -1,0 +1,328 @@
+/* The session shared by offcpu, runq and profile; see stackprobe.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/bpf.h>
+#endif
+
+#include "../common.h"
+#include "bpf/stackprobes.h"
+#include "probe/stackprobe.h"
+#include "util/parse.h"
+#include "util/text.h"
+
+static void sp_usage(FILE *out, const char *probe, unsigned features)
+{
+	bool stacks = features & SP_STACKS;
+
+	fprintf(out, "Usage: triage probe %s -p PID [-d SECONDS]%s%s [--json]%s [-v]\n", probe,
+		features & SP_FREQ ? " [-F HZ]" : "", stacks ? " [--top N] [--folded]" : "",
+		features & SP_PER_THREAD ? " [--per-thread]" : "");
+	if (stacks)
+		fprintf(out, "       [--no-kernel-stacks] [--no-user-stacks]\n");
+	fprintf(out,
+		"Runs until Ctrl-C, SIGTERM, the -d limit, or the target's exit; then reports.\n"
+		"See docs/probe-%s.md.\n",
+		probe);
+}
+
+/* The feature an option needs (0: every probe has it). */
+static unsigned option_feature(int c)
+{
+	switch (c) {
+	case 'F':
+		return SP_FREQ;
+	case 't':
+	case 'f':
+	case 'K':
+	case 'U':
+		return SP_STACKS;
+	case 'T':
+		return SP_PER_THREAD;
+	default:
+		return 0;
+	}
+}
+
+static int bad_arg(const char *probe, const char *what, const char *arg)
+{
+	char safe[128];
+
+	text_sanitize(safe, sizeof(safe), arg ? arg : "");
+	fprintf(stderr, "triage probe %s: invalid %s '%s'\n", probe, what, safe);
+	return EXIT_USAGE;
+}
+
+static int sp_parse_one(const char *probe, int c, const char *arg, struct sp_opts *o)
+{
+	switch (c) {
+	case 'p':
+		return probe_parse_pid(arg, &o->base.target.pid) ? bad_arg(probe, "pid", arg) : 0;
+	case 'd':
+		return probe_parse_duration(arg, &o->base.duration_s)
+			   ? bad_arg(probe, "duration", arg)
+			   : 0;
+	case 'F':
+		return parse_uint(arg, 1, 10000, &o->freq)
+			   ? bad_arg(probe, "frequency (1-10000)", arg)
+			   : 0;
+	case 't':
+		return parse_uint(arg, 1, 100000, &o->top) ? bad_arg(probe, "--top", arg) : 0;
+	case 'j':
+		o->base.json = true;
+		return 0;
+	case 'f':
+		o->folded = true;
+		return 0;
+	case 'K':
+		o->kernel_stacks = false;
+		return 0;
+	case 'U':
+		o->user_stacks = false;
+		return 0;
+	case 'T':
+		o->per_thread = true;
+		return 0;
+	case 'v':
+		o->base.verbose = true;
+		return 0;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, struct sp_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "frequency", required_argument, NULL, 'F' },
+		{ "top", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "no-kernel-stacks", no_argument, NULL, 'K' },
+		{ "no-user-stacks", no_argument, NULL, 'U' },
+		{ "per-thread", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->kernel_stacks = o->user_stacks = true;
+	o->freq = 99;
+	o->top = 10;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "p:d:F:t:vh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			sp_usage(stdout, probe, features);
+			return -1; /* help given: exit 0 */
+		}
+		if (c == '?' || (option_feature(c) & ~features)) {
+			fprintf(stderr, "triage probe %s: unknown or incomplete option '%s'\n",
+				probe, argv[optind - 1]);
+			sp_usage(stderr, probe, features);
+			return EXIT_USAGE;
+		}
+		rc = sp_parse_one(probe, c, optarg, o);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return bad_arg(probe, "argument", argv[optind]);
+	if (!o->base.target.pid) {
+		fprintf(stderr, "triage probe %s: -p PID is required\n", probe);
+		sp_usage(stderr, probe, features);
+		return EXIT_USAGE;
+	}
+	if (o->folded && o->base.json) {
+		fprintf(stderr, "triage probe %s: --folded and --json exclude each other\n", probe);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void read_comm(struct sp_session *s, int pid)
+{
+	char rel[32];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/comm", pid);
+	n = procfs_read(&s->pf, rel, s->comm, sizeof(s->comm));
+	if (n <= 0) {
+		s->comm[0] = '\0';
+		return;
+	}
+	if (s->comm[n - 1] == '\n') /* the file's own newline; a name may hold others */
+		s->comm[n - 1] = '\0';
+}
+
+/* The tgid of pid from its status file; 0 if unknown. */
+static int read_tgid(const struct sp_session *s, int pid)
+{
+	char rel[32], buf[2048], *p;
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/status", pid);
+	n = procfs_read(&s->pf, rel, buf, sizeof(buf));
+	if (n <= 0 || !(p = strstr(buf, "\nTgid:")))
+		return 0;
+	return atoi(p + 6);
+}
+
+static void load_symbolizers(struct sp_session *s, int pid)
+{
+	s->ksyms_err = ksyms_load(&s->pf, &s->ksyms);
+	s->ps_err = proc_syms_open(&s->pf, pid, "/usr/lib/debug", &s->ps);
+	if (s->ksyms_err)
+		fprintf(stderr,
+			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
+			"(needs root or kernel.kptr_restrict=0)\n",
+			s->probe, strerror(-s->ksyms_err));
+	if (s->ps_err && s->ps_err != -ESRCH) /* -ESRCH: no maps, a kernel thread */
+		fprintf(stderr, "triage probe %s: user frames stay addresses: /proc/%d/maps: %s\n",
+			s->probe, pid, strerror(-s->ps_err));
+}
+
+int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_opts *o,
+		     bool want_syms)
+{
+	struct probe_opts lo = o->base;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->probe = probe;
+	s->pf.root_fd = s->pf.proc_fd = -1; /* so sp_session_end() closes nothing it did not open */
+	symtab_init(&s->ksyms);
+	err = probe_check_privileges();
+	if (err)
+		return probe_report_failure(stderr, probe, "checking privileges", err);
+	err = procfs_open(&s->pf, NULL);
+	if (err)
+		return probe_report_failure(stderr, probe, "opening /proc", err);
+	err = read_tgid(s, lo.target.pid);
+	if (err && err != lo.target.pid) {
+		fprintf(stderr, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe,
+			lo.target.pid, err, err);
+		return EXIT_USAGE;
+	}
+	lo.interval_s = 1.0; /* ticks to refresh the maps; nothing is printed */
+	lo.count = 0;
+	err = probe_loop_init(&s->loop, &lo);
+	if (err == -ESRCH) {
+		fprintf(stderr, "triage probe %s: no such process: pid %d\n", probe, lo.target.pid);
+		return EXIT_RUNTIME;
+	}
+	if (err)
+		return probe_report_failure(stderr, probe, "setting up signals and timers", err);
+	s->loop_ready = true;
+	read_comm(s, lo.target.pid);
+	if (want_syms)
+		load_symbolizers(s, lo.target.pid);
+	return 0;
+}
+
+static const char *what_is_traced(const char *probe)
+{
+	if (!strcmp(probe, "offcpu"))
+		return "off-CPU time";
+	if (!strcmp(probe, "runq"))
+		return "run-queue latency";
+	return "on-CPU samples";
+}
+
+int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
+{
+	char safe[4 * PROBE_COMM_LEN];
+
+	text_sanitize(safe, sizeof(safe), s->comm);
+	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", what_is_traced(s->probe),
+		o->base.target.pid, safe);
+	s->start_ns = probe_now_ns();
+	if (o->base.duration_s > 0) /* -d counts from the attach, not from before the load */
+		s->loop.deadline_ns = s->start_ns + (int64_t)(o->base.duration_s * 1e9);
+	for (;;) {
+		int ev = probe_loop_wait(&s->loop, -1);
+
+		if (ev == PROBE_EV_TICK || ev == PROBE_EV_LAST_TICK) {
+			if (s->ps)
+				proc_syms_refresh(
+				    s->ps); /* fails once the target is gone: keeps the last maps */
+			continue;
+		}
+		s->end_ns = probe_now_ns();
+		switch (ev) {
+		case PROBE_EV_SIGNAL:
+			s->end_reason = "interrupted";
+			return 0;
+		case PROBE_EV_TARGET_EXIT:
+			s->end_reason = "target exited";
+			return 0;
+		case PROBE_EV_DEADLINE:
+			s->end_reason = "duration elapsed";
+			return 0;
+		default:
+			return probe_report_failure(stderr, s->probe, "waiting for events",
+						    ev < 0 ? ev : -EIO);
+		}
+	}
+}
+
+void sp_session_end(struct sp_session *s)
+{
+	if (s->loop_ready)
+		probe_loop_release(&s->loop);
+	s->loop_ready = false;
+	proc_syms_close(s->ps);
+	s->ps = NULL;
+	symtab_release(&s->ksyms);
+	procfs_close(&s->pf);
+}
+
+double sp_session_seconds(const struct sp_session *s)
+{
+	return (double)(s->end_ns - s->start_ns) / 1e9;
+}
+
+#if TRIAGE_HAVE_BPF
+int sp_read_stack(int map_fd, int id, uint64_t *ips)
+{
+	__u32 key = (__u32)id;
+
+	memset(ips, 0, SP_MAX_FRAMES * sizeof(*ips));
+	return bpf_map_lookup_elem(map_fd, &key, ips) ? -errno : 0;
+}
+#else
+int sp_read_stack(int map_fd, int id, uint64_t *ips)
+{
+	return -ENOSYS;
+}
+#endif
+
+int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, struct stack_entry *e)
+{
+	uint64_t ips[SP_MAX_FRAMES];
+	int err;
+
+	e->kstack_err = kid < 0 ? kid : sp_read_stack(map_fd, kid, ips);
+	err = stack_resolve_kernel(e, ips, e->kstack_err ? 0 : SP_MAX_FRAMES,
+				   s->ksyms_err ? NULL : &s->ksyms);
+	if (err)
+		return err;
+	e->ustack_err = uid < 0 ? uid : sp_read_stack(map_fd, uid, ips);
+	return stack_resolve_user(e, ips, e->ustack_err ? 0 : SP_MAX_FRAMES, s->ps);
+}
+
+void sp_json_header(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o)
+{
+	json_kv_string(w, "probe", s->probe);
+	json_kv_int(w, "pid", o->base.target.pid);
+	json_kv_string(w, "comm", s->comm);
+	json_kv_double(w, "duration_s", sp_session_seconds(s), 3);
+	json_kv_string(w, "end", s->end_reason ? s->end_reason : "");
+}

@@ -1,0 +1,360 @@
+/* triage probe trace: event rendering and the BPF run loop. */
+#include "probe/trace.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe/syscall_names.h"
+#include "probe/syscalls.h"
+#include "probe/trace_decode.h"
+#include "util/text.h"
+
+int tr_parse_syscalls(const char *list, int *nrs, int max, char *bad, size_t badlen)
+{
+	const char *p = list;
+	int n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		int nr;
+
+		if (len == 0 || len >= sizeof(name)) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -ENOENT;
+		}
+		memcpy(name, p, len);
+		name[len] = 0;
+		nr = syscall_nr(name);
+		if (nr < 0 || nr >= TR_NR_SLOTS) {
+			snprintf(bad, badlen, "%s", name);
+			return -ENOENT;
+		}
+		if (n == max)
+			return -E2BIG;
+		nrs[n++] = nr;
+		p += len;
+		if (*p == ',' && !*++p) {
+			snprintf(bad, badlen, "%s", "");
+			return -ENOENT;
+		}
+	}
+	if (!n)
+		snprintf(bad, badlen, "%s", "");
+	return n ? n : -ENOENT;
+}
+
+static const char *event_str(const struct tr_event *e, unsigned idx)
+{
+	if (idx >= TR_NSTR || (e->flags & (TR_F_STR0_FAULT << idx)))
+		return NULL;
+	return e->str[idx];
+}
+
+void tr_event_format(char *buf, size_t len, const struct tr_event *e)
+{
+	char arg[4 * TR_STR_LEN + 8], ret[96], nrbuf[32];
+	const char *name = sc_row_name((unsigned)e->nr, nrbuf, sizeof(nrbuf));
+	struct tr_sig sig;
+	unsigned nstr = 0;
+	size_t pos;
+
+	tr_sig_lookup(name, &sig);
+	pos = (size_t)snprintf(buf, len, "%s(", name);
+	for (unsigned a = 0; a < tr_sig_shown_args(&sig, e->args) && pos < len; a++) {
+		const char *s = sig.kind[a] == TK_PATH ? event_str(e, nstr++) : NULL;
+
+		tr_format_arg(arg, sizeof(arg), sig.kind[a], e->args[a], s, TR_STR_LEN);
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", a ? ", " : "", arg);
+	}
+	if (pos >= len)
+		return;
+	if (e->flags & TR_F_NORETURN) {
+		snprintf(buf + pos, len - pos, ") = ?");
+		return;
+	}
+	tr_format_ret(ret, sizeof(ret), e->ret, sig.ret_hex);
+	snprintf(buf + pos, len - pos, ") = %s", ret);
+}
+
+void tr_event_print(FILE *out, const struct tr_event *e, int64_t start_ns)
+{
+	char call[TR_NSTR * (4 * TR_STR_LEN + 8) + 512], comm[sizeof(e->comm) + 1];
+
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+	tr_event_format(call, sizeof(call), e);
+	fprintf(out, "%12.6f %7u/%-7u ", (double)((int64_t)e->ts_ns - start_ns) / 1e9, e->tgid,
+		e->tid);
+	text_put_safe(out, comm);
+	fprintf(out, ": %s", call);
+	if (!(e->flags & TR_F_NORETURN))
+		fprintf(out, " <%.3f us>", (double)e->dur_ns / 1e3);
+	fputc('\n', out);
+}
+
+static void event_args_json(struct json_writer *w, const struct tr_event *e,
+			    const struct tr_sig *sig)
+{
+	char arg[4 * TR_STR_LEN + 8];
+	unsigned nstr = 0;
+
+	json_key(w, "args");
+	json_array_begin(w);
+	for (unsigned a = 0; a < tr_sig_shown_args(sig, e->args); a++) {
+		const char *s = sig->kind[a] == TK_PATH ? event_str(e, nstr++) : NULL;
+
+		tr_format_arg(arg, sizeof(arg), sig->kind[a], e->args[a], s, TR_STR_LEN);
+		json_string(w, arg);
+	}
+	json_end(w);
+	json_key(w, "paths");
+	json_array_begin(w);
+	for (unsigned i = 0; i < nstr; i++) {
+		const char *s = event_str(e, i);
+
+		if (s)
+			json_string_len(w, s, strnlen(s, TR_STR_LEN));
+		else
+			json_null(w);
+	}
+	json_end(w);
+}
+
+void tr_event_json(struct json_writer *w, const struct tr_event *e, int64_t start_ns)
+{
+	char nrbuf[32], errbuf[24];
+	const char *name = sc_row_name((unsigned)e->nr, nrbuf, sizeof(nrbuf));
+	struct tr_sig sig;
+
+	tr_sig_lookup(name, &sig);
+	json_object_begin(w);
+	json_kv_double(w, "time_s", (double)((int64_t)e->ts_ns - start_ns) / 1e9, 6);
+	json_kv_uint(w, "pid", e->tgid);
+	json_kv_uint(w, "tid", e->tid);
+	json_key(w, "comm");
+	json_string_len(w, e->comm, strnlen(e->comm, sizeof(e->comm)));
+	json_kv_string(w, "syscall", name);
+	json_kv_int(w, "nr", e->nr);
+	event_args_json(w, e, &sig);
+	if (e->flags & TR_F_NORETURN) {
+		json_key(w, "ret");
+		json_null(w);
+	} else {
+		json_kv_int(w, "ret", e->ret);
+		json_kv_uint(w, "duration_ns", e->dur_ns);
+	}
+	if (!(e->flags & TR_F_NORETURN) && e->ret < 0 && e->ret >= -4095)
+		json_kv_string(w, "errno",
+			       sc_errno_name((uint32_t)-e->ret, errbuf, sizeof(errbuf)));
+	json_end(w);
+}
+
+#if TRIAGE_HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "trace.skel.h"
+
+struct tr_config {
+	const struct probe_target *target;
+	const int *nrs;
+	int n;
+};
+
+static void *tr_open(void)
+{
+	return trace_bpf__open();
+}
+
+static int tr_configure(void *s, const void *cfg)
+{
+	struct trace_bpf *skel = s;
+	const struct tr_config *c = cfg;
+	int exit_nr = syscall_nr("exit"), exit_group_nr = syscall_nr("exit_group");
+
+	skel->rodata->targ_tgid = (__u32)c->target->pid;
+	skel->rodata->by_comm = c->target->pid <= 0;
+	memcpy((char *)skel->rodata->targ_comm, c->target->comm, PROBE_COMM_LEN);
+	for (int i = 0; i < c->n; i++) {
+		int nr = c->nrs[i];
+		struct tr_sig sig;
+		char buf[32];
+
+		skel->rodata->sel[nr / 64] |= 1ull << (nr % 64);
+		tr_sig_lookup(sc_row_name((unsigned)nr, buf, sizeof(buf)), &sig);
+		skel->rodata->str_args[nr] = tr_sig_str_spec(&sig);
+		if (nr == exit_nr || nr == exit_group_nr)
+			skel->rodata->noreturn[nr / 64] |= 1ull << (nr % 64);
+	}
+	return 0;
+}
+
+static int tr_load(void *s)
+{
+	return trace_bpf__load(s);
+}
+
+static int tr_attach(void *s)
+{
+	return trace_bpf__attach(s);
+}
+
+static void tr_destroy(void *s)
+{
+	trace_bpf__destroy(s);
+}
+
+static const struct probe_skel_ops tr_ops = {
+	.name = "trace",
+	.open = tr_open,
+	.configure = tr_configure,
+	.load = tr_load,
+	.attach = tr_attach,
+	.destroy = tr_destroy,
+};
+
+struct tr_state {
+	const struct tr_sink *sink;
+	struct tr_summary *sum;
+	int sink_err;
+};
+
+static int on_ring_event(void *ctx, void *data, size_t size)
+{
+	struct tr_state *st = ctx;
+	int err;
+
+	if (size < sizeof(struct tr_event))
+		return 0;
+	err = st->sink->event(st->sink->ctx, data);
+	st->sum->events++;
+	if (err) {
+		st->sink_err = err;
+		return err; /* stops ring_buffer__consume */
+	}
+	return 0;
+}
+
+static uint64_t read_lost(struct trace_bpf *skel)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *v = ncpu > 0 ? calloc((size_t)ncpu, sizeof(*v)) : NULL;
+	__u32 zero = 0;
+	uint64_t sum = 0;
+
+	if (v && !bpf_map_lookup_elem(bpf_map__fd(skel->maps.tr_lost), &zero, v))
+		for (int i = 0; i < ncpu; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+static int consume_loop(struct probe_loop *loop, struct ring_buffer *rb, struct tr_state *st,
+			const char **stage)
+{
+	for (;;) {
+		int ev = probe_loop_wait(loop, ring_buffer__epoll_fd(rb)), err;
+
+		if (ev < 0) {
+			*stage = "waiting for events";
+			return ev;
+		}
+		*stage = "reading the ring buffer";
+		err = ring_buffer__consume(rb);
+		if (st->sink_err)
+			return st->sink_err;
+		if (err < 0)
+			return err;
+		if (ev == PROBE_EV_TARGET_EXIT)
+			st->sum->target_exited = true;
+		if (ev != PROBE_EV_INPUT && ev != PROBE_EV_TICK)
+			return 0;
+	}
+}
+
+static int start_probe(const struct tr_config *cfg, void **skel, const char **stage)
+{
+	int err;
+
+	*stage = "checking privileges";
+	err = probe_check_privileges();
+	if (!err) {
+		*stage = "looking for kernel BTF";
+		err = probe_check_btf();
+	}
+	if (!err)
+		err = probe_check_kernel(PROBE_NEED_TASK_STORAGE | PROBE_NEED_RINGBUF, stage);
+	return err ? err : probe_skel_start(&tr_ops, cfg, skel, stage);
+}
+
+int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr_sink *sink,
+	   struct tr_summary *sum, const char **stage)
+{
+	struct tr_config cfg = { .target = &opts->target, .nrs = nrs, .n = n };
+	struct tr_state st = { .sink = sink, .sum = sum };
+	struct ring_buffer *rb = NULL;
+	struct probe_loop loop;
+	void *skel = NULL;
+	int64_t start;
+	int err;
+
+	probe_libbpf_quiet(opts->verbose);
+	*sum = (struct tr_summary){ 0 };
+	*stage = "watching the target";
+	err = probe_loop_init(&loop, opts);
+	if (err)
+		return err;
+	err = start_probe(&cfg, &skel, stage);
+	if (err)
+		goto out;
+	*stage = "opening the ring buffer";
+	rb = ring_buffer__new(bpf_map__fd(((struct trace_bpf *)skel)->maps.tr_events),
+			      on_ring_event, &st, NULL);
+	if (!rb) {
+		err = -errno;
+		goto out;
+	}
+	start = probe_now_ns();
+	if (sink->attached)
+		sink->attached(sink->ctx, &opts->target);
+	err = consume_loop(&loop, rb, &st, stage);
+	sum->lost = read_lost(skel);
+	sum->elapsed_s = (double)(probe_now_ns() - start) / 1e9;
+out:
+	ring_buffer__free(rb);
+	probe_skel_stop(&tr_ops, &skel);
+	probe_loop_release(&loop);
+	return err;
+}
+
+int tr_selftest(const char **stage)
+{
+	struct probe_target t = { .pid = getpid() };
+	int nr = syscall_nr("openat");
+	struct tr_config cfg = { .target = &t, .nrs = &nr, .n = nr >= 0 };
+	void *skel = NULL;
+	int err = start_probe(&cfg, &skel, stage);
+
+	probe_skel_stop(&tr_ops, &skel);
+	return err;
+}
+
+#else /* !TRIAGE_HAVE_BPF */
+
+int tr_selftest(const char **stage)
+{
+	*stage = "starting";
+	return -ENOPKG;
+}
+
+int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr_sink *sink,
+	   struct tr_summary *sum, const char **stage)
+{
+	*stage = "starting";
+	return -ENOPKG;
+}
+
+#endif

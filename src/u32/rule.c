@@ -1,0 +1,570 @@
+/*
+ * Rules: shell-style word splitting of a rules-file line, the iptables
+ * option handling for -m u32, -m string and the basic matches around them
+ * (-p, --sport, --dport, -f, -m comment), and per-packet rule evaluation.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "u32/u32.h"
+
+static int rule_fail(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int rule_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Copies one double-quoted section; backslash escapes only " \ $ ` and newline. */
+static const char *copy_dquoted(const char *p, char **o)
+{
+	while (*p && *p != '"') {
+		if (*p == '\\' && p[1] && strchr("\"\\$`\n", p[1]))
+			p++;
+		*(*o)++ = *p++;
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *copy_word(const char *p, char **o)
+{
+	while (*p && !is_blank(*p)) {
+		if (*p == '\'') {
+			const char *end = strchr(p + 1, '\'');
+			if (!end)
+				return NULL;
+			memcpy(*o, p + 1, (size_t)(end - p - 1));
+			*o += end - p - 1;
+			p = end + 1;
+		} else if (*p == '"') {
+			p = copy_dquoted(p + 1, o);
+			if (!p)
+				return NULL;
+		} else if (*p == '\\' && p[1]) {
+			*(*o)++ = p[1];
+			p += 2;
+		} else {
+			*(*o)++ = *p++;
+		}
+	}
+	return p;
+}
+
+int u32_split_words(const char *line, char *buf, char **words, int maxwords, char *err,
+		    size_t errlen)
+{
+	const char *p = line;
+	char *o = buf;
+	int n = 0;
+
+	for (;;) {
+		while (is_blank(*p))
+			p++;
+		if (*p == '\0' || *p == '#')
+			return n;
+		if (n == maxwords)
+			return rule_fail(err, errlen, "too many words (at most %d)", maxwords);
+		words[n++] = o;
+		p = copy_word(p, &o);
+		if (!p)
+			return rule_fail(err, errlen, "unterminated quote");
+		*o++ = '\0';
+	}
+}
+
+struct rule_parser {
+	struct rule *r;
+	int argc, i;
+	char **argv;
+	bool invert;
+	int cur_u32, cur_str; /* index of the last -m u32 / -m string, -1 if none */
+	bool have_u32[RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
+	char *err;
+	size_t errlen;
+};
+
+static const char *next_arg(struct rule_parser *ps, const char *opt, const char *ext)
+{
+	if (ps->i + 1 >= ps->argc) {
+		rule_fail(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument",
+			  ext ? ext : "", ext ? ": " : "", opt);
+		return NULL;
+	}
+	return ps->argv[++ps->i];
+}
+
+static int parse_u16(const char *s, uint16_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s == '-' || *s == '\0')
+		return -EINVAL;
+	v = strtoul(s, &end, 0);
+	if (*end || v > 65535)
+		return -EINVAL;
+	*out = (uint16_t)v;
+	return 0;
+}
+
+static int add_match(struct rule_parser *ps, const char *name)
+{
+	struct match *m;
+
+	if (strcmp(name, "comment") == 0 || strcmp(name, "tcp") == 0 || strcmp(name, "udp") == 0)
+		return 0;
+	if (strcmp(name, "u32") && strcmp(name, "string"))
+		return rule_fail(ps->err, ps->errlen,
+				 "match \"%s\" is not modelled (triage u32 knows u32, string, "
+				 "comment and -p tcp/udp ports)",
+				 name);
+	if (ps->r->nmatches == RULE_MAX_MATCHES)
+		return rule_fail(ps->err, ps->errlen, "too many matches (at most %d)",
+				 RULE_MAX_MATCHES);
+	m = &ps->r->m[ps->r->nmatches];
+	memset(m, 0, sizeof(*m));
+	if (name[0] == 'u') {
+		m->kind = M_U32;
+		ps->cur_u32 = (int)ps->r->nmatches;
+	} else {
+		m->kind = M_STRING;
+		m->str.to = 65535;
+		ps->cur_str = (int)ps->r->nmatches;
+		ps->have_pat_str = ps->have_pat_hex = false;
+	}
+	ps->r->nmatches++;
+	return 0;
+}
+
+static int opt_u32(struct rule_parser *ps)
+{
+	struct match *m = &ps->r->m[ps->cur_u32];
+	const char *arg;
+
+	if (ps->have_u32[ps->cur_u32])
+		return rule_fail(ps->err, ps->errlen,
+				 "u32: option \"--u32\" can only be used once.");
+	arg = next_arg(ps, "--u32", NULL);
+	if (!arg)
+		return -EINVAL;
+	ps->have_u32[ps->cur_u32] = true;
+	m->invert = ps->invert;
+	return u32_parse(arg, &m->u32, ps->err, ps->errlen);
+}
+
+static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool hex)
+{
+	const char *name = hex ? "--hex-string" : "--string";
+	const char *arg;
+	size_t n;
+
+	if (hex ? ps->have_pat_hex : ps->have_pat_str)
+		return rule_fail(ps->err, ps->errlen,
+				 "string: option \"%s\" can only be used once.", name);
+	if (hex ? ps->have_pat_str : ps->have_pat_hex)
+		return rule_fail(ps->err, ps->errlen,
+				 "string: option \"--string\" cannot be used "
+				 "together with \"--hex-string\".");
+	arg = next_arg(ps, name, "string");
+	if (!arg)
+		return -EINVAL;
+	*(hex ? &ps->have_pat_hex : &ps->have_pat_str) = true;
+	ps->r->m[ps->cur_str].invert = ps->invert;
+	s->have_pattern = true;
+	s->hex = hex;
+	if (hex)
+		return str_parse_hex(arg, s->pat, &s->plen, ps->err, ps->errlen);
+	n = strlen(arg);
+	if (n > STR_MAX_PATTERN)
+		return rule_fail(ps->err, ps->errlen, "STRING too long \"%s\"", arg);
+	memcpy(s->pat, arg, n);
+	s->plen = (unsigned)n;
+	return 0;
+}
+
+static int opt_string_window(struct rule_parser *ps, struct str_match *s, const char *opt)
+{
+	const char *arg = next_arg(ps, opt, "string");
+	uint16_t v;
+
+	if (!arg)
+		return -EINVAL;
+	if (parse_u16(arg, &v))
+		return rule_fail(ps->err, ps->errlen,
+				 "string: bad value for option \"%s\", or out of range (0-65535).",
+				 opt);
+	if (strcmp(opt, "--from") == 0) {
+		s->from = v;
+		s->have_from = true;
+	} else {
+		s->to = v;
+		s->have_to = true;
+	}
+	return 0;
+}
+
+static int opt_string(struct rule_parser *ps, const char *opt)
+{
+	struct str_match *s = &ps->r->m[ps->cur_str].str;
+	const char *arg;
+
+	if (strcmp(opt, "--string") == 0 || strcmp(opt, "--hex-string") == 0)
+		return opt_string_pattern(ps, s, opt[2] == 'h');
+	if (ps->invert)
+		return rule_fail(ps->err, ps->errlen, "string: option \"%s\" cannot be inverted.",
+				 opt);
+	if (strcmp(opt, "--icase") == 0) {
+		s->icase = true;
+		return 0;
+	}
+	if (strcmp(opt, "--algo") == 0) {
+		if (s->have_algo)
+			return rule_fail(ps->err, ps->errlen,
+					 "string: option \"--algo\" can only be used once.");
+		arg = next_arg(ps, opt, "string");
+		if (!arg)
+			return -EINVAL;
+		if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
+			return rule_fail(
+			    ps->err, ps->errlen,
+			    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
+			    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument",
+			    arg);
+		s->algo = arg[0] == 'b' ? ALGO_BM : ALGO_KMP;
+		s->have_algo = true;
+		return 0;
+	}
+	return opt_string_window(ps, s, opt);
+}
+
+/*
+ * One port as iptables 1.8.9 reads it: decimal digits, kept modulo 65536
+ * (its parser truncates, so 70000 is 4464), or a few well-known names.
+ */
+static int parse_port(const char *s, uint16_t *out)
+{
+	static const struct {
+		const char *name;
+		uint16_t port;
+	} services[] = { { "domain", 53 }, { "http", 80 }, { "https", 443 }, { "ssh", 22 } };
+	unsigned long v = 0;
+	size_t k;
+
+	for (k = 0; s[k] >= '0' && s[k] <= '9' && k < 9; k++)
+		v = v * 10 + (unsigned long)(s[k] - '0');
+	if (k > 0 && s[k] == '\0') {
+		*out = (uint16_t)v;
+		return 0;
+	}
+	for (k = 0; k < ARRAY_SIZE(services); k++) {
+		if (strcmp(s, services[k].name) == 0) {
+			*out = services[k].port;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_ports(const char *arg, struct port_match *pm, char *bad, size_t badlen)
+{
+	char buf[64], *colon;
+
+	snprintf(bad, badlen, "%s", arg);
+	if (strlen(arg) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, arg);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	pm->lo = 0;
+	if (buf[0] && parse_port(buf, &pm->lo)) {
+		snprintf(bad, badlen, "%s", buf);
+		return -EINVAL;
+	}
+	pm->hi = pm->lo;
+	if (colon && colon[1] == '\0')
+		pm->hi = 65535;
+	else if (colon && parse_port(colon + 1, &pm->hi)) {
+		snprintf(bad, badlen, "%s", colon + 1);
+		return -EINVAL;
+	}
+	pm->set = true;
+	return 0;
+}
+
+static int opt_basic_proto(struct rule_parser *ps, const char *opt)
+{
+	static const struct {
+		const char *name;
+		int num;
+	} protos[] = { { "tcp", 6 },	    { "udp", 17 },   { "icmp", 1 }, { "icmpv6", 58 },
+		       { "ipv6-icmp", 58 }, { "sctp", 132 }, { "all", -1 } };
+	const char *arg = next_arg(ps, opt, NULL);
+	char *end;
+
+	if (!arg)
+		return -EINVAL;
+	ps->r->proto_invert = ps->invert;
+	for (size_t k = 0; k < ARRAY_SIZE(protos); k++) {
+		if (strcmp(arg, protos[k].name) == 0) {
+			ps->r->proto = protos[k].num;
+			return 0;
+		}
+	}
+	unsigned long v = strtoul(arg, &end, 10);
+	if (*arg == '\0' || *end || v > 255)
+		return rule_fail(ps->err, ps->errlen, "unknown protocol \"%s\" specified", arg);
+	ps->r->proto = v == 0 ? -1 : (int)v;
+	return 0;
+}
+
+static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
+{
+	*handled = true;
+	if (strcmp(opt, "-p") == 0 || strcmp(opt, "--protocol") == 0)
+		return opt_basic_proto(ps, opt);
+	if (strcmp(opt, "-f") == 0 || strcmp(opt, "--fragment") == 0) {
+		ps->r->frag = ps->invert ? 0 : 1;
+		return 0;
+	}
+	bool tcpudp = ps->r->proto == 6 || ps->r->proto == 17;
+	bool sport = !strcmp(opt, "--sport") || !strcmp(opt, "--source-port");
+	bool dport = !strcmp(opt, "--dport") || !strcmp(opt, "--destination-port");
+	if (tcpudp && (sport || dport)) {
+		struct port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
+		const char *arg = next_arg(ps, opt, NULL);
+		if (!arg)
+			return -EINVAL;
+		char bad[64];
+		pm->invert = ps->invert;
+		if (parse_ports(arg, pm, bad, sizeof(bad)))
+			return rule_fail(ps->err, ps->errlen,
+					 "Port \"%s\" does not resolve to anything.", bad);
+		return 0;
+	}
+	if (strcmp(opt, "--comment") == 0)
+		return next_arg(ps, opt, "comment") ? 0 : -EINVAL;
+	*handled = false;
+	return 0;
+}
+
+static bool is_string_opt(const char *opt)
+{
+	static const char *const names[] = { "--algo",	"--from",   "--to",
+					     "--icase", "--string", "--hex-string" };
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+		if (strcmp(opt, names[k]) == 0)
+			return true;
+	return false;
+}
+
+static int parse_one(struct rule_parser *ps)
+{
+	const char *opt = ps->argv[ps->i];
+	bool handled;
+	int rc;
+
+	if (strcmp(opt, "!") == 0) {
+		ps->invert = true;
+		return 0;
+	}
+	if (strcmp(opt, "-m") == 0 || strcmp(opt, "--match") == 0) {
+		const char *name = next_arg(ps, opt, NULL);
+		return name ? add_match(ps, name) : -EINVAL;
+	}
+	if (strcmp(opt, "--u32") == 0 && ps->cur_u32 >= 0)
+		rc = opt_u32(ps);
+	else if (is_string_opt(opt) && ps->cur_str >= 0)
+		rc = opt_string(ps, opt);
+	else {
+		rc = opt_basic(ps, opt, &handled);
+		if (!rc && !handled)
+			rc = rule_fail(ps->err, ps->errlen, "unknown option \"%s\"", opt);
+	}
+	ps->invert = false;
+	return rc;
+}
+
+/* The final checks of each extension, then what the kernel refuses at load. */
+static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp)
+{
+	for (unsigned k = 0; k < ps->r->nmatches; k++) {
+		struct match *m = &ps->r->m[k];
+		if (m->kind == M_U32) {
+			if (!ps->have_u32[k])
+				return rule_fail(ps->err, ps->errlen,
+						 "u32: option \"--u32\" must be specified");
+			int rc = u32_check_kernel(&m->u32, kp, ps->err, ps->errlen);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (!m->str.have_algo)
+			return rule_fail(ps->err, ps->errlen,
+					 "string: option \"--algo\" must be specified");
+		if (!m->str.have_pattern)
+			return rule_fail(
+			    ps->err, ps->errlen,
+			    "STRING match: You must specify `--string' or `--hex-string'");
+		if (m->str.plen == 0 || m->str.from > m->str.to)
+			return rule_fail(
+			    ps->err, ps->errlen,
+			    "the kernel refuses this rule at load (Invalid argument): %s",
+			    m->str.plen == 0 ? "empty pattern" : "--from is after --to");
+		str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
+	}
+	return 0;
+}
+
+static void join_args(char *out, size_t len, int argc, char **argv)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (int k = 0; k < argc && at < len; k++) {
+		bool quote =
+		    argv[k][0] == '\0' || strpbrk(argv[k], " \t\"'\\$`!&|;<>()*?#") != NULL;
+		if (strcmp(argv[k], "!") == 0)
+			quote = false;
+		int n;
+		if (quote && !strchr(argv[k], '\''))
+			n = snprintf(out + at, len - at, "%s'%s'", k ? " " : "", argv[k]);
+		else
+			n = snprintf(out + at, len - at, "%s%s", k ? " " : "", argv[k]);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
+}
+
+int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profile *kp, char *err,
+	       size_t errlen)
+{
+	struct rule_parser ps = { .r = r,
+				  .argc = argc,
+				  .argv = argv,
+				  .cur_u32 = -1,
+				  .cur_str = -1,
+				  .err = err,
+				  .errlen = errlen };
+	int rc;
+
+	r->nmatches = 0;
+	r->proto = -1;
+	r->proto_invert = false;
+	r->frag = -1;
+	memset(&r->sport, 0, sizeof(r->sport));
+	memset(&r->dport, 0, sizeof(r->dport));
+	join_args(r->text, sizeof(r->text), argc, argv);
+	for (ps.i = 0; ps.i < argc; ps.i++) {
+		rc = parse_one(&ps);
+		if (rc)
+			return rc;
+	}
+	if (ps.invert)
+		return rule_fail(err, errlen, "a trailing \"!\" inverts nothing");
+	if (r->nmatches == 0 && r->proto < 0 && r->frag < 0)
+		return rule_fail(err, errlen, "no match given (expected -m u32 or -m string)");
+	return check_matches(&ps, kp);
+}
+
+int rule_parse_line(struct rule *r, const char *line, const struct kernel_profile *kp, char *err,
+		    size_t errlen)
+{
+	char *buf = malloc(strlen(line) + 1), *words[256];
+	int n, rc;
+
+	if (!buf)
+		return -ENOMEM;
+	n = u32_split_words(line, buf, words, (int)ARRAY_SIZE(words), err, errlen);
+	if (n <= 0) {
+		free(buf);
+		return n < 0 ? n : 1;
+	}
+	if (strlen(words[0]) >= RULE_NAME_LEN || words[0][0] == '-') {
+		rc =
+		    rule_fail(err, errlen, "a rule line starts with a name (at most %d characters)",
+			      RULE_NAME_LEN - 1);
+	} else {
+		rc = rule_parse(r, n - 1, words + 1, kp, err, errlen);
+		snprintf(r->name, sizeof(r->name), "%s", words[0]);
+	}
+	free(buf);
+	return rc;
+}
+
+/* xt_tcp/xt_udp: fragments never match; an unreadable header is a hotdrop. */
+static enum verdict eval_ports(const struct rule *r, const struct pkt_view *v)
+{
+	uint32_t need = r->proto == 6 ? 20 : 8;
+	uint16_t sp, dp;
+
+	if (!r->sport.set && !r->dport.set)
+		return V_YES;
+	if (v->nonfirst_frag || v->l4off == 0 || v->l4off + need > v->len)
+		return V_NO;
+	if (v->l4off + 4 > v->caplen)
+		return V_INDET;
+	sp = (uint16_t)(v->data[v->l4off] << 8 | v->data[v->l4off + 1]);
+	dp = (uint16_t)(v->data[v->l4off + 2] << 8 | v->data[v->l4off + 3]);
+	if (r->sport.set && ((sp >= r->sport.lo && sp <= r->sport.hi) == r->sport.invert))
+		return V_NO;
+	if (r->dport.set && ((dp >= r->dport.lo && dp <= r->dport.hi) == r->dport.invert))
+		return V_NO;
+	return V_YES;
+}
+
+static enum verdict eval_basic(const struct rule *r, const struct pkt_view *v)
+{
+	if (r->proto >= 0 && ((v->proto == r->proto) == r->proto_invert))
+		return V_NO;
+	if (r->frag >= 0 && (v->nonfirst_frag != (r->frag == 1)))
+		return V_NO;
+	return eval_ports(r, v);
+}
+
+static enum verdict invert(enum verdict x, bool inv)
+{
+	if (!inv || x == V_INDET)
+		return x;
+	return x == V_YES ? V_NO : V_YES;
+}
+
+void rule_eval(const struct rule *r, const struct kernel_profile *kp, const struct pkt_view *v,
+	       enum bm_layout layout, struct rule_result *res)
+{
+	enum verdict acc = eval_basic(r, v);
+
+	res->layout_dependent = false;
+	for (unsigned k = 0; k < r->nmatches && acc != V_NO; k++) {
+		const struct match *m = &r->m[k];
+		enum verdict x;
+		if (m->kind == M_U32) {
+			x = invert(u32_eval(&m->u32, kp, v, NULL), m->invert);
+		} else {
+			struct str_result sr;
+			str_eval(&m->str, kp, v, layout, &sr);
+			x = invert(sr.v, m->invert);
+			res->layout_dependent |= sr.layout_dependent;
+		}
+		if (x == V_NO)
+			acc = V_NO;
+		else if (x == V_INDET)
+			acc = V_INDET;
+	}
+	res->v = acc;
+}

@@ -1,0 +1,83 @@
+/* Rule sets: loading a rules file and holding counters. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "u32/run.h"
+
+int ruleset_add(struct ruleset *rs, const struct rule *r)
+{
+	if (rs->n == rs->cap) {
+		unsigned cap = rs->cap ? rs->cap * 2 : 8;
+		struct rule *nr = realloc(rs->rules, cap * sizeof(*nr));
+		if (!nr)
+			return -ENOMEM;
+		rs->rules = nr;
+		struct rule_counts *nc = realloc(rs->counts, cap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		rs->counts = nc;
+		rs->cap = cap;
+	}
+	rs->rules[rs->n] = *r;
+	memset(&rs->counts[rs->n], 0, sizeof(rs->counts[0]));
+	rs->n++;
+	return 0;
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+	free(rs->rules);
+	free(rs->counts);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static bool name_taken(const struct ruleset *rs, const char *name)
+{
+	for (unsigned k = 0; k < rs->n; k++)
+		if (strcmp(rs->rules[k].name, name) == 0)
+			return true;
+	return false;
+}
+
+int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profile *kp, char *err,
+		 size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, msg[U32_ERR_LEN];
+	size_t cap = 0;
+	unsigned lineno = 0;
+	struct rule *r = malloc(sizeof(*r));
+	int rc = 0;
+
+	if (!f || !r) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		int pr = rule_parse_line(r, line, kp, msg, sizeof(msg));
+		if (pr == 1)
+			continue;
+		if (pr == 0 && name_taken(rs, r->name)) {
+			snprintf(msg, sizeof(msg), "rule name \"%s\" used twice", r->name);
+			pr = -EINVAL;
+		}
+		if (pr < 0) {
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+			rc = pr;
+			goto out;
+		}
+		rc = ruleset_add(rs, r);
+		if (rc)
+			goto out;
+	}
+out:
+	free(line);
+	free(r);
+	if (f)
+		fclose(f);
+	return rc;
+}

@@ -1,0 +1,339 @@
+/*
+ * The string match: libxt_string's --hex-string parser, the kernel's
+ * Latin-1 case folding, lib/ts_bm.c and lib/ts_kmp.c searches, and the
+ * window and chunk rules of skb_find_text() (spec sections 4 and 5).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "u32/u32.h"
+
+/* lib/ctype.c: 0xDF and 0xE0-0xFF except 0xF7 are lower case. */
+static bool k_islower(uint8_t c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 0xDF && c != 0xF7);
+}
+
+static bool k_isupper(uint8_t c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7);
+}
+
+uint8_t str_fold(uint8_t c)
+{
+	return k_islower(c) ? (uint8_t)(c - 0x20) : c;
+}
+
+uint8_t str_unfold(uint8_t c)
+{
+	return k_isupper(c) ? (uint8_t)(c + 0x20) : c;
+}
+
+static int str_fail(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int str_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+struct hex_state {
+	const char *s;
+	size_t n, i;
+	unsigned out;
+	bool inhex, escape;
+};
+
+/* Emits one byte from position i; the step after a '|' is not re-inspected. */
+static int hex_emit(struct hex_state *h, uint8_t *out, char *err, size_t errlen)
+{
+	const char *s = h->s;
+
+	if (h->escape) {
+		if (h->i + 1 >= h->n)
+			return str_fail(err, errlen, "Bad literal placement at end of string");
+		out[h->out++] = (uint8_t)s[h->i + 1];
+		h->i += 2;
+		h->escape = false;
+	} else if (h->inhex) {
+		if (h->i + 1 >= h->n)
+			return str_fail(err, errlen, "Odd number of hex digits");
+		if (h->i + 2 >= h->n)
+			return str_fail(err, errlen, "Invalid hex block");
+		if (hexval(s[h->i]) < 0)
+			return str_fail(err, errlen, "Invalid hex char '%c'", s[h->i]);
+		if (hexval(s[h->i + 1]) < 0)
+			return str_fail(err, errlen, "Invalid hex char '%c'", s[h->i + 1]);
+		out[h->out++] = (uint8_t)(hexval(s[h->i]) * 16 + hexval(s[h->i + 1]));
+		h->i += s[h->i + 2] == ' ' ? 3 : 2;
+	} else {
+		out[h->out++] = (uint8_t)s[h->i++];
+	}
+	return 0;
+}
+
+int str_parse_hex(const char *arg, uint8_t *out, unsigned *outlen, char *err, size_t errlen)
+{
+	struct hex_state h = { .s = arg, .n = strlen(arg) };
+	int rc;
+
+	if (h.n == 0)
+		return str_fail(err, errlen, "STRING must contain at least one char");
+	while (h.i < h.n) {
+		if (h.out >= STR_MAX_PATTERN)
+			return str_fail(err, errlen, "STRING too long \"%s\"", arg);
+		if (arg[h.i] == '\\' && !h.inhex) {
+			h.escape = true;
+		} else if (arg[h.i] == '\\') {
+			return str_fail(err, errlen, "Cannot include literals in hex data");
+		} else if (arg[h.i] == '|') {
+			h.inhex = !h.inhex;
+			if (h.inhex)
+				while (arg[h.i + 1] == ' ')
+					h.i++;
+			if (h.i + 1 >= h.n)
+				break;
+			h.i++;
+		}
+		rc = hex_emit(&h, out, err, errlen);
+		if (rc)
+			return rc;
+	}
+	*outlen = h.out;
+	return 0;
+}
+
+long str_kmp_search(const uint8_t *pat, unsigned m, bool icase, const uint8_t *t, size_t n)
+{
+	unsigned prefix[STR_MAX_PATTERN], q = 0;
+	uint8_t p[STR_MAX_PATTERN];
+
+	if (m == 0 || m > STR_MAX_PATTERN)
+		return -1;
+	for (unsigned k = 0; k < m; k++)
+		p[k] = icase ? str_fold(pat[k]) : pat[k];
+	prefix[0] = 0;
+	for (unsigned k = 1, j = 0; k < m; k++) {
+		while (j > 0 && p[j] != p[k])
+			j = prefix[j - 1];
+		if (p[j] == p[k])
+			j++;
+		prefix[k] = j;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (q == 0 && !icase) {
+			/* nothing matched yet: jump to the next possible start */
+			const uint8_t *hit = memchr(t + i, p[0], n - i);
+			if (!hit)
+				return -1;
+			i = (size_t)(hit - t);
+		}
+		uint8_t c = icase ? str_fold(t[i]) : t[i];
+		while (q > 0 && p[q] != c)
+			q = prefix[q - 1];
+		if (p[q] == c)
+			q++;
+		if (q == m)
+			return (long)(i + 1 - m);
+	}
+	return -1;
+}
+
+/* ts_bm.c's subpattern(): does p[j..j+g) re-occur as the suffix p[i..i+g)? */
+static bool bm_subpattern(const uint8_t *p, int i, int j, int g)
+{
+	int x = i + g - 1, y = j + g - 1;
+
+	while (p[x--] == p[y--]) {
+		if (y < 0)
+			return true;
+		if (--g == 0)
+			return p[i - 1] != p[j - 1];
+	}
+	return false;
+}
+
+void str_bm_prepare(struct bm_tables *bt, const uint8_t *pat, unsigned m, bool icase)
+{
+	int len = (int)m;
+
+	bt->m = m;
+	bt->icase = icase;
+	for (unsigned k = 0; k < m; k++)
+		bt->pat[k] = icase ? str_fold(pat[k]) : pat[k];
+	for (int c = 0; c < 256; c++)
+		bt->bad[c] = m;
+	for (int k = 0; k < len - 1; k++) {
+		bt->bad[bt->pat[k]] = (unsigned)(len - 1 - k);
+		if (icase)
+			bt->bad[str_unfold(bt->pat[k])] = (unsigned)(len - 1 - k);
+	}
+	bt->good[0] = 1;
+	for (int k = 1; k < len; k++)
+		bt->good[k] = m;
+	for (int i = len - 1, g = 1; i > 0; g++, i--) {
+		for (int j = i - 1; j >= 1 - g; j--) {
+			if (bm_subpattern(bt->pat, i, j, g)) {
+				bt->good[g] = (unsigned)(len - j - g);
+				break;
+			}
+		}
+	}
+}
+
+long str_bm_search(const struct bm_tables *bt, const uint8_t *t, size_t n)
+{
+	size_t m = bt->m, shift = m - 1;
+
+	if (m == 0)
+		return -1;
+	while (shift < n) {
+		size_t i = 0;
+		if (bt->icase) {
+			while (i < m && str_fold(t[shift - i]) == bt->pat[m - 1 - i])
+				i++;
+		} else {
+			while (i < m && t[shift - i] == bt->pat[m - 1 - i])
+				i++;
+		}
+		if (i == m)
+			return (long)(shift - (m - 1));
+		size_t by_bad = shift - i + bt->bad[t[shift - i]];
+		size_t by_good = shift + bt->good[i];
+		shift = by_bad > by_good ? by_bad : by_good;
+	}
+	return -1;
+}
+
+/* Chunk boundaries (absolute offsets) of a layout, in increasing order. */
+static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uint32_t *cut)
+{
+	unsigned n = 0;
+
+	if (v->nfrag_cuts && layout != BM_LINEAR) {
+		/* a reassembled datagram: head fragment, then each later one */
+		for (unsigned k = 0; k < v->nfrag_cuts && n < 3; k++)
+			cut[n++] = v->frag_cuts[k];
+		return n;
+	}
+	switch (layout) {
+	case BM_AUTO:
+		/* AF_PACKET on veth: frames of >= 4080 bytes get a paged body */
+		if (v->wirelen + 14 >= 4080)
+			cut[n++] = v->l3len;
+		break;
+	case BM_L3:
+		cut[n++] = v->l3len;
+		break;
+	case BM_L4:
+		if (v->l4off && v->l4len)
+			cut[n++] = v->l4off + v->l4len;
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/*
+ * skb_find_text(): chunks start at from; a chunk is not cut at --to, and
+ * reading stops once a chunk would start at or after --to. Searches over
+ * the captured bytes only; the caller decides what a miss means.
+ */
+static long bm_over_chunks(const struct bm_tables *bt, const struct pkt_view *v, uint32_t from,
+			   uint32_t to, enum bm_layout layout)
+{
+	uint32_t cut[4] = { 0 }, end = v->caplen < v->len ? v->caplen : v->len;
+	unsigned ncut = layout_cuts(v, layout, cut);
+	uint32_t pos = from;
+
+	while (pos < end && pos < to) {
+		uint32_t stop = end;
+		for (unsigned k = 0; k < ncut; k++)
+			if (cut[k] > pos && cut[k] < stop)
+				stop = cut[k];
+		long r = str_bm_search(bt, v->data + pos, stop - pos);
+		if (r >= 0)
+			return (long)(pos - from) + r;
+		pos = stop;
+	}
+	return -1;
+}
+
+static long kmp_over_view(const struct str_match *m, const struct pkt_view *v, uint32_t from,
+			  uint32_t to)
+{
+	uint32_t end = v->caplen < v->len ? v->caplen : v->len;
+
+	if (from >= end || from >= to)
+		return -1;
+	return str_kmp_search(m->pat, m->plen, m->icase, v->data + from, end - from);
+}
+
+static enum verdict window_verdict(const struct str_match *m, const struct kernel_profile *kp,
+				   const struct pkt_view *v, long r)
+{
+	uint32_t from = m->from, to = m->to, need;
+
+	if (r >= 0) {
+		if (kp->to_start)
+			return (uint32_t)r <= to - from ? V_YES : V_NO;
+		return (uint32_t)r + m->plen <= (uint32_t)(to - from) ? V_YES : V_NO;
+	}
+	/* not found in the captured part: decisive only if the window was there */
+	need = kp->to_start ? to + m->plen : to;
+	if (need > v->len)
+		need = v->len;
+	return v->caplen >= need ? V_NO : V_INDET;
+}
+
+static enum verdict eval_layout(const struct str_match *m, const struct bm_tables *bt,
+				const struct kernel_profile *kp, const struct pkt_view *v,
+				enum bm_layout layout, long *found)
+{
+	long r;
+
+	if (m->from > m->to)
+		return V_NO;
+	if (m->algo == ALGO_KMP || layout == BM_KMP)
+		r = kmp_over_view(m, v, m->from, m->to);
+	else
+		r = bm_over_chunks(bt, v, m->from, m->to, layout);
+	*found = r;
+	return window_verdict(m, kp, v, r);
+}
+
+void str_eval(const struct str_match *m, const struct kernel_profile *kp, const struct pkt_view *v,
+	      enum bm_layout layout, struct str_result *res)
+{
+	static const enum bm_layout alts[] = { BM_LINEAR, BM_L3, BM_L4, BM_AUTO };
+	const struct bm_tables *bt = &m->bm;
+	long r = -1, r2;
+
+	res->layout_dependent = false;
+	res->v = eval_layout(m, bt, kp, v, layout, &r);
+	res->found = r >= 0 ? (int32_t)(m->from + r) : -1;
+	if (m->algo == ALGO_BM && layout != BM_KMP) {
+		for (unsigned k = 0; k < ARRAY_SIZE(alts); k++)
+			if (eval_layout(m, bt, kp, v, alts[k], &r2) != res->v)
+				res->layout_dependent = true;
+	}
+}

@@ -1,0 +1,71 @@
+/*
+ * Fuzzes the rule-line parser (shell words, iptables options, u32
+ * expressions, --hex-string) and runs every accepted rule through the
+ * evaluators, lint, explain and the -S printer.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "u32/u32.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void sink(void *ctx, const char *text)
+{
+	(void)ctx;
+	(void)text;
+}
+
+static const uint8_t packet[] = {
+	0x45, 0x00, 0x00, 0x30, 0x00, 0x01, 0x00, 0x00, 0x40, 0x11, 0x00, 0x00,
+	0x0a, 0xc9, 0x00, 0x01, 0x0a, 0xc9, 0x00, 0x02, 0x9c, 0x40, 0x00, 0x35,
+	0x00, 0x1c, 0x00, 0x00, 0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x03, 'w',  'w',  'w',	0x00, 0x00, 0x01, 0xdf,
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct kernel_profile kp = { 0 },
+					   old = { .shift_mod32 = true, .to_start = true };
+	struct text_sink out = { sink, NULL };
+	struct lint_warning w[16];
+	struct rule_result res;
+	char err[U32_ERR_LEN], canon[1024];
+	struct rule *r;
+	char *line;
+
+	if (size > 4096)
+		return 0;
+	line = malloc(size + 1);
+	r = malloc(sizeof(*r));
+	if (!line || !r)
+		goto out;
+	memcpy(line, data, size);
+	line[size] = '\0';
+	if (rule_parse_line(r, line, size & 1 ? &old : &kp, err, sizeof(err)) == 0) {
+		for (unsigned len = 0; len <= sizeof(packet); len += 7) {
+			struct pkt_view v = { .data = packet,
+					      .len = len,
+					      .caplen = len,
+					      .family = 4,
+					      .l3len = 20,
+					      .l4off = 20,
+					      .l4len = 8,
+					      .proto = 17,
+					      .wirelen = len };
+			rule_eval(r, &kp, &v, (enum bm_layout)(len % 5), &res);
+		}
+		rule_lint(r, w, 16);
+		for (unsigned k = 0; k < r->nmatches; k++) {
+			if (r->m[k].kind != M_U32)
+				continue;
+			u32_format(&r->m[k].u32, canon, sizeof(canon));
+			u32_explain(&r->m[k].u32, &out);
+		}
+	}
+out:
+	free(line);
+	free(r);
+	return 0;
+}

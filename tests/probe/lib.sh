@@ -1,0 +1,99 @@
+# Helpers for the probe shell tests (sourced). Each test gets its own
+# scratch dir; processes it starts are killed by pid at exit.
+set -u
+SCRATCH=$(mktemp -d /tmp/triage-probe-test.XXXXXX)
+STARTED_PIDS=()
+cleanup_started() {
+	local p
+	for p in "${STARTED_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$SCRATCH"
+}
+trap cleanup_started EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "$*"; exit 77; }
+
+# Skips only when BPF is truly unavailable: a build without it, no root,
+# or a kernel without BTF.
+require_bpf() {
+	"$TRIAGE" version --json | jq -e '.features.bpf' >/dev/null ||
+		skip "triage was built without BPF (clang/bpftool/libbpf-dev missing at build time)"
+	[ "$(id -u)" = 0 ] || skip "probe tests need root"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "kernel has no BTF (/sys/kernel/btf/vmlinux)"
+	command -v jq >/dev/null || fail "jq is missing (scripts/deps.sh installs it)"
+}
+
+# start_workload ARGS...: runs $BUILD/workloads/probe_calls, waits until it is
+# ready (pid in $SCRATCH/ready) and sets WPID.
+start_workload() {
+	rm -f "$SCRATCH/ready"
+	"$BUILD/workloads/probe_calls" "$SCRATCH/ready" "$@" &
+	WPID=$!
+	STARTED_PIDS+=("$WPID")
+	wait_for_file "$SCRATCH/ready" || fail "workload did not start"
+}
+
+# wait_for_file FILE [PATTERN]: up to 20 s until FILE exists (and matches).
+wait_for_file() {
+	local i
+	for i in $(seq 200); do
+		if [ -s "$1" ] && { [ $# -lt 2 ] || grep -q "$2" "$1"; }; then return 0; fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# start_probe OUT ERR ARGS...: runs triage probe ARGS in the background and
+# waits for its "Tracing" line (the probes are attached); sets PPID_PROBE.
+start_probe() {
+	local out=$1 err=$2
+	shift 2
+	: >"$err" # truncate before the fork: a stale "Tracing" line must not count
+	"$TRIAGE" probe "$@" >"$out" 2>"$err" &
+	PPID_PROBE=$!
+	STARTED_PIDS+=("$PPID_PROBE")
+	if ! wait_for_file "$err" '^Tracing'; then
+		cat "$err"
+		fail "probe $* did not attach"
+	fi
+}
+
+# running PID: alive and not a zombie.
+running() {
+	local st
+	st=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# wait_pid_rc PID [SECONDS]: waits for a child to exit (default 60 s), sets RC.
+wait_pid_rc() {
+	local pid=$1 limit=${2:-60} i
+	for i in $(seq $((limit * 10))); do
+		running "$pid" || break
+		sleep 0.1
+	done
+	running "$pid" && fail "pid $pid still running after ${limit}s"
+	wait "$pid"
+	RC=$?
+}
+
+# bpf_prog_ids NAME_REGEX: ids of loaded BPF programs whose name matches.
+bpf_prog_ids() {
+	bpftool prog list -j | jq -r --arg re "$1" '.[] | select((.name // "") | test($re)) | .id' | sort -n
+}
+
+# expect_progs_gone IDS...: each id must disappear (the kernel frees programs
+# after an RCU grace period, so allow a few seconds).
+expect_progs_gone() {
+	local i id left
+	for i in $(seq 50); do
+		left=""
+		for id in "$@"; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	fail "BPF programs still loaded after the probe exited:$left"
+}

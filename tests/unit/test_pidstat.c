@@ -1,0 +1,325 @@
+/*
+ * pidstat core: option grammar and dis_hdr (spec 1 and 6), the rate
+ * arithmetic (spec 7.4), field formatting with --dec/--human/colours
+ * (spec 3.7-3.9) and the header cadence (spec 3.3). Expected values are
+ * the ones sysstat 12.6.1 prints, as recorded in the spec's captures.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pidstat/pidstat.h"
+#include "unit.h"
+
+static int parse(struct pidstat_opts *o, const char *line)
+{
+	char *copy = strdup(line), *argv[32], *tok, *save = NULL;
+	int argc = 0, rc;
+
+	argv[argc++] = (char *)"pidstat";
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = strcmp(tok, "''") ? tok : (char *)"";
+	argv[argc] = NULL;
+	rc = pidstat_opts_parse(o, argc, argv, 4242);
+	if (rc == 0)
+		rc = pidstat_opts_finish(o) ? -1 : 0;
+	/* argv strings point into copy: keep what the tests read */
+	o->comm_re = o->proc_re = o->user = NULL;
+	o->exec_argv = NULL;
+	free(copy);
+	return rc;
+}
+
+TEST(usage_cases)
+{
+	static const char *const bad[] = {
+		"-p abc",  "-p 0",     "-p",	"-x",	      "-up 1", "--help", "--",
+		"-u 0 3",  "-u 1 0",   "-u -1", "-u 1.5",     "1 2 3", "-T foo", "-C ''",
+		"--dec=3", "--dec=12", "--dec", "--human=1",  "-e",    "-p -1",	 "-G",
+		"-T",	   "-o XML",   "-p 1x", "-U 123 1 1",
+	};
+	struct pidstat_opts o;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = parse(&o, bad[i]);
+
+		pidstat_opts_release(&o);
+		if (rc != PIDSTAT_PARSE_USAGE) {
+			fprintf(stderr, "case '%s' gave %d\n", bad[i], rc);
+			ASSERT_EQ(rc, PIDSTAT_PARSE_USAGE);
+		}
+	}
+}
+
+TEST(version_when_reached)
+{
+	struct pidstat_opts o;
+
+	ASSERT_EQ(parse(&o, "-u -V -x"), PIDSTAT_PARSE_VERSION);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "-x -V"), PIDSTAT_PARSE_USAGE);
+	pidstat_opts_release(&o);
+}
+
+TEST(numbers_and_user)
+{
+	struct pidstat_opts o;
+
+	ASSERT_EQ(parse(&o, "-U 123 1"), PIDSTAT_PARSE_OK);
+	ASSERT_EQ(o.interval, 123);
+	ASSERT_EQ(o.count, 1);
+	ASSERT_TRUE(o.username);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "1 -u 3"), PIDSTAT_PARSE_OK);
+	ASSERT_EQ(o.interval, 1);
+	ASSERT_EQ(o.count, 3);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "''"), PIDSTAT_PARSE_OK); /* "" is interval 0 */
+	ASSERT_EQ(o.interval, 0);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "--dec=A -p 1"), PIDSTAT_PARSE_OK); /* 12.6.1's atoi quirk */
+	ASSERT_EQ(o.dec, 0);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "-"), PIDSTAT_PARSE_OK); /* a lone dash is an empty cluster */
+	pidstat_opts_release(&o);
+}
+
+TEST(pid_lists)
+{
+	struct pidstat_opts o;
+
+	ASSERT_EQ(parse(&o, "-p 1,,2 -p SELF"), PIDSTAT_PARSE_OK);
+	ASSERT_EQ(o.npids, 3);
+	ASSERT_EQ(o.pids[2], 4242);
+	ASSERT_EQ(o.pid_nr, 3);
+	ASSERT_TRUE(!o.active_only && !o.all_pids);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "-p ALL"), PIDSTAT_PARSE_OK);
+	ASSERT_TRUE(o.all_pids && !o.active_only);
+	ASSERT_EQ(o.pid_nr, 2);
+	pidstat_opts_release(&o);
+}
+
+/* dis_hdr after parsing and flag checks (spec 1, worked cases of 3.3). */
+TEST(dis_hdr_rules)
+{
+	static const struct {
+		const char *args;
+		int dis_hdr;
+	} cases[] = {
+		{ "-p 123 1 5", 0 },
+		{ "1 5", 1 },
+		{ "-urdw -p 123", 3 },
+		{ "-T ALL -p 123 1 2", 0 },
+		{ "-p 1,2 1 5", 1 },
+		{ "-p ALL", 1 },
+		{ "-p 1,1", 1 },
+		{ "-u -u -p 1", 1 },
+		{ "-u -p 1", 0 },
+		{ "-p SELF", 0 },
+		{ "-T TASK -T CHILD -p 1", 0 },
+		{ "-T CHILD -u -r -p 1", 1 },
+		{ "-T ALL -T ALL -p 1", 2 },
+		{ "-h -u -r -p 1", 1 },
+		{ "-T CHILD -u -d -p 1", 1 },
+	};
+	struct pidstat_opts o;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = parse(&o, cases[i].args);
+
+		pidstat_opts_release(&o);
+		if (rc || o.dis_hdr != cases[i].dis_hdr) {
+			fprintf(stderr, "case '%s': rc %d dis_hdr %d\n", cases[i].args, rc,
+				o.dis_hdr);
+			ASSERT_EQ(o.dis_hdr, cases[i].dis_hdr);
+		}
+	}
+}
+
+TEST(activities_checked)
+{
+	struct pidstat_opts o;
+
+	ASSERT_EQ(parse(&o, "-T CHILD -d"), -1); /* Requested activities not available */
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, "-T CHILD -u -d"), 0);
+	ASSERT_EQ(o.act, ACT_CPU);
+	pidstat_opts_release(&o);
+	ASSERT_EQ(parse(&o, ""), 0);
+	ASSERT_EQ(o.act, ACT_CPU);
+	ASSERT_EQ(o.tsk, TSK_TASK);
+	ASSERT_TRUE(o.active_only && o.all_pids);
+	pidstat_opts_release(&o);
+}
+
+TEST(extensions)
+{
+	struct pidstat_opts o;
+
+	ASSERT_EQ(parse(&o, "-o JSON --whole --root /tmp -p 1"), 0);
+	ASSERT_TRUE(o.json && o.whole);
+	pidstat_opts_release(&o);
+}
+
+/* Spec 7.4: divide first, then multiply by 100; a zero interval counts as 1. */
+TEST(rates)
+{
+	ASSERT_NEAR(pidstat_sp_value(10, 37, 100), 27.0, 1e-12);
+	ASSERT_NEAR(pidstat_sp_value(0, 27, 198), 13.636363636363637, 1e-12);
+	ASSERT_NEAR(pidstat_s_value(0, 105, 106214), 0.098857, 1e-6);
+	ASSERT_EQ(pidstat_interval(500, 500), 1);
+	ASSERT_EQ(pidstat_interval(500, 601), 101);
+}
+
+static char *render(void (*fn)(struct pidstat_out *, void *), void *arg, int dec, bool human)
+{
+	static char buf[256];
+	struct pidstat_out o = { 0 };
+
+	o.f = fmemopen(buf, sizeof(buf), "w");
+	o.dec = dec;
+	o.human = human;
+	fn(&o, arg);
+	fclose(o.f);
+	return buf;
+}
+
+static void pc_fn(struct pidstat_out *o, void *v)
+{
+	pidstat_put_pc(o, 7, 2, *(double *)v);
+}
+
+static void mem_pc_fn(struct pidstat_out *o, void *v)
+{
+	pidstat_put_pc(o, 6, 2, *(double *)v);
+}
+
+static void kb_fn(struct pidstat_out *o, void *v)
+{
+	pidstat_put_u64(o, o->human ? UNIT_KILOBYTE : UNIT_NONE, 7, *(uint64_t *)v);
+}
+
+static void bytes_fn(struct pidstat_out *o, void *v)
+{
+	pidstat_put_f(o, o->human ? UNIT_BYTE : UNIT_NONE, 9, 2, *(double *)v);
+}
+
+/* The --human / --dec samples of spec 13.10. */
+TEST(formatting)
+{
+	double pc = 19.0, zero = 0.0, wr = 5120.0 * 1024;
+	uint64_t vsz = 35260, rss = 1220, stk = 132;
+
+	ASSERT_STREQ(render(pc_fn, &pc, -1, false), "   19.00");
+	ASSERT_STREQ(render(pc_fn, &pc, -1, true), "   19.0%");
+	ASSERT_STREQ(render(pc_fn, &pc, 0, false), "      19");
+	ASSERT_STREQ(render(pc_fn, &pc, 0, true), "     19%");
+	ASSERT_STREQ(render(mem_pc_fn, &zero, -1, true), "   0.0%");
+	ASSERT_STREQ(render(kb_fn, &vsz, -1, true), "   34.4M");
+	ASSERT_STREQ(render(kb_fn, &rss, -1, true), "    1.2M");
+	ASSERT_STREQ(render(kb_fn, &stk, -1, true), "  132.0k");
+	ASSERT_STREQ(render(kb_fn, &vsz, 0, true), "     34M");
+	ASSERT_STREQ(render(kb_fn, &vsz, -1, false), "   35260");
+	ASSERT_STREQ(render(bytes_fn, &zero, -1, true), "      0.0B");
+	ASSERT_STREQ(render(bytes_fn, &wr, -1, true), "      5.0M");
+	ASSERT_STREQ(render(bytes_fn, &wr, 0, true), "        5M");
+}
+
+static void fixed_fn(struct pidstat_out *o, void *v)
+{
+	pidstat_put_f(o, UNIT_NONE, 9, o->dec, *(double *)v);
+}
+
+/* The fast number path must print exactly what printf prints. */
+TEST(fast_numbers_match_printf)
+{
+	unsigned seed = 12345;
+
+	for (int i = 0; i < 200000; i++) {
+		double v;
+		int dec = i % 3;
+		char want[64], got[64];
+		struct pidstat_out o = { 0 };
+
+		seed = seed * 1103515245u + 12345u;
+		switch (i % 4) {
+		case 0:
+			v = (double)(seed % 100000) / 8.0;
+			break; /* exact ties */
+		case 1:
+			v = (double)(seed % 1000000) / 1000.0;
+			break; /* x.xx5 */
+		case 2:
+			v = (double)seed / 4294967296.0 * 1e6;
+			break;
+		default:
+			v = -(double)(seed % 1000) / 16.0;
+			break;
+		}
+		snprintf(want, sizeof(want), " %*.*f", 9, dec, v);
+		o.f = fmemopen(got, sizeof(got), "w");
+		o.dec = dec;
+		o.fast = true;
+		pidstat_put_f(&o, UNIT_NONE, 9, 2, v);
+		fclose(o.f);
+		if (strcmp(want, got)) {
+			fprintf(stderr, "v=%.17g dec=%d: printf '%s' fast '%s'\n", v, dec, want,
+				got);
+			ASSERT_STREQ(got, want);
+		}
+	}
+	(void)fixed_fn;
+}
+
+TEST(colours)
+{
+	struct pidstat_colors c;
+
+	pidstat_colors_init(&c, NULL, NULL, false);
+	ASSERT_STREQ(c.normal, "");
+	pidstat_colors_init(&c, "never", NULL, true);
+	ASSERT_STREQ(c.high, "");
+	pidstat_colors_init(&c, "auto", NULL, false);
+	ASSERT_STREQ(c.high, "");
+	pidstat_colors_init(&c, "always", "H=1;2:M=12345678:Z=4x:I=7", false);
+	ASSERT_STREQ(c.high, "\x1b[1;2m");
+	ASSERT_STREQ(c.low, "\x1b[35;1m");   /* too long: ignored */
+	ASSERT_STREQ(c.zero, "\x1b[34;22m"); /* not digits: ignored */
+	ASSERT_STREQ(c.item, "\x1b[7m");
+	ASSERT_STREQ(c.normal, "\x1b[0m");
+}
+
+/* dis_hdr 0: a header on sample 1, then every rows samples (5-row tty: rows 3). */
+TEST(header_cadence)
+{
+	unsigned long lines = 3;
+	char got[16] = "";
+
+	for (int i = 0; i < 8; i++)
+		strcat(got, pidstat_header_due(&lines, 3) ? "H" : ".");
+	ASSERT_STREQ(got, "H..H..H.");
+	lines = 86400;
+	ASSERT_TRUE(pidstat_header_due(&lines, 86400));
+	ASSERT_TRUE(!pidstat_header_due(&lines, 86400));
+}
+
+int main(void)
+{
+	struct unit_state st = { 0 };
+
+	RUN(&st, usage_cases);
+	RUN(&st, version_when_reached);
+	RUN(&st, numbers_and_user);
+	RUN(&st, pid_lists);
+	RUN(&st, dis_hdr_rules);
+	RUN(&st, activities_checked);
+	RUN(&st, extensions);
+	RUN(&st, rates);
+	RUN(&st, formatting);
+	RUN(&st, fast_numbers_match_printf);
+	RUN(&st, colours);
+	RUN(&st, header_cadence);
+	UNIT_MAIN_END(&st);
+}

@@ -1,0 +1,318 @@
+/*
+ * Unit tests of the u32/string models. Expected values are the facts the
+ * spec (docs: shared reference u32-spec.md) recorded from iptables 1.8.9
+ * and Linux 6.18: parser messages and positions (2.5), --hex-string
+ * quirks (4.1), case folding (5.2), bm's icase gap (T17/T18), window rule
+ * (S9/S10), out-of-range reads (T6).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "u32/u32.h"
+#include "unit.h"
+
+static const struct kernel_profile KP = { 0 };
+
+static const char *parse_msg(const char *expr)
+{
+	static char err[U32_ERR_LEN];
+	struct u32_expr e;
+
+	err[0] = '\0';
+	if (u32_parse(expr, &e, err, sizeof(err)) == 0)
+		return "ok";
+	return err;
+}
+
+TEST(u32_parser_messages)
+{
+	ASSERT_STREQ(parse_msg("0"), "u32: abrupt end of input after location specifier");
+	ASSERT_STREQ(parse_msg("0=1&&"), "u32: abrupt end of input after location specifier");
+	ASSERT_STREQ(parse_msg("0="), "u32: test ended with no value specified");
+	ASSERT_STREQ(parse_msg("0=1&&=1"), "u32: at char 5: location spec missing");
+	ASSERT_STREQ(parse_msg("0 < 2 = 1"), "u32: at char 3: a second '<' was expected");
+	ASSERT_STREQ(parse_msg(" 0 > > 2 = 1"), "u32: at char 4: a second '>' was expected");
+	ASSERT_STREQ(parse_msg("0 1=1"), "u32: at char 2: operator expected");
+	ASSERT_STREQ(parse_msg("0 >>= 1"), "u32: at char 4: not a number or out of range");
+	ASSERT_STREQ(parse_msg("0&1&2&3&4&5&6&7&8&9&10=0"), "u32: at char 22: too many operators");
+	ASSERT_STREQ(parse_msg("0 & 0xff = 1 & 2"), "u32: at char 14: a second '&' was expected");
+	ASSERT_STREQ(parse_msg("0=&&1=1"), "u32: at char 3: value spec missing");
+	ASSERT_STREQ(parse_msg("0=0x"), "u32: at char 3: expected \",\" or \"&&\"");
+	ASSERT_STREQ(parse_msg("0=1,2,3,4,5,6,7,8,9,10,11"), "u32: at char 25: too many \",\"s");
+	ASSERT_STREQ(parse_msg("0=4294967296"), "u32: at char 2: not a number or out of range");
+	ASSERT_STREQ(parse_msg("08=1"), "u32: at char 1: operator expected");
+	ASSERT_STREQ(parse_msg("+4=1"), "ok");
+}
+
+TEST(u32_numbers_and_format)
+{
+	struct u32_expr e;
+	char err[U32_ERR_LEN], buf[256];
+
+	ASSERT_EQ(u32_parse("010=0x10:0X20 && 4&0x1FFF=0", &e, err, sizeof(err)), 0);
+	u32_format(&e, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "0x8=0x10:0x20&&0x4&0x1fff=0x0");
+	ASSERT_EQ(u32_parse("0<<32=1", &e, err, sizeof(err)), 0);
+	ASSERT_EQ(u32_check_kernel(&e, &KP, err, sizeof(err)), -EINVAL);
+	struct kernel_profile old = { .shift_mod32 = true };
+	ASSERT_EQ(u32_check_kernel(&e, &old, err, sizeof(err)), 0);
+}
+
+/* A UDP/IPv4 datagram with the given payload, checksum left at zero. */
+static unsigned build_udp(uint8_t *p, const uint8_t *pay, unsigned n)
+{
+	unsigned len = 28 + n;
+
+	memset(p, 0, 28);
+	p[0] = 0x45;
+	p[2] = (uint8_t)(len >> 8);
+	p[3] = (uint8_t)len;
+	p[9] = 17;
+	p[20] = 0x9c;
+	p[21] = 0x40;
+	p[22] = 0x27;
+	p[23] = 0x0f;
+	memcpy(p + 28, pay, n);
+	return len;
+}
+
+static struct pkt_view view_of(const uint8_t *p, unsigned len)
+{
+	struct pkt_view v = { .data = p,
+			      .len = len,
+			      .caplen = len,
+			      .family = 4,
+			      .l3len = 20,
+			      .l4off = 20,
+			      .l4len = 8,
+			      .proto = 17,
+			      .wirelen = len };
+	return v;
+}
+
+static enum verdict u32_on(const char *expr, const struct pkt_view *v)
+{
+	struct u32_expr e;
+	char err[U32_ERR_LEN];
+
+	if (u32_parse(expr, &e, err, sizeof(err)))
+		return (enum verdict) - 1;
+	return u32_eval(&e, &KP, v, NULL);
+}
+
+TEST(u32_bounds)
+{
+	uint8_t p[64];
+	unsigned len = build_udp(p, (const uint8_t *)"A", 1);
+	struct pkt_view v = view_of(p, len);
+
+	/* T7: payload byte 0 as a low byte works, as a high byte reads out of range */
+	ASSERT_EQ(u32_on("0>>22&0x3C@5&0xFF=0x41", &v), V_YES);
+	ASSERT_EQ(u32_on("0>>22&0x3C@8>>24=0x41", &v), V_NO);
+	ASSERT_EQ(u32_on("25&0xFF=0x41", &v), V_YES);
+	ASSERT_EQ(u32_on("26=0:0xFFFFFFFF", &v), V_NO);
+	/* a capture that holds fewer bytes than the datagram: indeterminate */
+	v.caplen = 26;
+	ASSERT_EQ(u32_on("25&0xFF=0x41", &v), V_INDET);
+	ASSERT_EQ(u32_on("0>>24=0x44 && 25&0xFF=0x41", &v), V_NO);
+}
+
+TEST(u32_at_overflow)
+{
+	uint8_t p[64];
+	unsigned len = build_udp(p, (const uint8_t *)"\xff\xff\xff\xff", 4);
+	struct pkt_view v = view_of(p, len);
+
+	ASSERT_EQ(u32_on("28@0=0:0xFFFFFFFF", &v), V_NO);
+	ASSERT_EQ(u32_on("0>>22&0x3C@0>>16@0=0:0xFFFFFFFF", &v), V_NO);
+	ASSERT_EQ(u32_on("0>>22&0x3C@4=0:0xFFFFFFFF", &v), V_YES);
+}
+
+static int hex(const char *s, char *out, unsigned *n)
+{
+	static char err[U32_ERR_LEN];
+	uint8_t buf[STR_MAX_PATTERN + 1];
+	int rc = str_parse_hex(s, buf, n, err, sizeof(err));
+
+	if (rc) {
+		strcpy(out, err);
+		return rc;
+	}
+	memcpy(out, buf, *n);
+	out[*n] = '\0';
+	return 0;
+}
+
+TEST(hex_string_quirks)
+{
+	char out[400];
+	unsigned n;
+	char big[300] = "|";
+
+	ASSERT_EQ(hex("|41 42|", out, &n), 0);
+	ASSERT_STREQ(out, "AB");
+	ASSERT_EQ(hex("|41||42|", out, &n), 0);
+	ASSERT_STREQ(out, "A|42");
+	ASSERT_EQ(hex("|41|\\x", out, &n), 0);
+	ASSERT_STREQ(out, "A\\x");
+	ASSERT_EQ(hex("abc|", out, &n), 0);
+	ASSERT_STREQ(out, "abc");
+	ASSERT_EQ(hex("\\|", out, &n), 0);
+	ASSERT_STREQ(out, "|");
+	ASSERT_EQ(hex("|41  42|", out, &n), -EINVAL);
+	ASSERT_STREQ(out, "Invalid hex char ' '");
+	ASSERT_EQ(hex("|414|", out, &n), -EINVAL);
+	ASSERT_STREQ(out, "Invalid hex block");
+	ASSERT_EQ(hex("||", out, &n), -EINVAL);
+	ASSERT_STREQ(out, "Odd number of hex digits");
+	for (int k = 0; k < 127; k++)
+		strcat(big, "41");
+	strcat(big, "|");
+	ASSERT_EQ(hex(big, out, &n), 0);
+	ASSERT_EQ(n, 127);
+	big[strlen(big) - 1] = '\0';
+	strcat(big, "41|");
+	ASSERT_EQ(hex(big, out, &n), -EINVAL);
+}
+
+TEST(kernel_case_folding)
+{
+	ASSERT_EQ(str_fold('a'), 'A');
+	ASSERT_EQ(str_fold(0xE9), 0xC9);
+	ASSERT_EQ(str_fold(0xF7), 0xF7);
+	ASSERT_EQ(str_fold(0xDF), 0xBF);
+	ASSERT_EQ(str_fold(0xFF), 0xDF);
+	ASSERT_EQ(str_unfold(0xD7), 0xD7);
+	ASSERT_EQ(str_unfold(0xC9), 0xE9);
+}
+
+static void str_setup(struct str_match *m, enum str_algo algo, bool icase, const char *pat,
+		      unsigned plen, unsigned from, unsigned to)
+{
+	memset(m, 0, sizeof(*m));
+	m->algo = algo;
+	m->icase = icase;
+	memcpy(m->pat, pat, plen);
+	m->plen = plen;
+	m->from = (uint16_t)from;
+	m->to = (uint16_t)to;
+	str_bm_prepare(&m->bm, m->pat, plen, icase);
+}
+
+TEST(bm_icase_gap)
+{
+	uint8_t p[64];
+	struct str_match m;
+	struct str_result r;
+	unsigned len = build_udp(p, (const uint8_t *)"\xdf\xdf\x41", 3);
+	struct pkt_view v = view_of(p, len);
+
+	/* T17: bm --icase |bf41| misses on DF DF 41, kmp finds it */
+	str_setup(&m, ALGO_BM, true, "\xbf\x41", 2, 28, 65535);
+	str_eval(&m, &KP, &v, BM_LINEAR, &r);
+	ASSERT_EQ(r.v, V_NO);
+	str_setup(&m, ALGO_KMP, true, "\xbf\x41", 2, 28, 65535);
+	str_eval(&m, &KP, &v, BM_LINEAR, &r);
+	ASSERT_EQ(r.v, V_YES);
+	/* T18: BF BF 41 is found by bm without icase */
+	len = build_udp(p, (const uint8_t *)"\xbf\xbf\x41", 3);
+	v = view_of(p, len);
+	str_setup(&m, ALGO_BM, false, "\xbf\x41", 2, 28, 65535);
+	str_eval(&m, &KP, &v, BM_LINEAR, &r);
+	ASSERT_EQ(r.v, V_YES);
+}
+
+TEST(string_window)
+{
+	uint8_t p[64];
+	struct str_match m;
+	struct str_result r;
+	unsigned len = build_udp(p, (const uint8_t *)"ABCDEFzz", 8);
+	struct pkt_view v = view_of(p, len);
+	struct kernel_profile old = { .to_start = true };
+
+	str_setup(&m, ALGO_BM, false, "ABCDEF", 6, 28, 34); /* S9 */
+	str_eval(&m, &KP, &v, BM_AUTO, &r);
+	ASSERT_EQ(r.v, V_YES);
+	str_setup(&m, ALGO_BM, false, "ABCDEF", 6, 28, 33); /* S10 */
+	str_eval(&m, &KP, &v, BM_AUTO, &r);
+	ASSERT_EQ(r.v, V_NO);
+	str_eval(&m, &old, &v, BM_AUTO, &r); /* before Linux 6.7 */
+	ASSERT_EQ(r.v, V_YES);
+	str_setup(&m, ALGO_KMP, false, "A", 1, 28, 28);
+	str_eval(&m, &KP, &v, BM_AUTO, &r);
+	ASSERT_EQ(r.v, V_NO);
+}
+
+TEST(bm_chunks_layout_dependent)
+{
+	uint8_t p[64];
+	struct str_match m;
+	struct str_result r;
+	unsigned len = build_udp(p, (const uint8_t *)"x", 1);
+	struct pkt_view v = view_of(p, len);
+
+	/* "00 00 9c 40" spans the end of the IP header (offset 20) */
+	str_setup(&m, ALGO_BM, false, "\x00\x00\x9c\x40", 4, 0, 65535);
+	str_eval(&m, &KP, &v, BM_LINEAR, &r);
+	ASSERT_EQ(r.v, V_YES);
+	ASSERT_TRUE(r.layout_dependent);
+	str_eval(&m, &KP, &v, BM_L3, &r);
+	ASSERT_EQ(r.v, V_NO);
+}
+
+TEST(words_and_rules)
+{
+	char buf[256], *w[16], err[U32_ERR_LEN];
+	struct rule *r = calloc(1, sizeof(*r));
+
+	ASSERT_EQ(u32_split_words("a 'b c' \"d\\\"e\" f\\ g # no", buf, w, 16, err, sizeof(err)),
+		  4);
+	ASSERT_STREQ(w[1], "b c");
+	ASSERT_STREQ(w[2], "d\"e");
+	ASSERT_STREQ(w[3], "f g");
+	ASSERT_EQ(u32_split_words("a 'b", buf, w, 16, err, sizeof(err)), -EINVAL);
+	ASSERT_TRUE(r != NULL);
+	ASSERT_EQ(rule_parse_line(r, "n1 -m u32 --u32 '0=1' -m string --algo kmp --string x", &KP,
+				  err, sizeof(err)),
+		  0);
+	ASSERT_EQ(r->nmatches, 2);
+	ASSERT_EQ(rule_parse_line(r, "n2 -m string --algo bm --string ''", &KP, err, sizeof(err)),
+		  -EINVAL);
+	ASSERT_EQ(rule_parse_line(r, "   # comment", &KP, err, sizeof(err)), 1);
+	free(r);
+}
+
+TEST(dns_encoding)
+{
+	uint8_t out[256];
+	char err[U32_ERR_LEN];
+
+	ASSERT_EQ(dns_encode_name("www.example.com", out, sizeof(out), err, sizeof(err)), 17);
+	ASSERT_EQ(out[0], 3);
+	ASSERT_EQ(out[4], 7);
+	ASSERT_EQ(out[16], 0);
+	ASSERT_EQ(dns_encode_name("a..b", out, sizeof(out), err, sizeof(err)), -EINVAL);
+	ASSERT_EQ(dns_type_code("HTTPS"), 65);
+	ASSERT_EQ(dns_type_code("TYPE99"), 99);
+	ASSERT_EQ(dns_type_code("nope"), -EINVAL);
+}
+
+int main(void)
+{
+	struct unit_state st = { 0 };
+
+	RUN(&st, u32_parser_messages);
+	RUN(&st, u32_numbers_and_format);
+	RUN(&st, u32_bounds);
+	RUN(&st, u32_at_overflow);
+	RUN(&st, hex_string_quirks);
+	RUN(&st, kernel_case_folding);
+	RUN(&st, bm_icase_gap);
+	RUN(&st, string_window);
+	RUN(&st, bm_chunks_layout_dependent);
+	RUN(&st, words_and_rules);
+	RUN(&st, dns_encoding);
+	printf("%d run, %d failed\n", st.run, st.failed);
+	return st.failed ? 1 : 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * More runnable threads than CPUs, for the runq test. After SIGUSR1 it
+ * starts N spinning threads for SECONDS; each prints, as it ends, its own
+ * run-queue wait from /proc/thread-self/schedstat (field 2, run_delay in
+ * ns, the kernel's sched_info accounting): "tid=T run_delay_ns=N".
+ *
+ *   probe_crowd THREADS SECONDS
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static double seconds;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *spinner(void *arg)
+{
+	double end = now_s() + seconds;
+	volatile uint64_t x = 1;
+	unsigned long long exec, delay = 0, pcount;
+	FILE *f;
+
+	while (now_s() < end)
+		for (int i = 0; i < 10000; i++)
+			x = x * 3 + 1;
+	f = fopen("/proc/thread-self/schedstat", "r");
+	if (f && fscanf(f, "%llu %llu %llu", &exec, &delay, &pcount) != 3)
+		delay = 0;
+	if (f)
+		fclose(f);
+	pthread_mutex_lock(&out_lock);
+	printf("tid=%ld run_delay_ns=%llu\n", (long)syscall(SYS_gettid), delay);
+	fflush(stdout);
+	pthread_mutex_unlock(&out_lock);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc == 3 ? atoi(argv[1]) : 0;
+	pthread_t *t;
+	sigset_t set;
+	int sig;
+
+	if (n <= 0) {
+		fprintf(stderr, "usage: probe_crowd THREADS SECONDS\n");
+		return 2;
+	}
+	seconds = atof(argv[2]);
+	t = calloc(n, sizeof(*t));
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	printf("ready\n");
+	fflush(stdout);
+	sigwait(&set, &sig);
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, spinner, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
