@@ -227,8 +227,8 @@ int cmd_load(int argc, char **argv)
 		       .budget = 0.02,
 		       .realtime = true,
 		       .top = WATCH_TOP_DEFAULT,
-		       .min_period_s = 0.05,
-		       .max_period_s = 2.5 },
+		       .min_period_s = 0.1,
+		       .max_period_s = 60 },
 	};
 	int status = parse_args(argc, argv, &o);
 

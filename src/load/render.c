@@ -212,8 +212,10 @@ void render_watch_plain(FILE *out, const struct watch_report *r, const struct lo
 		r->elapsed, r->kernel[0], r->kernel[1], r->kernel[2], r->recon[0], r->recon[1],
 		r->recon[2], r->error1_pct);
 	fprintf(out,
-		"  1m = runnable %.2f + D %.2f + before start %.2f   (%u folds, %u predicted)\n",
-		r->runnable[0], r->d[0], r->before[0], r->steps, r->forced_steps);
+		"  1m = runnable %.2f + D %.2f + before start %.2f + unattributed %.2f\n"
+		"  (%u folds: %u predicted, %u held)\n",
+		r->runnable[0], r->d[0], r->before[0], r->unattributed[0], r->steps,
+		r->forced_steps, r->held_steps);
 	fprintf(out, "  sampling %.1f Hz, %u threads, %.2f ms CPU per scan, %.2f%% of one CPU%s\n",
 		r->rate_hz, r->threads, r->scan_ms, r->cpu_pct, r->realtime ? ", SCHED_FIFO" : "");
 	if (r->ntop) {
@@ -272,6 +274,7 @@ void render_watch_json(struct json_writer *w, const struct watch_report *r,
 	json_triple(w, "runnable", r->runnable);
 	json_triple(w, "d", r->d);
 	json_triple(w, "before_start", r->before);
+	json_triple(w, "unattributed", r->unattributed);
 	json_key(w, "d_reasons_1m");
 	json_object_begin(w);
 	for (int k = D_DISK_IO; k < D_REASON_COUNT; k++)
@@ -280,6 +283,7 @@ void render_watch_json(struct json_writer *w, const struct watch_report *r,
 	json_end(w);
 	json_kv_uint(w, "folds", r->steps);
 	json_kv_uint(w, "predicted_folds", r->forced_steps);
+	json_kv_uint(w, "held_folds", r->held_steps);
 	json_kv_int(w, "ncpu", r->ncpu);
 	json_kv_uint(w, "frozen_now", r->frozen_now);
 	json_key(w, "sampling");

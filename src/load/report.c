@@ -90,11 +90,14 @@ int watch_report_build(const struct watch_state *ws, double now, int max_top,
 	r->error1_pct = r->kernel[0] > 0 ? 100.0 * (r->recon[0] - r->kernel[0]) / r->kernel[0] : 0;
 	r->steps = ws->steps;
 	r->forced_steps = ws->forced_steps;
+	r->held_steps = ws->held_steps;
 	r->ntracked = (unsigned)ws->ntasks;
 	r->ncpu = ws->ncpu;
 	r->frozen_now = ws->frozen_now;
 	add_tasks(ws, r);
 	add_cgroups(ws, r);
+	for (int k = 0; k < 3; k++)
+		r->unattributed[k] = r->recon[k] - r->before[k] - r->runnable[k] - r->d[k];
 	return 0;
 }
 
@@ -108,6 +111,7 @@ void verdict_input_from_watch(const struct watch_report *r, const struct watch_s
 	in->runnable = r->runnable[0];
 	in->d_counted = r->d[0];
 	in->before = r->before[0];
+	in->unattributed = r->unattributed[0];
 	/* Each fold leaves EXP_1/FIXED_1 of the older weight. */
 	in->coverage =
 	    1 - (double)load_fixed_power(LOAD_EXP_1, LOAD_FSHIFT, r->steps) / LOAD_FIXED_1;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,7 +100,11 @@ static int wait_until(double t, const sigset_t *stop)
 	}
 }
 
+/* How often the kernel's figures are read: folds are found within this. */
+#define POLL_S 0.1
+
 struct loop {
+	struct task_stat_cache cache;
 	const struct watch_opts *o;
 	struct load_source src;
 	bool rt;
@@ -109,31 +114,37 @@ struct loop {
 	unsigned samples_since_print, threads, printed;
 };
 
-/* One sample: /proc/loadavg first, then the task scan, then the tracker. */
-static int sample(struct loop *L, bool first)
+/* The kernel's side: /proc/loadavg, cheap enough to read at POLL_S. */
+static int poll_kernel(struct loop *L, char *text, size_t size, double *now)
 {
-	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), now, cost;
-	struct load_snapshot snap;
-	char text[256];
-	ssize_t n;
-	int err;
+	ssize_t n = procfs_read(&L->src.step, "loadavg", text, size);
 
-	n = procfs_read(&L->src.step, "loadavg", text, sizeof(text));
 	if (n <= 0)
 		return n < 0 ? (int)n : -ENOENT;
-	now = source_now(&L->src);
-	err = load_snapshot_take(&L->src.step, &L->scan, &snap);
+	*now = source_now(&L->src);
+	return 0;
+}
+
+/* One task scan, after the kernel's side was read; measures its CPU cost. */
+static int scan(struct loop *L, const char *text, double now, bool first)
+{
+	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), cost;
+	struct load_snapshot snap;
+	int err = load_snapshot_take(&L->src.step, &L->scan, &snap);
+
 	if (err)
 		return err;
-	if (first)
+	if (first) {
 		watch_init(&L->ws, text, now, L->src.facts.ncpu);
-	err = watch_tick(&L->ws, text, &snap, now);
+		watch_kernel_tick(&L->ws, text, now); /* the first poll, no fold */
+	}
+	err = watch_add_scan(&L->ws, &snap);
 	L->threads = snap.threads_scanned;
 	load_snapshot_release(&snap);
 	cost = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	L->cost_avg = first ? cost : 0.8 * L->cost_avg + 0.2 * cost;
 	L->samples_since_print++;
-	return err < 0 ? err : 0;
+	return err;
 }
 
 static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx)
@@ -162,35 +173,72 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	return 0;
 }
 
-static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, void *ctx)
+/*
+ * How many stat files a scan may keep open: the soft file limit, raised to
+ * the hard one, less room for everything else.
+ */
+static size_t fd_room(void)
 {
-	double period = L->o->min_period_s, next = clock_s(CLOCK_MONOTONIC), now;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > (1 << 20) ? (1 << 20) : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur > 256 ? (size_t)(rl.rlim_cur - 256) : 0;
+}
+
+/* Live: waits for the next poll; fixture: moves to the next step. Returns 1 to stop. */
+static int next_wake(struct loop *L, double *next, const sigset_t *stop)
+{
+	if (L->src.fixture)
+		return load_source_next_step(&L->src);
+	*next += POLL_S;
+	return wait_until(*next, stop);
+}
+
+static int maybe_report(struct loop *L, double now, watch_emit_fn emit, void *ctx)
+{
 	int err;
 
-	for (;;) {
-		if (L->src.fixture) {
-			if (load_source_next_step(&L->src))
-				break;
-		} else {
-			next += period;
-			if (wait_until(next, stop))
-				break;
+	if (now < L->next_print)
+		return 0;
+	err = emit_report(L, now, emit, ctx);
+	if (err)
+		return err;
+	L->next_print += L->o->interval_s;
+	return L->o->count && L->printed >= L->o->count ? 1 : 0;
+}
+
+static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, void *ctx)
+{
+	double next = clock_s(CLOCK_MONOTONIC), now = 0;
+	double next_scan = next + watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+							  L->o->min_period_s, L->o->max_period_s);
+	char text[256];
+	int err;
+
+	while (!next_wake(L, &next, stop)) {
+		err = poll_kernel(L, text, sizeof(text), &now);
+		if (!err)
+			watch_kernel_tick(&L->ws, text, now);
+		/* A fixture step is one scan; live scans run as often as the budget allows. */
+		if (!err && (L->src.fixture || clock_s(CLOCK_MONOTONIC) >= next_scan)) {
+			double start = clock_s(CLOCK_MONOTONIC);
+
+			err = scan(L, text, now, false);
+			/* Aim below the budget: polls, clocks and reports cost too. */
+			next_scan =
+			    start + watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+							    L->o->min_period_s, L->o->max_period_s);
 		}
-		err = sample(L, false);
+		if (!err)
+			err = maybe_report(L, now, emit, ctx);
 		if (err)
-			return err;
-		/* Aim below the budget: rendering and the clock reads cost too. */
-		period = watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-						 L->o->min_period_s, L->o->max_period_s);
-		now = source_now(&L->src);
-		if (now >= L->next_print) {
-			err = emit_report(L, now, emit, ctx);
-			if (err)
-				return err;
-			if (L->o->count && L->printed >= L->o->count)
-				return 0;
-			L->next_print += L->o->interval_s;
-		}
+			return err < 0 ? err : 0;
 	}
 	/* Interrupted or out of steps: a last report unless one was just printed. */
 	if (L->samples_since_print)
@@ -202,6 +250,8 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 {
 	struct loop L = { .o = o };
 	sigset_t stop, old;
+	char text[256];
+	double now = 0;
 	int err;
 
 	err = load_source_open(&L.src, o->root);
@@ -209,6 +259,8 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 		return err;
 	L.scan.skip_pid = L.src.fixture ? 0 : getpid();
 	L.scan.want_stacks = o->stacks;
+	task_stat_cache_init(&L.cache, L.src.fixture ? 0 : fd_room());
+	L.scan.stat_cache = &L.cache;
 	if (L.src.fixture && load_source_next_step(&L.src)) {
 		load_source_close(&L.src);
 		return -ENOENT;
@@ -225,7 +277,9 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	L.cpu_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	L.wall_start = clock_s(CLOCK_MONOTONIC);
-	err = sample(&L, true);
+	err = poll_kernel(&L, text, sizeof(text), &now);
+	if (!err)
+		err = scan(&L, text, now, true);
 	if (!err) {
 		L.last_print = L.ws.start;
 		L.next_print = L.ws.start + o->interval_s;
@@ -233,6 +287,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	watch_release(&L.ws);
+	task_stat_cache_release(&L.cache);
 	load_source_close(&L.src);
 	return err;
 }

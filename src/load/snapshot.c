@@ -114,8 +114,14 @@ static int scan_process(const struct procfs *pf, const struct load_scan_opts *op
 		struct load_task *t;
 		ssize_t n;
 
-		snprintf(path, sizeof(path), "%d/task/%d/stat", (int)pid, (int)tids->ids[i]);
-		n = procfs_read(pf, path, buf, sizeof(buf));
+		if (opts->stat_cache) {
+			n = task_stat_cache_read(opts->stat_cache, pf, pid, tids->ids[i], buf,
+						 sizeof(buf));
+		} else {
+			snprintf(path, sizeof(path), "%d/task/%d/stat", (int)pid,
+				 (int)tids->ids[i]);
+			n = procfs_read(pf, path, buf, sizeof(buf));
+		}
 		if (n <= 0 || pid_stat_parse(buf, (size_t)n, &st) < 0)
 			continue;
 		snap->threads_scanned++;
@@ -139,9 +145,13 @@ int load_snapshot_take(const struct procfs *pf, const struct load_scan_opts *opt
 	memset(snap, 0, sizeof(*snap));
 	read_kernel_figures(pf, snap);
 	err = procfs_list_pids(pf, &pids);
+	if (opts->stat_cache)
+		task_stat_cache_begin(opts->stat_cache);
 	for (size_t i = 0; err == 0 && i < pids.len; i++)
 		if (pids.ids[i] != opts->skip_pid)
 			err = scan_process(pf, opts, pids.ids[i], &tids, snap);
+	if (opts->stat_cache)
+		task_stat_cache_end(opts->stat_cache);
 	id_list_release(&pids);
 	id_list_release(&tids);
 	if (err < 0)

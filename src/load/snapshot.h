@@ -13,6 +13,7 @@
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
 #include "procfs/task_info.h"
+#include "procfs/task_stat_cache.h"
 
 enum psi_resource { PSI_CPU, PSI_IO, PSI_MEMORY, PSI_COUNT };
 
@@ -47,6 +48,7 @@ struct load_snapshot {
 struct load_scan_opts {
 	pid_t skip_pid;	  /* our own process: it is always runnable while it looks */
 	bool want_stacks; /* read kernel stacks of D tasks */
+	struct task_stat_cache *stat_cache; /* kept-open stat files for repeated scans, or NULL */
 };
 
 /* Scans pf into snap (zeroed first). Returns 0 or -errno (no /proc, no memory). */

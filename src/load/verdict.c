@@ -100,9 +100,11 @@ void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
 
 	memset(v, 0, sizeof(*v));
 	if (in->averaged)
-		add_line(v, "load %.2f on %d CPUs = %.2f runnable + %.2f in D%s.", in->load1,
-			 in->ncpu, in->runnable, in->d_counted,
-			 in->before >= 0.005 ? " + older" : "");
+		add_line(v,
+			 "load %.2f on %d CPUs = %.2f runnable + %.2f in D from the tasks seen "
+			 "+ %.2f from before the start + %.2f unattributed.",
+			 in->load1, in->ncpu, in->runnable, in->d_counted,
+			 in->before > 0 ? in->before : 0, in->unattributed);
 	else
 		add_line(v,
 			 "load %.2f on %d CPUs (1-minute average); right now %s tasks count: %.0f "
@@ -117,6 +119,12 @@ void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
 		add_line(v, "No task in D counts towards the load.");
 	if (in->averaged && in->before >= 0.005)
 		add_line(v, "%.2f comes from before triage started and is decaying.", in->before);
+	if (in->averaged && (in->unattributed >= 0.1 || in->unattributed <= -0.1))
+		add_line(
+		    v,
+		    "%.2f is unattributed: the kernel's runnable count seen between scans "
+		    "differs from what the task scans caught (short-lived tasks, sparse scans).",
+		    in->unattributed);
 	if (in->frozen)
 		add_line(v, "%u frozen task%s show%s D but do%s not count towards the load.",
 			 in->frozen, in->frozen == 1 ? "" : "s", in->frozen == 1 ? "s" : "",

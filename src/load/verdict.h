@@ -20,9 +20,10 @@ struct load_verdict {
 struct verdict_input {
 	double load1; /* the kernel's 1-minute figure */
 	int ncpu;
-	double runnable;  /* tasks (or their 1-minute share) that are runnable */
-	double d_counted; /* in D and counted */
-	double before;	  /* --watch: share from before the start; < 0 for a snapshot */
+	double runnable;     /* tasks (or their 1-minute share) that are runnable */
+	double d_counted;    /* in D and counted */
+	double before;	     /* --watch: share from before the start; < 0 for a snapshot */
+	double unattributed; /* --watch: the total less before and the task shares */
 	double reason[D_REASON_COUNT]; /* counted D by reason (tasks or shares) */
 	unsigned frozen;	       /* frozen tasks now (shown D, not counted) */
 	bool have_psi_io;

@@ -54,9 +54,15 @@ static void fold_pair(uint64_t v[3], uint64_t active)
 		v[k] = load_calc(v[k], load_exp[k], active);
 }
 
-static uint64_t fine_share(uint32_t hits, uint32_t samples)
+/*
+ * The share of one period: the mean of its samples or, when no scan fell in
+ * it (a scan costs more than one period's budget), the last mean, held.
+ */
+static uint64_t period_share(uint32_t hits, uint32_t n, uint64_t one, uint64_t *hold)
 {
-	return ((uint64_t)hits * WATCH_FINE_1 + samples / 2) / samples;
+	if (n)
+		*hold = ((uint64_t)hits * one + n / 2) / n;
+	return *hold;
 }
 
 static bool all_zero(const uint64_t a[3], const uint64_t b[3])
@@ -70,30 +76,34 @@ static void watch_fold(struct watch_state *ws)
 	uint32_t n = ws->samples;
 	size_t keep = 0;
 
-	if (!n)
-		return;
-	fold_pair(ws->total, (ws->hits * LOAD_FIXED_1 + n / 2) / n);
+	fold_pair(ws->total,
+		  period_share((uint32_t)ws->polls_r, ws->polls, LOAD_FIXED_1, &ws->hold_r) +
+		      period_share((uint32_t)ws->hits_d, n, LOAD_FIXED_1, &ws->hold_d));
 	fold_pair(ws->before, 0);
 	for (size_t i = 0; i < ws->ntasks; i++) {
 		struct watch_task *t = &ws->tasks[i];
 
-		fold_pair(t->r, fine_share(t->hits_r, n));
-		fold_pair(t->d, fine_share(t->hits_d, n));
+		fold_pair(t->r, period_share(t->hits_r, n, WATCH_FINE_1, &t->hold_r));
+		fold_pair(t->d, period_share(t->hits_d, n, WATCH_FINE_1, &t->hold_d));
 		t->hits_r = t->hits_d = 0;
 		/* A task whose share has decayed to exactly 0 no longer matters. */
-		if (!all_zero(t->r, t->d))
+		if (!all_zero(t->r, t->d) || t->hold_r || t->hold_d)
 			ws->tasks[keep++] = *t;
 	}
 	ws->ntasks = keep;
 	for (size_t i = 0; i < ws->ncgs; i++) {
 		struct watch_cgroup *c = &ws->cgs[i];
 
-		fold_pair(c->r, fine_share(c->hits_r, n));
-		fold_pair(c->d, fine_share(c->hits_d, n));
+		fold_pair(c->r, period_share(c->hits_r, n, WATCH_FINE_1, &c->hold_r));
+		fold_pair(c->d, period_share(c->hits_d, n, WATCH_FINE_1, &c->hold_d));
 		c->hits_r = c->hits_d = 0;
 	}
+	if (!n)
+		ws->held_steps++;
 	ws->samples = 0;
-	ws->hits = 0;
+	ws->hits_d = 0;
+	ws->polls = 0;
+	ws->polls_r = 0;
 	ws->steps++;
 }
 
@@ -177,8 +187,8 @@ static int add_task(struct watch_state *ws, const struct load_task *t)
 		w->hits_d++;
 		ws->cgs[cg].hits_d++;
 		w->why = t->why;
+		ws->hits_d++;
 	}
-	ws->hits++;
 	return 0;
 }
 
@@ -210,19 +220,28 @@ static bool fold_due(struct watch_state *ws, const char *figures, double now)
 	return false;
 }
 
-int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct load_snapshot *snap,
-	       double now)
+int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now)
 {
 	char figures[64];
-	bool fold;
-	int err;
+	bool folded;
 
 	loadavg_figures(loadavg_text, figures, sizeof(figures));
 	loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel);
-	fold = fold_due(ws, figures, now);
-	/* The scan was taken after the kernel's fold: it belongs to the next period. */
-	if (fold)
+	folded = fold_due(ws, figures, now);
+	if (folded)
 		watch_fold(ws);
+	/* Read after the fold it may show: this count belongs to the new period. */
+	if (ws->kernel.runnable > 0) {
+		ws->polls_r += ws->kernel.runnable - 1; /* the reader was running */
+		ws->polls++;
+	}
+	return folded;
+}
+
+int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap)
+{
+	int err;
+
 	ws->samples++;
 	ws->frozen_now = snap->n_frozen;
 	ws->have_psi_io = snap->have_psi[PSI_IO];
@@ -236,7 +255,17 @@ int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct lo
 		if (err < 0)
 			return err;
 	}
-	return fold;
+	return 0;
+}
+
+int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct load_snapshot *snap,
+	       double now)
+{
+	/* The scan was taken after a kernel fold seen here: it belongs to the next period. */
+	int folded = watch_kernel_tick(ws, loadavg_text, now);
+	int err = watch_add_scan(ws, snap);
+
+	return err < 0 ? err : folded;
 }
 
 double watch_period_for_budget(double cost_s, double budget, double min_s, double max_s)

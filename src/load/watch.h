@@ -10,6 +10,12 @@
  * the kernel's point sample, and fold at the moments /proc/loadavg changes,
  * so both sides decay in step. A decaying "before" bucket, seeded from
  * /proc/loadavg, holds what the tasks did before we started.
+ *
+ * The machine-wide figure takes its runnable part from the kernel's own
+ * nr_running in /proc/loadavg (minus the reader), read at every poll, and
+ * its D part from the task scans: runnable counts change fast and polls
+ * are cheap, D waits are long and need a scan to be seen. What the
+ * per-task shares do not cover of it is reported as unattributed.
  */
 #ifndef TRIAGE_LOAD_WATCH_H
 #define TRIAGE_LOAD_WATCH_H
@@ -36,12 +42,14 @@ struct watch_task {
 	bool kernel_thread;
 	uint64_t r[3], d[3];	 /* fine fixed point */
 	uint32_t hits_r, hits_d; /* samples in this period */
+	uint64_t hold_r, hold_d; /* the last period's mean, for periods without a scan */
 };
 
 struct watch_cgroup {
 	char path[CGROUP_PATH_MAX];
 	uint64_t r[3], d[3];
 	uint32_t hits_r, hits_d;
+	uint64_t hold_r, hold_d;
 };
 
 struct watch_state {
@@ -52,7 +60,12 @@ struct watch_state {
 	struct watch_cgroup *cgs;
 	size_t ncgs, cgcap;
 	uint32_t samples; /* in this period */
-	uint64_t hits;	  /* counted tasks summed over this period's samples */
+	uint64_t hits_d;  /* counted D tasks summed over this period's scans */
+	uint64_t hold_d;  /* the last period's mean D count, kernel fixed point */
+	uint64_t polls_r; /* runnable counts summed over this period's polls */
+	uint32_t polls;
+	uint64_t hold_r;     /* the last period's mean runnable count, kernel fixed point */
+	unsigned held_steps; /* folds of periods without a scan of their own */
 	unsigned steps;
 	unsigned forced_steps; /* folds at a predicted time: /proc/loadavg did not move */
 	bool last_forced;
@@ -70,11 +83,19 @@ void watch_init(struct watch_state *ws, const char *loadavg_text, double now, in
 void watch_release(struct watch_state *ws);
 
 /*
- * Feeds one sample: the /proc/loadavg text read just before the task scan,
- * the scan, and the time (seconds, any origin). Folds a period first when
- * the kernel has folded one (its figures changed) or is overdue. Returns 1
- * if it folded, 0 if not, -ENOMEM.
+ * Reads the kernel's side: the /proc/loadavg text and the time (seconds,
+ * any origin). Folds a period when the kernel has folded one (its figures
+ * changed since the previous call) or one is overdue; a period without a
+ * scan folds with the last period's means. Cheap: call it often (10 Hz)
+ * so the folds keep the kernel's phase even when scans are seconds apart.
+ * Returns 1 if it folded, else 0.
  */
+int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now);
+
+/* Adds one task scan to the current period. Returns 0 or -ENOMEM. */
+int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap);
+
+/* Both, for a scan taken right after reading loadavg_text. */
 int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct load_snapshot *snap,
 	       double now);
 
@@ -91,9 +112,10 @@ struct watch_report {
 	double elapsed;
 	double kernel[3], recon[3];
 	double runnable[3], d[3], before[3]; /* sums of the per-task shares */
+	double unattributed[3];		     /* recon - before - the task sums */
 	double reason1[D_REASON_COUNT];	     /* 1-minute D share by reason */
 	double error1_pct;		     /* (recon - kernel) / kernel, 1 minute */
-	unsigned steps, forced_steps;
+	unsigned steps, forced_steps, held_steps;
 	unsigned ntracked;
 	struct watch_contrib *top; /* up to the max_top asked for, largest first */
 	int ntop, max_top;

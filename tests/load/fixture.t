@@ -56,12 +56,13 @@ echo "ok: $n tasks named with state, reason and counting"
 # definition, computed here in awk: the tracker folds whenever the three
 # figures of /proc/loadavg change between steps; each always-active task
 # then holds 1 - (1884/2048)^F; the total starts from the step-1 text
-# (the middle of the fixed-point range that prints as it) and folds F
-# times with the fixture's count of counted tasks (2 R + 3 D = 5).
+# (the middle of the fixed-point range that prints as it) and folds with
+# the mean of the kernel's runnable count less the reader over the
+# period's steps, plus the fixture's D tasks that count (3 vfork parents).
 nsteps=$(find "$FIX" -maxdepth 1 -name 'step*' -type d | wc -l)
 [ "$nsteps" -ge 10 ] || fail "the fixture has only $nsteps steps"
 for i in $(seq "$nsteps"); do
-	echo "$(cut -d' ' -f1-3 "$FIX/step$i/proc/loadavg") $(cut -d' ' -f1 "$FIX/step$i/proc/uptime")"
+	echo "$(cut -d' ' -f1-3 "$FIX/step$i/proc/loadavg") $(cut -d' ' -f1 "$FIX/step$i/proc/uptime") $(cut -d' ' -f4 "$FIX/step$i/proc/loadavg" | cut -d/ -f1)"
 done >"$tmp_steps"
 changes=$(awk 'NR > 1 && ($1 != a || $2 != b || $3 != c) { n++ } { a = $1; b = $2; c = $3 } END { print n + 0 }' "$tmp_steps")
 # A fold of our own (a "predicted" one) comes only at a step without a change
@@ -81,21 +82,22 @@ while read -r tid st reason counts; do
 		fail "replay: task $tid $key $got, expected ${want_t:-$want}"
 	unset want_t
 done <"$FIX/expected"
-read -r l1 l5 l15 _ <"$tmp_steps"
+nd=$(awk '$2 == "D" && $4 == "yes"' "$FIX/expected" | wc -l)
 i=0
-for pair in "$l1 1884" "$l5 2014" "$l15 2037"; do
-	set -- $pair
-	exp_total=$(awk -v v="$1" -v e="$2" -v f="$folds" -v n=5 '
+for e in 1884 2014 2037; do
+	exp_total=$(awk -v e="$e" -v col=$((i + 1)) -v nd="$nd" '
 		function pr(x,  y) { y = x + 10; return sprintf("%d.%02d", int(y / 2048), int((y % 2048) * 100 / 2048)) }
 		function step(l, a,  num, q) { num = l * e + a * (2048 - e); q = int(num / 2048); if (a >= l && num % 2048) q++; return q }
-		BEGIN {
-			t = sprintf("%.2f", v); lo = -1
-			for (x = int(v * 2048) - 40; x <= int(v * 2048) + 40; x++)
-				if (x >= 0 && pr(x) == t) { if (lo < 0) lo = x; hi = x }
+		function fold() { x = step(x, int((sum * 2048 + int(n / 2)) / n) + nd * 2048); sum = 0; n = 0 }
+		NR == 1 {
+			v = $col; t = sprintf("%.2f", v); lo = -1
+			for (y = int(v * 2048) - 40; y <= int(v * 2048) + 40; y++)
+				if (y >= 0 && pr(y) == t) { if (lo < 0) lo = y; hi = y }
 			x = lo + int((hi - lo) / 2)
-			for (k = 0; k < f; k++) x = step(x, n * 2048)
-			printf "%.4f", x / 2048
-		}')
+		}
+		NR > 1 && ($1 != a || $2 != b || $3 != c) { fold() }
+		{ a = $1; b = $2; c = $3; sum += $5 - 1; n++ }
+		END { printf "%.4f", x / 2048 }' "$tmp_steps")
 	got=$(jq ".reconstructed[$i]" <<<"$w")
 	awk -v g="$got" -v w="$exp_total" 'BEGIN { exit !(g - w < 0.0006 && w - g < 0.0006) }' ||
 		fail "replay: reconstructed[$i] $got, expected $exp_total"

@@ -13,7 +13,14 @@ load_cleanup() {
 	# Each workload runs in its own session: kill its whole group.
 	for p in "${LOAD_PIDS[@]}"; do kill -9 -- "-$p" 2>/dev/null; done
 
-	[ -n "$LOAD_FRZ" ] && rmdir "$LOAD_FRZ" 2>/dev/null
+	# A killed task leaves its cgroup only once it is reaped: wait for that.
+	if [ -n "$LOAD_FRZ" ] && [ -d "$LOAD_FRZ" ]; then
+		for _ in $(seq 50); do
+			[ -s "$LOAD_FRZ/cgroup.procs" ] || break
+			sleep 0.1
+		done
+		rmdir "$LOAD_FRZ" 2>/dev/null
+	fi
 	rm -rf "$LOAD_TMP"
 }
 trap load_cleanup EXIT
