@@ -117,6 +117,7 @@ enum {
 	TASK_DISPLAYED = 1u << 2, /* process row shown in this block */
 	TASK_SEEN = 1u << 3,	  /* read successfully in this sample */
 	TASK_KNOWN = 1u << 4,	  /* start time recorded */
+	TASK_LISTED = 1u << 5,	  /* its threads were read last sample */
 };
 
 #define PIDSTAT_NFILES 4 /* stat, schedstat, status, io: kept open */
@@ -126,7 +127,10 @@ struct pidstat_task {
 	struct pidstat_task *leader; /* NULL for a process (TGID) entry */
 	unsigned uid;
 	unsigned flags;
-	uint64_t start; /* stat field 22: tells a reused PID from the old task */
+	uint64_t start;	     /* stat field 22: tells a reused PID from the old task */
+	unsigned nthreads;   /* stat field 20 */
+	unsigned ntids_seen; /* thread entries queued after it last sample */
+	size_t order_idx;    /* its index in the display order */
 	char comm[128];
 	char *cmdline;		     /* -l: cached command line, NULL until read non-empty */
 	struct pidstat_snap snap[3]; /* [0]/[1] alternate, [2] first (Average) */
@@ -137,6 +141,7 @@ struct pidstat_task {
 	/* --whole: per-thread running sums (monotonic by construction). */
 	uint64_t whole_nvcsw, whole_nivcsw, whole_wtime, whole_blkio;
 	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io; -1 if not */
+	int taskdir;		    /* a process's task/ directory (O_PATH), or -1 */
 	struct pidstat_task *hnext; /* hash chain */
 };
 
@@ -229,6 +234,8 @@ struct pidstat_run {
 	/* live runs with privilege: status fields through taskstats */
 	struct taskstats_conn ts;
 	bool use_taskstats;
+	const struct taskstats_brief *pre; /* prefetched answer for the task being read */
+	int pre_rc;
 	const char *average_label;
 	struct json_writer *json;
 	volatile int *stop_flag; /* set by the shell's signal handlers */

@@ -75,10 +75,25 @@ static bool budget_take(struct pidstat_table *tb)
 static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *name, int flags)
 {
 	char path[96];
+	struct pidstat_task *p = t->leader;
 
 	if (r->pf->proc_fd < 0) {
 		errno = ENOENT;
 		return -1;
+	}
+	/*
+	 * A thread's files relative to its process's task/ directory: a
+	 * shorter path walk when its files cannot all be kept open.
+	 */
+	if (p && !r->host->fixture && p->taskdir < 0 && budget_take(&r->table)) {
+		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
+		p->taskdir = openat(r->pf->proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (p->taskdir < 0)
+			r->table.fd_budget++;
+	}
+	if (p && p->taskdir >= 0) {
+		snprintf(path, sizeof(path), "%d/%s", (int)t->pid, name);
+		return openat(p->taskdir, path, flags | O_CLOEXEC);
 	}
 	task_path(t, name, path, sizeof(path));
 	return openat(r->pf->proc_fd, path, flags | O_CLOEXEC);
@@ -143,6 +158,7 @@ static int read_stat(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 	*reused = (t->flags & TASK_KNOWN) && st.starttime != t->start;
 	t->start = st.starttime;
 	t->flags |= TASK_KNOWN;
+	t->nthreads = st.num_threads > 0 ? (unsigned)st.num_threads : 0;
 	memcpy(t->comm, open + 1, (size_t)(close - open - 1));
 	t->comm[close - open - 1] = '\0';
 	s->minflt = st.minflt;
@@ -212,7 +228,13 @@ static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, str
 
 	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
 		return read_status(r, t, s);
-	rc = taskstats_query(&r->ts, t->pid, &b);
+	if (r->pre) {
+		rc = r->pre_rc;
+		b = *r->pre;
+		r->pre = NULL; /* a retry of this task asks again */
+	} else {
+		rc = taskstats_query(&r->ts, t->pid, &b);
+	}
 	if (rc == 0) {
 		t->uid = b.uid;
 		s->nvcsw = b.nvcsw;
@@ -468,46 +490,154 @@ static void whole_apply(struct pidstat_task *p, int curr)
 	s->blkio = p->whole_blkio;
 }
 
-static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
-			struct id_list *tids)
+/* Answers for a whole list of tasks, fetched in batches before reading them. */
+struct prefetch {
+	struct taskstats_brief *b;
+	int *rc;
+	size_t cap;
+};
+
+static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id_list *ids)
 {
-	char path[32];
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || !ids->len)
+		return false;
+	if (ids->len > pf->cap) {
+		struct taskstats_brief *b = realloc(pf->b, ids->len * sizeof(*b));
+		int *rc = b ? realloc(pf->rc, ids->len * sizeof(*rc)) : NULL;
+
+		if (b)
+			pf->b = b;
+		if (!rc)
+			return false;
+		pf->rc = rc;
+		pf->cap = ids->len;
+	}
+	taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
+	return true;
+}
+
+static void prefetch_release(struct prefetch *pf)
+{
+	free(pf->b);
+	free(pf->rc);
+}
+
+static void use_prefetched(struct pidstat_run *r, const struct prefetch *pf, bool have, size_t i)
+{
+	r->pre = have ? &pf->b[i] : NULL;
+	r->pre_rc = have ? pf->rc[i] : 0;
+}
+
+/*
+ * Reads the threads in tids and queues those that are there. Returns 1 if
+ * a thread could not be read and stop_on_gone is set (the list was a guess).
+ */
+static int read_thread_list(struct pidstat_run *r, struct pidstat_task *p, int curr,
+			    const struct id_list *tids, struct prefetch *pf, bool stop_on_gone)
+{
+	bool have = prefetch(r, pf, tids);
 	int rc;
 
-	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-	if (list_numeric(r->pf->proc_fd, path, tids))
-		return 0;
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pidstat_task *t = pidstat_table_find(&r->table, p, tids->ids[i]);
 
 		if (!t && !(t = pidstat_table_add(&r->table, p, tids->ids[i])))
 			return -ENOMEM;
-		if (read_task(r, t, curr))
+		use_prefetched(r, pf, have, i);
+		rc = read_task(r, t, curr);
+		r->pre = NULL;
+		if (rc && stop_on_gone)
+			return 1;
+		if (rc)
 			continue;
 		if ((rc = pidstat_table_push(&r->table, t)))
 			return rc;
-		if (r->opts->whole)
-			whole_add(p, t, curr);
 	}
-	if (r->opts->whole)
+	return 0;
+}
+
+/*
+ * Live runs skip listing /proc/PID/task (costly for big thread groups) when
+ * the thread count in the process's stat equals the number of threads seen
+ * last time: if every one of them can still be read, the set is the same.
+ * Any thread gone means the guess failed: undo and list.
+ */
+static bool known_threads(struct pidstat_run *r, const struct pidstat_task *p, struct id_list *tids)
+{
+	const struct pidstat_table *tb = &r->table;
+	size_t from = p->order_idx + 1;
+
+	if (r->host->fixture || !(p->flags & TASK_LISTED) || p->nthreads != p->ntids_seen ||
+	    from + p->ntids_seen > tb->len || tb->order[p->order_idx] != p)
+		return false;
+	if (tids->cap < p->ntids_seen) {
+		pid_t *n = realloc(tids->ids, p->ntids_seen * sizeof(*n));
+
+		if (!n)
+			return false;
+		tids->ids = n;
+		tids->cap = p->ntids_seen;
+	}
+	tids->len = 0;
+	for (size_t i = from; i < from + p->ntids_seen; i++) {
+		if (tb->order[i]->leader != p)
+			return false;
+		tids->ids[tids->len++] = tb->order[i]->pid;
+	}
+	return true;
+}
+
+static void unqueue_from(struct pidstat_table *tb, size_t mark)
+{
+	while (tb->next_len > mark)
+		tb->next[--tb->next_len]->flags &= ~TASK_SEEN;
+}
+
+static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
+			struct id_list *tids, struct prefetch *pf)
+{
+	size_t mark = r->table.next_len;
+	char path[32];
+	int rc = 1;
+
+	if (known_threads(r, p, tids))
+		rc = read_thread_list(r, p, curr, tids, pf, true);
+	if (rc == 1) {
+		unqueue_from(&r->table, mark);
+		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
+		if (list_numeric(r->pf->proc_fd, path, tids))
+			tids->len = 0;
+		rc = read_thread_list(r, p, curr, tids, pf, false);
+	}
+	if (rc)
+		return rc;
+	p->ntids_seen = (unsigned)(r->table.next_len - mark);
+	p->flags |= TASK_LISTED;
+	if (r->opts->whole) {
+		for (size_t i = mark; i < r->table.next_len; i++)
+			whole_add(p, r->table.next[i], curr);
 		whole_apply(p, curr);
+	}
 	return 0;
 }
 
 /* Reads a process (and its threads with -t or --whole) and queues it. */
-static int sample_process(struct pidstat_run *r, pid_t pid, int curr, struct id_list *tids)
+static int sample_process(struct pidstat_run *r, pid_t pid, int curr, struct id_list *tids,
+			  struct prefetch *tpf)
 {
 	struct pidstat_task *p = pidstat_table_find(&r->table, NULL, pid);
 	int rc;
 
 	if (!p && !(p = pidstat_table_add(&r->table, NULL, pid)))
 		return -ENOMEM;
-	if (read_task(r, p, curr))
+	rc = read_task(r, p, curr);
+	r->pre = NULL;
+	if (rc)
 		return 0;
 	if ((rc = pidstat_table_push(&r->table, p)))
 		return rc;
 	if (r->opts->threads || r->opts->whole)
-		return read_threads(r, p, curr, tids);
+		return read_threads(r, p, curr, tids, tpf);
 	return 0;
 }
 
@@ -539,14 +669,20 @@ static int sample_pids(struct pidstat_run *r, struct id_list *pids)
 int pidstat_read_tasks(struct pidstat_run *r, int curr)
 {
 	struct id_list pids = { 0 }, tids = { 0 };
+	struct prefetch ppf = { 0 }, tpf = { 0 };
 	int rc = sample_pids(r, &pids);
+	bool have = !rc && prefetch(r, &ppf, &pids);
 
-	for (size_t i = 0; !rc && i < pids.len; i++)
-		rc = sample_process(r, pids.ids[i], curr, &tids);
+	for (size_t i = 0; !rc && i < pids.len; i++) {
+		use_prefetched(r, &ppf, have, i);
+		rc = sample_process(r, pids.ids[i], curr, &tids, &tpf);
+	}
 	if (!rc)
 		pidstat_table_commit(&r->table);
 	id_list_release(&pids);
 	id_list_release(&tids);
+	prefetch_release(&ppf);
+	prefetch_release(&tpf);
 	return rc;
 }
 

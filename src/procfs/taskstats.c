@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "procfs/taskstats.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 struct ts_request {
@@ -154,13 +156,98 @@ void taskstats_close(struct taskstats_conn *c)
 	c->fd = -1;
 }
 
+/*
+ * Many queries with two syscalls per batch: the kernel answers each request
+ * while sendmmsg() runs, so every reply is queued when it returns and
+ * recvmmsg() never has to wait (a reply dropped for lack of buffer space
+ * just reads as an error for that task).
+ */
+#define TS_BATCH 32
+#define TS_REPLY 1024
+
+static void batch_send(struct taskstats_conn *c, const pid_t *tids, size_t n,
+		       struct sockaddr_nl *to, struct ts_request *req, struct mmsghdr *msgs,
+		       struct iovec *iov)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct nlattr *na;
+		uint32_t id = (uint32_t)tids[i];
+
+		memset(&req[i], 0, sizeof(req[i]));
+		req[i].n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+		req[i].n.nlmsg_type = c->family;
+		req[i].n.nlmsg_flags = NLM_F_REQUEST;
+		req[i].n.nlmsg_seq = ++c->seq;
+		req[i].g.cmd = TASKSTATS_CMD_GET;
+		req[i].g.version = 1;
+		na = (struct nlattr *)((char *)&req[i] + req[i].n.nlmsg_len);
+		na->nla_type = TASKSTATS_CMD_ATTR_PID;
+		na->nla_len = NLA_HDRLEN + sizeof(id);
+		memcpy((char *)na + NLA_HDRLEN, &id, sizeof(id));
+		req[i].n.nlmsg_len += NLA_ALIGN(na->nla_len);
+		iov[i].iov_base = &req[i];
+		iov[i].iov_len = req[i].n.nlmsg_len;
+		memset(&msgs[i], 0, sizeof(msgs[i]));
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+		msgs[i].msg_hdr.msg_name = to;
+		msgs[i].msg_hdr.msg_namelen = sizeof(*to);
+	}
+}
+
+static void batch_one(struct taskstats_conn *c, const pid_t *tids, size_t n,
+		      struct taskstats_brief *out, int *rcs)
+{
+	char replies[TS_BATCH][TS_REPLY];
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	struct ts_request req[TS_BATCH];
+	struct mmsghdr msgs[TS_BATCH];
+	struct iovec iov[TS_BATCH];
+	uint32_t first_seq = c->seq + 1;
+	int sent, got;
+
+	for (size_t i = 0; i < n; i++)
+		rcs[i] = -EIO;
+	batch_send(c, tids, n, &to, req, msgs, iov);
+	sent = sendmmsg(c->fd, msgs, (unsigned)n, 0);
+	if (sent <= 0)
+		return;
+	for (int i = 0; i < sent; i++) {
+		iov[i].iov_base = replies[i];
+		iov[i].iov_len = TS_REPLY;
+		memset(&msgs[i], 0, sizeof(msgs[i]));
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	got = recvmmsg(c->fd, msgs, (unsigned)sent, MSG_DONTWAIT, NULL);
+	for (int i = 0; i < got; i++) {
+		const struct nlmsghdr *h = (const struct nlmsghdr *)replies[i];
+		uint32_t k = h->nlmsg_seq - first_seq;
+
+		if (msgs[i].msg_len < NLMSG_HDRLEN || k >= (uint32_t)sent)
+			continue;
+		rcs[k] = taskstats_parse_reply(replies[i], msgs[i].msg_len, &out[k]);
+	}
+	/* a short read means something odd was queued: drain it */
+	if (got != sent)
+		while (recv(c->fd, replies[0], TS_REPLY, MSG_DONTWAIT) > 0)
+			;
+}
+
+void taskstats_query_many(struct taskstats_conn *c, const pid_t *tids, size_t n,
+			  struct taskstats_brief *out, int *rcs)
+{
+	for (size_t i = 0; i < n; i += TS_BATCH)
+		batch_one(c, tids + i, n - i < TS_BATCH ? n - i : TS_BATCH, out + i, rcs + i);
+}
+
 int taskstats_query(struct taskstats_conn *c, pid_t tid, struct taskstats_brief *out)
 {
 	char buf[1024];
 	uint32_t id = (uint32_t)tid;
 	ssize_t n;
-	int rc = send_request(c, c->family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID, &id,
-			      sizeof(id));
+	int rc =
+	    send_request(c, c->family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID, &id, sizeof(id));
 
 	if (rc)
 		return rc;
