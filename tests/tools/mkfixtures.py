@@ -13,7 +13,8 @@ process file are the leader's, as the kernel reports them).
 Fixtures:
   edge-misc     odd comms (spaces, ')', '"', a 24-character kworker name),
                 empty cmdline arguments, a UID without a passwd entry, a
-                UID of nobody, io and fd unreadable, a 42-field stat line,
+                UID of nobody, io and fd unreadable, no schedstat (a kernel
+                without CONFIG_SCHEDSTATS), a 42-field stat line,
                 a task that exits after step 2, a new PID at step 3, an
                 idle task, RT/BATCH/IDLE policies, guest time, reaped
                 children (CHILD mode), delay accounting, 3 CPUs.
@@ -45,7 +46,7 @@ class Task:
             starttime=500, vsize=0, rss=0, processor=0, rt_priority=0,
             policy=0, blkio=0, guest=0, cguest=0, nfields=52, uid=0,
             vcsw=0, nvcsw=0, run_ns=0, wait_ns=0, slices=0,
-            rbytes=0, wbytes=0, cwbytes=0, has_io=True, nfds=3,
+            rbytes=0, wbytes=0, cwbytes=0, has_io=True, has_schedstat=True, nfds=3,
             stack_size=132, stack_ref=12, cmdline=comm.encode() + b"\0",
             kthread=False)
         self.v.update(kw)
@@ -116,7 +117,8 @@ def write(path, data):
 def write_task(d, pid, tgid, comm, v):
     comm = v.get("comm", comm)
     write(d + "/stat", stat_line(pid, comm, v))
-    write(d + "/schedstat", f"{v['run_ns']} {v['wait_ns']} {v['slices']}\n")
+    if v["has_schedstat"]:
+        write(d + "/schedstat", f"{v['run_ns']} {v['wait_ns']} {v['slices']}\n")
     write(d + "/status", status_text(pid, tgid, comm, v))
     write(d + "/cmdline", b"" if v["kthread"] else v["cmdline"])
     write(d + "/smaps", smaps_text(v))
@@ -207,6 +209,9 @@ def edge_misc():
     noio = Task(300, "noio", has_io=False, nfds=-1, utime=10, stime=10, vsize=2**22, rss=100,
                 starttime=2200, blkio=7)
     fx.add(ramp(noio, 4, utime=1, blkio=3, vcsw=2))
+    nosched = Task(301, "noschedstat", has_schedstat=False, utime=10, starttime=2250,
+                   vsize=2**22, rss=100, wait_ns=10**9)
+    fx.add(ramp(nosched, 4, utime=4, wait_ns=10**8))
     short = Task(400, "oldkernel", nfields=42, utime=70, stime=7, starttime=2300,
                  vsize=2**23, rss=800)
     fx.add(ramp(short, 4, utime=10, stime=1, minflt=2))
