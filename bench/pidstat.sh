@@ -80,6 +80,11 @@ print(" ".join(str((b - a) % 86400) for a, b in zip(seen, seen[1:])) or "-")
 PY
 }
 
+count_tasks() {
+	# Tasks come and go while ls runs: its status does not matter here.
+	(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null || true) | wc -l
+}
+
 measure() { # tool -> "cpu_per_interval syscalls_per_interval rss_MB gaps"
 	local cmd c1 c6 r6 s1 s2 g
 	read -ra cmd <<<"$(tool_cmd "$1")"
@@ -101,6 +106,7 @@ table=$TMP/table.md
 	echo "CPU per interval = (run \`1 6\` - run \`1 1\`) / 5 (user+sys); syscalls per"
 	echo "interval = strace -c -f of \`1 2\` - \`1 1\`; sample gaps = seconds between"
 	echo "consecutive timestamps (start-up, then 6 samples): anything but 1 is late."
+	echo "tasks = threads on the machine during that tool's runs (other users' included)."
 	echo
 	echo "| extra threads | tasks | tool | CPU s/interval | syscalls/interval | peak RSS MB | sample gaps (s) |"
 	echo "|---|---|---|---|---|---|---|"
@@ -113,15 +119,22 @@ for n in $THREADS; do
 		[ -s "$TMP/ready" ] && break
 		sleep 0.1
 	done
-	# Tasks come and go while ls runs: its status does not matter here.
-	tasks=$( (ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null || true) | wc -l)
+	tasks=$(count_tasks)
 	echo "bench: $n sleeping threads ready (pid $(cat "$TMP/ready")), $tasks tasks" >&2
 	declare -A res=()
 	for tool in sysstat triage; do
+		before=$(count_tasks)
 		res[$tool]=$(measure "$tool")
-		echo "bench: $n $tool ${res[$tool]}" >&2
+		after=$(count_tasks)
+		echo "bench: $n $tool tasks $before..$after ${res[$tool]}" >&2
 		IFS='|' read -r cpu sc rss g <<<"${res[$tool]}"
-		echo "| $n | $tasks | $tool | $cpu | $sc | $rss | $g |" >>"$table"
+		# Differences of two runs only mean something if the machine's
+		# task count held still (other users start and stop workloads).
+		shown=$before
+		if [ $((before - after)) -gt $((before / 20)) ] || [ $((after - before)) -gt $((before / 20)) ]; then
+			shown="$before→$after (unstable)"
+		fi
+		echo "| $n | $shown | $tool | $cpu | $sc | $rss | $g |" >>"$table"
 	done
 	IFS='|' read -r sc_cpu sc_sc sc_rss _ <<<"${res[sysstat]}"
 	IFS='|' read -r tr_cpu tr_sc tr_rss _ <<<"${res[triage]}"

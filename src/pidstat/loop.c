@@ -68,8 +68,6 @@ static void format_time(const struct pidstat_run *r, int slot, char *buf, size_t
 /* sysstat checks stdout with an empty write before every report. */
 static int check_stdout(struct pidstat_run *r)
 {
-	if (r->json)
-		return 0;
 	if (write(STDOUT_FILENO, "", 0) < 0) {
 		r->err_errno = errno;
 		return PIDSTAT_E_STDOUT;

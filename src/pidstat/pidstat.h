@@ -141,6 +141,7 @@ struct pidstat_task {
 	/* --whole: per-thread running sums (monotonic by construction). */
 	uint64_t whole_nvcsw, whole_nivcsw, whole_wtime, whole_blkio;
 	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io; -1 if not */
+	int taskdir;		    /* a process's task/ directory (O_PATH), or -1 */
 	struct pidstat_task *hnext; /* hash chain */
 };
 

@@ -65,15 +65,20 @@ struct pidstat_task *pidstat_table_find(struct pidstat_table *tb, struct pidstat
 	return NULL;
 }
 
+static void close_fd(struct pidstat_table *tb, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		tb->fd_budget++;
+	}
+	*fd = -1;
+}
+
 static void close_files(struct pidstat_table *tb, struct pidstat_task *t)
 {
-	for (int i = 0; i < PIDSTAT_NFILES; i++) {
-		if (t->fds[i] >= 0) {
-			close(t->fds[i]);
-			tb->fd_budget++;
-		}
-		t->fds[i] = -1;
-	}
+	for (int i = 0; i < PIDSTAT_NFILES; i++)
+		close_fd(tb, &t->fds[i]);
+	close_fd(tb, &t->taskdir);
 }
 
 bool pidstat_task_has_files(const struct pidstat_task *t)
@@ -81,7 +86,7 @@ bool pidstat_task_has_files(const struct pidstat_task *t)
 	for (int i = 0; i < PIDSTAT_NFILES; i++)
 		if (t->fds[i] >= 0)
 			return true;
-	return false;
+	return t->taskdir >= 0;
 }
 
 void pidstat_task_forget_files(struct pidstat_table *tb, struct pidstat_task *t)
@@ -96,14 +101,16 @@ void pidstat_task_reset(struct pidstat_table *tb, struct pidstat_task *t)
 	struct pidstat_task *leader = t->leader, *hnext = t->hnext;
 	int fds[PIDSTAT_NFILES];
 
+	/* kept files were just reopened for the new task; its task/ dir may not be */
+	close_fd(tb, &t->taskdir);
 	memcpy(fds, t->fds, sizeof(fds));
 	free(t->cmdline);
 	memset(t, 0, sizeof(*t));
+	t->taskdir = -1;
 	t->pid = pid;
 	t->leader = leader;
 	t->hnext = hnext;
 	memcpy(t->fds, fds, sizeof(fds));
-	(void)tb;
 }
 
 struct pidstat_task *pidstat_table_add(struct pidstat_table *tb, struct pidstat_task *leader,
@@ -119,6 +126,7 @@ struct pidstat_task *pidstat_table_add(struct pidstat_table *tb, struct pidstat_
 		return NULL;
 	t->pid = pid;
 	t->leader = leader;
+	t->taskdir = -1;
 	for (int i = 0; i < PIDSTAT_NFILES; i++)
 		t->fds[i] = -1;
 	b = bucket_of(tb, leader ? leader->pid : 0, pid);
