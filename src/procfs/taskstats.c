@@ -41,17 +41,24 @@ static int send_request(struct taskstats_conn *c, uint16_t type, uint8_t cmd, ui
 	return 0;
 }
 
-/* Walks the attributes in [p, p + len) looking for type; NULL if absent. */
-static const struct nlattr *find_attr(const char *p, size_t len, uint16_t type)
+/*
+ * Walks the attributes in [p, p + len) for type; returns its payload and
+ * length, or NULL. Headers are copied out: buffers need not be aligned.
+ */
+static const char *find_attr(const char *p, size_t len, uint16_t type, size_t *plen)
 {
 	while (len >= NLA_HDRLEN) {
-		const struct nlattr *na = (const struct nlattr *)p;
-		size_t step = NLA_ALIGN(na->nla_len);
+		struct nlattr na;
+		size_t step;
 
-		if (na->nla_len < NLA_HDRLEN || na->nla_len > len)
+		memcpy(&na, p, sizeof(na));
+		step = NLA_ALIGN(na.nla_len);
+		if (na.nla_len < NLA_HDRLEN || na.nla_len > len)
 			return NULL;
-		if ((na->nla_type & NLA_TYPE_MASK) == type)
-			return na;
+		if ((na.nla_type & NLA_TYPE_MASK) == type) {
+			*plen = na.nla_len - NLA_HDRLEN;
+			return p + NLA_HDRLEN;
+		}
 		if (step >= len)
 			break;
 		p += step;
@@ -63,47 +70,45 @@ static const struct nlattr *find_attr(const char *p, size_t len, uint16_t type)
 /* A netlink error message, or the generic payload of a reply. */
 static int reply_payload(const void *buf, size_t len, const char **payload, size_t *plen)
 {
-	const struct nlmsghdr *h = buf;
+	struct nlmsghdr h;
 
-	if (len < NLMSG_HDRLEN || h->nlmsg_len > len || h->nlmsg_len < NLMSG_HDRLEN)
+	if (len < NLMSG_HDRLEN)
 		return -EINVAL;
-	if (h->nlmsg_type == NLMSG_ERROR) {
-		const struct nlmsgerr *e = NLMSG_DATA(h);
+	memcpy(&h, buf, sizeof(h));
+	if (h.nlmsg_len > len || h.nlmsg_len < NLMSG_HDRLEN)
+		return -EINVAL;
+	if (h.nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr e;
 
-		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+		if (h.nlmsg_len < NLMSG_LENGTH(sizeof(e)))
 			return -EINVAL;
-		return e->error ? e->error : -EINVAL;
+		memcpy(&e, (const char *)buf + NLMSG_HDRLEN, sizeof(e));
+		return e.error < 0 ? e.error : -EINVAL;
 	}
-	if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+	if (h.nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 		return -EINVAL;
-	*payload = (const char *)NLMSG_DATA(h) + GENL_HDRLEN;
-	*plen = h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	*payload = (const char *)buf + NLMSG_HDRLEN + GENL_HDRLEN;
+	*plen = h.nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 	return 0;
 }
 
 int taskstats_parse_reply(const void *buf, size_t len, struct taskstats_brief *out)
 {
-	const char *p;
-	size_t plen;
-	const struct nlattr *aggr, *stats;
+	const char *p, *aggr, *stats;
+	size_t plen, alen, have;
 	struct taskstats ts;
-	size_t have;
 	int rc = reply_payload(buf, len, &p, &plen);
 
 	if (rc)
 		return rc;
-	aggr = find_attr(p, plen, TASKSTATS_TYPE_AGGR_PID);
+	aggr = find_attr(p, plen, TASKSTATS_TYPE_AGGR_PID, &alen);
 	if (!aggr)
 		return -EINVAL;
-	stats = find_attr((const char *)aggr + NLA_HDRLEN, aggr->nla_len - NLA_HDRLEN,
-			  TASKSTATS_TYPE_STATS);
-	if (!stats)
-		return -EINVAL;
-	have = stats->nla_len - NLA_HDRLEN;
-	if (have < offsetof(struct taskstats, nivcsw) + sizeof(ts.nivcsw))
+	stats = find_attr(aggr, alen, TASKSTATS_TYPE_STATS, &have);
+	if (!stats || have < offsetof(struct taskstats, nivcsw) + sizeof(ts.nivcsw))
 		return -EINVAL;
 	memset(&ts, 0, sizeof(ts));
-	memcpy(&ts, (const char *)stats + NLA_HDRLEN, have < sizeof(ts) ? have : sizeof(ts));
+	memcpy(&ts, stats, have < sizeof(ts) ? have : sizeof(ts));
 	out->uid = ts.ac_uid;
 	out->nvcsw = ts.nvcsw;
 	out->nivcsw = ts.nivcsw;
@@ -113,9 +118,8 @@ int taskstats_parse_reply(const void *buf, size_t len, struct taskstats_brief *o
 static int resolve_family(struct taskstats_conn *c)
 {
 	char buf[4096];
-	const char *p;
-	size_t plen;
-	const struct nlattr *id;
+	const char *p, *id;
+	size_t plen, idlen;
 	ssize_t n;
 	int rc = send_request(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
 			      TASKSTATS_GENL_NAME, sizeof(TASKSTATS_GENL_NAME));
@@ -127,10 +131,10 @@ static int resolve_family(struct taskstats_conn *c)
 		return -errno;
 	if ((rc = reply_payload(buf, (size_t)n, &p, &plen)))
 		return rc;
-	id = find_attr(p, plen, CTRL_ATTR_FAMILY_ID);
-	if (!id || id->nla_len < NLA_HDRLEN + sizeof(uint16_t))
+	id = find_attr(p, plen, CTRL_ATTR_FAMILY_ID, &idlen);
+	if (!id || idlen < sizeof(uint16_t))
 		return -ENOENT;
-	memcpy(&c->family, (const char *)id + NLA_HDRLEN, sizeof(uint16_t));
+	memcpy(&c->family, id, sizeof(uint16_t));
 	return 0;
 }
 
@@ -221,10 +225,14 @@ static void batch_one(struct taskstats_conn *c, const pid_t *tids, size_t n,
 	}
 	got = recvmmsg(c->fd, msgs, (unsigned)sent, MSG_DONTWAIT, NULL);
 	for (int i = 0; i < got; i++) {
-		const struct nlmsghdr *h = (const struct nlmsghdr *)replies[i];
-		uint32_t k = h->nlmsg_seq - first_seq;
+		struct nlmsghdr h;
+		uint32_t k;
 
-		if (msgs[i].msg_len < NLMSG_HDRLEN || k >= (uint32_t)sent)
+		if (msgs[i].msg_len < NLMSG_HDRLEN)
+			continue;
+		memcpy(&h, replies[i], sizeof(h));
+		k = h.nlmsg_seq - first_seq;
+		if (k >= (uint32_t)sent)
 			continue;
 		rcs[k] = taskstats_parse_reply(replies[i], msgs[i].msg_len, &out[k]);
 	}

@@ -49,5 +49,17 @@ if [ "$rr" != "$rg" ] || ! diff <(norm "$tmp/r.out") <(norm "$tmp/g.out"); then
 	echo "FAIL -p 999999 1 1: rc $rr vs $rg"
 	fail=1
 fi
+# -e: a child that exits (or fails to exec) during the first interval leaves
+# only the banner; exec failure is reported by the child; status 0 either way
+for a in "1 1 -e /nonexistent/prog" "1 -e true" "-T CHILD -d -e true"; do
+	"$REAL" $a >"$tmp/r.out" 2>"$tmp/r.err"; rr=$?
+	"$ours" $a >"$tmp/g.out" 2>"$tmp/g.err"; rg=$?
+	if [ "$rr" != "$rg" ] || ! cmp -s "$tmp/r.err" "$tmp/g.err" ||
+		! diff <(norm "$tmp/r.out") <(norm "$tmp/g.out") >/dev/null; then
+		echo "FAIL -e case '$a': rc $rr vs $rg"
+		diff "$tmp/r.err" "$tmp/g.err" | head -3
+		fail=1
+	fi
+done
 [ $fail = 0 ] && echo "all command-line cases agree with $REAL"
 exit $fail

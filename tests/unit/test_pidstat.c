@@ -305,6 +305,47 @@ TEST(header_cadence)
 	ASSERT_TRUE(!pidstat_header_due(&lines, 86400));
 }
 
+/* The hash-indexed task table: lookups, per-sample order, exits freed. */
+TEST(task_table)
+{
+	struct pidstat_table tb = { 0 };
+	struct pidstat_task *p, *t1, *t2, *q;
+
+	tb.fd_budget = 0;
+	p = pidstat_table_add(&tb, NULL, 100);
+	t1 = pidstat_table_add(&tb, p, 100); /* the main thread: same pid, other key */
+	t2 = pidstat_table_add(&tb, p, 101);
+	for (int i = 0; i < 5000; i++) /* enough to grow the hash several times */
+		ASSERT_TRUE(pidstat_table_add(&tb, NULL, 1000 + i) != NULL);
+	ASSERT_TRUE(pidstat_table_find(&tb, NULL, 100) == p);
+	ASSERT_TRUE(pidstat_table_find(&tb, p, 100) == t1);
+	ASSERT_TRUE(pidstat_table_find(&tb, p, 101) == t2);
+	ASSERT_TRUE(pidstat_table_find(&tb, p, 102) == NULL);
+	q = pidstat_table_find(&tb, NULL, 5999);
+	ASSERT_TRUE(q && q->pid == 5999);
+	/* a sample that sees the process and one thread only */
+	pidstat_table_push(&tb, p);
+	pidstat_table_push(&tb, t2);
+	pidstat_table_commit(&tb);
+	ASSERT_EQ(tb.len, 2);
+	ASSERT_EQ(tb.count, 2);
+	ASSERT_TRUE(tb.order[0] == p && tb.order[1] == t2);
+	ASSERT_EQ(t2->order_idx, 1);
+	ASSERT_TRUE(pidstat_table_find(&tb, p, 100) == NULL);
+	ASSERT_TRUE(pidstat_table_find(&tb, NULL, 1000) == NULL);
+	/* a reused PID keeps its place but loses its history */
+	t2->snap[0].utime = 77;
+	t2->total_rss = 5;
+	t2->flags |= TASK_KNOWN;
+	pidstat_task_reset(&tb, t2);
+	ASSERT_EQ(t2->snap[0].utime, 0);
+	ASSERT_EQ(t2->total_rss, 0);
+	ASSERT_EQ(t2->flags, 0);
+	ASSERT_TRUE(t2->leader == p && t2->pid == 101);
+	ASSERT_TRUE(pidstat_table_find(&tb, p, 101) == t2);
+	pidstat_table_release(&tb);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -321,5 +362,6 @@ int main(void)
 	RUN(&st, fast_numbers_match_printf);
 	RUN(&st, colours);
 	RUN(&st, header_cadence);
+	RUN(&st, task_table);
 	UNIT_MAIN_END(&st);
 }

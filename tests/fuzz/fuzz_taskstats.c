@@ -1,0 +1,15 @@
+/* Fuzzes the taskstats netlink reply parser (kernel bytes, but never trusted). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "procfs/taskstats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct taskstats_brief b;
+
+	taskstats_parse_reply(data, size, &b);
+	return 0;
+}
