@@ -1,4 +1,7 @@
-/* triage version [--json]: the version and the compiled-in features. */
+/*
+ * triage version [--json]: the version and the compiled-in features, so a
+ * script (or CI) can assert what this build can do.
+ */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,31 +9,48 @@
 #include "cmd.h"
 #include "common.h"
 #include "util/json.h"
+#include "util/libversions.h"
 
 #ifndef TRIAGE_HAVE_BPF
 #define TRIAGE_HAVE_BPF 0
 #endif
 
-int cmd_version(int argc, char **argv)
+static void print_version_json(void)
 {
-	bool json = argc > 1 && !strcmp(argv[1], "--json");
 	struct json_writer w;
+	char bpf[32];
 
-	if (argc > 2 || (argc == 2 && !json)) {
-		fprintf(stderr, "Usage: triage version [--json]\n");
-		return EXIT_USAGE;
-	}
-	if (!json) {
-		printf("triage %s (bpf: %s)\n", TRIAGE_VERSION, TRIAGE_HAVE_BPF ? "yes" : "no");
-		return cmd_finish_stdout(EXIT_OK);
-	}
+	linked_libbpf_version(bpf, sizeof(bpf));
 	json_init(&w, stdout, false);
 	json_object_begin(&w);
 	json_kv_string(&w, "version", TRIAGE_VERSION);
 	json_key(&w, "features");
 	json_object_begin(&w);
 	json_kv_bool(&w, "bpf", TRIAGE_HAVE_BPF);
+	json_kv_string(&w, "libbpf", bpf);
+	json_kv_string(&w, "libpcap", linked_libpcap_version());
 	json_end(&w);
 	json_finish(&w);
+}
+
+int cmd_version(int argc, char **argv)
+{
+	char bpf[32];
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("Usage: triage version [--json]\n");
+		return cmd_finish_stdout(EXIT_OK);
+	}
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json"))) {
+		fprintf(stderr, "Usage: triage version [--json]\n");
+		return EXIT_USAGE;
+	}
+	if (argc == 2) {
+		print_version_json();
+		return cmd_finish_stdout(EXIT_OK);
+	}
+	linked_libbpf_version(bpf, sizeof(bpf));
+	printf("triage %s (bpf: %s, libbpf %s; %s)\n", TRIAGE_VERSION,
+	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, linked_libpcap_version());
 	return cmd_finish_stdout(EXIT_OK);
 }
