@@ -9,7 +9,7 @@
 
 #include "cmd.h"
 #include "common.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/probe_cmds.h"
 
 static const struct cmd probes[] = {

@@ -5,7 +5,7 @@
 
 #include "cmd.h"
 #include "common.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/probe_cmds.h"
 #include "probe/syscalls.h"
 #include "util/json.h"

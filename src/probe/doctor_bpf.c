@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/syscalls.h"
 #include "probe/trace.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "common.h"
 #include "cmd.h"
 #include "probe/offcpu.h"
 #include "util/json.h"

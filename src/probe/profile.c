@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common.h"
+#include "common.h"
 #include "cmd.h"
 #include "probe/offcpu.h"
 #include "util/json.h"

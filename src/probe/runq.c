@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
+#include "common.h"
 #include "cmd.h"
 #include "probe/hist.h"
 #include "probe/offcpu.h"

@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #endif
 
-#include "../common.h"
+#include "common.h"
 #include "bpf/stackprobes.h"
 #include "probe/stackprobe.h"
 #include "util/parse.h"

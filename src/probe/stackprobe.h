@@ -1,5 +1,5 @@
 /*
- * What the offcpu, runq and profile probes share on top of probe/common.h:
+ * What the offcpu, runq and profile probes share on top of probe/session.h:
  * their options, and a session that holds the symbolizers and the event
  * loop from attach to the end (Ctrl-C, SIGTERM, -d, or the target's exit).
  */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/stacks.h"
 #include "probe/syms.h"
 #include "procfs/procfs.h"

@@ -9,8 +9,8 @@
  * Library code: functions return 0 or -errno; only probe_report_failure()
  * writes, and only to the stream it is given.
  */
-#ifndef TRIAGE_PROBE_COMMON_H
-#define TRIAGE_PROBE_COMMON_H
+#ifndef TRIAGE_PROBE_SESSION_H
+#define TRIAGE_PROBE_SESSION_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-#include "probe/common.h"
+#include "probe/session.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -16,7 +16,7 @@
 #include <bpf/libbpf.h>
 #endif
 
-#include "../common.h" /* the project-wide one, not probe/common.h */
+#include "common.h"
 #include "util/parse.h"
 #include "util/text.h"
 
