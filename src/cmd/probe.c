@@ -95,6 +95,8 @@ int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct
 		cmd_error("probe", "%s: give exactly one of -p PID or -C COMM", probe);
 		return EXIT_USAGE;
 	}
+	if (probe_check_process(stderr, probe, o->target.pid))
+		return EXIT_USAGE;
 	if (!allow_interval && first < argc) {
 		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first]);
 		return EXIT_USAGE;

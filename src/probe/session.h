@@ -49,6 +49,13 @@ int probe_parse_duration(const char *arg, double *seconds);
 int probe_parse_interval(int argc, char **argv, int first, double *interval, unsigned *count);
 /* Exactly one of -p/-C must be given: -EINVAL otherwise. */
 int probe_target_check(const struct probe_target *t);
+/*
+ * -p takes a process: when pid is a thread of another process, writes
+ * "triage probe <probe>: PID is a thread of process TGID; use -p TGID" to
+ * stream and returns EXIT_USAGE. Returns 0 otherwise, also when pid does
+ * not exist (the caller's pidfd then reports that).
+ */
+int probe_check_process(FILE *stream, const char *probe, int pid);
 
 /*
  * Capability check before any BPF call, so the message can say what is
@@ -126,10 +133,11 @@ enum probe_event {
 };
 
 struct probe_loop {
-	int sigfd;   /* SIGINT/SIGTERM, blocked and delivered here */
-	int pidfd;   /* readable when the target exits; -1 without a pid */
-	int timerfd; /* interval ticks; -1 without an interval */
-	int64_t deadline_ns;
+	int sigfd;			  /* SIGINT/SIGTERM, blocked and delivered here */
+	int pidfd;			  /* readable when the target exits; -1 without a pid */
+	int timerfd;			  /* interval ticks; -1 without an interval */
+	int64_t interval_ns, duration_ns; /* from opts; armed by probe_loop_start() */
+	int64_t deadline_ns;		  /* 0 until started, or without -d */
 	unsigned ticks, max_ticks;
 	sigset_t oldmask;
 	int signo; /* the signal that stopped the loop, 0 if none */
@@ -138,10 +146,17 @@ struct probe_loop {
 /*
  * Blocks SIGINT/SIGTERM into a signalfd (call before loading, so a Ctrl-C
  * during load still reaches the cleanup path), opens a pidfd on pid (0 =
- * none; -ESRCH if it does not exist) and arms the interval timer and
- * deadline from opts.
+ * none; -ESRCH if it does not exist) and creates the interval timer. The
+ * clocks do not run yet: see probe_loop_start().
  */
 int probe_loop_init(struct probe_loop *l, const struct probe_opts *opts);
+/*
+ * Starts the interval timer and the -d deadline; call once the programs
+ * are attached, so -d and the first interval count from the attach and
+ * not from before a load that may take a while. Returns the start time
+ * (CLOCK_MONOTONIC ns) or -errno.
+ */
+int64_t probe_loop_start(struct probe_loop *l);
 /*
  * Waits for the next event; input_fd may be -1. Returns a probe_event or
  * -errno. After PROBE_EV_TARGET_EXIT the pidfd is closed, so later waits

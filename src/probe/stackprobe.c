@@ -140,6 +140,8 @@ int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, s
 		sp_usage(stderr, probe, features);
 		return EXIT_USAGE;
 	}
+	if (probe_check_process(stderr, probe, o->base.target.pid))
+		return EXIT_USAGE;
 	if (o->folded && o->base.json) {
 		fprintf(stderr, "triage probe %s: --folded and --json exclude each other\n", probe);
 		return EXIT_USAGE;
@@ -160,19 +162,6 @@ static void read_comm(struct sp_session *s, int pid)
 	}
 	if (s->comm[n - 1] == '\n') /* the file's own newline; a name may hold others */
 		s->comm[n - 1] = '\0';
-}
-
-/* The tgid of pid from its status file; 0 if unknown. */
-static int read_tgid(const struct sp_session *s, int pid)
-{
-	char rel[32], buf[2048], *p;
-	ssize_t n;
-
-	snprintf(rel, sizeof(rel), "%d/status", pid);
-	n = procfs_read(&s->pf, rel, buf, sizeof(buf));
-	if (n <= 0 || !(p = strstr(buf, "\nTgid:")))
-		return 0;
-	return atoi(p + 6);
 }
 
 static void load_symbolizers(struct sp_session *s, int pid)
@@ -205,12 +194,6 @@ int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_op
 	err = procfs_open(&s->pf, NULL);
 	if (err)
 		return probe_report_failure(stderr, probe, "opening /proc", err);
-	err = read_tgid(s, lo.target.pid);
-	if (err && err != lo.target.pid) {
-		fprintf(stderr, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe,
-			lo.target.pid, err, err);
-		return EXIT_USAGE;
-	}
 	lo.interval_s = 1.0; /* ticks to refresh the maps; nothing is printed */
 	lo.count = 0;
 	err = probe_loop_init(&s->loop, &lo);
@@ -243,9 +226,10 @@ int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 	text_sanitize(safe, sizeof(safe), s->comm);
 	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", what_is_traced(s->probe),
 		o->base.target.pid, safe);
-	s->start_ns = probe_now_ns();
-	if (o->base.duration_s > 0) /* -d counts from the attach, not from before the load */
-		s->loop.deadline_ns = s->start_ns + (int64_t)(o->base.duration_s * 1e9);
+	s->start_ns = probe_loop_start(&s->loop);
+	if (s->start_ns < 0)
+		return probe_report_failure(stderr, s->probe, "starting the timers",
+					    (int)s->start_ns);
 	for (;;) {
 		int ev = probe_loop_wait(&s->loop, -1);
 

@@ -267,7 +267,11 @@ int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *
 		return err;
 	err = start_probe(&st, opts, stage);
 	if (!err) {
-		st.start_ns = st.last_ns = probe_now_ns();
+		*stage = "starting the timers";
+		st.start_ns = st.last_ns = probe_loop_start(&loop);
+		err = st.start_ns < 0 ? (int)st.start_ns : 0;
+	}
+	if (!err) {
 		if (sink->attached)
 			sink->attached(sink->ctx, &opts->target);
 		err = run_loop(&st, &loop, opts, sink, stage);

@@ -317,7 +317,12 @@ int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr
 		err = -errno;
 		goto out;
 	}
-	start = probe_now_ns();
+	*stage = "starting the timers";
+	start = probe_loop_start(&loop);
+	if (start < 0) {
+		err = (int)start;
+		goto out;
+	}
 	if (sink->attached)
 		sink->attached(sink->ctx, &opts->target);
 	err = consume_loop(&loop, rb, &st, stage);
