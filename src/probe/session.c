@@ -267,6 +267,32 @@ fail:
 	return err < 0 ? err : -err;
 }
 
+int probe_start(const struct probe_skel_ops *ops, unsigned needs, const void *cfg, void **skel,
+		const char **stage)
+{
+	int err;
+
+	*skel = NULL;
+	*stage = "checking privileges";
+	err = probe_check_privileges();
+	if (err)
+		return err;
+	*stage = "looking for kernel BTF";
+	err = probe_check_btf();
+	if (err)
+		return err;
+	err = probe_check_kernel(needs, stage);
+	if (err)
+		return err;
+	return probe_skel_start(ops, cfg, skel, stage);
+}
+
+void probe_skel_detach(const struct probe_skel_ops *ops, void *skel)
+{
+	if (skel && ops->detach)
+		ops->detach(skel);
+}
+
 void probe_skel_stop(const struct probe_skel_ops *ops, void **skel)
 {
 	if (*skel)

@@ -101,7 +101,8 @@ void probe_libbpf_quiet(bool verbose);
 /*
  * A generated skeleton's lifecycle, through wrappers so the helpers below
  * work for every probe. configure() sets rodata and autoload between open
- * and load; it may be NULL.
+ * and load; it may be NULL. detach() stops the programs and keeps the maps
+ * for reading.
  */
 struct probe_skel_ops {
 	const char *name;
@@ -109,8 +110,56 @@ struct probe_skel_ops {
 	int (*configure)(void *skel, const void *cfg);
 	int (*load)(void *skel);
 	int (*attach)(void *skel);
+	void (*detach)(void *skel);
 	void (*destroy)(void *skel);
 };
+
+/*
+ * Defines the wrappers and `static const struct probe_skel_ops
+ * <obj>_skel_ops` for the bpftool skeleton <obj>.skel.h (struct <obj>_bpf),
+ * whose functions differ from every other skeleton's only in the name.
+ */
+#define PROBE_SKEL_OPS(obj, configure_fn)                     \
+	static void *obj##_skel_open(void)                    \
+	{                                                     \
+		return obj##_bpf__open();                     \
+	}                                                     \
+	static int obj##_skel_load(void *skel)                \
+	{                                                     \
+		return obj##_bpf__load(skel);                 \
+	}                                                     \
+	static int obj##_skel_attach(void *skel)              \
+	{                                                     \
+		return obj##_bpf__attach(skel);               \
+	}                                                     \
+	static void obj##_skel_detach(void *skel)             \
+	{                                                     \
+		obj##_bpf__detach(skel);                      \
+	}                                                     \
+	static void obj##_skel_destroy(void *skel)            \
+	{                                                     \
+		obj##_bpf__destroy(skel);                     \
+	}                                                     \
+	static const struct probe_skel_ops obj##_skel_ops = { \
+		#obj,                                         \
+		obj##_skel_open,                              \
+		configure_fn,                                 \
+		obj##_skel_load,                              \
+		obj##_skel_attach,                            \
+		obj##_skel_detach,                            \
+		obj##_skel_destroy,                           \
+	}
+
+/*
+ * Sets the rodata of src/bpf/target.bpf.h (targ_tgid, by_comm, targ_comm)
+ * from a probe_target.
+ */
+#define PROBE_RODATA_SET_TARGET(rodata, t)                                      \
+	do {                                                                    \
+		(rodata)->targ_tgid = (__u32)(t)->pid;                          \
+		(rodata)->by_comm = (t)->pid <= 0;                              \
+		memcpy((char *)(rodata)->targ_comm, (t)->comm, PROBE_COMM_LEN); \
+	} while (0)
 
 /*
  * Runs open, configure, load and attach. On success *skel holds the
@@ -119,6 +168,15 @@ struct probe_skel_ops {
  */
 int probe_skel_start(const struct probe_skel_ops *ops, const void *cfg, void **skel,
 		     const char **stage);
+/*
+ * What every probe does to start: checks privileges, kernel BTF and the
+ * kernel features in needs (PROBE_NEED_*), then probe_skel_start().
+ * Returns 0 or -errno with *stage naming what failed.
+ */
+int probe_start(const struct probe_skel_ops *ops, unsigned needs, const void *cfg, void **skel,
+		const char **stage);
+/* Detaches the programs, keeping the maps; NULL-safe. */
+void probe_skel_detach(const struct probe_skel_ops *ops, void *skel);
 /* Detaches and frees; NULL-safe; sets *skel to NULL. */
 void probe_skel_stop(const struct probe_skel_ops *ops, void **skel);
 
