@@ -228,6 +228,21 @@ static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, cons
 	return 0;
 }
 
+/* Why a session ended, for the report; NULL for an error. */
+static const char *end_reason(int ev)
+{
+	switch (ev) {
+	case PROBE_EV_SIGNAL:
+		return "interrupted";
+	case PROBE_EV_TARGET_EXIT:
+		return "target exited";
+	case PROBE_EV_DEADLINE:
+		return "duration elapsed";
+	default:
+		return NULL;
+	}
+}
+
 /* Announces the probe on stderr and waits for its end, refreshing the maps each second. */
 static int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 {
@@ -244,26 +259,17 @@ static int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 		int ev = probe_loop_wait(&s->loop, -1);
 
 		if (ev == PROBE_EV_TICK || ev == PROBE_EV_LAST_TICK) {
+			/* Fails once the target is gone: the last maps stay. */
 			if (s->ps)
-				proc_syms_refresh(
-				    s->ps); /* fails once the target is gone: keeps the last maps */
+				proc_syms_refresh(s->ps);
 			continue;
 		}
 		s->end_ns = probe_now_ns();
-		switch (ev) {
-		case PROBE_EV_SIGNAL:
-			s->end_reason = "interrupted";
+		s->end_reason = end_reason(ev);
+		if (s->end_reason)
 			return 0;
-		case PROBE_EV_TARGET_EXIT:
-			s->end_reason = "target exited";
-			return 0;
-		case PROBE_EV_DEADLINE:
-			s->end_reason = "duration elapsed";
-			return 0;
-		default:
-			return probe_report_failure(stderr, s->probe->name, "waiting for events",
-						    ev < 0 ? ev : -EIO);
-		}
+		return probe_report_failure(stderr, s->probe->name, "waiting for events",
+					    ev < 0 ? ev : -EIO);
 	}
 }
 

@@ -252,15 +252,39 @@ static int start_probe(const struct tr_config *cfg, void **skel, const char **st
 			   stage);
 }
 
+/* From attach to the end: announces, consumes the events, fills the summary. */
+static int run_attached(struct probe_loop *loop, struct trace_bpf *skel, struct tr_state *st,
+			const struct probe_opts *opts, const char **stage)
+{
+	struct ring_buffer *rb;
+	int64_t start;
+	int err;
+
+	*stage = "opening the ring buffer";
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.tr_events), on_ring_event, st, NULL);
+	if (!rb)
+		return -errno;
+	*stage = "starting the timers";
+	start = probe_loop_start(loop);
+	err = start < 0 ? (int)start : 0;
+	if (!err) {
+		if (st->sink->attached)
+			st->sink->attached(st->sink->ctx, &opts->target);
+		err = consume_loop(loop, rb, st, stage);
+		st->sum->lost = read_lost(skel);
+		st->sum->elapsed_s = (double)(probe_now_ns() - start) / 1e9;
+	}
+	ring_buffer__free(rb);
+	return err;
+}
+
 int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr_sink *sink,
 	   struct tr_summary *sum, const char **stage)
 {
 	struct tr_config cfg = { .target = &opts->target, .nrs = nrs, .n = n };
 	struct tr_state st = { .sink = sink, .sum = sum };
-	struct ring_buffer *rb = NULL;
 	struct probe_loop loop;
 	void *skel = NULL;
-	int64_t start;
 	int err;
 
 	probe_libbpf_quiet(opts->verbose);
@@ -270,28 +294,8 @@ int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr
 	if (err)
 		return err;
 	err = start_probe(&cfg, &skel, stage);
-	if (err)
-		goto out;
-	*stage = "opening the ring buffer";
-	rb = ring_buffer__new(bpf_map__fd(((struct trace_bpf *)skel)->maps.tr_events),
-			      on_ring_event, &st, NULL);
-	if (!rb) {
-		err = -errno;
-		goto out;
-	}
-	*stage = "starting the timers";
-	start = probe_loop_start(&loop);
-	if (start < 0) {
-		err = (int)start;
-		goto out;
-	}
-	if (sink->attached)
-		sink->attached(sink->ctx, &opts->target);
-	err = consume_loop(&loop, rb, &st, stage);
-	sum->lost = read_lost(skel);
-	sum->elapsed_s = (double)(probe_now_ns() - start) / 1e9;
-out:
-	ring_buffer__free(rb);
+	if (!err)
+		err = run_attached(&loop, skel, &st, opts, stage);
 	probe_skel_stop(&trace_skel_ops, &skel);
 	probe_loop_release(&loop);
 	return err;
