@@ -215,9 +215,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 {
 	struct json_writer w;
 
-	json_init(&w, stdout, false);
-	json_object_begin(&w);
-	sp_json_header(&w, s, o);
+	sp_json_begin(&w, s, o);
 	json_key(&w, "threads");
 	json_array_begin(&w);
 	for (size_t i = 0; i < r->nt; i++) {

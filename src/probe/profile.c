@@ -283,9 +283,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	size_t top = sp_top(o->top, r->n);
 	struct json_writer w;
 
-	json_init(&w, stdout, false);
-	json_object_begin(&w);
-	sp_json_header(&w, s, o);
+	sp_json_begin(&w, s, o);
 	json_kv_uint(&w, "frequency_hz", o->freq);
 	json_kv_uint(&w, "samples", r->samples);
 	json_key(&w, "functions");

@@ -313,8 +313,10 @@ int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, stru
 }
 #endif
 
-void sp_json_header(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o)
+void sp_json_begin(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o)
 {
+	json_init(w, stdout, false);
+	json_object_begin(w);
 	json_kv_string(w, "probe", s->probe->name);
 	json_kv_int(w, "pid", o->base.target.pid);
 	json_kv_string(w, "comm", s->comm);

@@ -86,8 +86,11 @@ struct sp_session {
 int sp_read_stack(int map_fd, int id, uint64_t *ips);
 /* Fills e's frames from the two stack ids (negative ids: no stack, kept as the error). */
 int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, struct stack_entry *e);
-/* Writes the common JSON header members (probe, pid, comm, duration_s, end). */
-void sp_json_header(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o);
+/*
+ * Starts the report's JSON document on stdout with the members every stack
+ * probe writes (probe, pid, comm, duration_s, end); json_finish() ends it.
+ */
+void sp_json_begin(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o);
 /*
  * Writes one stack entry as a JSON object: tid, comm, kind (when set),
  * value under value_key, count under count_key (when not NULL), frames.
