@@ -12,16 +12,14 @@
 #include <bpf/bpf_tracing.h>
 
 #include "stackprobes.h"
+#include "stack_capture.bpf.h"
 
 #define TASK_RUNNING 0
 #define TASK_DEAD 0x80
 
 const volatile __u32 targ_tgid = 0;
-const volatile bool kernel_stacks = true;
-const volatile bool user_stacks = true;
 
-/* Counters user space reports: lost stacks and lost intervals. */
-__u64 stack_errors = 0;
+/* Intervals lost to a full map (user space reports them). */
 __u64 map_full = 0;
 
 struct {
@@ -37,25 +35,6 @@ struct {
 	__type(key, struct offcpu_key);
 	__type(value, struct offcpu_val);
 } offcpu_time SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, SP_MAX_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, SP_MAX_FRAMES * sizeof(__u64));
-} offcpu_stacks SEC(".maps");
-
-static __s32 take_stack(void *ctx, bool enabled, __u64 flags)
-{
-	long id;
-
-	if (!enabled)
-		return -1;
-	id = bpf_get_stackid(ctx, &offcpu_stacks, flags);
-	if (id < 0 && id != -14) /* -EFAULT: no user stack (kernel thread), not a loss */
-		__sync_fetch_and_add(&stack_errors, 1);
-	return (__s32)id;
-}
 
 static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsigned int state,
 		       __u64 now)

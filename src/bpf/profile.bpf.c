@@ -8,13 +8,11 @@
 #include <bpf/bpf_tracing.h>
 
 #include "stackprobes.h"
+#include "stack_capture.bpf.h"
 
 const volatile __u32 targ_tgid = 0;
-const volatile bool kernel_stacks = true;
-const volatile bool user_stacks = true;
 
 __u64 samples = 0;
-__u64 stack_errors = 0;
 __u64 map_full = 0;
 
 struct {
@@ -23,26 +21,6 @@ struct {
 	__type(key, struct profile_key);
 	__type(value, struct profile_val);
 } profile_counts SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, SP_MAX_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, SP_MAX_FRAMES * sizeof(__u64));
-} profile_stacks SEC(".maps");
-
-static __s32 take_stack(void *ctx, bool enabled, __u64 flags)
-{
-	long id;
-
-	if (!enabled)
-		return -1;
-	id = bpf_get_stackid(ctx, &profile_stacks, flags);
-	/* -EFAULT is normal: a kernel stack of a sample taken in user mode. */
-	if (id < 0 && id != -14)
-		__sync_fetch_and_add(&stack_errors, 1);
-	return (__s32)id;
-}
 
 SEC("perf_event")
 int profile_sample(struct bpf_perf_event_data *ctx)

@@ -10,10 +10,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "syscalls.h"
+#include "target.bpf.h"
 
-const volatile __u32 targ_tgid = 0;
-const volatile char targ_comm[16] = {};
-const volatile bool by_comm = false;
 const volatile bool want_hist = false;
 const volatile bool want_latency = true;
 
@@ -50,25 +48,6 @@ struct {
 	__type(value, __u64);
 } sc_errs SEC(".maps");
 
-static __always_inline bool comm_matches(void)
-{
-	char comm[16];
-
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (int i = 0; i < 16; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
-}
-
-static __always_inline bool tgid_matches(void)
-{
-	return (__u32)(bpf_get_current_pid_tgid() >> 32) == targ_tgid;
-}
-
 static __always_inline __u32 nr_slot(long nr)
 {
 	return nr < SC_NR_SLOTS - 1 ? (__u32)nr : SC_NR_SLOTS - 1;
@@ -93,7 +72,7 @@ int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 	struct sc_stat *st;
 	__u32 slot;
 
-	if (id < 0 || !(by_comm ? comm_matches() : tgid_matches()))
+	if (id < 0 || !target_matches())
 		return 0;
 	slot = nr_slot(id);
 	st = bpf_map_lookup_elem(&sc_stats, &slot);

@@ -11,6 +11,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "trace.h"
+#include "target.bpf.h"
 
 /* libbpf 1.1 has no PT_REGS_PARM6*: the sixth syscall argument register. */
 #if defined(__TARGET_ARCH_x86)
@@ -19,9 +20,6 @@
 #define SYSCALL_ARG6(regs) 0
 #endif
 
-const volatile __u32 targ_tgid = 0;
-const volatile char targ_comm[16] = {};
-const volatile bool by_comm = false;
 const volatile __u64 sel[TR_NR_SLOTS / 64] = {};
 const volatile __u64 noreturn[TR_NR_SLOTS / 64] = {};
 const volatile __u8 str_args[TR_NR_SLOTS] = {};
@@ -44,22 +42,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } tr_lost SEC(".maps");
-
-static __always_inline bool matches(void)
-{
-	char comm[16];
-
-	if (!by_comm)
-		return (__u32)(bpf_get_current_pid_tgid() >> 32) == targ_tgid;
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (int i = 0; i < 16; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
-}
 
 static __always_inline bool bit_set(const volatile __u64 *map, long nr)
 {
@@ -102,7 +84,7 @@ int BPF_PROG(tr_enter, struct pt_regs *regs, long id)
 	struct tr_event *e;
 	__u64 pid_tgid;
 
-	if (!bit_set(sel, id) || !matches())
+	if (!bit_set(sel, id) || !target_matches())
 		return 0;
 	e = bpf_task_storage_get(&tr_pending, bpf_get_current_task_btf(), 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);

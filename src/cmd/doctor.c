@@ -17,7 +17,8 @@ static void usage(FILE *out)
 		     "Exit status: 0 when every probe works, 3 when some do not, 2 usage.\n");
 }
 
-int cmd_doctor(int argc, char **argv)
+/* Returns 0, -1 when --help was printed (exit 0), or EXIT_USAGE. */
+static int parse_args(int argc, char **argv, bool *json, bool *pretty)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -25,22 +26,20 @@ int cmd_doctor(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct doc_report r;
-	bool json = false, pretty = false, all_work = true;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			*json = true;
 			break;
 		case 'P':
-			json = pretty = true;
+			*json = *pretty = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return cmd_finish_stdout(EXIT_OK);
+			return -1;
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
@@ -50,6 +49,17 @@ int cmd_doctor(int argc, char **argv)
 		cmd_error("doctor", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	struct doc_report r;
+	bool json = false, pretty = false, all_work = true;
+	int rc = parse_args(argc, argv, &json, &pretty);
+
+	if (rc)
+		return rc < 0 ? cmd_finish_stdout(EXIT_OK) : rc;
 	doctor_run(&r);
 	for (size_t i = 0; i < r.nprobes; i++)
 		all_work &= r.probes[i].works;

@@ -9,8 +9,9 @@
 
 #include "cmd.h"
 #include "common.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/probe_cmds.h"
+#include "probe/stackprobe.h"
 
 static const struct cmd probes[] = {
 	{ "syscalls", probe_syscalls_main, "per-syscall counts, errors and latency of a process" },
@@ -86,6 +87,51 @@ bad:
 	return EXIT_USAGE;
 }
 
+int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv, struct probe_opts *o)
+{
+	const char *shortopts =
+	    spec->in_order ? "+" PROBE_COMMON_SHORTOPTS : PROBE_COMMON_SHORTOPTS;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, spec->longopts, NULL)) != -1) {
+		if (c == 'h') {
+			spec->usage(stdout);
+			return -1;
+		}
+		rc = spec->own_option ? spec->own_option(c, spec->ctx) : 1;
+		if (rc == 1)
+			rc = probe_cmd_option(spec->name, c, optarg, o);
+		if (rc == 1) {
+			spec->usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void probe_cmd_announce(const char *what, const struct probe_target *t)
+{
+	char who[96];
+
+	probe_target_describe(t, who, sizeof(who));
+	fprintf(stderr, "Tracing %s of %s... Ctrl-C to stop.\n", what, who);
+}
+
+int probe_cmd_stack_main(const struct sp_probe *p, int argc, char **argv)
+{
+	struct sp_opts o;
+	int rc = sp_parse_args(p, argc, argv, &o);
+
+	if (rc < 0)
+		return cmd_finish_stdout(EXIT_OK);
+	if (rc)
+		return rc;
+	return sp_probe_run(p, &o);
+}
+
 int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct probe_opts *o,
 		     bool allow_interval)
 {
@@ -95,6 +141,8 @@ int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct
 		cmd_error("probe", "%s: give exactly one of -p PID or -C COMM", probe);
 		return EXIT_USAGE;
 	}
+	if (probe_check_process(stderr, probe, o->target.pid))
+		return EXIT_USAGE;
 	if (!allow_interval && first < argc) {
 		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first]);
 		return EXIT_USAGE;

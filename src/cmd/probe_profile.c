@@ -1,17 +1,8 @@
-/* triage probe profile -p PID [-F HZ] [-d S]: on-CPU sampling with stacks. */
-#include "cmd.h"
-#include "common.h"
-#include "probe/offcpu.h"
+/* triage probe profile: see src/probe/profile.c and docs/probe-profile.md. */
 #include "probe/probe_cmds.h"
+#include "probe/stackprobe.h"
 
 int probe_profile_main(int argc, char **argv)
 {
-	struct sp_opts o;
-	int rc = sp_parse_args("profile", argc, argv, SP_STACKS | SP_FREQ, &o);
-
-	if (rc < 0)
-		return cmd_finish_stdout(EXIT_OK);
-	if (rc)
-		return rc;
-	return profile_probe_run(&o);
+	return probe_cmd_stack_main(&profile_probe, argc, argv);
 }

@@ -5,7 +5,7 @@
 
 #include "cmd.h"
 #include "common.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/probe_cmds.h"
 #include "probe/syscalls.h"
 #include "util/json.h"
@@ -40,10 +40,7 @@ struct sc_out {
 
 static void on_attached(void *ctx, const struct probe_target *t)
 {
-	char who[96];
-
-	probe_target_describe(t, who, sizeof(who));
-	fprintf(stderr, "Tracing syscalls of %s... Ctrl-C to stop.\n", who);
+	probe_cmd_announce("syscalls", t);
 }
 
 static int on_report(void *ctx, const struct sc_report *r)
@@ -79,6 +76,16 @@ static void json_begin(struct sc_out *o)
 	json_array_begin(&o->json);
 }
 
+static int own_option(int opt, void *ctx)
+{
+	unsigned *flags = ctx;
+
+	if (opt != 'H' && opt != 'N')
+		return 1;
+	*flags |= opt == 'H' ? SC_HIST : SC_NO_LATENCY;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *flags)
 {
 	static const struct option longopts[] = {
@@ -87,27 +94,11 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *
 		{ "no-latency", no_argument, NULL, 'N' },
 		{ 0 },
 	};
-	int c, rc;
+	/* In order: the trailing "interval [count]" are operands. */
+	const struct probe_cmd_spec spec = { NAME, longopts, true, usage, own_option, flags };
+	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" PROBE_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		if (c == 'H' || c == 'N') {
-			*flags |= c == 'H' ? SC_HIST : SC_NO_LATENCY;
-			continue;
-		}
-		rc = probe_cmd_option(NAME, c, optarg, opts);
-		if (rc == 1) {
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-		if (rc)
-			return rc;
-	}
-	return probe_cmd_finish(NAME, argc, argv, optind, opts, true);
+	return rc ? rc : probe_cmd_finish(NAME, argc, argv, optind, opts, true);
 }
 
 int probe_syscalls_main(int argc, char **argv)
@@ -116,9 +107,8 @@ int probe_syscalls_main(int argc, char **argv)
 	struct sc_out out = { .opts = &opts };
 	struct sc_sink sink = { on_attached, on_report, &out };
 	const char *stage = NULL;
-	int rc, err;
-
 	unsigned flags = 0;
+	int rc, err;
 
 	rc = parse_args(argc, argv, &opts, &flags);
 	out.hist = (flags & SC_HIST) && !(flags & SC_NO_LATENCY);

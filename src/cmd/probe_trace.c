@@ -5,7 +5,7 @@
 
 #include "cmd.h"
 #include "common.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/probe_cmds.h"
 #include "probe/trace.h"
 #include "util/json.h"
@@ -41,12 +41,10 @@ struct tr_out {
 static void on_attached(void *ctx, const struct probe_target *t)
 {
 	struct tr_out *o = ctx;
-	char who[96];
 
 	o->start_ns = probe_now_ns();
 	o->attached = true;
-	probe_target_describe(t, who, sizeof(who));
-	fprintf(stderr, "Tracing syscalls of %s... Ctrl-C to stop.\n", who);
+	probe_cmd_announce("syscalls", t);
 }
 
 static int on_event(void *ctx, const struct tr_event *e)
@@ -65,23 +63,13 @@ static int on_event(void *ctx, const struct tr_event *e)
 static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, int *n)
 {
 	static const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
+	/* Not in order: "trace openat -p PID" and "trace -p PID openat" both work. */
+	const struct probe_cmd_spec spec = { NAME, longopts, false, usage, NULL, NULL };
 	char bad[64];
-	int c, rc;
+	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, PROBE_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		rc = probe_cmd_option(NAME, c, optarg, opts);
-		if (rc == 1) {
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-		if (rc)
-			return rc;
-	}
+	if (rc)
+		return rc;
 	if (optind >= argc) {
 		cmd_error("probe", "%s: name the syscalls to trace, e.g. 'openat,execve'", NAME);
 		return EXIT_USAGE;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/elf_fp.h"
 
 #ifndef TRACEFS_MAGIC

@@ -1,7 +1,7 @@
 /*
  * triage doctor: what this machine offers for tracing. Each check tries the
  * real thing where that is cheap (loads and attaches a tiny BPF program of
- * each type, loads the real syscalls/trace skeletons, opens perf events)
+ * each type, loads and attaches the real skeleton of every probe, opens perf events)
  * and says, for anything missing, what the user can do.
  */
 #ifndef TRIAGE_PROBE_DOCTOR_H

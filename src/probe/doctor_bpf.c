@@ -1,13 +1,18 @@
-/* triage doctor: the BPF checks, each one a real load and attach. */
+/*
+ * triage doctor: the BPF checks, each one a real load and attach, and the
+ * verdict for each probe from loading and attaching its own programs.
+ */
 #define _GNU_SOURCE
 #include "probe/doctor.h"
+#include "common.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "probe/common.h"
+#include "probe/session.h"
+#include "probe/stackprobe.h"
 #include "probe/syscalls.h"
 #include "probe/trace.h"
 
@@ -199,52 +204,20 @@ static void add_probe(struct doc_report *r, const char *name, int err, const cha
 		snprintf(p->detail, sizeof(p->detail), "%s: ok", tried);
 }
 
-/* A probe built from components: works when every named check is ok. */
-static void add_probe_from(struct doc_report *r, const char *name, const char *const *needs,
-			   size_t n)
-{
-	char tried[160] = "needs";
-	size_t pos = strlen(tried);
-
-	if (!r->bpf_built) {
-		add_probe(r, name, -ENOPKG, NULL, NULL);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct doc_check *c = doc_find(r, needs[i]);
-
-		pos += (size_t)snprintf(tried + pos, sizeof(tried) - pos, "%s%s", i ? ", " : " ",
-					needs[i]);
-		if (pos >= sizeof(tried))
-			pos = sizeof(tried) - 1;
-		if (!c || c->status != DOC_OK) {
-			struct doc_probe *p =
-			    r->nprobes < DOC_MAX_PROBES ? &r->probes[r->nprobes++] : NULL;
-
-			if (p)
-				*p = (struct doc_probe){ .name = name };
-			if (p)
-				snprintf(p->detail, sizeof(p->detail), "%s: %s is %s", tried,
-					 needs[i], c ? "missing" : "not checked");
-			return;
-		}
-	}
-	add_probe(r, name, 0, NULL, tried);
-}
-
 void doctor_bpf_probes(struct doc_report *r)
 {
-	static const char *const offcpu[] = { "sched_switch_stacks", "kallsyms" };
-	static const char *const runq[] = { "sched_switch_stacks" };
-	static const char *const profile[] = { "perf_event", "sched_switch_stacks" };
+	static const char tried[] = "loading and attaching its BPF programs";
+	static const struct sp_probe *const stack_probes[] = { &offcpu_probe, &runq_probe,
+							       &profile_probe };
 	const char *stage = NULL;
 	int err;
 
 	err = sc_selftest(&stage);
-	add_probe(r, "syscalls", err, stage, "loaded and attached its BPF programs");
+	add_probe(r, "syscalls", err, stage, tried);
 	err = tr_selftest(&stage);
-	add_probe(r, "trace", err, stage, "loaded and attached its BPF programs");
-	add_probe_from(r, "offcpu", offcpu, sizeof(offcpu) / sizeof(offcpu[0]));
-	add_probe_from(r, "runq", runq, sizeof(runq) / sizeof(runq[0]));
-	add_probe_from(r, "profile", profile, sizeof(profile) / sizeof(profile[0]));
+	add_probe(r, "trace", err, stage, tried);
+	for (size_t i = 0; i < ARRAY_SIZE(stack_probes); i++) {
+		err = sp_probe_selftest(stack_probes[i], &stage);
+		add_probe(r, stack_probes[i]->name, err, stage, tried);
+	}
 }

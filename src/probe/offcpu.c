@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
-#include "cmd.h"
-#include "probe/offcpu.h"
+#include "common.h"
+#include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -35,11 +34,6 @@ struct offcpu_result {
 	uint64_t stack_errors, map_full;
 };
 
-static void *oc_open(void)
-{
-	return offcpu_bpf__open();
-}
-
 static int oc_configure(void *skel, const void *cfg)
 {
 	struct offcpu_bpf *sk = skel;
@@ -51,24 +45,7 @@ static int oc_configure(void *skel, const void *cfg)
 	return 0;
 }
 
-static int oc_load(void *skel)
-{
-	return offcpu_bpf__load(skel);
-}
-
-static int oc_attach(void *skel)
-{
-	return offcpu_bpf__attach(skel);
-}
-
-static void oc_destroy(void *skel)
-{
-	offcpu_bpf__destroy(skel);
-}
-
-static const struct probe_skel_ops offcpu_ops = {
-	"offcpu", oc_open, oc_configure, oc_load, oc_attach, oc_destroy,
-};
+PROBE_SKEL_OPS(offcpu, oc_configure);
 
 static void task_comm(const struct sp_session *s, int pid, uint32_t tid, char *comm)
 {
@@ -186,7 +163,7 @@ static int thread_cmp(const void *a, const void *b)
 static int symbolize(const struct sp_session *s, struct offcpu_bpf *sk, struct stack_entry *e,
 		     size_t n)
 {
-	int fd = bpf_map__fd(sk->maps.offcpu_stacks);
+	int fd = bpf_map__fd(sk->maps.sp_stacks);
 
 	for (size_t i = 0; i < n; i++) {
 		int err = sp_fill_entry(s, fd, e[i].kstack_err, e[i].ustack_err, &e[i]);
@@ -238,9 +215,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 {
 	struct json_writer w;
 
-	json_init(&w, stdout, false);
-	json_object_begin(&w);
-	sp_json_header(&w, s, o);
+	sp_json_begin(&w, s, o);
 	json_key(&w, "threads");
 	json_array_begin(&w);
 	for (size_t i = 0; i < r->nt; i++) {
@@ -256,16 +231,8 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_end(&w);
 	json_key(&w, "stacks");
 	json_array_begin(&w);
-	for (size_t i = 0; i < top; i++) {
-		json_object_begin(&w);
-		json_kv_uint(&w, "tid", r->e[i].tid);
-		json_kv_string(&w, "comm", r->e[i].comm);
-		json_kv_string(&w, "kind", r->e[i].kind);
-		json_kv_uint(&w, "total_ns", r->e[i].value);
-		json_kv_uint(&w, "switches", r->e[i].count);
-		stack_json_frames(&w, &r->e[i]);
-		json_end(&w);
-	}
+	for (size_t i = 0; i < top; i++)
+		sp_json_stack(&w, &r->e[i], "total_ns", "switches");
 	json_end(&w);
 	json_key(&w, "lost");
 	json_object_begin(&w);
@@ -274,17 +241,19 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
-static int report(const struct sp_session *s, const struct sp_opts *o, struct offcpu_bpf *sk)
+static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
 {
 	struct offcpu_result r = { 0 };
 	size_t top;
-	int err = collect(sk, &r);
+	int err;
 
+	flush_pending(s, skel, o->base.target.pid);
+	err = collect(skel, &r);
 	if (!err) {
 		stacks_sort(r.e, r.n);
 		qsort(r.t, r.nt, sizeof(*r.t), thread_cmp);
-		top = o->folded ? r.n : (o->top < r.n ? o->top : r.n);
-		err = symbolize(s, sk, r.e, top);
+		top = o->folded ? r.n : sp_top(o->top, r.n);
+		err = symbolize(s, skel, r.e, top);
 	}
 	if (!err) {
 		if (o->folded)
@@ -299,42 +268,18 @@ static int report(const struct sp_session *s, const struct sp_opts *o, struct of
 	free(r.e);
 	free(r.keys);
 	free(r.t);
-	if (err)
-		return probe_report_failure(stderr, "offcpu", "reading the results", err);
-	return cmd_finish_stdout(EXIT_OK);
-}
-
-int offcpu_probe_run(const struct sp_opts *o)
-{
-	struct sp_session s;
-	void *skel = NULL;
-	const char *stage;
-	int rc = sp_session_begin(&s, "offcpu", o, true), err;
-
-	if (rc)
-		goto out;
-	probe_libbpf_quiet(o->base.verbose);
-	err = probe_skel_start(&offcpu_ops, o, &skel, &stage);
-	if (err) {
-		rc = probe_report_failure(stderr, "offcpu", stage, err);
-		goto out;
-	}
-	rc = sp_session_wait(&s, o);
-	offcpu_bpf__detach(skel);
-	if (!rc) {
-		flush_pending(&s, skel, o->base.target.pid);
-		rc = report(&s, o, skel);
-	}
-out:
-	probe_skel_stop(&offcpu_ops, &skel);
-	sp_session_end(&s);
-	return rc;
-}
-#else
-int offcpu_probe_run(const struct sp_opts *o)
-{
-	fprintf(stderr, "triage probe offcpu: built without BPF support (clang, bpftool or "
-			"libbpf-dev were missing at build time)\n");
-	return EXIT_NOSUPPORT;
+	return err;
 }
 #endif
+
+const struct sp_probe offcpu_probe = {
+	.name = "offcpu",
+	.traced = "off-CPU time",
+	.features = SP_STACKS,
+	.needs = PROBE_NEED_STACK_TRACE,
+	.symbolize = true,
+#if TRIAGE_HAVE_BPF
+	.ops = &offcpu_skel_ops,
+	.report = report,
+#endif
+};

@@ -2,7 +2,9 @@
 #ifndef TRIAGE_PROBE_CMDS_H
 #define TRIAGE_PROBE_CMDS_H
 
+#include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 int probe_syscalls_main(int argc, char **argv);
 int probe_trace_main(int argc, char **argv);
@@ -16,6 +18,8 @@ int probe_profile_main(int argc, char **argv);
  * alike. The long options below go into each probe's getopt_long table.
  */
 struct probe_opts;
+struct probe_target;
+struct sp_probe;
 #define PROBE_COMMON_SHORTOPTS "p:C:d:jvh"
 #define PROBE_OPT_PRETTY 0x100
 #define PROBE_COMMON_LONGOPTS                                                                 \
@@ -32,6 +36,29 @@ struct probe_opts;
  * common one, EXIT_USAGE (after a message) for a bad value.
  */
 int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_opts *o);
+
+/* How a probe shell reads its command line with probe_cmd_getopt(). */
+struct probe_cmd_spec {
+	const char *name;
+	const struct option *longopts; /* PROBE_COMMON_LONGOPTS plus the probe's own */
+	bool in_order;		       /* stop at the first operand ("+" to getopt) */
+	void (*usage)(FILE *out);
+	/* The probe's own options: 0 if handled, 1 if unknown; may be NULL. */
+	int (*own_option)(int opt, void *ctx);
+	void *ctx;
+};
+
+/*
+ * Reads the options of argv (common ones and the spec's own). Returns 0
+ * with optind at the first operand, -1 when --help was printed (exit 0),
+ * or EXIT_USAGE after a message.
+ */
+int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv,
+		     struct probe_opts *o);
+/* "Tracing syscalls of pid 123... Ctrl-C to stop." on stderr. */
+void probe_cmd_announce(const char *what, const struct probe_target *t);
+/* The shell of a stack probe (offcpu, runq, profile): parse, run, exit status. */
+int probe_cmd_stack_main(const struct sp_probe *p, int argc, char **argv);
 /*
  * Checks the target and parses trailing "interval [count]" (only when
  * allow_interval). Returns 0 or EXIT_USAGE after a message.

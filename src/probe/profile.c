@@ -10,9 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common.h"
-#include "cmd.h"
-#include "probe/offcpu.h"
+#include "common.h"
+#include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -115,8 +114,10 @@ static int pr_attach(void *ctx)
 	return attached ? 0 : -ENODEV;
 }
 
-static void pr_detach(struct profile_ctx *c)
+static void pr_detach(void *ctx)
 {
+	struct profile_ctx *c = ctx;
+
 	for (int i = 0; i < c->ncpu; i++) {
 		bpf_link__destroy(c->links[i]);
 		c->links[i] = NULL;
@@ -138,8 +139,8 @@ static void pr_destroy(void *ctx)
 	free(c);
 }
 
-static const struct probe_skel_ops profile_ops = {
-	"profile", pr_open, pr_configure, pr_load, pr_attach, pr_destroy,
+static const struct probe_skel_ops profile_skel_ops = {
+	"profile", pr_open, pr_configure, pr_load, pr_attach, pr_detach, pr_destroy,
 };
 
 struct func_count {
@@ -158,7 +159,7 @@ struct profile_result {
 static int collect(const struct sp_session *s, struct profile_ctx *c, struct profile_result *r)
 {
 	int fd = bpf_map__fd(c->sk->maps.profile_counts);
-	int stacks_fd = bpf_map__fd(c->sk->maps.profile_stacks);
+	int stacks_fd = bpf_map__fd(c->sk->maps.sp_stacks);
 	size_t cap = bpf_map__max_entries(c->sk->maps.profile_counts);
 	struct profile_key key, prev_key, *prev = NULL;
 
@@ -279,12 +280,10 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 static void print_json(const struct sp_session *s, const struct sp_opts *o,
 		       const struct profile_result *r)
 {
-	size_t top = o->top < r->n ? o->top : r->n;
+	size_t top = sp_top(o->top, r->n);
 	struct json_writer w;
 
-	json_init(&w, stdout, false);
-	json_object_begin(&w);
-	sp_json_header(&w, s, o);
+	sp_json_begin(&w, s, o);
 	json_kv_uint(&w, "frequency_hz", o->freq);
 	json_kv_uint(&w, "samples", r->samples);
 	json_key(&w, "functions");
@@ -304,14 +303,8 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_end(&w);
 	json_key(&w, "stacks");
 	json_array_begin(&w);
-	for (size_t i = 0; i < top; i++) {
-		json_object_begin(&w);
-		json_kv_uint(&w, "tid", r->e[i].tid);
-		json_kv_string(&w, "comm", r->e[i].comm);
-		json_kv_uint(&w, "samples", r->e[i].value);
-		stack_json_frames(&w, &r->e[i]);
-		json_end(&w);
-	}
+	for (size_t i = 0; i < top; i++)
+		sp_json_stack(&w, &r->e[i], "samples", NULL);
 	json_end(&w);
 	json_key(&w, "lost");
 	json_object_begin(&w);
@@ -320,10 +313,10 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
-static int report(const struct sp_session *s, const struct sp_opts *o, struct profile_ctx *c)
+static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx)
 {
 	struct profile_result r = { 0 };
-	int err = collect(s, c, &r);
+	int err = collect(s, ctx, &r);
 
 	if (!err) {
 		stacks_sort(r.e, r.n);
@@ -341,45 +334,28 @@ static int report(const struct sp_session *s, const struct sp_opts *o, struct pr
 		stack_entries_release(r.e, r.n);
 	free(r.e);
 	free(r.f);
-	if (err)
-		return probe_report_failure(stderr, "profile", "reading the results", err);
-	return cmd_finish_stdout(EXIT_OK);
+	return err;
 }
 
-int profile_probe_run(const struct sp_opts *o)
+static void explain_failure(const struct sp_opts *o, const char *stage, int err)
 {
-	struct sp_session s;
-	void *ctx = NULL;
-	const char *stage;
-	int rc = sp_session_begin(&s, "profile", o, true), err;
-
-	if (rc)
-		goto out;
-	probe_libbpf_quiet(o->base.verbose);
-	err = probe_skel_start(&profile_ops, o, &ctx, &stage);
-	if (err) {
-		rc = probe_report_failure(stderr, "profile", stage, err);
-		if (err == -EINVAL && !strcmp(stage, "attaching the BPF programs"))
-			fprintf(stderr,
-				"triage probe profile: -F %u may exceed "
-				"/proc/sys/kernel/perf_event_max_sample_rate\n",
-				o->freq);
-		goto out;
-	}
-	rc = sp_session_wait(&s, o);
-	pr_detach(ctx);
-	if (!rc)
-		rc = report(&s, o, ctx);
-out:
-	probe_skel_stop(&profile_ops, &ctx);
-	sp_session_end(&s);
-	return rc;
-}
-#else
-int profile_probe_run(const struct sp_opts *o)
-{
-	fprintf(stderr, "triage probe profile: built without BPF support (clang, bpftool or "
-			"libbpf-dev were missing at build time)\n");
-	return EXIT_NOSUPPORT;
+	if (err == -EINVAL && !strcmp(stage, "attaching the BPF programs"))
+		fprintf(stderr,
+			"triage probe profile: -F %u may exceed "
+			"/proc/sys/kernel/perf_event_max_sample_rate\n",
+			o->freq);
 }
 #endif
+
+const struct sp_probe profile_probe = {
+	.name = "profile",
+	.traced = "on-CPU samples",
+	.features = SP_STACKS | SP_FREQ,
+	.needs = PROBE_NEED_STACK_TRACE | PROBE_NEED_PERF_EVENT,
+	.symbolize = true,
+#if TRIAGE_HAVE_BPF
+	.ops = &profile_skel_ops,
+	.report = report,
+	.explain_failure = explain_failure,
+#endif
+};

@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common.h"
-#include "cmd.h"
+#include "common.h"
 #include "probe/hist.h"
-#include "probe/offcpu.h"
+#include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -22,11 +21,6 @@
 #include "bpf/stackprobes.h"
 #include "runq.skel.h"
 
-static void *rq_open(void)
-{
-	return runq_bpf__open();
-}
-
 static int rq_configure(void *skel, const void *cfg)
 {
 	((struct runq_bpf *)skel)->rodata->targ_tgid =
@@ -34,24 +28,7 @@ static int rq_configure(void *skel, const void *cfg)
 	return 0;
 }
 
-static int rq_load(void *skel)
-{
-	return runq_bpf__load(skel);
-}
-
-static int rq_attach(void *skel)
-{
-	return runq_bpf__attach(skel);
-}
-
-static void rq_destroy(void *skel)
-{
-	runq_bpf__destroy(skel);
-}
-
-static const struct probe_skel_ops runq_ops = {
-	"runq", rq_open, rq_configure, rq_load, rq_attach, rq_destroy,
-};
+PROBE_SKEL_OPS(runq, rq_configure);
 
 struct runq_thread {
 	uint32_t tid;
@@ -174,9 +151,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 {
 	struct json_writer w;
 
-	json_init(&w, stdout, false);
-	json_object_begin(&w);
-	sp_json_header(&w, s, o);
+	sp_json_begin(&w, s, o);
 	json_key(&w, "threads");
 	json_array_begin(&w);
 	for (size_t i = 0; i < r->n; i++) {
@@ -193,47 +168,27 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
-int runq_probe_run(const struct sp_opts *o)
+static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
 {
 	struct runq_result r = { 0 };
-	struct sp_session s;
-	void *skel = NULL;
-	const char *stage;
-	int rc = sp_session_begin(&s, "runq", o, false), err;
+	int err = collect(skel, &r);
 
-	if (rc)
-		goto out;
-	probe_libbpf_quiet(o->base.verbose);
-	err = probe_skel_start(&runq_ops, o, &skel, &stage);
-	if (err) {
-		rc = probe_report_failure(stderr, "runq", stage, err);
-		goto out;
-	}
-	rc = sp_session_wait(&s, o);
-	runq_bpf__detach(skel);
-	if (rc)
-		goto out;
-	err = collect(skel, &r);
-	if (err) {
-		rc = probe_report_failure(stderr, "runq", "reading the results", err);
-		goto out;
-	}
-	if (o->base.json)
-		print_json(&s, o, &r);
-	else
-		print_plain(&s, o, &r);
-	rc = cmd_finish_stdout(EXIT_OK);
-out:
+	if (!err && o->base.json)
+		print_json(s, o, &r);
+	else if (!err)
+		print_plain(s, o, &r);
 	free(r.t);
-	probe_skel_stop(&runq_ops, &skel);
-	sp_session_end(&s);
-	return rc;
-}
-#else
-int runq_probe_run(const struct sp_opts *o)
-{
-	fprintf(stderr, "triage probe runq: built without BPF support (clang, bpftool or "
-			"libbpf-dev were missing at build time)\n");
-	return EXIT_NOSUPPORT;
+	return err;
 }
 #endif
+
+const struct sp_probe runq_probe = {
+	.name = "runq",
+	.traced = "run-queue latency",
+	.features = SP_PER_THREAD,
+	.needs = 0,
+#if TRIAGE_HAVE_BPF
+	.ops = &runq_skel_ops,
+	.report = report,
+#endif
+};

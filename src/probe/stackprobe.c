@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/types.h> /* for bpf/stackprobes.h, also without libbpf */
 
 #if TRIAGE_HAVE_BPF
 #include <bpf/bpf.h>
 #endif
 
-#include "../common.h"
+#include "cmd.h"
+#include "common.h"
 #include "bpf/stackprobes.h"
 #include "probe/stackprobe.h"
 #include "util/parse.h"
@@ -95,7 +97,30 @@ static int sp_parse_one(const char *probe, int c, const char *arg, struct sp_opt
 	}
 }
 
-int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, struct sp_opts *o)
+static void sp_opts_default(struct sp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kernel_stacks = o->user_stacks = true;
+	o->freq = 99;
+	o->top = 10;
+}
+
+/* Usage errors found after the options were read. */
+static int sp_check_args(const char *probe, unsigned features, const struct sp_opts *o)
+{
+	if (!o->base.target.pid) {
+		fprintf(stderr, "triage probe %s: -p PID is required\n", probe);
+		sp_usage(stderr, probe, features);
+		return EXIT_USAGE;
+	}
+	if (o->folded && o->base.json) {
+		fprintf(stderr, "triage probe %s: --folded and --json exclude each other\n", probe);
+		return EXIT_USAGE;
+	}
+	return probe_check_process(stderr, probe, o->base.target.pid);
+}
+
+int sp_parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
@@ -110,12 +135,11 @@ int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, s
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	const char *probe = p->name;
+	unsigned features = p->features;
 	int c, rc;
 
-	memset(o, 0, sizeof(*o));
-	o->kernel_stacks = o->user_stacks = true;
-	o->freq = 99;
-	o->top = 10;
+	sp_opts_default(o);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "p:d:F:t:vh", longopts, NULL)) != -1) {
@@ -135,16 +159,7 @@ int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, s
 	}
 	if (optind < argc)
 		return bad_arg(probe, "argument", argv[optind]);
-	if (!o->base.target.pid) {
-		fprintf(stderr, "triage probe %s: -p PID is required\n", probe);
-		sp_usage(stderr, probe, features);
-		return EXIT_USAGE;
-	}
-	if (o->folded && o->base.json) {
-		fprintf(stderr, "triage probe %s: --folded and --json exclude each other\n", probe);
-		return EXIT_USAGE;
-	}
-	return 0;
+	return sp_check_args(probe, features, o);
 }
 
 static void read_comm(struct sp_session *s, int pid)
@@ -162,19 +177,6 @@ static void read_comm(struct sp_session *s, int pid)
 		s->comm[n - 1] = '\0';
 }
 
-/* The tgid of pid from its status file; 0 if unknown. */
-static int read_tgid(const struct sp_session *s, int pid)
-{
-	char rel[32], buf[2048], *p;
-	ssize_t n;
-
-	snprintf(rel, sizeof(rel), "%d/status", pid);
-	n = procfs_read(&s->pf, rel, buf, sizeof(buf));
-	if (n <= 0 || !(p = strstr(buf, "\nTgid:")))
-		return 0;
-	return atoi(p + 6);
-}
-
 static void load_symbolizers(struct sp_session *s, int pid)
 {
 	s->ksyms_err = ksyms_load(&s->pf, &s->ksyms);
@@ -183,20 +185,25 @@ static void load_symbolizers(struct sp_session *s, int pid)
 		fprintf(stderr,
 			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
 			"(needs root or kernel.kptr_restrict=0)\n",
-			s->probe, strerror(-s->ksyms_err));
+			s->probe->name, strerror(-s->ksyms_err));
 	if (s->ps_err && s->ps_err != -ESRCH) /* -ESRCH: no maps, a kernel thread */
 		fprintf(stderr, "triage probe %s: user frames stay addresses: /proc/%d/maps: %s\n",
-			s->probe, pid, strerror(-s->ps_err));
+			s->probe->name, pid, strerror(-s->ps_err));
 }
 
-int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_opts *o,
-		     bool want_syms)
+/*
+ * Checks privileges, starts the event loop (signals first) and loads the
+ * symbolizers while the target still runs. Returns 0 or an exit status,
+ * having reported the problem on stderr.
+ */
+static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, const struct sp_opts *o)
 {
+	const char *probe = p->name;
 	struct probe_opts lo = o->base;
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	s->probe = probe;
+	s->probe = p;
 	s->pf.root_fd = s->pf.proc_fd = -1; /* so sp_session_end() closes nothing it did not open */
 	symtab_init(&s->ksyms);
 	err = probe_check_privileges();
@@ -205,12 +212,6 @@ int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_op
 	err = procfs_open(&s->pf, NULL);
 	if (err)
 		return probe_report_failure(stderr, probe, "opening /proc", err);
-	err = read_tgid(s, lo.target.pid);
-	if (err && err != lo.target.pid) {
-		fprintf(stderr, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe,
-			lo.target.pid, err, err);
-		return EXIT_USAGE;
-	}
 	lo.interval_s = 1.0; /* ticks to refresh the maps; nothing is printed */
 	lo.count = 0;
 	err = probe_loop_init(&s->loop, &lo);
@@ -222,58 +223,57 @@ int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_op
 		return probe_report_failure(stderr, probe, "setting up signals and timers", err);
 	s->loop_ready = true;
 	read_comm(s, lo.target.pid);
-	if (want_syms)
+	if (p->symbolize)
 		load_symbolizers(s, lo.target.pid);
 	return 0;
 }
 
-static const char *what_is_traced(const char *probe)
+/* Why a session ended, for the report; NULL for an error. */
+static const char *end_reason(int ev)
 {
-	if (!strcmp(probe, "offcpu"))
-		return "off-CPU time";
-	if (!strcmp(probe, "runq"))
-		return "run-queue latency";
-	return "on-CPU samples";
+	switch (ev) {
+	case PROBE_EV_SIGNAL:
+		return "interrupted";
+	case PROBE_EV_TARGET_EXIT:
+		return "target exited";
+	case PROBE_EV_DEADLINE:
+		return "duration elapsed";
+	default:
+		return NULL;
+	}
 }
 
-int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
+/* Announces the probe on stderr and waits for its end, refreshing the maps each second. */
+static int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
 {
 	char safe[4 * PROBE_COMM_LEN];
 
 	text_sanitize(safe, sizeof(safe), s->comm);
-	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", what_is_traced(s->probe),
+	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", s->probe->traced,
 		o->base.target.pid, safe);
-	s->start_ns = probe_now_ns();
-	if (o->base.duration_s > 0) /* -d counts from the attach, not from before the load */
-		s->loop.deadline_ns = s->start_ns + (int64_t)(o->base.duration_s * 1e9);
+	s->start_ns = probe_loop_start(&s->loop);
+	if (s->start_ns < 0)
+		return probe_report_failure(stderr, s->probe->name, "starting the timers",
+					    (int)s->start_ns);
 	for (;;) {
 		int ev = probe_loop_wait(&s->loop, -1);
 
 		if (ev == PROBE_EV_TICK || ev == PROBE_EV_LAST_TICK) {
+			/* Fails once the target is gone: the last maps stay. */
 			if (s->ps)
-				proc_syms_refresh(
-				    s->ps); /* fails once the target is gone: keeps the last maps */
+				proc_syms_refresh(s->ps);
 			continue;
 		}
 		s->end_ns = probe_now_ns();
-		switch (ev) {
-		case PROBE_EV_SIGNAL:
-			s->end_reason = "interrupted";
+		s->end_reason = end_reason(ev);
+		if (s->end_reason)
 			return 0;
-		case PROBE_EV_TARGET_EXIT:
-			s->end_reason = "target exited";
-			return 0;
-		case PROBE_EV_DEADLINE:
-			s->end_reason = "duration elapsed";
-			return 0;
-		default:
-			return probe_report_failure(stderr, s->probe, "waiting for events",
-						    ev < 0 ? ev : -EIO);
-		}
+		return probe_report_failure(stderr, s->probe->name, "waiting for events",
+					    ev < 0 ? ev : -EIO);
 	}
 }
 
-void sp_session_end(struct sp_session *s)
+static void sp_session_end(struct sp_session *s)
 {
 	if (s->loop_ready)
 		probe_loop_release(&s->loop);
@@ -289,7 +289,7 @@ double sp_session_seconds(const struct sp_session *s)
 	return (double)(s->end_ns - s->start_ns) / 1e9;
 }
 
-#if TRIAGE_HAVE_BPF
+#if TRIAGE_HAVE_BPF /* only the BPF readers call these */
 int sp_read_stack(int map_fd, int id, uint64_t *ips)
 {
 	__u32 key = (__u32)id;
@@ -297,12 +297,6 @@ int sp_read_stack(int map_fd, int id, uint64_t *ips)
 	memset(ips, 0, SP_MAX_FRAMES * sizeof(*ips));
 	return bpf_map_lookup_elem(map_fd, &key, ips) ? -errno : 0;
 }
-#else
-int sp_read_stack(int map_fd, int id, uint64_t *ips)
-{
-	return -ENOSYS;
-}
-#endif
 
 int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, struct stack_entry *e)
 {
@@ -317,12 +311,92 @@ int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, stru
 	e->ustack_err = uid < 0 ? uid : sp_read_stack(map_fd, uid, ips);
 	return stack_resolve_user(e, ips, e->ustack_err ? 0 : SP_MAX_FRAMES, s->ps);
 }
+#endif
 
-void sp_json_header(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o)
+void sp_json_begin(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o)
 {
-	json_kv_string(w, "probe", s->probe);
+	json_init(w, stdout, false);
+	json_object_begin(w);
+	json_kv_string(w, "probe", s->probe->name);
 	json_kv_int(w, "pid", o->base.target.pid);
 	json_kv_string(w, "comm", s->comm);
 	json_kv_double(w, "duration_s", sp_session_seconds(s), 3);
 	json_kv_string(w, "end", s->end_reason ? s->end_reason : "");
+}
+
+void sp_json_stack(struct json_writer *w, const struct stack_entry *e, const char *value_key,
+		   const char *count_key)
+{
+	json_object_begin(w);
+	json_kv_uint(w, "tid", e->tid);
+	json_kv_string(w, "comm", e->comm);
+	if (e->kind)
+		json_kv_string(w, "kind", e->kind);
+	json_kv_uint(w, value_key, e->value);
+	if (count_key)
+		json_kv_uint(w, count_key, e->count);
+	stack_json_frames(w, e);
+	json_end(w);
+}
+
+size_t sp_top(size_t top, size_t n)
+{
+	return top < n ? top : n;
+}
+
+static int sp_report(const struct sp_probe *p, const struct sp_session *s, const struct sp_opts *o,
+		     void *skel)
+{
+	int err = p->report(s, o, skel);
+
+	if (err)
+		return probe_report_failure(stderr, p->name, "reading the results", err);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o)
+{
+	struct sp_session s;
+	void *skel = NULL;
+	const char *stage;
+	int rc, err;
+
+	if (!p->ops)
+		return probe_report_failure(stderr, p->name, "starting", -ENOPKG);
+	rc = sp_session_begin(&s, p, o);
+	if (rc)
+		goto out;
+	probe_libbpf_quiet(o->base.verbose);
+	err = probe_start(p->ops, p->needs, o, &skel, &stage);
+	if (err) {
+		rc = probe_report_failure(stderr, p->name, stage, err);
+		if (p->explain_failure)
+			p->explain_failure(o, stage, err);
+		goto out;
+	}
+	rc = sp_session_wait(&s, o);
+	probe_skel_detach(p->ops, skel);
+	if (!rc)
+		rc = sp_report(p, &s, o, skel);
+out:
+	probe_skel_stop(p->ops, &skel);
+	sp_session_end(&s);
+	return rc;
+}
+
+int sp_probe_selftest(const struct sp_probe *p, const char **stage)
+{
+	struct sp_opts o;
+	void *skel = NULL;
+	int err;
+
+	if (!p->ops) {
+		*stage = "starting";
+		return -ENOPKG;
+	}
+	sp_opts_default(&o);
+	o.base.target.pid = getpid();
+	err = probe_start(p->ops, p->needs, &o, &skel, stage);
+	probe_skel_stop(p->ops, &skel);
+	return err;
 }

@@ -1,6 +1,7 @@
 /*
- * What the offcpu, runq and profile probes share on top of probe/common.h:
- * their options, and a session that holds the symbolizers and the event
+ * What the offcpu, runq and profile probes share on top of probe/session.h:
+ * their options, one runner (sp_probe_run) that each probe drives with a
+ * struct sp_probe, and a session that holds the symbolizers and the event
  * loop from attach to the end (Ctrl-C, SIGTERM, -d, or the target's exit).
  */
 #ifndef TRIAGE_PROBE_STACKPROBE_H
@@ -10,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/stacks.h"
 #include "probe/syms.h"
 #include "procfs/procfs.h"
@@ -32,14 +33,43 @@ enum sp_features {
 	SP_PER_THREAD = 4, /* --per-thread */
 };
 
+struct sp_session;
+
+/* One stack probe: what sp_probe_run() needs to know about it. */
+struct sp_probe {
+	const char *name;		  /* "offcpu", for messages */
+	const char *traced;		  /* "off-CPU time", for the status line */
+	unsigned features;		  /* sp_features: the options it accepts */
+	unsigned needs;			  /* PROBE_NEED_*: checked before the load */
+	bool symbolize;			  /* loads kallsyms and the target's ELF symbols */
+	const struct probe_skel_ops *ops; /* NULL: triage was built without BPF */
+	/* Reads the maps of the detached skeleton and writes the report; 0 or -errno. */
+	int (*report)(const struct sp_session *s, const struct sp_opts *o, void *skel);
+	/* Optional: a line of advice after a failed start. */
+	void (*explain_failure)(const struct sp_opts *o, const char *stage, int err);
+};
+
+extern const struct sp_probe offcpu_probe, runq_probe, profile_probe;
+
 /*
- * Parses the options of a probe with the given sp_features. Returns 0, an
- * exit status, or -1 when --help was printed (exit 0).
+ * Parses the options of probe p. Returns 0, an exit status, or -1 when
+ * --help was printed (exit 0).
  */
-int sp_parse_args(const char *probe, int argc, char **argv, unsigned features, struct sp_opts *o);
+int sp_parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o);
+/*
+ * Runs probe p: session, load and attach, wait for the end, detach,
+ * report. Returns the exit status, having written the report to stdout
+ * and any problem to stderr.
+ */
+int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o);
+/*
+ * Loads and attaches p's programs following this process, then detaches
+ * (triage doctor). Returns 0 or -errno with *stage naming what failed.
+ */
+int sp_probe_selftest(const struct sp_probe *p, const char **stage);
 
 struct sp_session {
-	const char *probe; /* "offcpu", ... for messages */
+	const struct sp_probe *probe;
 	struct procfs pf;
 	struct symtab ksyms;
 	int ksyms_err; /* 0, or why kernel frames stay raw addresses */
@@ -52,23 +82,23 @@ struct sp_session {
 	const char *end_reason; /* "interrupted", "duration", "target exited", ... */
 };
 
-/*
- * Checks privileges, starts the event loop (signals first) and, when
- * want_syms, loads the symbolizers while the target still runs. Returns 0
- * or an exit status, having reported the problem on stderr.
- */
-int sp_session_begin(struct sp_session *s, const char *probe, const struct sp_opts *o,
-		     bool want_syms);
-/* Announces the probe on stderr and waits for its end, refreshing the maps each second. */
-int sp_session_wait(struct sp_session *s, const struct sp_opts *o);
-void sp_session_end(struct sp_session *s);
-
-/* Reads stack id from a BPF stack map into ips[SP_MAX_FRAMES]; 0 or -errno. */
+/* BPF builds only. Reads stack id from a BPF stack map into ips[SP_MAX_FRAMES]; 0 or -errno. */
 int sp_read_stack(int map_fd, int id, uint64_t *ips);
 /* Fills e's frames from the two stack ids (negative ids: no stack, kept as the error). */
 int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, struct stack_entry *e);
-/* Writes the common JSON header members (probe, pid, comm, duration_s, end). */
-void sp_json_header(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o);
+/*
+ * Starts the report's JSON document on stdout with the members every stack
+ * probe writes (probe, pid, comm, duration_s, end); json_finish() ends it.
+ */
+void sp_json_begin(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o);
+/*
+ * Writes one stack entry as a JSON object: tid, comm, kind (when set),
+ * value under value_key, count under count_key (when not NULL), frames.
+ */
+void sp_json_stack(struct json_writer *w, const struct stack_entry *e, const char *value_key,
+		   const char *count_key);
+/* At most top of n: how many entries a report lists. */
+size_t sp_top(size_t top, size_t n);
 /* Seconds between attach and end. */
 double sp_session_seconds(const struct sp_session *s);
 

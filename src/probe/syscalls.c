@@ -23,19 +23,12 @@ struct sc_config {
 	bool latency;
 };
 
-static void *sc_open(void)
-{
-	return syscalls_bpf__open();
-}
-
 static int sc_configure(void *s, const void *cfg)
 {
 	struct syscalls_bpf *skel = s;
 	const struct sc_config *c = cfg;
 
-	skel->rodata->targ_tgid = (__u32)c->target->pid;
-	skel->rodata->by_comm = c->target->pid <= 0;
-	memcpy((char *)skel->rodata->targ_comm, c->target->comm, PROBE_COMM_LEN);
+	PROBE_RODATA_SET_TARGET(skel->rodata, c->target);
 	skel->rodata->want_hist = c->hist && c->latency;
 	skel->rodata->want_latency = c->latency;
 	/* Without --hist the histogram map is not needed: keep it tiny. */
@@ -44,29 +37,7 @@ static int sc_configure(void *s, const void *cfg)
 	return 0;
 }
 
-static int sc_load(void *s)
-{
-	return syscalls_bpf__load(s);
-}
-
-static int sc_attach(void *s)
-{
-	return syscalls_bpf__attach(s);
-}
-
-static void sc_destroy(void *s)
-{
-	syscalls_bpf__destroy(s);
-}
-
-static const struct probe_skel_ops sc_ops = {
-	.name = "syscalls",
-	.open = sc_open,
-	.configure = sc_configure,
-	.load = sc_load,
-	.attach = sc_attach,
-	.destroy = sc_destroy,
-};
+PROBE_SKEL_OPS(syscalls, sc_configure);
 
 /* Sums the per-CPU values of the stats array (max: the largest). */
 static int read_stats(int fd, int ncpu, struct sc_snapshot *s)
@@ -236,18 +207,9 @@ static int start_probe(struct sc_state *st, const struct probe_opts *opts, const
 				 .hist = st->hist,
 				 .latency = st->latency };
 	void *skel = NULL;
-	int err;
+	int err = probe_start(&syscalls_skel_ops, PROBE_NEED_TASK_STORAGE | PROBE_NEED_PERCPU_ARRAY,
+			      &cfg, &skel, stage);
 
-	*stage = "checking privileges";
-	err = probe_check_privileges();
-	if (!err) {
-		*stage = "looking for kernel BTF";
-		err = probe_check_btf();
-	}
-	if (!err)
-		err = probe_check_kernel(PROBE_NEED_TASK_STORAGE | PROBE_NEED_PERCPU_ARRAY, stage);
-	if (!err)
-		err = probe_skel_start(&sc_ops, &cfg, &skel, stage);
 	st->skel = skel;
 	return err;
 }
@@ -267,13 +229,17 @@ int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *
 		return err;
 	err = start_probe(&st, opts, stage);
 	if (!err) {
-		st.start_ns = st.last_ns = probe_now_ns();
+		*stage = "starting the timers";
+		st.start_ns = st.last_ns = probe_loop_start(&loop);
+		err = st.start_ns < 0 ? (int)st.start_ns : 0;
+	}
+	if (!err) {
 		if (sink->attached)
 			sink->attached(sink->ctx, &opts->target);
 		err = run_loop(&st, &loop, opts, sink, stage);
 	}
 	skel = st.skel;
-	probe_skel_stop(&sc_ops, &skel);
+	probe_skel_stop(&syscalls_skel_ops, &skel);
 	probe_loop_release(&loop);
 	sc_snapshot_release(&st.snap[0]);
 	sc_snapshot_release(&st.snap[1]);
@@ -288,7 +254,7 @@ int sc_selftest(const char **stage)
 	int err = start_probe(&st, &opts, stage);
 
 	skel = st.skel;
-	probe_skel_stop(&sc_ops, &skel);
+	probe_skel_stop(&syscalls_skel_ops, &skel);
 	return err;
 }
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "probe/common.h"
+#include "probe/session.h"
 #include "util/json.h"
 
 #define SC_MAX_NR 512	/* = SC_NR_SLOTS of the BPF side */

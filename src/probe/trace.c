@@ -164,20 +164,13 @@ struct tr_config {
 	int n;
 };
 
-static void *tr_open(void)
-{
-	return trace_bpf__open();
-}
-
 static int tr_configure(void *s, const void *cfg)
 {
 	struct trace_bpf *skel = s;
 	const struct tr_config *c = cfg;
 	int exit_nr = syscall_nr("exit"), exit_group_nr = syscall_nr("exit_group");
 
-	skel->rodata->targ_tgid = (__u32)c->target->pid;
-	skel->rodata->by_comm = c->target->pid <= 0;
-	memcpy((char *)skel->rodata->targ_comm, c->target->comm, PROBE_COMM_LEN);
+	PROBE_RODATA_SET_TARGET(skel->rodata, c->target);
 	for (int i = 0; i < c->n; i++) {
 		int nr = c->nrs[i];
 		struct tr_sig sig;
@@ -192,29 +185,7 @@ static int tr_configure(void *s, const void *cfg)
 	return 0;
 }
 
-static int tr_load(void *s)
-{
-	return trace_bpf__load(s);
-}
-
-static int tr_attach(void *s)
-{
-	return trace_bpf__attach(s);
-}
-
-static void tr_destroy(void *s)
-{
-	trace_bpf__destroy(s);
-}
-
-static const struct probe_skel_ops tr_ops = {
-	.name = "trace",
-	.open = tr_open,
-	.configure = tr_configure,
-	.load = tr_load,
-	.attach = tr_attach,
-	.destroy = tr_destroy,
-};
+PROBE_SKEL_OPS(trace, tr_configure);
 
 struct tr_state {
 	const struct tr_sink *sink;
@@ -277,17 +248,34 @@ static int consume_loop(struct probe_loop *loop, struct ring_buffer *rb, struct 
 
 static int start_probe(const struct tr_config *cfg, void **skel, const char **stage)
 {
+	return probe_start(&trace_skel_ops, PROBE_NEED_TASK_STORAGE | PROBE_NEED_RINGBUF, cfg, skel,
+			   stage);
+}
+
+/* From attach to the end: announces, consumes the events, fills the summary. */
+static int run_attached(struct probe_loop *loop, struct trace_bpf *skel, struct tr_state *st,
+			const struct probe_opts *opts, const char **stage)
+{
+	struct ring_buffer *rb;
+	int64_t start;
 	int err;
 
-	*stage = "checking privileges";
-	err = probe_check_privileges();
+	*stage = "opening the ring buffer";
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.tr_events), on_ring_event, st, NULL);
+	if (!rb)
+		return -errno;
+	*stage = "starting the timers";
+	start = probe_loop_start(loop);
+	err = start < 0 ? (int)start : 0;
 	if (!err) {
-		*stage = "looking for kernel BTF";
-		err = probe_check_btf();
+		if (st->sink->attached)
+			st->sink->attached(st->sink->ctx, &opts->target);
+		err = consume_loop(loop, rb, st, stage);
+		st->sum->lost = read_lost(skel);
+		st->sum->elapsed_s = (double)(probe_now_ns() - start) / 1e9;
 	}
-	if (!err)
-		err = probe_check_kernel(PROBE_NEED_TASK_STORAGE | PROBE_NEED_RINGBUF, stage);
-	return err ? err : probe_skel_start(&tr_ops, cfg, skel, stage);
+	ring_buffer__free(rb);
+	return err;
 }
 
 int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr_sink *sink,
@@ -295,10 +283,8 @@ int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr
 {
 	struct tr_config cfg = { .target = &opts->target, .nrs = nrs, .n = n };
 	struct tr_state st = { .sink = sink, .sum = sum };
-	struct ring_buffer *rb = NULL;
 	struct probe_loop loop;
 	void *skel = NULL;
-	int64_t start;
 	int err;
 
 	probe_libbpf_quiet(opts->verbose);
@@ -308,24 +294,9 @@ int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr
 	if (err)
 		return err;
 	err = start_probe(&cfg, &skel, stage);
-	if (err)
-		goto out;
-	*stage = "opening the ring buffer";
-	rb = ring_buffer__new(bpf_map__fd(((struct trace_bpf *)skel)->maps.tr_events),
-			      on_ring_event, &st, NULL);
-	if (!rb) {
-		err = -errno;
-		goto out;
-	}
-	start = probe_now_ns();
-	if (sink->attached)
-		sink->attached(sink->ctx, &opts->target);
-	err = consume_loop(&loop, rb, &st, stage);
-	sum->lost = read_lost(skel);
-	sum->elapsed_s = (double)(probe_now_ns() - start) / 1e9;
-out:
-	ring_buffer__free(rb);
-	probe_skel_stop(&tr_ops, &skel);
+	if (!err)
+		err = run_attached(&loop, skel, &st, opts, stage);
+	probe_skel_stop(&trace_skel_ops, &skel);
 	probe_loop_release(&loop);
 	return err;
 }
@@ -338,7 +309,7 @@ int tr_selftest(const char **stage)
 	void *skel = NULL;
 	int err = start_probe(&cfg, &skel, stage);
 
-	probe_skel_stop(&tr_ops, &skel);
+	probe_skel_stop(&trace_skel_ops, &skel);
 	return err;
 }
 

@@ -12,7 +12,7 @@
 #include <linux/types.h>
 
 #include "bpf/trace.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "util/json.h"
 
 struct tr_sink {

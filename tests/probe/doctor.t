@@ -38,6 +38,15 @@ if [ "$(jq -r .bpf_built "$J")" = true ]; then
 	trc=$?
 	[ "$(works trace)" = "$([ $trc = 0 ] && echo true || echo false)" ] ||
 		fail "doctor says trace works=$(works trace), the probe exited $trc"
+	# So do those for the stack probes: doctor loads and attaches their real programs too.
+	for n in offcpu runq profile; do
+		"$TRIAGE" probe "$n" -p "$S" -d 0.2 >/dev/null 2>&1
+		prc=$?
+		[ "$(works $n)" = "$([ $prc = 0 ] && echo true || echo false)" ] ||
+			fail "doctor says $n works=$(works $n), the probe exited $prc"
+		jq -e --arg n "$n" '.probes[] | select(.name == $n) | .detail | startswith("loading and attaching its BPF programs")' \
+			"$J" >/dev/null || fail "$n verdict is not from loading its programs"
+	done
 	# kprobe/uprobe attach needs their PMUs (or tracefs for legacy kprobes).
 	if [ ! -e /sys/bus/event_source/devices/kprobe ] &&
 		[ ! -e /sys/kernel/tracing/kprobe_events ]; then

@@ -60,6 +60,12 @@ for probe in offcpu runq profile; do
 	[ $rc = 2 ] && grep -q "thread of process $CROWD" "$SCRATCH/err" || fail "$probe -p TID: exit $rc"
 	"$TRIAGE" probe "$probe" --help | grep -q "Usage: triage probe $probe" || fail "$probe --help"
 done
+# syscalls and trace share the check (pidfd_open of a thread used to fail as "no tracepoint").
+tid=$(ls "/proc/$CROWD/task" | grep -vx "$CROWD" | head -n 1)
+for probe in syscalls "trace openat"; do
+	"$TRIAGE" probe $probe -p "$tid" -d 0.2 >/dev/null 2>"$SCRATCH/err"; rc=$?
+	[ $rc = 2 ] && grep -q "thread of process $CROWD" "$SCRATCH/err" || fail "$probe -p TID: exit $rc"
+done
 "$TRIAGE" probe profile -p 1 -F 0 >/dev/null 2>&1; [ $? = 2 ] || fail "-F 0: not exit 2"
 "$TRIAGE" probe offcpu -p 1 -F 99 >/dev/null 2>&1; [ $? = 2 ] || fail "offcpu -F: not exit 2"
 "$TRIAGE" probe runq -p 1 --top 3 >/dev/null 2>&1; [ $? = 2 ] || fail "runq --top: not exit 2"

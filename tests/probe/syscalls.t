@@ -86,7 +86,15 @@ done
 
 # 4. -d and interval/count end the probe by themselves.
 start_workload 0 0 0 "$SCRATCH/file"
-"$TRIAGE" probe syscalls -p "$WPID" -d 0.5 >/dev/null 2>"$SCRATCH/err" || fail "-d 0.5 failed"
+"$TRIAGE" probe syscalls -p "$WPID" -d 0.5 --json >"$SCRATCH/d.json" 2>"$SCRATCH/err" ||
+	fail "-d 0.5 failed"
+# -d counts from the attach: the report covers the whole 0.5 s (the load time is not eaten).
+jq -e '.reports[-1].elapsed_s >= 0.499' "$SCRATCH/d.json" >/dev/null ||
+	fail "-d 0.5 covered $(jq '.reports[-1].elapsed_s' "$SCRATCH/d.json") s"
+"$TRIAGE" probe trace openat -p "$WPID" -d 0.5 --json >"$SCRATCH/d.json" 2>"$SCRATCH/err" ||
+	fail "trace -d 0.5 failed"
+jq -e '.elapsed_s >= 0.499' "$SCRATCH/d.json" >/dev/null ||
+	fail "trace -d 0.5 covered $(jq '.elapsed_s' "$SCRATCH/d.json") s"
 "$TRIAGE" probe syscalls -p "$WPID" --json 0.3 2 >"$SCRATCH/iv.json" 2>"$SCRATCH/err" ||
 	fail "interval run failed"
 jq -e '.reports | length == 2 and .[0].final == false and .[1].final == true' \

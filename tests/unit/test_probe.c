@@ -7,7 +7,7 @@
 
 #include "common.h"
 #include "unit.h"
-#include "probe/common.h"
+#include "probe/session.h"
 #include "probe/elf_fp.h"
 #include "probe/hist.h"
 #include "probe/syscall_names.h"

@@ -1,4 +1,4 @@
-#include "probe/common.h"
+#include "probe/session.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -16,7 +16,9 @@
 #include <bpf/libbpf.h>
 #endif
 
-#include "../common.h" /* the project-wide one, not probe/common.h */
+#include "common.h"
+#include "procfs/parsers.h"
+#include "procfs/procfs.h"
 #include "util/parse.h"
 #include "util/text.h"
 
@@ -77,6 +79,25 @@ int probe_target_check(const struct probe_target *t)
 	bool by_pid = t->pid > 0, by_comm = t->comm[0] != '\0';
 
 	return by_pid != by_comm ? 0 : -EINVAL;
+}
+
+int probe_check_process(FILE *stream, const char *probe, int pid)
+{
+	struct procfs pf;
+	struct pid_status st;
+	char rel[32], buf[4096];
+	ssize_t n;
+
+	if (pid <= 0 || procfs_open(&pf, NULL))
+		return 0;
+	snprintf(rel, sizeof(rel), "%d/status", pid);
+	n = procfs_read(&pf, rel, buf, sizeof(buf));
+	procfs_close(&pf);
+	if (n <= 0 || pid_status_parse(buf, (size_t)n, &st) || st.tgid <= 0 || st.tgid == pid)
+		return 0;
+	fprintf(stream, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe, pid,
+		st.tgid, st.tgid);
+	return EXIT_USAGE;
 }
 
 static bool cap_has(const struct __user_cap_data_struct *d, int cap)
@@ -246,6 +267,32 @@ fail:
 	return err < 0 ? err : -err;
 }
 
+int probe_start(const struct probe_skel_ops *ops, unsigned needs, const void *cfg, void **skel,
+		const char **stage)
+{
+	int err;
+
+	*skel = NULL;
+	*stage = "checking privileges";
+	err = probe_check_privileges();
+	if (err)
+		return err;
+	*stage = "looking for kernel BTF";
+	err = probe_check_btf();
+	if (err)
+		return err;
+	err = probe_check_kernel(needs, stage);
+	if (err)
+		return err;
+	return probe_skel_start(ops, cfg, skel, stage);
+}
+
+void probe_skel_detach(const struct probe_skel_ops *ops, void *skel)
+{
+	if (skel && ops->detach)
+		ops->detach(skel);
+}
+
 void probe_skel_stop(const struct probe_skel_ops *ops, void **skel)
 {
 	if (*skel)
@@ -268,67 +315,77 @@ static int open_pidfd(int pid)
 	return fd < 0 ? -errno : fd;
 }
 
-static int arm_interval(double seconds)
+static int arm_interval(int fd, int64_t ns)
 {
-	int64_t ns = (int64_t)(seconds * 1e9);
 	struct itimerspec its = { 0 };
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 
-	if (fd < 0)
-		return -errno;
 	if (ns < 1000000)
 		ns = 1000000;
 	its.it_value.tv_sec = ns / 1000000000;
 	its.it_value.tv_nsec = ns % 1000000000;
 	its.it_interval = its.it_value;
-	if (timerfd_settime(fd, 0, &its, NULL)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
+	return timerfd_settime(fd, 0, &its, NULL) ? -errno : 0;
 }
 
-int probe_loop_init(struct probe_loop *l, const struct probe_opts *opts)
+static int block_stop_signals(struct probe_loop *l)
 {
 	sigset_t mask;
-	int err;
 
-	*l = (struct probe_loop){ .sigfd = -1, .pidfd = -1, .timerfd = -1 };
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	if (sigprocmask(SIG_BLOCK, &mask, &l->oldmask))
 		return -errno;
 	l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (l->sigfd < 0)
-		goto fail_errno;
+	if (l->sigfd < 0) {
+		int err = -errno;
+
+		sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
+		return err;
+	}
+	return 0;
+}
+
+int probe_loop_init(struct probe_loop *l, const struct probe_opts *opts)
+{
+	int err;
+
+	*l = (struct probe_loop){ .sigfd = -1, .pidfd = -1, .timerfd = -1 };
+	l->duration_ns = (int64_t)(opts->duration_s * 1e9);
+	l->interval_ns = (int64_t)(opts->interval_s * 1e9);
+	l->max_ticks = opts->count;
+	err = block_stop_signals(l);
+	if (err)
+		return err;
 	if (opts->target.pid > 0) {
 		l->pidfd = open_pidfd(opts->target.pid);
-		if (l->pidfd < 0) {
-			err = l->pidfd;
-			l->pidfd = -1;
-			goto fail;
-		}
+		err = l->pidfd < 0 ? l->pidfd : 0;
 	}
-	if (opts->interval_s > 0) {
-		l->timerfd = arm_interval(opts->interval_s);
-		if (l->timerfd < 0) {
-			err = l->timerfd;
-			l->timerfd = -1;
-			goto fail;
-		}
-		l->max_ticks = opts->count;
+	if (!err && l->interval_ns > 0) {
+		l->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+		err = l->timerfd < 0 ? -errno : 0;
 	}
-	if (opts->duration_s > 0)
-		l->deadline_ns = probe_now_ns() + (int64_t)(opts->duration_s * 1e9);
-	return 0;
-fail_errno:
-	err = -errno;
-fail:
-	probe_loop_release(l);
+	if (err) {
+		l->pidfd = l->pidfd < 0 ? -1 : l->pidfd;
+		l->timerfd = l->timerfd < 0 ? -1 : l->timerfd;
+		probe_loop_release(l);
+	}
 	return err;
+}
+
+int64_t probe_loop_start(struct probe_loop *l)
+{
+	int64_t now = probe_now_ns();
+
+	if (l->timerfd >= 0) {
+		int err = arm_interval(l->timerfd, l->interval_ns);
+
+		if (err)
+			return err;
+	}
+	if (l->duration_ns > 0)
+		l->deadline_ns = now + l->duration_ns;
+	return now;
 }
 
 static int poll_timeout_ms(const struct probe_loop *l)

@@ -9,8 +9,8 @@
  * Library code: functions return 0 or -errno; only probe_report_failure()
  * writes, and only to the stream it is given.
  */
-#ifndef TRIAGE_PROBE_COMMON_H
-#define TRIAGE_PROBE_COMMON_H
+#ifndef TRIAGE_PROBE_SESSION_H
+#define TRIAGE_PROBE_SESSION_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -49,6 +49,13 @@ int probe_parse_duration(const char *arg, double *seconds);
 int probe_parse_interval(int argc, char **argv, int first, double *interval, unsigned *count);
 /* Exactly one of -p/-C must be given: -EINVAL otherwise. */
 int probe_target_check(const struct probe_target *t);
+/*
+ * -p takes a process: when pid is a thread of another process, writes
+ * "triage probe <probe>: PID is a thread of process TGID; use -p TGID" to
+ * stream and returns EXIT_USAGE. Returns 0 otherwise, also when pid does
+ * not exist (the caller's pidfd then reports that).
+ */
+int probe_check_process(FILE *stream, const char *probe, int pid);
 
 /*
  * Capability check before any BPF call, so the message can say what is
@@ -94,7 +101,8 @@ void probe_libbpf_quiet(bool verbose);
 /*
  * A generated skeleton's lifecycle, through wrappers so the helpers below
  * work for every probe. configure() sets rodata and autoload between open
- * and load; it may be NULL.
+ * and load; it may be NULL. detach() stops the programs and keeps the maps
+ * for reading.
  */
 struct probe_skel_ops {
 	const char *name;
@@ -102,8 +110,56 @@ struct probe_skel_ops {
 	int (*configure)(void *skel, const void *cfg);
 	int (*load)(void *skel);
 	int (*attach)(void *skel);
+	void (*detach)(void *skel);
 	void (*destroy)(void *skel);
 };
+
+/*
+ * Defines the wrappers and `static const struct probe_skel_ops
+ * <obj>_skel_ops` for the bpftool skeleton <obj>.skel.h (struct <obj>_bpf),
+ * whose functions differ from every other skeleton's only in the name.
+ */
+#define PROBE_SKEL_OPS(obj, configure_fn)                     \
+	static void *obj##_skel_open(void)                    \
+	{                                                     \
+		return obj##_bpf__open();                     \
+	}                                                     \
+	static int obj##_skel_load(void *skel)                \
+	{                                                     \
+		return obj##_bpf__load(skel);                 \
+	}                                                     \
+	static int obj##_skel_attach(void *skel)              \
+	{                                                     \
+		return obj##_bpf__attach(skel);               \
+	}                                                     \
+	static void obj##_skel_detach(void *skel)             \
+	{                                                     \
+		obj##_bpf__detach(skel);                      \
+	}                                                     \
+	static void obj##_skel_destroy(void *skel)            \
+	{                                                     \
+		obj##_bpf__destroy(skel);                     \
+	}                                                     \
+	static const struct probe_skel_ops obj##_skel_ops = { \
+		#obj,                                         \
+		obj##_skel_open,                              \
+		configure_fn,                                 \
+		obj##_skel_load,                              \
+		obj##_skel_attach,                            \
+		obj##_skel_detach,                            \
+		obj##_skel_destroy,                           \
+	}
+
+/*
+ * Sets the rodata of src/bpf/target.bpf.h (targ_tgid, by_comm, targ_comm)
+ * from a probe_target.
+ */
+#define PROBE_RODATA_SET_TARGET(rodata, t)                                      \
+	do {                                                                    \
+		(rodata)->targ_tgid = (__u32)(t)->pid;                          \
+		(rodata)->by_comm = (t)->pid <= 0;                              \
+		memcpy((char *)(rodata)->targ_comm, (t)->comm, PROBE_COMM_LEN); \
+	} while (0)
 
 /*
  * Runs open, configure, load and attach. On success *skel holds the
@@ -112,6 +168,15 @@ struct probe_skel_ops {
  */
 int probe_skel_start(const struct probe_skel_ops *ops, const void *cfg, void **skel,
 		     const char **stage);
+/*
+ * What every probe does to start: checks privileges, kernel BTF and the
+ * kernel features in needs (PROBE_NEED_*), then probe_skel_start().
+ * Returns 0 or -errno with *stage naming what failed.
+ */
+int probe_start(const struct probe_skel_ops *ops, unsigned needs, const void *cfg, void **skel,
+		const char **stage);
+/* Detaches the programs, keeping the maps; NULL-safe. */
+void probe_skel_detach(const struct probe_skel_ops *ops, void *skel);
 /* Detaches and frees; NULL-safe; sets *skel to NULL. */
 void probe_skel_stop(const struct probe_skel_ops *ops, void **skel);
 
@@ -126,10 +191,11 @@ enum probe_event {
 };
 
 struct probe_loop {
-	int sigfd;   /* SIGINT/SIGTERM, blocked and delivered here */
-	int pidfd;   /* readable when the target exits; -1 without a pid */
-	int timerfd; /* interval ticks; -1 without an interval */
-	int64_t deadline_ns;
+	int sigfd;			  /* SIGINT/SIGTERM, blocked and delivered here */
+	int pidfd;			  /* readable when the target exits; -1 without a pid */
+	int timerfd;			  /* interval ticks; -1 without an interval */
+	int64_t interval_ns, duration_ns; /* from opts; armed by probe_loop_start() */
+	int64_t deadline_ns;		  /* 0 until started, or without -d */
 	unsigned ticks, max_ticks;
 	sigset_t oldmask;
 	int signo; /* the signal that stopped the loop, 0 if none */
@@ -138,10 +204,17 @@ struct probe_loop {
 /*
  * Blocks SIGINT/SIGTERM into a signalfd (call before loading, so a Ctrl-C
  * during load still reaches the cleanup path), opens a pidfd on pid (0 =
- * none; -ESRCH if it does not exist) and arms the interval timer and
- * deadline from opts.
+ * none; -ESRCH if it does not exist) and creates the interval timer. The
+ * clocks do not run yet: see probe_loop_start().
  */
 int probe_loop_init(struct probe_loop *l, const struct probe_opts *opts);
+/*
+ * Starts the interval timer and the -d deadline; call once the programs
+ * are attached, so -d and the first interval count from the attach and
+ * not from before a load that may take a while. Returns the start time
+ * (CLOCK_MONOTONIC ns) or -errno.
+ */
+int64_t probe_loop_start(struct probe_loop *l);
 /*
  * Waits for the next event; input_fd may be -1. Returns a probe_event or
  * -errno. After PROBE_EV_TARGET_EXIT the pidfd is closed, so later waits

@@ -1,0 +1,42 @@
+/*
+ * BPF side, shared by syscalls and trace: whom a probe follows, one
+ * process (targ_tgid) or every process with an exact comm (by_comm,
+ * targ_comm). User space sets the rodata before load
+ * (PROBE_RODATA_SET_TARGET in src/probe/session.h). Include once per
+ * BPF object, after vmlinux.h and bpf_helpers.h.
+ */
+#ifndef TRIAGE_BPF_TARGET_BPF_H
+#define TRIAGE_BPF_TARGET_BPF_H
+
+#define TARGET_COMM_LEN 16 /* TASK_COMM_LEN */
+
+const volatile __u32 targ_tgid = 0;
+const volatile char targ_comm[TARGET_COMM_LEN] = {};
+const volatile bool by_comm = false;
+
+static __always_inline bool comm_matches(void)
+{
+	char comm[TARGET_COMM_LEN];
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (int i = 0; i < TARGET_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline bool tgid_matches(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) == targ_tgid;
+}
+
+/* Whether the current task is one the probe follows. */
+static __always_inline bool target_matches(void)
+{
+	return by_comm ? comm_matches() : tgid_matches();
+}
+
+#endif
