@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "u32/args.h"
 #include "u32/capture.h"
 #include "u32/run.h"
 #include "u32/u32.h"
@@ -35,11 +36,17 @@ static void usage(FILE *out)
 	fputs("usage: triage u32 test [--rules FILE] [--verdicts] [--json] [--bm-layout MODEL] "
 	      "[--defrag]\n"
 	      "                       [--shift reject|mod32] [--string-to end|start]\n"
-	      "                       [MATCH-ARGS [-- MATCH-ARGS]...] CAPTURE...\n"
-	      "       triage u32 explain [--json] EXPR [--packet N CAPTURE]\n"
-	      "       triage u32 lint [--json] RULE...|--rules FILE\n"
+	      "                       [RULE [-- RULE]...] CAPTURE...\n"
+	      "       triage u32 explain [--json] [--shift reject|mod32] RULE|EXPR "
+	      "[--packet N CAPTURE]\n"
+	      "       triage u32 lint [--json] [--rules FILE] [RULE|EXPR [-- RULE|EXPR]...]\n"
 	      "       triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
 	      "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n"
+	      "RULE: match arguments as iptables takes them (-m u32 [!] --u32 EXPR, -m string\n"
+	      "      --algo bm|kmp ..., -p, --sport, --dport, -f), as separate words or in one\n"
+	      "      quoted argument; or a whole iptables/ip6tables command line, whose command,\n"
+	      "      chain, -t, -j and -m state are set aside (test: in one argument only).\n"
+	      "EXPR: a bare u32 expression, e.g. '6&0xFF=17'. \"--\" separates rules.\n"
 	      "MODEL: auto (default), linear, l3, l4, kmp. See docs/u32.md.\n",
 	      out);
 }
@@ -51,34 +58,10 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* Options of iptables matches that take a value (for inline rules). */
-static bool takes_value(const char *w)
-{
-	static const char *const opts[] = { "-m",
-					    "--match",
-					    "--u32",
-					    "--algo",
-					    "--from",
-					    "--to",
-					    "--string",
-					    "--hex-string",
-					    "-p",
-					    "--protocol",
-					    "--sport",
-					    "--dport",
-					    "--source-port",
-					    "--destination-port",
-					    "--comment" };
-	for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
-		if (strcmp(w, opts[k]) == 0)
-			return true;
-	return false;
-}
-
 static bool is_match_word(const char *w)
 {
 	return strcmp(w, "!") == 0 || strcmp(w, "--icase") == 0 || strcmp(w, "-f") == 0 ||
-	       strcmp(w, "--fragment") == 0 || takes_value(w);
+	       strcmp(w, "--fragment") == 0 || rule_arg_takes_value(w);
 }
 
 static int parse_layout(const char *s, enum bm_layout *out)
@@ -111,9 +94,11 @@ static int profile_option(struct kernel_profile *kp, const char *opt, const char
 	return 0;
 }
 
+/* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
 static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 {
 	char err[U32_ERR_LEN];
+	struct rule_args ra;
 	struct rule *r;
 	int rc;
 
@@ -122,17 +107,21 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_RUNTIME;
-	rc = rule_parse(r, o->nwords, o->words, &o->kp, err, sizeof(err));
+	rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+	if (rc == 0)
+		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
+	r->family_hint = ra.family;
 	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
-	if (rc) {
-		cmd_error("u32", "%s: %s", r->name, err);
-		free(r);
-		return EXIT_USAGE;
-	}
-	rc = ruleset_add(rs, r);
-	free(r);
+	if (ra.note)
+		cmd_error("u32", "%s: note: %s", r->name, ra.note);
+	rule_args_free(&ra);
 	o->nwords = 0;
-	return rc ? EXIT_RUNTIME : 0;
+	if (rc == -EINVAL)
+		cmd_error("u32", "%s: %s", r->name, err);
+	else if (rc == 0 && ruleset_add(rs, r))
+		rc = -ENOMEM;
+	free(r);
+	return rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
 }
 
 /*
@@ -176,7 +165,7 @@ static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
 		return -usage_error("too many words in an inline rule", NULL);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
-	if (is_match_word(a) && takes_value(a) && next && strcmp(next, "--")) {
+	if (rule_arg_takes_value(a) && next && strcmp(next, "--")) {
 		o->words[o->nwords++] = next;
 		return 2;
 	}
@@ -197,6 +186,13 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 			continue;
 		rc = 1;
 		if (strcmp(a, "--") == 0) {
+			if ((status = add_inline_rule(rs, o)))
+				return status;
+		} else if (o->ncaptures == 0 && rule_arg_is_whole_rule(a)) {
+			/* a whole rule in one argument stands alone */
+			if ((status = add_inline_rule(rs, o)))
+				return status;
+			o->words[o->nwords++] = argv[i];
 			if ((status = add_inline_rule(rs, o)))
 				return status;
 		} else if (a[0] == '-' && o->ncaptures == 0 && (a[1] || is_match_word(a))) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "u32/args.h"
 #include "u32/u32.h"
 #include "unit.h"
 
@@ -322,6 +323,50 @@ TEST(words_and_rules)
 	free(r);
 }
 
+TEST(rule_arguments)
+{
+	char err[U32_ERR_LEN], e1[] = "6&0xFF=17", one[] = "-m u32 --u32 '6&0xFF=17'",
+			       cmd[] = "ip6tables -t raw -I PREROUTING 2 -p udp -m conntrack "
+				       "--ctstate NEW -m u32 --u32 6=6 -j DROP";
+	char line[] = "iptables -A INPUT -m u32 --u32 0=1 -j LOG", bad[] = "-m u32 --u32 '0=1";
+	char buf[sizeof(line)], *words[16];
+	int n = u32_split_words(line, buf, words, 16, err, sizeof(err));
+	struct rule_args ra;
+
+	ASSERT_TRUE(rule_arg_is_expr(e1));
+	ASSERT_TRUE(!rule_arg_is_expr("-m") && !rule_arg_is_expr("! 0=1"));
+	ASSERT_TRUE(!rule_arg_is_expr("/usr/sbin/iptables-nft"));
+	ASSERT_TRUE(rule_arg_is_whole_rule(one) && rule_arg_is_whole_rule(cmd));
+	ASSERT_TRUE(!rule_arg_is_whole_rule("-m") && !rule_arg_is_whole_rule("0 = 1"));
+	/* a bare expression becomes -m u32 --u32 EXPR */
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ e1 }, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 4);
+	ASSERT_STREQ(ra.word[2], "--u32");
+	ASSERT_STREQ(ra.word[3], e1);
+	rule_args_free(&ra);
+	/* one argument is split with shell quoting */
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ one }, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 4);
+	ASSERT_STREQ(ra.word[3], "6&0xFF=17");
+	rule_args_free(&ra);
+	/* a command line keeps only its matches: table, chain, number, conntrack, target go */
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ cmd }, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 6);
+	ASSERT_STREQ(ra.word[0], "-p");
+	ASSERT_STREQ(ra.word[2], "-m");
+	ASSERT_STREQ(ra.word[5], "6=6");
+	ASSERT_EQ(ra.family, 6);
+	ASSERT_TRUE(ra.note != NULL);
+	rule_args_free(&ra);
+	ASSERT_EQ(n, 9); /* the command line as separate words */
+	ASSERT_EQ(rule_args_build(&ra, n, words, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 4);
+	ASSERT_EQ(ra.family, 4);
+	rule_args_free(&ra);
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ bad }, err, sizeof(err)), -EINVAL);
+	rule_args_free(&ra);
+}
+
 TEST(dns_encoding)
 {
 	uint8_t out[256];
@@ -353,6 +398,7 @@ int main(void)
 	RUN(&st, bm_chunks_layout_dependent);
 	RUN(&st, bm_first_occurrence);
 	RUN(&st, words_and_rules);
+	RUN(&st, rule_arguments);
 	RUN(&st, dns_encoding);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
