@@ -6,6 +6,7 @@
 
 #include "common.h"
 #include "u32/args.h"
+#include "u32/internal.h"
 #include "u32/u32.h"
 
 static const char CONNTRACK_NOTE[] =
@@ -24,9 +25,21 @@ static bool is_one_of(const char *w, const char *const *list, size_t n)
 bool rule_arg_takes_value(const char *word)
 {
 	static const char *const opts[] = {
-		"-m",	    "--match",	  "--u32",	 "--algo",	"--from",
-		"--to",	    "--string",	  "--hex-string", "-p",		"--protocol",
-		"--sport",  "--dport",	  "--source-port", "--destination-port", "--comment",
+		"-m",
+		"--match",
+		"--u32",
+		"--algo",
+		"--from",
+		"--to",
+		"--string",
+		"--hex-string",
+		"-p",
+		"--protocol",
+		"--sport",
+		"--dport",
+		"--source-port",
+		"--destination-port",
+		"--comment",
 	};
 	return is_one_of(word, opts, ARRAY_SIZE(opts));
 }
@@ -131,11 +144,9 @@ int rule_args_build(struct rule_args *ra, int n, char **words, char *err, size_t
 		if (ra->n < 0)
 			return ra->n;
 	} else {
-		if (n > RULE_ARGS_MAX) {
-			snprintf(err, errlen, "too many words in one rule (at most %d)",
-				 RULE_ARGS_MAX);
-			return -EINVAL;
-		}
+		if (n > RULE_ARGS_MAX)
+			return u32_errorf(err, errlen, "too many words in one rule (at most %d)",
+					  RULE_ARGS_MAX);
 		memcpy(ra->word, words, (size_t)n * sizeof(*words));
 		ra->n = n;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/u32_view.h"
 #include "u32/u32.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,15 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	if (rule_parse_line(r, line, size & 1 ? &old : &kp, err, sizeof(err)) == 0) {
 		for (unsigned len = 0; len <= sizeof(packet); len += 7) {
-			struct pkt_view v = { .data = packet,
-					      .len = len,
-					      .caplen = len,
-					      .family = 4,
-					      .l3len = 20,
-					      .l4off = 20,
-					      .l4len = 8,
-					      .proto = 17,
-					      .wirelen = len };
+			struct pkt_view v = udp4_view(packet, len);
 			rule_eval(r, &kp, &v, (enum bm_layout)(len % 5), &res);
 		}
 		rule_lint(r, w, 16);
