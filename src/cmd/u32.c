@@ -4,12 +4,14 @@
  * file parses the command line and renders results.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
 #include "u32/capture.h"
@@ -51,9 +53,17 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int usage_error(const char *what, const char *arg)
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
 {
-	cmd_error("u32", "%s%s%s", what, arg ? " " : "", arg ? arg : "");
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cmd_error("u32", "%s", msg);
 	usage(stderr);
 	return EXIT_USAGE;
 }
@@ -76,22 +86,21 @@ static int parse_layout(const char *s, enum bm_layout *out)
 	return -EINVAL;
 }
 
-/* Options shared by test and explain: the kernel profile. 1 = consumed two words. */
-static int profile_option(struct kernel_profile *kp, const char *opt, const char *val)
+int u32_profile_option(struct kernel_profile *kp, const char *opt, const char *val)
 {
-	if (strcmp(opt, "--shift") == 0 && val) {
-		if (strcmp(val, "reject") && strcmp(val, "mod32"))
-			return -EINVAL;
+	bool shift = strcmp(opt, "--shift") == 0;
+
+	if (!shift && strcmp(opt, "--string-to"))
+		return 0;
+	if (!val)
+		return -EINVAL;
+	if (shift && (!strcmp(val, "reject") || !strcmp(val, "mod32")))
 		kp->shift_mod32 = strcmp(val, "mod32") == 0;
-		return 1;
-	}
-	if (strcmp(opt, "--string-to") == 0 && val) {
-		if (strcmp(val, "end") && strcmp(val, "start"))
-			return -EINVAL;
+	else if (!shift && (!strcmp(val, "end") || !strcmp(val, "start")))
 		kp->to_start = strcmp(val, "start") == 0;
-		return 1;
-	}
-	return 0;
+	else
+		return -EINVAL;
+	return 1;
 }
 
 /* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
@@ -131,10 +140,12 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
-	int rc = profile_option(&o->kp, a, val);
+	int rc = u32_profile_option(&o->kp, a, val);
 
 	if (rc < 0)
-		return -usage_error("bad value for", a);
+		return -usage_error("%s wants %s, not \"%s\"", a,
+				    strcmp(a, "--shift") ? "end or start" : "reject or mod32",
+				    val ? val : "");
 	if (rc == 1)
 		return 2;
 	if (strcmp(a, "--verdicts") == 0)
@@ -143,11 +154,14 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 		o->json = true;
 	else if (strcmp(a, "--defrag") == 0)
 		o->defrag = true;
-	else if (strcmp(a, "--bm-layout") == 0 && val) {
+	else if ((strcmp(a, "--bm-layout") == 0 || strcmp(a, "--rules") == 0) && !val)
+		return -usage_error("%s wants a value", a);
+	else if (strcmp(a, "--bm-layout") == 0) {
 		if (parse_layout(val, &o->layout))
-			return -usage_error("unknown --bm-layout", val);
+			return -usage_error(
+			    "unknown --bm-layout \"%s\" (auto, linear, l3, l4, kmp)", val);
 		return 2;
-	} else if (strcmp(a, "--rules") == 0 && val) {
+	} else if (strcmp(a, "--rules") == 0) {
 		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
 			cmd_error("u32", "%s", err);
 			return -EXIT_USAGE;
@@ -162,7 +176,8 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
 {
 	if (o->nwords + 2 >= MAX_INLINE_WORDS)
-		return -usage_error("too many words in an inline rule", NULL);
+		return -usage_error("too many words in an inline rule (at most %d)",
+				    MAX_INLINE_WORDS - 2);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
 	if (rule_arg_takes_value(a) && next && strcmp(next, "--")) {
@@ -204,12 +219,12 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 			if (rc < 0)
 				return -rc;
 		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option", a);
+			return usage_error("unknown option \"%s\"", a);
 		} else {
 			if ((status = add_inline_rule(rs, o)))
 				return status;
 			if (o->ncaptures == MAX_CAPTURES)
-				return usage_error("too many captures", NULL);
+				return usage_error("too many captures (at most %d)", MAX_CAPTURES);
 			o->captures[o->ncaptures++] = a;
 		}
 	}
@@ -217,9 +232,9 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 		return status;
 	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
 	if (rs->n == 0)
-		return usage_error("no rules: give MATCH-ARGS or --rules FILE", NULL);
+		return usage_error("no rules: give a RULE or --rules FILE");
 	if (o->ncaptures == 0)
-		return usage_error("no capture given", NULL);
+		return usage_error("no capture given");
 	return 0;
 }
 
@@ -482,10 +497,6 @@ static int cmd_u32_test(int argc, char **argv)
 	return rc;
 }
 
-int u32_cmd_explain(int argc, char **argv);
-int u32_cmd_lint(int argc, char **argv);
-int u32_cmd_recipe(int argc, char **argv);
-
 int cmd_u32(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -500,5 +511,5 @@ int cmd_u32(int argc, char **argv)
 		return cmd_finish_stdout(u32_cmd_lint(argc - 1, argv + 1));
 	if (strcmp(argv[1], "recipe") == 0)
 		return cmd_finish_stdout(u32_cmd_recipe(argc - 1, argv + 1));
-	return usage_error("unknown subcommand", argv[1]);
+	return usage_error("unknown subcommand \"%s\"", argv[1]);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
 #include "u32/capture.h"
@@ -12,10 +13,6 @@
 #include "u32/u32.h"
 #include "util/json.h"
 #include "util/text.h"
-
-int u32_cmd_explain(int argc, char **argv);
-int u32_cmd_lint(int argc, char **argv);
-int u32_cmd_recipe(int argc, char **argv);
 
 static void print_line(void *ctx, const char *text)
 {
@@ -99,11 +96,10 @@ static int parse_explain_option(struct explain_opts *o, int argc, char **argv, i
 		o->capture = argv[*i + 2];
 		*i += 2;
 	} else if (strcmp(a, "--shift") == 0) {
-		if (*i + 1 >= argc ||
-		    (strcmp(argv[*i + 1], "reject") && strcmp(argv[*i + 1], "mod32")))
-			return explain_usage("--shift wants reject or mod32, not",
-					     *i + 1 < argc ? argv[*i + 1] : "");
-		o->kp.shift_mod32 = strcmp(argv[++*i], "mod32") == 0;
+		const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+		if (u32_profile_option(&o->kp, a, val) < 0)
+			return explain_usage("--shift wants reject or mod32, not", val ? val : "");
+		++*i;
 	} else {
 		o->json = true;
 	}
@@ -433,42 +429,66 @@ int u32_cmd_lint(int argc, char **argv)
 	return rc;
 }
 
+static int recipe_usage(const char *what, const char *arg)
+{
+	cmd_error("u32", "recipe: %s%s%s%s", what, arg ? " \"" : "", arg ? arg : "",
+		  arg ? "\"" : "");
+	fputs("usage: triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
+	      "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n",
+	      stderr);
+	return EXIT_USAGE;
+}
+
+struct recipe_opts {
+	const char *sni, *type, *domain;
+	bool v6;
+};
+
+static int parse_recipe_args(int argc, char **argv, struct recipe_opts *o)
+{
+	for (int i = 2; i < argc; i++) {
+		bool has_value = i + 1 < argc;
+		if (strcmp(argv[i], "--sni") == 0 && has_value)
+			o->sni = argv[++i];
+		else if (strcmp(argv[i], "--type") == 0 && has_value)
+			o->type = argv[++i];
+		else if (strcmp(argv[i], "--ipv6") == 0)
+			o->v6 = true;
+		else if (!o->domain && argv[i][0] != '-')
+			o->domain = argv[i];
+		else
+			return recipe_usage("unexpected argument", argv[i]);
+	}
+	return 0;
+}
+
 int u32_cmd_recipe(int argc, char **argv)
 {
-	const char *sni = NULL, *type = NULL, *domain = NULL;
+	struct recipe_opts o = { 0 };
 	char buf[2048], err[U32_ERR_LEN];
-	bool v6 = false;
 	int rc;
 
-	if (argc < 2) {
-		cmd_error("u32", "usage: triage u32 recipe tls-client-hello|dns-query ...");
-		return EXIT_USAGE;
-	}
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--sni") == 0 && i + 1 < argc)
-			sni = argv[++i];
-		else if (strcmp(argv[i], "--type") == 0 && i + 1 < argc)
-			type = argv[++i];
-		else if (strcmp(argv[i], "--ipv6") == 0)
-			v6 = true;
-		else if (!domain && argv[i][0] != '-')
-			domain = argv[i];
-		else {
-			cmd_error("u32", "recipe: unexpected argument \"%s\"", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
-	if (strcmp(argv[1], "tls-client-hello") == 0 && !domain && !type && !v6)
-		rc = recipe_tls(sni, buf, sizeof(buf), err, sizeof(err));
-	else if (strcmp(argv[1], "dns-query") == 0 && domain && !sni)
-		rc = recipe_dns(domain, type, v6, buf, sizeof(buf), err, sizeof(err));
-	else {
-		cmd_error("u32", "usage: triage u32 recipe tls-client-hello [--sni DOMAIN] | "
-				 "dns-query DOMAIN [--type TYPE] [--ipv6]");
-		return EXIT_USAGE;
+	if (argc < 2)
+		return recipe_usage("which recipe?", NULL);
+	if ((rc = parse_recipe_args(argc, argv, &o)))
+		return rc;
+	if (strcmp(argv[1], "tls-client-hello") == 0) {
+		if (o.domain || o.type || o.v6)
+			return recipe_usage("tls-client-hello takes only --sni DOMAIN, not",
+					    o.domain ? o.domain
+					    : o.type ? "--type"
+						     : "--ipv6");
+		rc = recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
+	} else if (strcmp(argv[1], "dns-query") == 0) {
+		if (!o.domain || o.sni)
+			return recipe_usage(
+			    o.sni ? "dns-query takes no --sni" : "dns-query wants a DOMAIN", NULL);
+		rc = recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
+	} else {
+		return recipe_usage("unknown recipe (tls-client-hello, dns-query):", argv[1]);
 	}
 	if (rc) {
-		cmd_error("u32", "%s", err);
+		cmd_error("u32", "recipe: %s", err);
 		return EXIT_USAGE;
 	}
 	printf("%s\n", buf);
