@@ -42,10 +42,14 @@ static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct 
 	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1 && ++k < n)
 		;
 	if (rc != 1) {
-		cmd_error("u32", "%s: no frame %lu%s%s", path, n, rc < 0 ? ": " : "",
-			  rc < 0 ? err : "");
+		/* a damaged capture is a runtime failure, a frame number past the end a usage error
+		 */
+		if (rc < 0)
+			cmd_error("u32", "%s: frame %lu: %s", path, k + 1, err);
+		else
+			cmd_error("u32", "%s: no frame %lu (the capture has %lu)", path, n, k);
 		capture_close(&cap);
-		return EXIT_USAGE;
+		return rc < 0 ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	*buf = malloc(f.caplen ? f.caplen : 1);
 	if (!*buf) {
