@@ -264,29 +264,54 @@ static int drop_option(char **args, int n, const char *opt)
 	return m;
 }
 
-static void lint_error(const char *name, const char *what, const char *err)
+/* What lint says about a rule besides warnings: iptables' refusal, or a note. */
+struct lint_msg {
+	char rule[32];
+	bool is_note;
+	struct lint_warning w; /* text, and a fix for refusals that have one */
+};
+
+struct lint_input {
+	struct ruleset rs;
+	bool json;
+	unsigned refused, inline_rules;
+	struct lint_msg *msgs;
+	unsigned nmsgs;
+	char *words[RULE_ARGS_MAX]; /* the rule being written in words */
+	int nwords;
+};
+
+static int lint_say(struct lint_input *in, const char *rule, bool is_note, const char *what,
+		    const char *text)
 {
-	fputs("error: ", stdout);
-	text_put_safe(stdout, name);
-	printf(": %s", what);
-	text_put_safe(stdout, err);
-	fputc('\n', stdout);
+	struct lint_msg *m = realloc(in->msgs, (in->nmsgs + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	in->msgs = m;
+	m += in->nmsgs++;
+	memset(m, 0, sizeof(*m));
+	snprintf(m->rule, sizeof(m->rule), "%s", rule);
+	m->is_note = is_note;
+	m->w.id = is_note ? "note" : "refused";
+	snprintf(m->w.text, sizeof(m->w.text), "%s%s", what, text);
+	if (!is_note && strcmp(text, "unknown option \"--algo\"") == 0)
+		snprintf(m->w.fix, sizeof(m->w.fix),
+			 "--algo belongs to -m string; a rule with only -m u32 takes no --algo "
+			 "(drop it, or add -m string --algo bm --string ...)");
+	return 0;
 }
 
-/* iptables' refusal of a rule; the blog's stray --algo gets its fix. */
-static void lint_refusal(const char *name, const char *err)
+static int lint_refusal(struct lint_input *in, const char *rule, const char *err)
 {
-	lint_error(name, "iptables refuses this rule: ", err);
-	if (strcmp(err, "unknown option \"--algo\"") == 0)
-		printf("  fix: --algo belongs to -m string; a rule with only -m u32 takes no "
-		       "--algo (drop it, or add -m string --algo bm --string ...)\n");
+	return lint_say(in, rule, false, "iptables refuses this rule: ", err);
 }
 
 /*
- * Parses one rule into rs. 0: added; 1: refused; 3: refused for a stray
+ * Parses one rule into in->rs. 0: added; 1: refused; 3: refused for a stray
  * --algo (the blog's mistake), then added without it so the rest is linted.
  */
-static int lint_rule(struct ruleset *rs, int n, char **words, const char *name)
+static int lint_rule(struct lint_input *in, int n, char **words, const char *name)
 {
 	char err[U32_ERR_LEN];
 	struct kernel_profile kp = { 0 };
@@ -297,38 +322,28 @@ static int lint_rule(struct ruleset *rs, int n, char **words, const char *name)
 	if (!r)
 		return EXIT_RUNTIME;
 	rc = rule_args_build(&ra, n, words, err, sizeof(err));
-	if (rc == -EINVAL)
-		lint_error(name, "", err);
 	if (rc == 0)
 		rc = rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-	else
-		rc = rc == -EINVAL ? 1 : rc;
-	if (ra.note)
-		printf("note: %s: %s\n", name, ra.note);
+	else if (rc == -EINVAL)
+		rc = lint_say(in, name, false, "", err) ?: 1; /* cannot be split into words */
+	if (ra.note && lint_say(in, name, true, "", ra.note))
+		rc = -ENOMEM;
 	if (rc == -EINVAL && strcmp(err, "unknown option \"--algo\"") == 0) {
-		lint_refusal(name, err);
+		int said = lint_refusal(in, name, err);
 		ra.n = drop_option(ra.word, ra.n, "--algo");
-		rc = rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
+		rc = said ? -ENOMEM : rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
 		refused = 1;
 	}
-	if (rc == -EINVAL)
-		lint_refusal(name, err);
+	if (rc == -EINVAL && lint_refusal(in, name, err))
+		rc = -ENOMEM;
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->family_hint = ra.family;
 	rule_args_free(&ra);
-	if (rc == 0 && ruleset_add(rs, r))
+	if (rc == 0 && ruleset_add(&in->rs, r))
 		rc = -ENOMEM;
 	free(r);
 	return rc == -ENOMEM ? EXIT_RUNTIME : rc ? 1 : refused ? 3 : 0;
 }
-
-struct lint_input {
-	struct ruleset rs;
-	bool json;
-	unsigned refused;
-	char *words[RULE_ARGS_MAX]; /* the rule being written in words */
-	int nwords;
-};
 
 /* Ends the rule being written in words, if any. */
 static int lint_flush(struct lint_input *in)
@@ -338,8 +353,8 @@ static int lint_flush(struct lint_input *in)
 
 	if (in->nwords == 0)
 		return 0;
-	snprintf(name, sizeof(name), "rule%u", in->rs.n + in->refused + 1);
-	rc = lint_rule(&in->rs, in->nwords, in->words, name);
+	snprintf(name, sizeof(name), "rule%u", ++in->inline_rules);
+	rc = lint_rule(in, in->nwords, in->words, name);
 	in->nwords = 0;
 	if (rc == 1 || rc == 3)
 		in->refused++;
@@ -385,6 +400,32 @@ static int lint_collect(int argc, char **argv, struct lint_input *in)
 	return rc ? rc : lint_flush(in);
 }
 
+static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
+{
+	for (unsigned k = 0; k < in->nmsgs; k++) {
+		const struct lint_msg *m = &in->msgs[k];
+		if (jw) {
+			json_object_begin(jw);
+			json_kv_string(jw, "rule", m->rule);
+			json_kv_string(jw, m->is_note ? "note" : "error", m->w.text);
+			if (m->w.fix[0])
+				json_kv_string(jw, "fix", m->w.fix);
+			json_end(jw);
+			continue;
+		}
+		fputs(m->is_note ? "note: " : "error: ", stdout);
+		text_put_safe(stdout, m->rule);
+		fputs(": ", stdout);
+		text_put_safe(stdout, m->w.text);
+		if (m->w.fix[0]) {
+			fputs("\n  fix: ", stdout);
+			text_put_safe(stdout, m->w.fix);
+		}
+		fputc('\n', stdout);
+	}
+}
+
+/* Plain text, or {"messages": [...], "warnings": [...], "refused": N} with --json. */
 static int lint_report(const struct lint_input *in)
 {
 	struct lint_warning w[32];
@@ -394,6 +435,12 @@ static int lint_report(const struct lint_input *in)
 	if (in->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
+		json_key(&jw, "messages");
+		json_array_begin(&jw);
+	}
+	lint_print_msgs(in, in->json ? &jw : NULL);
+	if (in->json) {
+		json_end(&jw);
 		json_key(&jw, "warnings");
 		json_array_begin(&jw);
 	}
@@ -429,6 +476,7 @@ int u32_cmd_lint(int argc, char **argv)
 		rc = lint_report(in);
 	}
 	ruleset_free(&in->rs);
+	free(in->msgs);
 	free(in);
 	return rc;
 }

@@ -37,6 +37,12 @@ expect_lint 1 ipv4-offsets-on-ipv6 -- "ip6tables -I INPUT -m u32 --u32 '6&0xFF=1
 expect_lint 0 -- '6&0xFF=6 && 4&0x1FFF=0 && 0>>22&0x3C@12>>26&0x3C@0>>24=0x16 && 0>>22&0x3C@12>>26&0x3C@5>>24=0x01'
 "$TRIAGE" u32 lint --json "$BLOG_DNS" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert any(w["id"]=="dns-no-terminator" for w in d["warnings"])' ||
 	{ echo "FAIL: lint --json"; fail=1; }
+# refusals and notes are part of the JSON, not text before it
+"$TRIAGE" u32 lint --json "$BLOG_TLS" | python3 -c 'import json,sys; d=json.load(sys.stdin)
+assert any("--algo" in m.get("error", "") and m.get("fix") for m in d["messages"]), d
+assert any("note" in m for m in d["messages"]), d
+assert any(w["id"] == "tls-record-version" for w in d["warnings"]) and d["refused"] == 1, d' ||
+	{ echo "FAIL: lint --json of the blog TLS rule"; fail=1; }
 
 # One rule grammar for test, explain and lint (docs/u32.md): what a user types
 # as separate words, in one quoted argument, as an iptables command line or
