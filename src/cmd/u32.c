@@ -68,12 +68,6 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static bool is_match_word(const char *w)
-{
-	return strcmp(w, "!") == 0 || strcmp(w, "--icase") == 0 || strcmp(w, "-f") == 0 ||
-	       strcmp(w, "--fragment") == 0 || rule_arg_takes_value(w);
-}
-
 static int parse_layout(const char *s, enum bm_layout *out)
 {
 	static const char *const names[] = { "auto", "linear", "l3", "l4", "kmp" };
@@ -173,17 +167,44 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 }
 
 /* Collects a word of an inline rule; returns the words consumed or -status. */
-static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
+static int rule_word(struct test_opts *o, char *word, char *next)
 {
 	if (o->nwords + 2 >= MAX_INLINE_WORDS)
 		return -usage_error("too many words in an inline rule (at most %d)",
 				    MAX_INLINE_WORDS - 2);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
-	if (rule_arg_takes_value(a) && next && strcmp(next, "--")) {
+	if (rule_arg_takes_value(word) && next && strcmp(next, "--")) {
 		o->words[o->nwords++] = next;
 		return 2;
 	}
+	return 1;
+}
+
+/* One argument that is not an option of triage: returns the words consumed or -status. */
+static int test_arg(struct test_opts *o, struct ruleset *rs, char *a, char *next)
+{
+	bool rule_time = o->ncaptures == 0; /* rules come before the captures */
+	int status;
+
+	if (strcmp(a, "--") == 0)
+		return -add_inline_rule(rs, o) ?: 1;
+	if (rule_time && rule_arg_is_whole_rule(a)) {
+		/* a whole rule in one argument stands alone */
+		if ((status = add_inline_rule(rs, o)))
+			return -status;
+		o->words[o->nwords++] = a;
+		return -add_inline_rule(rs, o) ?: 1;
+	}
+	if (rule_time && ((a[0] == '-' && a[1]) || strcmp(a, "!") == 0))
+		return rule_word(o, a, next);
+	if (a[0] == '-' && a[1])
+		return -usage_error("unknown option \"%s\"", a);
+	if ((status = add_inline_rule(rs, o)))
+		return -status;
+	if (o->ncaptures == MAX_CAPTURES)
+		return -usage_error("too many captures (at most %d)", MAX_CAPTURES);
+	o->captures[o->ncaptures++] = a;
 	return 1;
 }
 
@@ -192,41 +213,12 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 	int rc, status;
 
 	for (int i = 1; i < argc; i += rc) {
-		const char *a = argv[i];
 		char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		rc = test_option(o, rs, a, next);
+		rc = test_option(o, rs, argv[i], next);
+		if (rc == 0)
+			rc = test_arg(o, rs, argv[i], next);
 		if (rc < 0)
 			return -rc;
-		if (rc > 0)
-			continue;
-		rc = 1;
-		if (strcmp(a, "--") == 0) {
-			if ((status = add_inline_rule(rs, o)))
-				return status;
-		} else if (o->ncaptures == 0 && rule_arg_is_whole_rule(a)) {
-			/* a whole rule in one argument stands alone */
-			if ((status = add_inline_rule(rs, o)))
-				return status;
-			o->words[o->nwords++] = argv[i];
-			if ((status = add_inline_rule(rs, o)))
-				return status;
-		} else if (a[0] == '-' && o->ncaptures == 0 && (a[1] || is_match_word(a))) {
-			rc = rule_word(o, a, argv[i], next);
-			if (rc < 0)
-				return -rc;
-		} else if (strcmp(a, "!") == 0 && o->ncaptures == 0) {
-			rc = rule_word(o, a, argv[i], next);
-			if (rc < 0)
-				return -rc;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option \"%s\"", a);
-		} else {
-			if ((status = add_inline_rule(rs, o)))
-				return status;
-			if (o->ncaptures == MAX_CAPTURES)
-				return usage_error("too many captures (at most %d)", MAX_CAPTURES);
-			o->captures[o->ncaptures++] = a;
-		}
 	}
 	if ((status = add_inline_rule(rs, o)))
 		return status;
