@@ -75,14 +75,24 @@ struct explain_opts {
 	int nwords;
 };
 
+static const char EXPLAIN_USAGE[] =
+    "usage: triage u32 explain [--json] [--shift reject|mod32] RULE|EXPR [--packet N CAPTURE]\n";
+static const char RECIPE_USAGE[] =
+    "usage: triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
+    "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n";
+
+/* "triage u32: TOOL: WHAT "ARG"" and the tool's usage on stderr; EXIT_USAGE. */
+static int tool_usage(const char *tool, const char *usage, const char *what, const char *arg)
+{
+	cmd_error("u32", "%s: %s%s%s%s", tool, what, arg ? " \"" : "", arg ? arg : "",
+		  arg ? "\"" : "");
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
 static int explain_usage(const char *what, const char *arg)
 {
-	cmd_error("u32", "explain: %s%s%s%s", what, arg ? " \"" : "", arg ? arg : "",
-		  arg ? "\"" : "");
-	fputs("usage: triage u32 explain [--json] [--shift reject|mod32] EXPR|MATCH-ARGS "
-	      "[--packet N CAPTURE]\n",
-	      stderr);
-	return EXIT_USAGE;
+	return tool_usage("explain", EXPLAIN_USAGE, what, arg);
 }
 
 static int parse_explain_option(struct explain_opts *o, int argc, char **argv, int *i)
@@ -483,12 +493,7 @@ int u32_cmd_lint(int argc, char **argv)
 
 static int recipe_usage(const char *what, const char *arg)
 {
-	cmd_error("u32", "recipe: %s%s%s%s", what, arg ? " \"" : "", arg ? arg : "",
-		  arg ? "\"" : "");
-	fputs("usage: triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
-	      "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n",
-	      stderr);
-	return EXIT_USAGE;
+	return tool_usage("recipe", RECIPE_USAGE, what, arg);
 }
 
 struct recipe_opts {

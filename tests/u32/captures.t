@@ -5,12 +5,7 @@
 #  - a snaplen-cut capture never contradicts the full one ('?' aside);
 #  - each recipe matches exactly the packets it is meant for, decided by
 #    parsing the packets independently (tests/u32/intent.py).
-set -u
-: "${TRIAGE:?}" "${SRC:?}"
-work=$(mktemp -d /tmp/u32-caps.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail=0
-python3 "$SRC/tests/u32/gen_captures.py" "$work" || exit 1
+. "${SRC:?}/tests/u32/lib.sh" caps
 rules=$SRC/tests/u32/corpus.rules
 # a fixed bm layout: with "auto", frames lengthened by VLAN tags may cross
 # the AF_PACKET paging threshold (the kernel oracle checks that case)

@@ -3,12 +3,7 @@
 # flag the known mistakes (exit 1) and stay quiet on the corrected rules;
 # explain --packet must show the bytes the capture really holds at each read
 # (checked against the packet bytes read by Python) and the kernel's verdict.
-set -u
-: "${TRIAGE:?}" "${SRC:?}"
-work=$(mktemp -d /tmp/u32-tools.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail=0
-python3 "$SRC/tests/u32/gen_captures.py" "$work" || exit 1
+. "${SRC:?}/tests/u32/lib.sh" tools
 BLOG_TLS='iptables -I FORWARD -p tcp --dport 443 ! -f -m state --state ESTABLISHED -m u32 --u32 "0>>22&0x3C@ 12>>26&0x3C@ 0>>24 & 0xFF=0x16 && 0>>22&0x3C@ 12>>26&0x3C@ 2>>24 & 0xFF=0x01" --algo bm -j LOG --log-prefix "TLS Client Hello: "'
 BLOG_DNS="iptables -I INPUT -p udp --dport 53 -m string --hex-string '|03|www|07|example|03|com|0001|' --algo bm -j DROP"
 
