@@ -54,13 +54,19 @@ static const char *skip_blanks(const char *s)
 bool rule_arg_is_command(const char *word)
 {
 	size_t n = strcspn(word, " \t\n");
-	char first[64];
+	const char *base = word, *rest;
 
-	if (n >= sizeof(first))
+	for (const char *p = word; p < word + n; p++)
+		if (*p == '/')
+			base = p + 1;
+	if (!strncmp(base, "iptables", 8))
+		rest = base + 8;
+	else if (!strncmp(base, "ip6tables", 9))
+		rest = base + 9;
+	else
 		return false;
-	memcpy(first, word, n);
-	first[n] = '\0';
-	return strstr(first, "iptables") || strstr(first, "ip6tables");
+	/* iptables, ip6tables-nft, /usr/sbin/iptables-legacy, ... */
+	return rest == word + n || *rest == '-';
 }
 
 bool rule_arg_is_whole_rule(const char *arg)

@@ -33,7 +33,7 @@ bool rule_arg_takes_value(const char *word);
 bool rule_arg_is_whole_rule(const char *arg);
 /* A bare u32 expression: neither an option, '!' nor an iptables command. */
 bool rule_arg_is_expr(const char *arg);
-/* The first word names iptables or ip6tables ("iptables", "/sbin/ip6tables-nft"). */
+/* The first word is the iptables or ip6tables command ("iptables", "/sbin/ip6tables-nft"). */
 bool rule_arg_is_command(const char *word);
 
 /*

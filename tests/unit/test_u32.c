@@ -329,6 +329,8 @@ TEST(rule_arguments)
 	ASSERT_TRUE(rule_arg_is_expr(e1));
 	ASSERT_TRUE(!rule_arg_is_expr("-m") && !rule_arg_is_expr("! 0=1"));
 	ASSERT_TRUE(!rule_arg_is_expr("/usr/sbin/iptables-nft"));
+	ASSERT_TRUE(rule_arg_is_command("ip6tables -A X") && rule_arg_is_command("iptables"));
+	ASSERT_TRUE(!rule_arg_is_command("iptables.pcap") && !rule_arg_is_command("my-iptables"));
 	ASSERT_TRUE(rule_arg_is_whole_rule(one) && rule_arg_is_whole_rule(cmd));
 	ASSERT_TRUE(!rule_arg_is_whole_rule("-m") && !rule_arg_is_whole_rule("0 = 1"));
 	/* a bare expression becomes -m u32 --u32 EXPR */
