@@ -4,13 +4,16 @@
  * file parses the command line and renders results.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd/u32_cmd.h"
 #include "common.h"
+#include "u32/args.h"
 #include "u32/capture.h"
 #include "u32/run.h"
 #include "u32/u32.h"
@@ -35,50 +38,34 @@ static void usage(FILE *out)
 	fputs("usage: triage u32 test [--rules FILE] [--verdicts] [--json] [--bm-layout MODEL] "
 	      "[--defrag]\n"
 	      "                       [--shift reject|mod32] [--string-to end|start]\n"
-	      "                       [MATCH-ARGS [-- MATCH-ARGS]...] CAPTURE...\n"
-	      "       triage u32 explain [--json] EXPR [--packet N CAPTURE]\n"
-	      "       triage u32 lint [--json] RULE...|--rules FILE\n"
+	      "                       [RULE [-- RULE]...] CAPTURE...\n"
+	      "       triage u32 explain [--json] [--shift reject|mod32] RULE|EXPR "
+	      "[--packet N CAPTURE]\n"
+	      "       triage u32 lint [--json] [--rules FILE] [RULE|EXPR [-- RULE|EXPR]...]\n"
 	      "       triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
 	      "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n"
+	      "RULE: match arguments as iptables takes them (-m u32 [!] --u32 EXPR, -m string\n"
+	      "      --algo bm|kmp ..., -p, --sport, --dport, -f), as separate words or in one\n"
+	      "      quoted argument; or a whole iptables/ip6tables command line, whose command,\n"
+	      "      chain, -t, -j and -m state are set aside (test: in one argument only).\n"
+	      "EXPR: a bare u32 expression, e.g. '6&0xFF=17'. \"--\" separates rules.\n"
 	      "MODEL: auto (default), linear, l3, l4, kmp. See docs/u32.md.\n",
 	      out);
 }
 
-static int usage_error(const char *what, const char *arg)
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
 {
-	cmd_error("u32", "%s%s%s", what, arg ? " " : "", arg ? arg : "");
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cmd_error("u32", "%s", msg);
 	usage(stderr);
 	return EXIT_USAGE;
-}
-
-/* Options of iptables matches that take a value (for inline rules). */
-static bool takes_value(const char *w)
-{
-	static const char *const opts[] = { "-m",
-					    "--match",
-					    "--u32",
-					    "--algo",
-					    "--from",
-					    "--to",
-					    "--string",
-					    "--hex-string",
-					    "-p",
-					    "--protocol",
-					    "--sport",
-					    "--dport",
-					    "--source-port",
-					    "--destination-port",
-					    "--comment" };
-	for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
-		if (strcmp(w, opts[k]) == 0)
-			return true;
-	return false;
-}
-
-static bool is_match_word(const char *w)
-{
-	return strcmp(w, "!") == 0 || strcmp(w, "--icase") == 0 || strcmp(w, "-f") == 0 ||
-	       strcmp(w, "--fragment") == 0 || takes_value(w);
 }
 
 static int parse_layout(const char *s, enum bm_layout *out)
@@ -93,27 +80,28 @@ static int parse_layout(const char *s, enum bm_layout *out)
 	return -EINVAL;
 }
 
-/* Options shared by test and explain: the kernel profile. 1 = consumed two words. */
-static int profile_option(struct kernel_profile *kp, const char *opt, const char *val)
+int u32_profile_option(struct kernel_profile *kp, const char *opt, const char *val)
 {
-	if (strcmp(opt, "--shift") == 0 && val) {
-		if (strcmp(val, "reject") && strcmp(val, "mod32"))
-			return -EINVAL;
+	bool shift = strcmp(opt, "--shift") == 0;
+
+	if (!shift && strcmp(opt, "--string-to"))
+		return 0;
+	if (!val)
+		return -EINVAL;
+	if (shift && (!strcmp(val, "reject") || !strcmp(val, "mod32")))
 		kp->shift_mod32 = strcmp(val, "mod32") == 0;
-		return 1;
-	}
-	if (strcmp(opt, "--string-to") == 0 && val) {
-		if (strcmp(val, "end") && strcmp(val, "start"))
-			return -EINVAL;
+	else if (!shift && (!strcmp(val, "end") || !strcmp(val, "start")))
 		kp->to_start = strcmp(val, "start") == 0;
-		return 1;
-	}
-	return 0;
+	else
+		return -EINVAL;
+	return 1;
 }
 
+/* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
 static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 {
 	char err[U32_ERR_LEN];
+	struct rule_args ra;
 	struct rule *r;
 	int rc;
 
@@ -122,17 +110,21 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_RUNTIME;
-	rc = rule_parse(r, o->nwords, o->words, &o->kp, err, sizeof(err));
+	rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+	if (rc == 0)
+		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
+	r->family_hint = ra.family;
 	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
-	if (rc) {
-		cmd_error("u32", "%s: %s", r->name, err);
-		free(r);
-		return EXIT_USAGE;
-	}
-	rc = ruleset_add(rs, r);
-	free(r);
+	if (ra.note)
+		cmd_error("u32", "%s: note: %s", r->name, ra.note);
+	rule_args_free(&ra);
 	o->nwords = 0;
-	return rc ? EXIT_RUNTIME : 0;
+	if (rc == -EINVAL)
+		cmd_error("u32", "%s: %s", r->name, err);
+	else if (rc == 0 && ruleset_add(rs, r))
+		rc = -ENOMEM;
+	free(r);
+	return rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
 }
 
 /*
@@ -142,10 +134,12 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
-	int rc = profile_option(&o->kp, a, val);
+	int rc = u32_profile_option(&o->kp, a, val);
 
 	if (rc < 0)
-		return -usage_error("bad value for", a);
+		return -usage_error("%s wants %s, not \"%s\"", a,
+				    strcmp(a, "--shift") ? "end or start" : "reject or mod32",
+				    val ? val : "");
 	if (rc == 1)
 		return 2;
 	if (strcmp(a, "--verdicts") == 0)
@@ -154,11 +148,14 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 		o->json = true;
 	else if (strcmp(a, "--defrag") == 0)
 		o->defrag = true;
-	else if (strcmp(a, "--bm-layout") == 0 && val) {
+	else if ((strcmp(a, "--bm-layout") == 0 || strcmp(a, "--rules") == 0) && !val)
+		return -usage_error("%s wants a value", a);
+	else if (strcmp(a, "--bm-layout") == 0) {
 		if (parse_layout(val, &o->layout))
-			return -usage_error("unknown --bm-layout", val);
+			return -usage_error(
+			    "unknown --bm-layout \"%s\" (auto, linear, l3, l4, kmp)", val);
 		return 2;
-	} else if (strcmp(a, "--rules") == 0 && val) {
+	} else if (strcmp(a, "--rules") == 0) {
 		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
 			cmd_error("u32", "%s", err);
 			return -EXIT_USAGE;
@@ -170,16 +167,44 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 }
 
 /* Collects a word of an inline rule; returns the words consumed or -status. */
-static int rule_word(struct test_opts *o, const char *a, char *word, char *next)
+static int rule_word(struct test_opts *o, char *word, char *next)
 {
 	if (o->nwords + 2 >= MAX_INLINE_WORDS)
-		return -usage_error("too many words in an inline rule", NULL);
+		return -usage_error("too many words in an inline rule (at most %d)",
+				    MAX_INLINE_WORDS - 2);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
-	if (is_match_word(a) && takes_value(a) && next && strcmp(next, "--")) {
+	if (rule_arg_takes_value(word) && next && strcmp(next, "--")) {
 		o->words[o->nwords++] = next;
 		return 2;
 	}
+	return 1;
+}
+
+/* One argument that is not an option of triage: returns the words consumed or -status. */
+static int test_arg(struct test_opts *o, struct ruleset *rs, char *a, char *next)
+{
+	bool rule_time = o->ncaptures == 0; /* rules come before the captures */
+	int status;
+
+	if (strcmp(a, "--") == 0)
+		return -add_inline_rule(rs, o) ?: 1;
+	if (rule_time && rule_arg_is_whole_rule(a)) {
+		/* a whole rule in one argument stands alone */
+		if ((status = add_inline_rule(rs, o)))
+			return -status;
+		o->words[o->nwords++] = a;
+		return -add_inline_rule(rs, o) ?: 1;
+	}
+	if (rule_time && ((a[0] == '-' && a[1]) || strcmp(a, "!") == 0))
+		return rule_word(o, a, next);
+	if (a[0] == '-' && a[1])
+		return -usage_error("unknown option \"%s\"", a);
+	if ((status = add_inline_rule(rs, o)))
+		return -status;
+	if (o->ncaptures == MAX_CAPTURES)
+		return -usage_error("too many captures (at most %d)", MAX_CAPTURES);
+	o->captures[o->ncaptures++] = a;
 	return 1;
 }
 
@@ -188,42 +213,20 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 	int rc, status;
 
 	for (int i = 1; i < argc; i += rc) {
-		const char *a = argv[i];
 		char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		rc = test_option(o, rs, a, next);
+		rc = test_option(o, rs, argv[i], next);
+		if (rc == 0)
+			rc = test_arg(o, rs, argv[i], next);
 		if (rc < 0)
 			return -rc;
-		if (rc > 0)
-			continue;
-		rc = 1;
-		if (strcmp(a, "--") == 0) {
-			if ((status = add_inline_rule(rs, o)))
-				return status;
-		} else if (a[0] == '-' && o->ncaptures == 0 && (a[1] || is_match_word(a))) {
-			rc = rule_word(o, a, argv[i], next);
-			if (rc < 0)
-				return -rc;
-		} else if (strcmp(a, "!") == 0 && o->ncaptures == 0) {
-			rc = rule_word(o, a, argv[i], next);
-			if (rc < 0)
-				return -rc;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option", a);
-		} else {
-			if ((status = add_inline_rule(rs, o)))
-				return status;
-			if (o->ncaptures == MAX_CAPTURES)
-				return usage_error("too many captures", NULL);
-			o->captures[o->ncaptures++] = a;
-		}
 	}
 	if ((status = add_inline_rule(rs, o)))
 		return status;
 	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
 	if (rs->n == 0)
-		return usage_error("no rules: give MATCH-ARGS or --rules FILE", NULL);
+		return usage_error("no rules: give a RULE or --rules FILE");
 	if (o->ncaptures == 0)
-		return usage_error("no capture given", NULL);
+		return usage_error("no capture given");
 	return 0;
 }
 
@@ -486,10 +489,6 @@ static int cmd_u32_test(int argc, char **argv)
 	return rc;
 }
 
-int u32_cmd_explain(int argc, char **argv);
-int u32_cmd_lint(int argc, char **argv);
-int u32_cmd_recipe(int argc, char **argv);
-
 int cmd_u32(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -504,5 +503,5 @@ int cmd_u32(int argc, char **argv)
 		return cmd_finish_stdout(u32_cmd_lint(argc - 1, argv + 1));
 	if (strcmp(argv[1], "recipe") == 0)
 		return cmd_finish_stdout(u32_cmd_recipe(argc - 1, argv + 1));
-	return usage_error("unknown subcommand", argv[1]);
+	return usage_error("unknown subcommand \"%s\"", argv[1]);
 }

@@ -5,16 +5,14 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd/u32_cmd.h"
 #include "common.h"
+#include "u32/args.h"
 #include "u32/capture.h"
 #include "u32/run.h"
 #include "u32/u32.h"
 #include "util/json.h"
 #include "util/text.h"
-
-int u32_cmd_explain(int argc, char **argv);
-int u32_cmd_lint(int argc, char **argv);
-int u32_cmd_recipe(int argc, char **argv);
 
 static void print_line(void *ctx, const char *text)
 {
@@ -44,10 +42,14 @@ static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct 
 	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1 && ++k < n)
 		;
 	if (rc != 1) {
-		cmd_error("u32", "%s: no frame %lu%s%s", path, n, rc < 0 ? ": " : "",
-			  rc < 0 ? err : "");
+		/* a damaged capture is a runtime failure, a frame number past the end a usage error
+		 */
+		if (rc < 0)
+			cmd_error("u32", "%s: frame %lu: %s", path, k + 1, err);
+		else
+			cmd_error("u32", "%s: no frame %lu (the capture has %lu)", path, n, k);
 		capture_close(&cap);
-		return EXIT_USAGE;
+		return rc < 0 ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	*buf = malloc(f.caplen ? f.caplen : 1);
 	if (!*buf) {
@@ -65,38 +67,83 @@ static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct 
 }
 
 struct explain_opts {
-	const char *expr, *capture;
+	const char *capture;
 	unsigned long pktno;
 	bool json;
 	struct kernel_profile kp;
+	char *words[RULE_ARGS_MAX]; /* the rule: an expression or match arguments */
+	int nwords;
 };
 
-static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
+static const char EXPLAIN_USAGE[] =
+    "usage: triage u32 explain [--json] [--shift reject|mod32] RULE|EXPR [--packet N CAPTURE]\n";
+static const char RECIPE_USAGE[] =
+    "usage: triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
+    "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n";
+
+/* "triage u32: TOOL: WHAT "ARG"" and the tool's usage on stderr; EXIT_USAGE. */
+static int tool_usage(const char *tool, const char *usage, const char *what, const char *arg)
 {
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			o->json = true;
-		} else if (strcmp(argv[i], "--packet") == 0 && i + 2 < argc) {
-			o->pktno = strtoul(argv[++i], NULL, 10);
-			o->capture = argv[++i];
-		} else if (strcmp(argv[i], "--shift") == 0 && i + 1 < argc) {
-			o->kp.shift_mod32 = strcmp(argv[++i], "mod32") == 0;
-		} else if (!o->expr) {
-			o->expr = argv[i];
-		} else {
-			cmd_error("u32", "explain: unexpected argument \"%s\"", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
-	if (!o->expr || (o->capture && o->pktno == 0)) {
-		cmd_error("u32", "usage: triage u32 explain EXPR [--packet N CAPTURE]");
-		return EXIT_USAGE;
+	cmd_error("u32", "%s: %s%s%s%s", tool, what, arg ? " \"" : "", arg ? arg : "",
+		  arg ? "\"" : "");
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+static int explain_usage(const char *what, const char *arg)
+{
+	return tool_usage("explain", EXPLAIN_USAGE, what, arg);
+}
+
+static int parse_explain_option(struct explain_opts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	char *end;
+
+	if (strcmp(a, "--packet") == 0) {
+		if (*i + 2 >= argc)
+			return explain_usage("--packet wants a frame number and a capture", NULL);
+		o->pktno = strtoul(argv[*i + 1], &end, 10);
+		if (o->pktno == 0 || *end || argv[*i + 1][0] == '-')
+			return explain_usage("--packet wants a frame number from 1, not",
+					     argv[*i + 1]);
+		o->capture = argv[*i + 2];
+		*i += 2;
+	} else if (strcmp(a, "--shift") == 0) {
+		const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+		if (u32_profile_option(&o->kp, a, val) < 0)
+			return explain_usage("--shift wants reject or mod32, not", val ? val : "");
+		++*i;
+	} else {
+		o->json = true;
 	}
 	return 0;
 }
 
+static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
+{
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json") || !strcmp(a, "--packet") || !strcmp(a, "--shift")) {
+			if ((rc = parse_explain_option(o, argc, argv, &i)))
+				return rc;
+			continue;
+		}
+		if (o->nwords + 2 > RULE_ARGS_MAX)
+			return explain_usage("too many words in the rule", NULL);
+		o->words[o->nwords++] = argv[i];
+		if (rule_arg_takes_value(a) && i + 1 < argc)
+			o->words[o->nwords++] = argv[++i];
+	}
+	if (o->nwords == 0)
+		return explain_usage("no u32 expression given", NULL);
+	return 0;
+}
+
 /* Plain text, or {"explanation": [...], "packet": [...]} with --json. */
-static void explain_render(const struct explain_opts *o, const struct u32_expr *e,
+static void explain_render(const struct explain_opts *o, const struct match *m, bool others,
 			   const struct pkt_view *v)
 {
 	struct json_writer jw;
@@ -109,7 +156,13 @@ static void explain_render(const struct explain_opts *o, const struct u32_expr *
 		json_array_begin(&jw);
 		out = (struct text_sink){ json_line, &jw };
 	}
-	u32_explain(e, &out);
+	u32_explain(&m->u32, &out);
+	if (m->invert)
+		out.line(out.ctx, "! --u32: the rule matches when the expression does not, "
+				  "including when a read is out of range");
+	if (others)
+		out.line(out.ctx, "the rule's other matches (-p, ports, -f, -m string) are not "
+				  "explained here");
 	if (o->json) {
 		json_end(&jw);
 		json_key(&jw, "packet");
@@ -118,7 +171,11 @@ static void explain_render(const struct explain_opts *o, const struct u32_expr *
 	if (v) {
 		if (!o->json)
 			print_line(NULL, "");
-		u32_explain_packet(e, &o->kp, v, &out);
+		u32_explain_packet(&m->u32, &o->kp, v, &out);
+		if (m->invert && u32_eval(&m->u32, &o->kp, v, NULL) != V_INDET)
+			out.line(out.ctx, u32_eval(&m->u32, &o->kp, v, NULL) == V_YES
+					      ? "with !: no match"
+					      : "with !: match");
 	}
 	if (o->json) {
 		json_finish(&jw);
@@ -126,62 +183,57 @@ static void explain_render(const struct explain_opts *o, const struct u32_expr *
 	}
 }
 
+/* The one -m u32 match of the rule the user wrote; EXIT_USAGE with a message if none. */
+static int explain_rule(struct explain_opts *o, struct rule *r)
+{
+	char err[U32_ERR_LEN];
+	struct rule_args ra;
+	int rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+
+	if (rc == 0)
+		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
+	rule_args_free(&ra);
+	if (rc == -ENOMEM)
+		return EXIT_RUNTIME;
+	if (rc) {
+		cmd_error("u32", "explain: %s", err);
+		return EXIT_USAGE;
+	}
+	unsigned nu32 = 0;
+	for (unsigned k = 0; k < r->nmatches; k++)
+		nu32 += r->m[k].kind == M_U32;
+	if (nu32 != 1) {
+		cmd_error("u32", "explain: the rule has %u -m u32 matches; give one", nu32);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int u32_cmd_explain(int argc, char **argv)
 {
 	struct explain_opts o = { 0 };
-	struct u32_expr e;
-	char err[U32_ERR_LEN];
+	struct rule *r = calloc(1, sizeof(*r));
 	uint8_t *buf = NULL;
 	struct pkt_view v;
-	int rc = parse_explain_args(argc, argv, &o);
+	int rc;
 
-	if (rc)
-		return rc;
-	if (u32_parse(o.expr, &e, err, sizeof(err)) ||
-	    u32_check_kernel(&e, &o.kp, err, sizeof(err))) {
-		cmd_error("u32", "%s", err);
-		return EXIT_USAGE;
+	if (!r)
+		return EXIT_RUNTIME;
+	rc = parse_explain_args(argc, argv, &o);
+	if (rc == 0)
+		rc = explain_rule(&o, r);
+	if (rc == 0 && o.capture)
+		rc = load_packet(o.capture, o.pktno, &buf, &v);
+	if (rc == 0) {
+		unsigned u = 0;
+		while (r->m[u].kind != M_U32)
+			u++;
+		bool others = r->nmatches > 1 || r->proto >= 0 || r->frag >= 0;
+		explain_render(&o, &r->m[u], others, o.capture ? &v : NULL);
 	}
-	if (o.capture && (rc = load_packet(o.capture, o.pktno, &buf, &v)))
-		return rc;
-	explain_render(&o, &e, o.capture ? &v : NULL);
 	free(buf);
-	return EXIT_OK;
-}
-
-/* Drops what is not a match argument from a full iptables command line. */
-static int strip_command(int n, char **w, char **out, const char **note, int *family)
-{
-	int k = 0, m = 0;
-
-	if (k < n && (strstr(w[k], "iptables") || strstr(w[k], "ip6tables"))) {
-		*family = strstr(w[k], "ip6tables") ? 6 : 4;
-		k++;
-	}
-	for (; k < n; k++) {
-		if (!strcmp(w[k], "-t") || !strcmp(w[k], "-I") || !strcmp(w[k], "-A") ||
-		    !strcmp(w[k], "-D")) {
-			k++;
-			if (strcmp(w[k - 1], "-t") && k + 1 < n && w[k + 1][0] >= '0' &&
-			    w[k + 1][0] <= '9')
-				k++;
-		} else if (!strcmp(w[k], "-j") || !strcmp(w[k], "--jump")) {
-			break;
-		} else if (!strcmp(w[k], "-m") && k + 1 < n &&
-			   (!strcmp(w[k + 1], "state") || !strcmp(w[k + 1], "conntrack"))) {
-			*note =
-			    "-m state/conntrack is not modelled and was left out; note that any "
-			    "conntrack user turns on defragmentation in that namespace, so u32 "
-			    "and string then see reassembled datagrams";
-			k += 2;
-			while (k + 1 < n && !strncmp(w[k], "--", 2) && strcmp(w[k], "--u32"))
-				k += 2;
-			k--;
-		} else {
-			out[m++] = w[k];
-		}
-	}
-	return m;
+	free(r);
+	return rc;
 }
 
 static void lint_print(const struct rule *r, const struct lint_warning *w, unsigned nw,
@@ -207,14 +259,6 @@ static void lint_print(const struct rule *r, const struct lint_warning *w, unsig
 	}
 }
 
-/* A bare u32 expression rather than match arguments? */
-static bool is_bare_expr(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return *s != '-' && *s != '!' && strncmp(s, "iptables", 8) && strncmp(s, "ip6tables", 9);
-}
-
 /* Removes an option and its value from an argument list. */
 static int drop_option(char **args, int n, const char *opt)
 {
@@ -230,170 +274,278 @@ static int drop_option(char **args, int n, const char *opt)
 	return m;
 }
 
-/* words of a bare expression are prefixed with "-m u32 --u32", held in prefix */
-static int words_to_args(int n, char **words, char **args, char (*prefix)[8], const char **note,
-			 int *family)
+/* What lint says about a rule besides warnings: iptables' refusal, or a note. */
+struct lint_msg {
+	char rule[32];
+	bool is_note;
+	struct lint_warning w; /* text, and a fix for refusals that have one */
+};
+
+struct lint_input {
+	struct ruleset rs;
+	bool json;
+	unsigned refused, inline_rules;
+	struct lint_msg *msgs;
+	unsigned nmsgs;
+	char *words[RULE_ARGS_MAX]; /* the rule being written in words */
+	int nwords;
+};
+
+static int lint_say(struct lint_input *in, const char *rule, bool is_note, const char *what,
+		    const char *text)
 {
-	if (n == 1 && is_bare_expr(words[0])) {
-		strcpy(prefix[0], "-m");
-		strcpy(prefix[1], "u32");
-		strcpy(prefix[2], "--u32");
-		args[0] = prefix[0];
-		args[1] = prefix[1];
-		args[2] = prefix[2];
-		args[3] = words[0];
-		return 4;
-	}
-	return strip_command(n < 256 ? n : 256, words, args, note, family);
+	struct lint_msg *m = realloc(in->msgs, (in->nmsgs + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	in->msgs = m;
+	m += in->nmsgs++;
+	memset(m, 0, sizeof(*m));
+	snprintf(m->rule, sizeof(m->rule), "%s", rule);
+	m->is_note = is_note;
+	m->w.id = is_note ? "note" : "refused";
+	snprintf(m->w.text, sizeof(m->w.text), "%s%s", what, text);
+	if (!is_note && strcmp(text, "unknown option \"--algo\"") == 0)
+		snprintf(m->w.fix, sizeof(m->w.fix),
+			 "--algo belongs to -m string; a rule with only -m u32 takes no --algo "
+			 "(drop it, or add -m string --algo bm --string ...)");
+	return 0;
 }
 
-/* 0: parsed and added; 1: refused; 3: refused, then linted without the stray --algo. */
-static int lint_words(struct ruleset *rs, int n, char **words, const char *name)
+static int lint_refusal(struct lint_input *in, const char *rule, const char *err)
 {
-	char err[U32_ERR_LEN], *args[256], prefix[3][8];
-	const char *note = NULL;
+	return lint_say(in, rule, false, "iptables refuses this rule: ", err);
+}
+
+/*
+ * Parses one rule into in->rs. 0: added; 1: refused; 3: refused for a stray
+ * --algo (the blog's mistake), then added without it so the rest is linted.
+ */
+static int lint_rule(struct lint_input *in, int n, char **words, const char *name)
+{
+	char err[U32_ERR_LEN];
 	struct kernel_profile kp = { 0 };
+	struct rule_args ra;
 	struct rule *r = calloc(1, sizeof(*r));
-	int m, rc, refused = 0, family = 0;
+	int rc, refused = 0;
 
 	if (!r)
 		return EXIT_RUNTIME;
-	m = words_to_args(n, words, args, prefix, &note, &family);
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	rc = rule_parse(r, m, args, &kp, err, sizeof(err));
-	r->family_hint = family;
-	if (note)
-		printf("note: %s: %s\n", name, note);
-	if (rc && strcmp(err, "unknown option \"--algo\"") == 0) {
-		/* the blog's mistake: report it, then lint the rule without it */
-		printf("error: %s: iptables refuses this rule: %s\n", name, err);
-		printf("  fix: --algo belongs to -m string; a rule with only -m u32 takes no "
-		       "--algo (drop it, or add -m string --algo bm --string ...)\n");
-		m = drop_option(args, m, "--algo");
-		rc = rule_parse(r, m, args, &kp, err, sizeof(err));
-		r->family_hint = family;
+	rc = rule_args_build(&ra, n, words, err, sizeof(err));
+	if (rc == 0)
+		rc = rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
+	else if (rc == -EINVAL)
+		rc = lint_say(in, name, false, "", err) ?: 1; /* cannot be split into words */
+	if (ra.note && lint_say(in, name, true, "", ra.note))
+		rc = -ENOMEM;
+	if (rc == -EINVAL && strcmp(err, "unknown option \"--algo\"") == 0) {
+		int said = lint_refusal(in, name, err);
+		ra.n = drop_option(ra.word, ra.n, "--algo");
+		rc = said ? -ENOMEM : rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
 		refused = 1;
 	}
-	if (rc) {
-		printf("error: %s: iptables refuses this rule: %s\n", name, err);
-		free(r);
-		return 1;
-	}
-	rc = ruleset_add(rs, r);
+	if (rc == -EINVAL && lint_refusal(in, name, err))
+		rc = -ENOMEM;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->family_hint = ra.family;
+	rule_args_free(&ra);
+	if (rc == 0 && ruleset_add(&in->rs, r))
+		rc = -ENOMEM;
 	free(r);
-	return rc ? EXIT_RUNTIME : refused ? 3 : 0;
+	return rc == -ENOMEM ? EXIT_RUNTIME : rc ? 1 : refused ? 3 : 0;
 }
 
-static int lint_collect(int argc, char **argv, struct ruleset *rs, bool *json, int *refused)
+/* Ends the rule being written in words, if any. */
+static int lint_flush(struct lint_input *in)
 {
-	char err[U32_ERR_LEN], *buf, *words[256];
-	struct kernel_profile kp = { 0 };
+	char name[32];
+	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			*json = true;
-		} else if (strcmp(argv[i], "--rules") == 0 && i + 1 < argc) {
-			if (ruleset_load(rs, argv[++i], &kp, err, sizeof(err))) {
+	if (in->nwords == 0)
+		return 0;
+	snprintf(name, sizeof(name), "rule%u", ++in->inline_rules);
+	rc = lint_rule(in, in->nwords, in->words, name);
+	in->nwords = 0;
+	if (rc == 1 || rc == 3)
+		in->refused++;
+	return rc == 1 || rc == 3 ? 0 : rc;
+}
+
+static int lint_word(struct lint_input *in, char *word)
+{
+	if (in->nwords == RULE_ARGS_MAX) {
+		cmd_error("u32", "lint: too many words in one rule (at most %d)", RULE_ARGS_MAX);
+		return EXIT_USAGE;
+	}
+	in->words[in->nwords++] = word;
+	return 0;
+}
+
+/* The grammar of src/u32/args.h, plus --json and --rules FILE. */
+static int lint_collect(int argc, char **argv, struct lint_input *in)
+{
+	char err[U32_ERR_LEN];
+	struct kernel_profile kp = { 0 };
+	int rc = 0;
+
+	for (int i = 1; i < argc && rc == 0; i++) {
+		char *a = argv[i];
+		bool has_value = i + 1 < argc && rule_arg_takes_value(a);
+		if (strcmp(a, "--json") == 0) {
+			in->json = true;
+		} else if (strcmp(a, "--rules") == 0 && i + 1 < argc) {
+			if (ruleset_load(&in->rs, argv[++i], &kp, err, sizeof(err))) {
 				cmd_error("u32", "%s", err);
 				return EXIT_USAGE;
 			}
-		} else {
-			char name[32];
-			snprintf(name, sizeof(name), "rule%u", rs->n + (unsigned)*refused + 1);
-			buf = malloc(strlen(argv[i]) + 1);
-			if (!buf)
-				return EXIT_RUNTIME;
-			int n = 1;
-			if (is_bare_expr(argv[i]))
-				words[0] = strcpy(buf, argv[i]);
-			else
-				n = u32_split_words(argv[i], buf, words, 256, err, sizeof(err));
-			int rc = n < 0 ? (cmd_error("u32", "%s", err), EXIT_USAGE)
-				       : lint_words(rs, n, words, name);
-			free(buf);
-			if (rc == 1 || rc == 3)
-				(*refused)++;
-			else if (rc)
-				return rc;
+		} else if (strcmp(a, "--") == 0) {
+			rc = lint_flush(in);
+		} else if (rule_arg_is_whole_rule(a) || (in->nwords == 0 && rule_arg_is_expr(a))) {
+			if (!(rc = lint_flush(in)) && !(rc = lint_word(in, a)))
+				rc = lint_flush(in);
+		} else if (!(rc = lint_word(in, a)) && has_value) {
+			rc = lint_word(in, argv[++i]);
 		}
 	}
-	return 0;
+	return rc ? rc : lint_flush(in);
+}
+
+static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
+{
+	for (unsigned k = 0; k < in->nmsgs; k++) {
+		const struct lint_msg *m = &in->msgs[k];
+		if (jw) {
+			json_object_begin(jw);
+			json_kv_string(jw, "rule", m->rule);
+			json_kv_string(jw, m->is_note ? "note" : "error", m->w.text);
+			if (m->w.fix[0])
+				json_kv_string(jw, "fix", m->w.fix);
+			json_end(jw);
+			continue;
+		}
+		fputs(m->is_note ? "note: " : "error: ", stdout);
+		text_put_safe(stdout, m->rule);
+		fputs(": ", stdout);
+		text_put_safe(stdout, m->w.text);
+		if (m->w.fix[0]) {
+			fputs("\n  fix: ", stdout);
+			text_put_safe(stdout, m->w.fix);
+		}
+		fputc('\n', stdout);
+	}
+}
+
+/* Plain text, or {"messages": [...], "warnings": [...], "refused": N} with --json. */
+static int lint_report(const struct lint_input *in)
+{
+	struct lint_warning w[32];
+	struct json_writer jw;
+	unsigned total = 0;
+
+	if (in->json) {
+		json_init(&jw, stdout, false);
+		json_object_begin(&jw);
+		json_key(&jw, "messages");
+		json_array_begin(&jw);
+	}
+	lint_print_msgs(in, in->json ? &jw : NULL);
+	if (in->json) {
+		json_end(&jw);
+		json_key(&jw, "warnings");
+		json_array_begin(&jw);
+	}
+	for (unsigned k = 0; k < in->rs.n; k++) {
+		unsigned nw = rule_lint(&in->rs.rules[k], w, ARRAY_SIZE(w));
+		lint_print(&in->rs.rules[k], w, nw, in->json ? &jw : NULL);
+		total += nw;
+	}
+	if (in->json) {
+		json_end(&jw);
+		json_kv_uint(&jw, "refused", in->refused);
+		json_finish(&jw);
+		fputc('\n', stdout);
+	} else if (total == 0 && in->refused == 0) {
+		printf("no warnings\n");
+	}
+	return total || in->refused ? 1 : 0;
 }
 
 int u32_cmd_lint(int argc, char **argv)
 {
-	struct ruleset rs = { 0 };
-	struct lint_warning w[32];
-	struct json_writer jw;
-	bool json = false;
-	int refused = 0, rc = lint_collect(argc, argv, &rs, &json, &refused);
-	unsigned total = 0;
+	struct lint_input *in = calloc(1, sizeof(*in));
+	int rc;
 
-	if (rc || (rs.n == 0 && refused == 0)) {
-		if (!rc)
-			cmd_error("u32", "usage: triage u32 lint RULE...|--rules FILE");
-		ruleset_free(&rs);
-		return rc ? rc : EXIT_USAGE;
+	if (!in)
+		return EXIT_RUNTIME;
+	rc = lint_collect(argc, argv, in);
+	if (rc == 0 && in->rs.n == 0 && in->refused == 0) {
+		cmd_error("u32",
+			  "usage: triage u32 lint [--json] [--rules FILE] [RULE [-- RULE]...]");
+		rc = EXIT_USAGE;
+	} else if (rc == 0) {
+		rc = lint_report(in);
 	}
-	if (json) {
-		json_init(&jw, stdout, false);
-		json_object_begin(&jw);
-		json_key(&jw, "warnings");
-		json_array_begin(&jw);
+	ruleset_free(&in->rs);
+	free(in->msgs);
+	free(in);
+	return rc;
+}
+
+static int recipe_usage(const char *what, const char *arg)
+{
+	return tool_usage("recipe", RECIPE_USAGE, what, arg);
+}
+
+struct recipe_opts {
+	const char *sni, *type, *domain;
+	bool v6;
+};
+
+static int parse_recipe_args(int argc, char **argv, struct recipe_opts *o)
+{
+	for (int i = 2; i < argc; i++) {
+		bool has_value = i + 1 < argc;
+		if (strcmp(argv[i], "--sni") == 0 && has_value)
+			o->sni = argv[++i];
+		else if (strcmp(argv[i], "--type") == 0 && has_value)
+			o->type = argv[++i];
+		else if (strcmp(argv[i], "--ipv6") == 0)
+			o->v6 = true;
+		else if (!o->domain && argv[i][0] != '-')
+			o->domain = argv[i];
+		else
+			return recipe_usage("unexpected argument", argv[i]);
 	}
-	for (unsigned k = 0; k < rs.n; k++) {
-		unsigned nw = rule_lint(&rs.rules[k], w, ARRAY_SIZE(w));
-		lint_print(&rs.rules[k], w, nw, json ? &jw : NULL);
-		total += nw;
-	}
-	if (json) {
-		json_end(&jw);
-		json_kv_uint(&jw, "refused", (unsigned)refused);
-		json_finish(&jw);
-		fputc('\n', stdout);
-	} else if (total == 0 && refused == 0) {
-		printf("no warnings\n");
-	}
-	ruleset_free(&rs);
-	return total || refused ? 1 : 0;
+	return 0;
 }
 
 int u32_cmd_recipe(int argc, char **argv)
 {
-	const char *sni = NULL, *type = NULL, *domain = NULL;
+	struct recipe_opts o = { 0 };
 	char buf[2048], err[U32_ERR_LEN];
-	bool v6 = false;
 	int rc;
 
-	if (argc < 2) {
-		cmd_error("u32", "usage: triage u32 recipe tls-client-hello|dns-query ...");
-		return EXIT_USAGE;
-	}
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--sni") == 0 && i + 1 < argc)
-			sni = argv[++i];
-		else if (strcmp(argv[i], "--type") == 0 && i + 1 < argc)
-			type = argv[++i];
-		else if (strcmp(argv[i], "--ipv6") == 0)
-			v6 = true;
-		else if (!domain && argv[i][0] != '-')
-			domain = argv[i];
-		else {
-			cmd_error("u32", "recipe: unexpected argument \"%s\"", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
-	if (strcmp(argv[1], "tls-client-hello") == 0 && !domain && !type && !v6)
-		rc = recipe_tls(sni, buf, sizeof(buf), err, sizeof(err));
-	else if (strcmp(argv[1], "dns-query") == 0 && domain && !sni)
-		rc = recipe_dns(domain, type, v6, buf, sizeof(buf), err, sizeof(err));
-	else {
-		cmd_error("u32", "usage: triage u32 recipe tls-client-hello [--sni DOMAIN] | "
-				 "dns-query DOMAIN [--type TYPE] [--ipv6]");
-		return EXIT_USAGE;
+	if (argc < 2)
+		return recipe_usage("which recipe?", NULL);
+	if ((rc = parse_recipe_args(argc, argv, &o)))
+		return rc;
+	if (strcmp(argv[1], "tls-client-hello") == 0) {
+		if (o.domain || o.type || o.v6)
+			return recipe_usage("tls-client-hello takes only --sni DOMAIN, not",
+					    o.domain ? o.domain
+					    : o.type ? "--type"
+						     : "--ipv6");
+		rc = recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
+	} else if (strcmp(argv[1], "dns-query") == 0) {
+		if (!o.domain || o.sni)
+			return recipe_usage(
+			    o.sni ? "dns-query takes no --sni" : "dns-query wants a DOMAIN", NULL);
+		rc = recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
+	} else {
+		return recipe_usage("unknown recipe (tls-client-hello, dns-query):", argv[1]);
 	}
 	if (rc) {
-		cmd_error("u32", "%s", err);
+		cmd_error("u32", "recipe: %s", err);
 		return EXIT_USAGE;
 	}
 	printf("%s\n", buf);

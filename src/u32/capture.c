@@ -2,20 +2,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pcap/pcap.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "u32/capture.h"
-
-static void capture_unmap(struct capture *c)
-{
-	if (c->map)
-		munmap(c->map, c->maplen);
-	c->map = NULL;
-}
 
 static int capture_start(struct capture *c, pcap_t *p, const char *pcap_err, char *err,
 			 size_t errlen)
@@ -30,40 +22,29 @@ static int capture_start(struct capture *c, pcap_t *p, const char *pcap_err, cha
 }
 
 /*
- * libpcap reads each record with two small freads. A regular file is
- * mapped and handed to libpcap as a memory stream, which saves the read
- * syscalls and page-cache copies; anything else gets a large stdio buffer.
+ * libpcap reads each record with two small freads. The stream is read with
+ * read(2) through a large buffer, and stdio's per-call locking is turned off
+ * (the stream never leaves this thread). A mapped file would save the copy
+ * but dies of SIGBUS when the file shrinks while it is read; a truncated
+ * stream only ends early, which libpcap reports as a damaged file.
  */
-static FILE *open_stream(struct capture *c, const char *path)
+static FILE *open_stream(const char *path)
 {
-	struct stat st;
 	FILE *f;
 	int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL | MADV_WILLNEED);
-			f = fmemopen(m, (size_t)st.st_size, "rb");
-			if (f) {
-				/* a large buffer: fewer trips through fmemopen's reader */
-				setvbuf(f, NULL, _IOFBF, 1 << 16);
-				close(fd);
-				c->map = m;
-				c->maplen = (size_t)st.st_size;
-				return f;
-			}
-			munmap(m, (size_t)st.st_size);
-		}
-	}
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	f = fdopen(fd, "rb");
 	if (!f) {
+		int e = errno;
 		close(fd);
+		errno = e;
 		return NULL;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	return f;
 }
 
@@ -74,16 +55,15 @@ int capture_open(struct capture *c, const char *path, char *err, size_t errlen)
 	pcap_t *p;
 
 	memset(c, 0, sizeof(*c));
-	f = open_stream(c, path);
+	f = open_stream(path);
 	if (!f) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -errno;
+		int e = errno;
+		snprintf(err, errlen, "%s", strerror(e));
+		return -e;
 	}
 	p = pcap_fopen_offline(f, perr);
-	if (!p) {
+	if (!p)
 		fclose(f);
-		capture_unmap(c);
-	}
 	return capture_start(c, p, perr, err, errlen);
 }
 
@@ -165,5 +145,4 @@ void capture_close(struct capture *c)
 		pcap_close(c->pcap);
 	c->pcap = NULL;
 	c->mem = NULL;
-	capture_unmap(c);
 }

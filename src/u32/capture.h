@@ -11,8 +11,6 @@ struct capture {
 	void *pcap; /* pcap_t */
 	int dlt;
 	FILE *mem; /* for captures read from memory */
-	void *map; /* a regular file mapped for reading */
-	size_t maplen;
 };
 
 struct frame {

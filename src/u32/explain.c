@@ -33,11 +33,33 @@ static const char *base_name(enum base_kind b)
 	return names[b];
 }
 
-static bool ops_are(const struct u32_test *t, unsigned k, uint8_t op1, uint32_t n1, uint8_t op2,
-		    uint32_t n2)
+/* A header-length idiom: read at pos from base `at`, >>shift&0x3C, then @ lands on `then`. */
+struct length_idiom {
+	enum base_kind at, then;
+	uint32_t pos, shift;
+	const char *words;
+};
+
+static const struct length_idiom length_idioms[] = {
+	{ BASE_IP, BASE_L4, 0, 22,
+	  "  >>22&0x3C: IPv4 header length: IHL x 4 bytes (skip the IPv4 header)" },
+	{ BASE_L4, BASE_PAYLOAD, 12, 26,
+	  "  >>26&0x3C: TCP header length: data offset x 4 bytes (skip the TCP header)" },
+};
+
+/* The idiom that numbers k and k+1 of t form when read at pos from base b, or NULL. */
+static const struct length_idiom *length_idiom_at(const struct u32_test *t, unsigned k,
+						  enum base_kind b, uint32_t pos)
 {
-	return k + 1 < t->nnums && t->op[k] == op1 && t->num[k] == n1 && t->op[k + 1] == op2 &&
-	       t->num[k + 1] == n2;
+	if (k + 1 >= t->nnums || t->op[k] != U32_OP_SHR || t->op[k + 1] != U32_OP_AND ||
+	    t->num[k + 1] != 0x3C)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(length_idioms); i++) {
+		const struct length_idiom *id = &length_idioms[i];
+		if (id->at == b && id->pos == pos && id->shift == t->num[k])
+			return id;
+	}
+	return NULL;
 }
 
 /*
@@ -120,18 +142,10 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 	    "big-endian)",
 	    idx + 1, pos, pos, pos + 3);
 	for (unsigned k = 1; k < t->nnums; k++) {
-		if (b == BASE_IP && pos == 0 && ops_are(t, k, U32_OP_SHR, 22, U32_OP_AND, 0x3C)) {
-			say(out, "  >>22&0x3C: IPv4 header length: IHL x 4 bytes (skip the IPv4 "
-				 "header)");
-			next = BASE_L4;
-			live = 0x3C;
-			k++;
-			continue;
-		}
-		if (b == BASE_L4 && pos == 12 && ops_are(t, k, U32_OP_SHR, 26, U32_OP_AND, 0x3C)) {
-			say(out, "  >>26&0x3C: TCP header length: data offset x 4 bytes (skip the "
-				 "TCP header)");
-			next = BASE_PAYLOAD;
+		const struct length_idiom *id = length_idiom_at(t, k, b, pos);
+		if (id) {
+			say(out, "%s", id->words);
+			next = id->then;
 			live = 0x3C;
 			k++;
 			continue;
@@ -172,8 +186,8 @@ void u32_explain(const struct u32_expr *e, const struct text_sink *out)
 		    e->ntests);
 }
 
-static void explain_step(const struct u32_expr *e, const struct u32_step *s,
-			 const struct pkt_view *v, const struct text_sink *out)
+static void explain_step(const struct u32_step *s, const struct pkt_view *v,
+			 const struct text_sink *out)
 {
 	static const char *const ops[] = { "&", "<<", ">>", "@" };
 
@@ -210,7 +224,6 @@ static void explain_step(const struct u32_expr *e, const struct u32_step *s,
 	else
 		say(out, "  %s%u: 0x%x -> 0x%x (%u)", ops[s->op], s->operand, s->before, s->after,
 		    s->after);
-	(void)e;
 }
 
 void u32_explain_packet(const struct u32_expr *e, const struct kernel_profile *kp,
@@ -223,15 +236,13 @@ void u32_explain_packet(const struct u32_expr *e, const struct kernel_profile *k
 	    v->caplen);
 	for (unsigned k = 0; k < tr.nsteps; k++) {
 		const struct u32_step *s = &tr.step[k];
-		explain_step(e, s, v, out);
+		explain_step(s, v, out);
 		bool last_of_test = k + 1 == tr.nsteps || tr.step[k + 1].test != s->test;
 		if (last_of_test && !s->fail_oob && !s->indet) {
-			const struct u32_test *t = &e->test[s->test];
 			bool pass = (int)s->test != tr.failed_test;
 			say(out, "  value 0x%x %s", s->after,
 			    pass ? "is in the value set: test passes"
 				 : "is not in the value set: test fails, the match is false");
-			(void)t;
 		}
 	}
 	say(out, "result: %s",

@@ -4,26 +4,14 @@
  * spec (sections 3 and 6).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common.h"
+#include "u32/internal.h"
 #include "u32/u32.h"
-
-static int recipe_fail(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-static int recipe_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static bool label_char(char c)
 {
@@ -40,21 +28,21 @@ int dns_encode_name(const char *domain, uint8_t *out, size_t outlen, char *err, 
 	if (len && domain[len - 1] == '.')
 		len--;
 	if (len == 0)
-		return recipe_fail(err, errlen, "empty domain name");
+		return u32_errorf(err, errlen, "empty domain name");
 	while (p < domain + len) {
 		const char *dot = memchr(p, '.', (size_t)(domain + len - p));
 		size_t l = dot ? (size_t)(dot - p) : (size_t)(domain + len - p);
 		if (l == 0 || l > 63)
-			return recipe_fail(err, errlen,
-					   "bad label in \"%s\" (1-63 characters each)", domain);
+			return u32_errorf(err, errlen, "bad label in \"%s\" (1-63 characters each)",
+					  domain);
 		for (size_t k = 0; k < l; k++)
 			if (!label_char(p[k]))
-				return recipe_fail(err, errlen,
-						   "unsupported character '%c' in \"%s\"", p[k],
-						   domain);
+				return u32_errorf(err, errlen,
+						  "unsupported character '%c' in \"%s\"", p[k],
+						  domain);
 		if (n + 1 + l + 1 > outlen || n + 1 + l + 1 > 255)
-			return recipe_fail(err, errlen,
-					   "name too long (at most 255 bytes on the wire)");
+			return u32_errorf(err, errlen,
+					  "name too long (at most 255 bytes on the wire)");
 		out[n++] = (uint8_t)l;
 		memcpy(out + n, p, l);
 		n += l;
@@ -113,10 +101,10 @@ int recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t 
 	if (n < 0)
 		return n;
 	if (qtype < 0)
-		return recipe_fail(err, errlen, "unknown query type \"%s\"", type);
+		return u32_errorf(err, errlen, "unknown query type \"%s\"", type);
 	if (n + 2 > STR_MAX_PATTERN)
-		return recipe_fail(err, errlen, "name too long for one string pattern (%d bytes)",
-				   n);
+		return u32_errorf(err, errlen, "name too long for one string pattern (%d bytes)",
+				  n);
 	hex_pattern(name, n, qtype, pat, sizeof(pat));
 	if (v6)
 		snprintf(buf, len,
@@ -145,12 +133,12 @@ int recipe_tls(const char *sni, char *buf, size_t len, char *err, size_t errlen)
 		return 0;
 	l = strlen(sni);
 	if (l == 0 || l > STR_MAX_PATTERN - 3)
-		return recipe_fail(err, errlen, "SNI name must have 1-%d characters",
-				   STR_MAX_PATTERN - 3);
+		return u32_errorf(err, errlen, "SNI name must have 1-%d characters",
+				  STR_MAX_PATTERN - 3);
 	for (size_t k = 0; k < l; k++)
 		if (!label_char(sni[k]) && sni[k] != '.')
-			return recipe_fail(err, errlen,
-					   "unsupported character '%c' in the SNI name", sni[k]);
+			return u32_errorf(err, errlen, "unsupported character '%c' in the SNI name",
+					  sni[k]);
 	/* server_name entry: name_type 0 (host_name), 16-bit length, the name */
 	snprintf(buf + at, len - (size_t)at,
 		 " -m string --algo kmp --icase --hex-string '|00 %02x %02x|%s'",

@@ -4,25 +4,13 @@
  * (-p, --sport, --dport, -f, -m comment), and per-packet rule evaluation.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "u32/internal.h"
 #include "u32/u32.h"
-
-static int rule_fail(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-static int rule_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static bool is_blank(char c)
 {
@@ -77,11 +65,11 @@ int u32_split_words(const char *line, char *buf, char **words, int maxwords, cha
 		if (*p == '\0' || *p == '#')
 			return n;
 		if (n == maxwords)
-			return rule_fail(err, errlen, "too many words (at most %d)", maxwords);
+			return u32_errorf(err, errlen, "too many words (at most %d)", maxwords);
 		words[n++] = o;
 		p = copy_word(p, &o);
 		if (!p)
-			return rule_fail(err, errlen, "unterminated quote");
+			return u32_errorf(err, errlen, "unterminated quote");
 		*o++ = '\0';
 	}
 }
@@ -100,8 +88,8 @@ struct rule_parser {
 static const char *next_arg(struct rule_parser *ps, const char *opt, const char *ext)
 {
 	if (ps->i + 1 >= ps->argc) {
-		rule_fail(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument",
-			  ext ? ext : "", ext ? ": " : "", opt);
+		u32_errorf(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument",
+			   ext ? ext : "", ext ? ": " : "", opt);
 		return NULL;
 	}
 	return ps->argv[++ps->i];
@@ -136,12 +124,12 @@ static int unmodelled_match(struct rule_parser *ps, const char *name)
 
 	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
 		if (strcmp(name, known[k]) == 0)
-			return rule_fail(ps->err, ps->errlen,
-					 "match \"%s\" is not modelled (triage u32 knows u32, "
-					 "string, comment and -p tcp/udp ports)",
-					 name);
-	return rule_fail(ps->err, ps->errlen, "Couldn't load match `%s':No such file or directory",
-			 name);
+			return u32_errorf(ps->err, ps->errlen,
+					  "match \"%s\" is not modelled (triage u32 knows u32, "
+					  "string, comment and -p tcp/udp ports)",
+					  name);
+	return u32_errorf(ps->err, ps->errlen, "Couldn't load match `%s':No such file or directory",
+			  name);
 }
 
 static int add_match(struct rule_parser *ps, const char *name)
@@ -153,8 +141,8 @@ static int add_match(struct rule_parser *ps, const char *name)
 	if (strcmp(name, "u32") && strcmp(name, "string"))
 		return unmodelled_match(ps, name);
 	if (ps->r->nmatches == RULE_MAX_MATCHES)
-		return rule_fail(ps->err, ps->errlen, "too many matches (at most %d)",
-				 RULE_MAX_MATCHES);
+		return u32_errorf(ps->err, ps->errlen, "too many matches (at most %d)",
+				  RULE_MAX_MATCHES);
 	m = &ps->r->m[ps->r->nmatches];
 	memset(m, 0, sizeof(*m));
 	if (name[0] == 'u') {
@@ -176,8 +164,8 @@ static int opt_u32(struct rule_parser *ps)
 	const char *arg;
 
 	if (ps->have_u32[ps->cur_u32])
-		return rule_fail(ps->err, ps->errlen,
-				 "u32: option \"--u32\" can only be used once.");
+		return u32_errorf(ps->err, ps->errlen,
+				  "u32: option \"--u32\" can only be used once.");
 	arg = next_arg(ps, "--u32", NULL);
 	if (!arg)
 		return -EINVAL;
@@ -193,12 +181,12 @@ static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool 
 	size_t n;
 
 	if (hex ? ps->have_pat_hex : ps->have_pat_str)
-		return rule_fail(ps->err, ps->errlen,
-				 "string: option \"%s\" can only be used once.", name);
+		return u32_errorf(ps->err, ps->errlen,
+				  "string: option \"%s\" can only be used once.", name);
 	if (hex ? ps->have_pat_str : ps->have_pat_hex)
-		return rule_fail(ps->err, ps->errlen,
-				 "string: option \"--string\" cannot be used "
-				 "together with \"--hex-string\".");
+		return u32_errorf(ps->err, ps->errlen,
+				  "string: option \"--string\" cannot be used "
+				  "together with \"--hex-string\".");
 	arg = next_arg(ps, name, "string");
 	if (!arg)
 		return -EINVAL;
@@ -210,7 +198,7 @@ static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool 
 		return str_parse_hex(arg, s->pat, &s->plen, ps->err, ps->errlen);
 	n = strlen(arg);
 	if (n > STR_MAX_PATTERN)
-		return rule_fail(ps->err, ps->errlen, "STRING too long \"%s\"", arg);
+		return u32_errorf(ps->err, ps->errlen, "STRING too long \"%s\"", arg);
 	memcpy(s->pat, arg, n);
 	s->plen = (unsigned)n;
 	return 0;
@@ -224,9 +212,9 @@ static int opt_string_window(struct rule_parser *ps, struct str_match *s, const 
 	if (!arg)
 		return -EINVAL;
 	if (parse_u16(arg, &v))
-		return rule_fail(ps->err, ps->errlen,
-				 "string: bad value for option \"%s\", or out of range (0-65535).",
-				 opt);
+		return u32_errorf(ps->err, ps->errlen,
+				  "string: bad value for option \"%s\", or out of range (0-65535).",
+				  opt);
 	if (strcmp(opt, "--from") == 0) {
 		s->from = v;
 		s->have_from = true;
@@ -245,21 +233,21 @@ static int opt_string(struct rule_parser *ps, const char *opt)
 	if (strcmp(opt, "--string") == 0 || strcmp(opt, "--hex-string") == 0)
 		return opt_string_pattern(ps, s, opt[2] == 'h');
 	if (ps->invert)
-		return rule_fail(ps->err, ps->errlen, "string: option \"%s\" cannot be inverted.",
-				 opt);
+		return u32_errorf(ps->err, ps->errlen, "string: option \"%s\" cannot be inverted.",
+				  opt);
 	if (strcmp(opt, "--icase") == 0) {
 		s->icase = true;
 		return 0;
 	}
 	if (strcmp(opt, "--algo") == 0) {
 		if (s->have_algo)
-			return rule_fail(ps->err, ps->errlen,
-					 "string: option \"--algo\" can only be used once.");
+			return u32_errorf(ps->err, ps->errlen,
+					  "string: option \"--algo\" can only be used once.");
 		arg = next_arg(ps, opt, "string");
 		if (!arg)
 			return -EINVAL;
 		if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
-			return rule_fail(
+			return u32_errorf(
 			    ps->err, ps->errlen,
 			    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
 			    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument",
@@ -347,7 +335,7 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 	}
 	unsigned long v = strtoul(arg, &end, 10);
 	if (*arg == '\0' || *end || v > 255)
-		return rule_fail(ps->err, ps->errlen, "unknown protocol \"%s\" specified", arg);
+		return u32_errorf(ps->err, ps->errlen, "unknown protocol \"%s\" specified", arg);
 	ps->r->proto = v == 0 ? -1 : (int)v;
 	return 0;
 }
@@ -372,8 +360,8 @@ static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 		char bad[64];
 		pm->invert = ps->invert;
 		if (parse_ports(arg, pm, bad, sizeof(bad)))
-			return rule_fail(ps->err, ps->errlen,
-					 "Port \"%s\" does not resolve to anything.", bad);
+			return u32_errorf(ps->err, ps->errlen,
+					  "Port \"%s\" does not resolve to anything.", bad);
 		return 0;
 	}
 	if (strcmp(opt, "--comment") == 0)
@@ -400,7 +388,8 @@ static int parse_one(struct rule_parser *ps)
 
 	if (strcmp(opt, "!") == 0) {
 		if (ps->invert)
-			return rule_fail(ps->err, ps->errlen, "multiple consecutive ! not allowed");
+			return u32_errorf(ps->err, ps->errlen,
+					  "multiple consecutive ! not allowed");
 		ps->invert = true;
 		return 0;
 	}
@@ -415,7 +404,7 @@ static int parse_one(struct rule_parser *ps)
 	else {
 		rc = opt_basic(ps, opt, &handled);
 		if (!rc && !handled)
-			rc = rule_fail(ps->err, ps->errlen, "unknown option \"%s\"", opt);
+			rc = u32_errorf(ps->err, ps->errlen, "unknown option \"%s\"", opt);
 	}
 	ps->invert = false;
 	return rc;
@@ -428,22 +417,22 @@ static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp
 		struct match *m = &ps->r->m[k];
 		if (m->kind == M_U32) {
 			if (!ps->have_u32[k])
-				return rule_fail(ps->err, ps->errlen,
-						 "u32: option \"--u32\" must be specified");
+				return u32_errorf(ps->err, ps->errlen,
+						  "u32: option \"--u32\" must be specified");
 			int rc = u32_check_kernel(&m->u32, kp, ps->err, ps->errlen);
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (!m->str.have_algo)
-			return rule_fail(ps->err, ps->errlen,
-					 "string: option \"--algo\" must be specified");
+			return u32_errorf(ps->err, ps->errlen,
+					  "string: option \"--algo\" must be specified");
 		if (!m->str.have_pattern)
-			return rule_fail(
+			return u32_errorf(
 			    ps->err, ps->errlen,
 			    "STRING match: You must specify `--string' or `--hex-string'");
 		if (m->str.plen == 0 || m->str.from > m->str.to)
-			return rule_fail(
+			return u32_errorf(
 			    ps->err, ps->errlen,
 			    "the kernel refuses this rule at load (Invalid argument): %s",
 			    m->str.plen == 0 ? "empty pattern" : "--from is after --to");
@@ -499,9 +488,9 @@ int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profil
 			return rc;
 	}
 	if (ps.invert)
-		return rule_fail(err, errlen, "nothing appropriate following !");
+		return u32_errorf(err, errlen, "nothing appropriate following !");
 	if (r->nmatches == 0 && r->proto < 0 && r->frag < 0)
-		return rule_fail(err, errlen, "no match given (expected -m u32 or -m string)");
+		return u32_errorf(err, errlen, "no match given (expected -m u32 or -m string)");
 	return check_matches(&ps, kp);
 }
 
@@ -519,9 +508,9 @@ int rule_parse_line(struct rule *r, const char *line, const struct kernel_profil
 		return n < 0 ? n : 1;
 	}
 	if (strlen(words[0]) >= RULE_NAME_LEN || words[0][0] == '-') {
-		rc =
-		    rule_fail(err, errlen, "a rule line starts with a name (at most %d characters)",
-			      RULE_NAME_LEN - 1);
+		rc = u32_errorf(err, errlen,
+				"a rule line starts with a name (at most %d characters)",
+				RULE_NAME_LEN - 1);
 	} else {
 		rc = rule_parse(r, n - 1, words + 1, kp, err, errlen);
 		snprintf(r->name, sizeof(r->name), "%s", words[0]);

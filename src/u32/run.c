@@ -52,8 +52,8 @@ int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profi
 	int rc = 0;
 
 	if (!f || !r) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		rc = f ? -ENOMEM : -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		goto out;
 	}
 	while (getline(&line, &cap, f) >= 0) {
@@ -71,8 +71,10 @@ int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profi
 			goto out;
 		}
 		rc = ruleset_add(rs, r);
-		if (rc)
+		if (rc) {
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, strerror(-rc));
 			goto out;
+		}
 	}
 out:
 	free(line);

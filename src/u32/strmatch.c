@@ -4,11 +4,11 @@
  * window and chunk rules of skb_find_text() (spec sections 4 and 5).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common.h"
+#include "u32/internal.h"
 #include "u32/u32.h"
 
 /* lib/ctype.c: 0xDF and 0xE0-0xFF except 0xF7 are lower case. */
@@ -32,29 +32,6 @@ uint8_t str_unfold(uint8_t c)
 	return k_isupper(c) ? (uint8_t)(c + 0x20) : c;
 }
 
-static int str_fail(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-static int str_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 struct hex_state {
 	const char *s;
 	size_t n, i;
@@ -69,20 +46,20 @@ static int hex_emit(struct hex_state *h, uint8_t *out, char *err, size_t errlen)
 
 	if (h->escape) {
 		if (h->i + 1 >= h->n)
-			return str_fail(err, errlen, "Bad literal placement at end of string");
+			return u32_errorf(err, errlen, "Bad literal placement at end of string");
 		out[h->out++] = (uint8_t)s[h->i + 1];
 		h->i += 2;
 		h->escape = false;
 	} else if (h->inhex) {
 		if (h->i + 1 >= h->n)
-			return str_fail(err, errlen, "Odd number of hex digits");
+			return u32_errorf(err, errlen, "Odd number of hex digits");
 		if (h->i + 2 >= h->n)
-			return str_fail(err, errlen, "Invalid hex block");
-		if (hexval(s[h->i]) < 0)
-			return str_fail(err, errlen, "Invalid hex char '%c'", s[h->i]);
-		if (hexval(s[h->i + 1]) < 0)
-			return str_fail(err, errlen, "Invalid hex char '%c'", s[h->i + 1]);
-		out[h->out++] = (uint8_t)(hexval(s[h->i]) * 16 + hexval(s[h->i + 1]));
+			return u32_errorf(err, errlen, "Invalid hex block");
+		if (u32_hex_digit(s[h->i]) < 0)
+			return u32_errorf(err, errlen, "Invalid hex char '%c'", s[h->i]);
+		if (u32_hex_digit(s[h->i + 1]) < 0)
+			return u32_errorf(err, errlen, "Invalid hex char '%c'", s[h->i + 1]);
+		out[h->out++] = (uint8_t)(u32_hex_digit(s[h->i]) * 16 + u32_hex_digit(s[h->i + 1]));
 		h->i += s[h->i + 2] == ' ' ? 3 : 2;
 	} else {
 		out[h->out++] = (uint8_t)s[h->i++];
@@ -96,14 +73,14 @@ int str_parse_hex(const char *arg, uint8_t *out, unsigned *outlen, char *err, si
 	int rc;
 
 	if (h.n == 0)
-		return str_fail(err, errlen, "STRING must contain at least one char");
+		return u32_errorf(err, errlen, "STRING must contain at least one char");
 	while (h.i < h.n) {
 		if (h.out >= STR_MAX_PATTERN)
-			return str_fail(err, errlen, "STRING too long \"%s\"", arg);
+			return u32_errorf(err, errlen, "STRING too long \"%s\"", arg);
 		if (arg[h.i] == '\\' && !h.inhex) {
 			h.escape = true;
 		} else if (arg[h.i] == '\\') {
-			return str_fail(err, errlen, "Cannot include literals in hex data");
+			return u32_errorf(err, errlen, "Cannot include literals in hex data");
 		} else if (arg[h.i] == '|') {
 			h.inhex = !h.inhex;
 			if (h.inhex)

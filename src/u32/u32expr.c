@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "u32/internal.h"
 #include "u32/u32.h"
 
 static bool u32_is_space(char c)
@@ -16,27 +17,11 @@ static bool u32_is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-static int u32_fail(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-static int u32_fail(char *err, size_t errlen, const char *fmt, ...)
+static bool is_digit_of(char c, unsigned base)
 {
-	va_list ap;
+	int d = u32_hex_digit(c);
 
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
+	return d >= 0 && (unsigned)d < base;
 }
 
 /*
@@ -57,15 +42,15 @@ static size_t u32_read_number(const char *s, uint32_t *out)
 		return 0;
 	if (*p == '+')
 		p++;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && digit_value(p[2]) < 16) {
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && is_digit_of(p[2], 16)) {
 		base = 16;
 		p += 2;
 	} else if (p[0] == '0') {
 		base = 8;
 	}
 	digits = p;
-	while (digit_value(*p) < (int)base) {
-		v = v * base + (unsigned)digit_value(*p);
+	while (is_digit_of(*p, base)) {
+		v = v * base + (unsigned)u32_hex_digit(*p);
 		if (v > UINT32_MAX)
 			overflow = true;
 		p++;
@@ -95,8 +80,8 @@ static int parse_number_at(struct u32_parser *ps, uint32_t *out)
 	size_t n = u32_read_number(ps->p, out);
 
 	if (n == 0)
-		return u32_fail(ps->err, ps->errlen,
-				"u32: at char %u: not a number or out of range", pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen,
+				  "u32: at char %u: not a number or out of range", pos_of(ps));
 	ps->p += n;
 	return 0;
 }
@@ -110,15 +95,15 @@ static int parse_operator(struct u32_parser *ps, uint8_t *op)
 	} else if (c == '<' || c == '>') {
 		ps->p++;
 		if (*ps->p != c)
-			return u32_fail(ps->err, ps->errlen,
-					"u32: at char %u: a second '%c' was expected", pos_of(ps),
-					c);
+			return u32_errorf(ps->err, ps->errlen,
+					  "u32: at char %u: a second '%c' was expected", pos_of(ps),
+					  c);
 		*op = c == '<' ? U32_OP_SHL : U32_OP_SHR;
 	} else if (c == '@') {
 		*op = U32_OP_AT;
 	} else {
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: operator expected",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: operator expected",
+				  pos_of(ps));
 	}
 	ps->p++;
 	return 0;
@@ -130,8 +115,8 @@ static int parse_location_token(struct u32_parser *ps, struct u32_test *t)
 
 	if (*ps->p == '=') {
 		if (ps->locind == 0)
-			return u32_fail(ps->err, ps->errlen,
-					"u32: at char %u: location spec missing", pos_of(ps));
+			return u32_errorf(ps->err, ps->errlen,
+					  "u32: at char %u: location spec missing", pos_of(ps));
 		ps->p++;
 		ps->state = 1;
 		return 0;
@@ -150,8 +135,8 @@ static int parse_location_token(struct u32_parser *ps, struct u32_test *t)
 		rc = parse_number_at(ps, &dummy);
 		if (rc)
 			return rc;
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many operators",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: too many operators",
+				  pos_of(ps));
 	}
 	rc = parse_number_at(ps, &t->num[ps->locind]);
 	if (rc)
@@ -174,8 +159,8 @@ static int parse_range(struct u32_parser *ps, struct u32_test *t)
 
 	if (ps->valind > 0) {
 		if (*ps->p != ',')
-			return u32_fail(ps->err, ps->errlen,
-					"u32: at char %u: expected \",\" or \"&&\"", pos_of(ps));
+			return u32_errorf(ps->err, ps->errlen,
+					  "u32: at char %u: expected \",\" or \"&&\"", pos_of(ps));
 		ps->p++;
 	}
 	rc = parse_number_at(ps, &lo);
@@ -191,8 +176,8 @@ static int parse_range(struct u32_parser *ps, struct u32_test *t)
 			return rc;
 	}
 	if (ps->valind >= U32_MAX_RANGES)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \",\"s",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: too many \",\"s",
+				  pos_of(ps));
 	t->min[ps->valind] = lo;
 	t->max[ps->valind] = hi;
 	ps->valind++;
@@ -205,15 +190,15 @@ static int parse_value_token(struct u32_parser *ps, struct u32_test *t)
 		return parse_range(ps, t);
 	ps->p++;
 	if (*ps->p != '&')
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: a second '&' was expected",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: a second '&' was expected",
+				  pos_of(ps));
 	if (ps->valind == 0)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: value spec missing",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: value spec missing",
+				  pos_of(ps));
 	close_test(ps, t);
 	if (ps->e->ntests > U32_MAX_TESTS)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s",
+				  pos_of(ps));
 	ps->p++;
 	ps->state = 0;
 	ps->locind = 0;
@@ -224,14 +209,14 @@ static int parse_value_token(struct u32_parser *ps, struct u32_test *t)
 static int parse_end(struct u32_parser *ps, struct u32_test *t)
 {
 	if (ps->state == 0)
-		return u32_fail(ps->err, ps->errlen,
-				"u32: abrupt end of input after location specifier");
+		return u32_errorf(ps->err, ps->errlen,
+				  "u32: abrupt end of input after location specifier");
 	if (ps->valind == 0)
-		return u32_fail(ps->err, ps->errlen, "u32: test ended with no value specified");
+		return u32_errorf(ps->err, ps->errlen, "u32: test ended with no value specified");
 	close_test(ps, t);
 	if (ps->e->ntests > U32_MAX_TESTS)
-		return u32_fail(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s",
-				pos_of(ps));
+		return u32_errorf(ps->err, ps->errlen, "u32: at char %u: too many \"&&\"s",
+				  pos_of(ps));
 	return 0;
 }
 
@@ -264,7 +249,7 @@ int u32_check_kernel(const struct u32_expr *e, const struct kernel_profile *kp, 
 		for (unsigned k = 1; k < ct->nnums; k++) {
 			bool shift = ct->op[k] == U32_OP_SHL || ct->op[k] == U32_OP_SHR;
 			if (shift && ct->num[k] >= 32 && !kp->shift_mod32)
-				return u32_fail(
+				return u32_errorf(
 				    err, errlen,
 				    "the kernel refuses this rule at load (Invalid argument): "
 				    "shift count %u in test %u is 32 or more (xt_u32 checks "

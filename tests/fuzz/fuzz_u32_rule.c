@@ -1,5 +1,6 @@
 /*
- * Fuzzes the rule-line parser (shell words, iptables options, u32
+ * Fuzzes the rule-line parser and the command-line rule forms (shell
+ * words, iptables command lines, iptables options, u32
  * expressions, --hex-string) and runs every accepted rule through the
  * evaluators, lint, explain and the -S printer.
  */
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/u32_view.h"
+#include "u32/args.h"
 #include "u32/u32.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -43,17 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	memcpy(line, data, size);
 	line[size] = '\0';
+	/* the same text as a rule given on the command line (bare expression, command line) */
+	struct rule_args ra;
+	if (rule_args_build(&ra, 1, &line, err, sizeof(err)) == 0)
+		(void)rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
+	rule_args_free(&ra);
 	if (rule_parse_line(r, line, size & 1 ? &old : &kp, err, sizeof(err)) == 0) {
 		for (unsigned len = 0; len <= sizeof(packet); len += 7) {
-			struct pkt_view v = { .data = packet,
-					      .len = len,
-					      .caplen = len,
-					      .family = 4,
-					      .l3len = 20,
-					      .l4off = 20,
-					      .l4len = 8,
-					      .proto = 17,
-					      .wirelen = len };
+			struct pkt_view v = udp4_view(packet, len);
 			rule_eval(r, &kp, &v, (enum bm_layout)(len % 5), &res);
 		}
 		rule_lint(r, w, 16);

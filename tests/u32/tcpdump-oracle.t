@@ -6,12 +6,8 @@
 # used so that BPF's bounds (the captured frame) equal u32's (the IP
 # datagram). Inverted rules are left out: BPF rejects on an out-of-range
 # load where '! --u32' matches.
-set -u
-: "${TRIAGE:?}" "${SRC:?}"
 command -v tcpdump >/dev/null || { echo "tcpdump not installed (scripts/deps.sh)"; exit 77; }
-work=$(mktemp -d /tmp/u32-bpf.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-python3 "$SRC/tests/u32/gen_captures.py" "$work" || exit 1
+. "${SRC:?}/tests/u32/lib.sh" bpf
 python3 - "$SRC/tests/u32/corpus.rules" "$work" "$TRIAGE" <<'PY'
 import shlex, subprocess, sys
 rules_path, work, triage = sys.argv[1:4]

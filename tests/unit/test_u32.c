@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "u32/args.h"
 #include "u32/u32.h"
+#include "u32_view.h"
 #include "unit.h"
 
 static const struct kernel_profile KP = { 0 };
@@ -76,20 +78,6 @@ static unsigned build_udp(uint8_t *p, const uint8_t *pay, unsigned n)
 	return len;
 }
 
-static struct pkt_view view_of(const uint8_t *p, unsigned len)
-{
-	struct pkt_view v = { .data = p,
-			      .len = len,
-			      .caplen = len,
-			      .family = 4,
-			      .l3len = 20,
-			      .l4off = 20,
-			      .l4len = 8,
-			      .proto = 17,
-			      .wirelen = len };
-	return v;
-}
-
 static enum verdict u32_on(const char *expr, const struct pkt_view *v)
 {
 	struct u32_expr e;
@@ -104,7 +92,7 @@ TEST(u32_bounds)
 {
 	uint8_t p[64];
 	unsigned len = build_udp(p, (const uint8_t *)"A", 1);
-	struct pkt_view v = view_of(p, len);
+	struct pkt_view v = udp4_view(p, len);
 
 	/* T7: payload byte 0 as a low byte works, as a high byte reads out of range */
 	ASSERT_EQ(u32_on("0>>22&0x3C@5&0xFF=0x41", &v), V_YES);
@@ -122,7 +110,7 @@ TEST(u32_shift_mod32)
 {
 	uint8_t p[64];
 	unsigned len = build_udp(p, (const uint8_t *)"A", 1);
-	struct pkt_view v = view_of(p, len);
+	struct pkt_view v = udp4_view(p, len);
 	struct kernel_profile old = { .shift_mod32 = true };
 	struct u32_expr e;
 	char err[U32_ERR_LEN];
@@ -135,7 +123,7 @@ TEST(u32_at_overflow)
 {
 	uint8_t p[64];
 	unsigned len = build_udp(p, (const uint8_t *)"\xff\xff\xff\xff", 4);
-	struct pkt_view v = view_of(p, len);
+	struct pkt_view v = udp4_view(p, len);
 
 	ASSERT_EQ(u32_on("28@0=0:0xFFFFFFFF", &v), V_NO);
 	ASSERT_EQ(u32_on("0>>22&0x3C@0>>16@0=0:0xFFFFFFFF", &v), V_NO);
@@ -213,66 +201,72 @@ static void str_setup(struct str_match *m, enum str_algo algo, bool icase, const
 	str_bm_prepare(&m->bm, m->pat, plen, icase);
 }
 
+struct str_case {
+	enum str_algo algo;
+	bool icase;
+	const char *pat;
+	unsigned plen, from, to;
+};
+
+/* The result of the string match c on v under kernel profile kp and bm layout. */
+static struct str_result str_on(const struct pkt_view *v, struct str_case c,
+				const struct kernel_profile *kp, enum bm_layout layout)
+{
+	struct str_match m;
+	struct str_result r;
+
+	str_setup(&m, c.algo, c.icase, c.pat, c.plen, c.from, c.to);
+	str_eval(&m, kp, v, layout, &r);
+	return r;
+}
+
 TEST(bm_icase_gap)
 {
 	uint8_t p[64];
-	struct str_match m;
-	struct str_result r;
 	unsigned len = build_udp(p, (const uint8_t *)"\xdf\xdf\x41", 3);
-	struct pkt_view v = view_of(p, len);
+	struct pkt_view v = udp4_view(p, len);
+	struct str_case bf41 = { ALGO_BM, true, "\xbf\x41", 2, 28, 65535 };
 
 	/* T17: bm --icase |bf41| misses on DF DF 41, kmp finds it */
-	str_setup(&m, ALGO_BM, true, "\xbf\x41", 2, 28, 65535);
-	str_eval(&m, &KP, &v, BM_LINEAR, &r);
-	ASSERT_EQ(r.v, V_NO);
-	str_setup(&m, ALGO_KMP, true, "\xbf\x41", 2, 28, 65535);
-	str_eval(&m, &KP, &v, BM_LINEAR, &r);
-	ASSERT_EQ(r.v, V_YES);
+	ASSERT_EQ(str_on(&v, bf41, &KP, BM_LINEAR).v, V_NO);
+	bf41.algo = ALGO_KMP;
+	ASSERT_EQ(str_on(&v, bf41, &KP, BM_LINEAR).v, V_YES);
 	/* T18: BF BF 41 is found by bm without icase */
 	len = build_udp(p, (const uint8_t *)"\xbf\xbf\x41", 3);
-	v = view_of(p, len);
-	str_setup(&m, ALGO_BM, false, "\xbf\x41", 2, 28, 65535);
-	str_eval(&m, &KP, &v, BM_LINEAR, &r);
-	ASSERT_EQ(r.v, V_YES);
+	v = udp4_view(p, len);
+	bf41.algo = ALGO_BM;
+	bf41.icase = false;
+	ASSERT_EQ(str_on(&v, bf41, &KP, BM_LINEAR).v, V_YES);
 }
 
 TEST(string_window)
 {
 	uint8_t p[64];
-	struct str_match m;
-	struct str_result r;
 	unsigned len = build_udp(p, (const uint8_t *)"ABCDEFzz", 8);
-	struct pkt_view v = view_of(p, len);
+	struct pkt_view v = udp4_view(p, len);
 	struct kernel_profile old = { .to_start = true };
+	struct str_case s9 = { ALGO_BM, false, "ABCDEF", 6, 28, 34 };
+	struct str_case s10 = { ALGO_BM, false, "ABCDEF", 6, 28, 33 };
+	struct str_case one = { ALGO_KMP, false, "A", 1, 28, 28 };
 
-	str_setup(&m, ALGO_BM, false, "ABCDEF", 6, 28, 34); /* S9 */
-	str_eval(&m, &KP, &v, BM_AUTO, &r);
-	ASSERT_EQ(r.v, V_YES);
-	str_setup(&m, ALGO_BM, false, "ABCDEF", 6, 28, 33); /* S10 */
-	str_eval(&m, &KP, &v, BM_AUTO, &r);
-	ASSERT_EQ(r.v, V_NO);
-	str_eval(&m, &old, &v, BM_AUTO, &r); /* before Linux 6.7 */
-	ASSERT_EQ(r.v, V_YES);
-	str_setup(&m, ALGO_KMP, false, "A", 1, 28, 28);
-	str_eval(&m, &KP, &v, BM_AUTO, &r);
-	ASSERT_EQ(r.v, V_NO);
+	ASSERT_EQ(str_on(&v, s9, &KP, BM_AUTO).v, V_YES);
+	ASSERT_EQ(str_on(&v, s10, &KP, BM_AUTO).v, V_NO);
+	ASSERT_EQ(str_on(&v, s10, &old, BM_AUTO).v, V_YES); /* before Linux 6.7 */
+	ASSERT_EQ(str_on(&v, one, &KP, BM_AUTO).v, V_NO);
 }
 
 TEST(bm_chunks_layout_dependent)
 {
 	uint8_t p[64];
-	struct str_match m;
-	struct str_result r;
 	unsigned len = build_udp(p, (const uint8_t *)"x", 1);
-	struct pkt_view v = view_of(p, len);
-
+	struct pkt_view v = udp4_view(p, len);
 	/* "00 00 9c 40" spans the end of the IP header (offset 20) */
-	str_setup(&m, ALGO_BM, false, "\x00\x00\x9c\x40", 4, 0, 65535);
-	str_eval(&m, &KP, &v, BM_LINEAR, &r);
+	struct str_case across = { ALGO_BM, false, "\x00\x00\x9c\x40", 4, 0, 65535 };
+	struct str_result r = str_on(&v, across, &KP, BM_LINEAR);
+
 	ASSERT_EQ(r.v, V_YES);
 	ASSERT_TRUE(r.layout_dependent);
-	str_eval(&m, &KP, &v, BM_L3, &r);
-	ASSERT_EQ(r.v, V_NO);
+	ASSERT_EQ(str_on(&v, across, &KP, BM_L3).v, V_NO);
 }
 
 /*
@@ -322,6 +316,52 @@ TEST(words_and_rules)
 	free(r);
 }
 
+TEST(rule_arguments)
+{
+	char err[U32_ERR_LEN], e1[] = "6&0xFF=17", one[] = "-m u32 --u32 '6&0xFF=17'",
+			       cmd[] = "ip6tables -t raw -I PREROUTING 2 -p udp -m conntrack "
+				       "--ctstate NEW -m u32 --u32 6=6 -j DROP";
+	char line[] = "iptables -A INPUT -m u32 --u32 0=1 -j LOG", bad[] = "-m u32 --u32 '0=1";
+	char buf[sizeof(line)], *words[16];
+	int n = u32_split_words(line, buf, words, 16, err, sizeof(err));
+	struct rule_args ra;
+
+	ASSERT_TRUE(rule_arg_is_expr(e1));
+	ASSERT_TRUE(!rule_arg_is_expr("-m") && !rule_arg_is_expr("! 0=1"));
+	ASSERT_TRUE(!rule_arg_is_expr("/usr/sbin/iptables-nft"));
+	ASSERT_TRUE(rule_arg_is_command("ip6tables -A X") && rule_arg_is_command("iptables"));
+	ASSERT_TRUE(!rule_arg_is_command("iptables.pcap") && !rule_arg_is_command("my-iptables"));
+	ASSERT_TRUE(rule_arg_is_whole_rule(one) && rule_arg_is_whole_rule(cmd));
+	ASSERT_TRUE(!rule_arg_is_whole_rule("-m") && !rule_arg_is_whole_rule("0 = 1"));
+	/* a bare expression becomes -m u32 --u32 EXPR */
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ e1 }, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 4);
+	ASSERT_STREQ(ra.word[2], "--u32");
+	ASSERT_STREQ(ra.word[3], e1);
+	rule_args_free(&ra);
+	/* one argument is split with shell quoting */
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ one }, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 4);
+	ASSERT_STREQ(ra.word[3], "6&0xFF=17");
+	rule_args_free(&ra);
+	/* a command line keeps only its matches: table, chain, number, conntrack, target go */
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ cmd }, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 6);
+	ASSERT_STREQ(ra.word[0], "-p");
+	ASSERT_STREQ(ra.word[2], "-m");
+	ASSERT_STREQ(ra.word[5], "6=6");
+	ASSERT_EQ(ra.family, 6);
+	ASSERT_TRUE(ra.note != NULL);
+	rule_args_free(&ra);
+	ASSERT_EQ(n, 9); /* the command line as separate words */
+	ASSERT_EQ(rule_args_build(&ra, n, words, err, sizeof(err)), 0);
+	ASSERT_EQ(ra.n, 4);
+	ASSERT_EQ(ra.family, 4);
+	rule_args_free(&ra);
+	ASSERT_EQ(rule_args_build(&ra, 1, (char *[]){ bad }, err, sizeof(err)), -EINVAL);
+	rule_args_free(&ra);
+}
+
 TEST(dns_encoding)
 {
 	uint8_t out[256];
@@ -353,6 +393,7 @@ int main(void)
 	RUN(&st, bm_chunks_layout_dependent);
 	RUN(&st, bm_first_occurrence);
 	RUN(&st, words_and_rules);
+	RUN(&st, rule_arguments);
 	RUN(&st, dns_encoding);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;

@@ -1,0 +1,168 @@
+/* Turning command-line words into one rule's match arguments (see args.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "u32/args.h"
+#include "u32/internal.h"
+#include "u32/u32.h"
+
+static const char CONNTRACK_NOTE[] =
+    "-m state/conntrack is not modelled and was left out; note that any conntrack user "
+    "turns on defragmentation in that namespace, so u32 and string then see reassembled "
+    "datagrams (triage u32 test --defrag)";
+
+static bool is_one_of(const char *w, const char *const *list, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(w, list[k]) == 0)
+			return true;
+	return false;
+}
+
+bool rule_arg_takes_value(const char *word)
+{
+	static const char *const opts[] = {
+		"-m",
+		"--match",
+		"--u32",
+		"--algo",
+		"--from",
+		"--to",
+		"--string",
+		"--hex-string",
+		"-p",
+		"--protocol",
+		"--sport",
+		"--dport",
+		"--source-port",
+		"--destination-port",
+		"--comment",
+	};
+	return is_one_of(word, opts, ARRAY_SIZE(opts));
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	return s;
+}
+
+bool rule_arg_is_command(const char *word)
+{
+	size_t n = strcspn(word, " \t\n");
+	const char *base = word, *rest;
+
+	for (const char *p = word; p < word + n; p++)
+		if (*p == '/')
+			base = p + 1;
+	if (!strncmp(base, "iptables", 8))
+		rest = base + 8;
+	else if (!strncmp(base, "ip6tables", 9))
+		rest = base + 9;
+	else
+		return false;
+	/* iptables, ip6tables-nft, /usr/sbin/iptables-legacy, ... */
+	return rest == word + n || *rest == '-';
+}
+
+bool rule_arg_is_whole_rule(const char *arg)
+{
+	const char *s = skip_blanks(arg);
+
+	if (!strpbrk(s, " \t\n"))
+		return false;
+	return *s == '-' || *s == '!' || rule_arg_is_command(s);
+}
+
+bool rule_arg_is_expr(const char *arg)
+{
+	const char *s = skip_blanks(arg);
+
+	return *s != '\0' && *s != '-' && *s != '!' && !rule_arg_is_command(s);
+}
+
+/* Skips -m state/conntrack and their options; returns the index of the last word skipped. */
+static int skip_conntrack(int k, int n, char **w)
+{
+	k += 2;
+	while (k + 1 < n && !strncmp(w[k], "--", 2) && strcmp(w[k], "--u32") &&
+	       !rule_arg_takes_value(w[k]))
+		k += 2;
+	return k - 1;
+}
+
+/* Keeps only the matches of an iptables command line (word[0] names the command). */
+static void strip_command(struct rule_args *ra)
+{
+	char **w = ra->word;
+	int n = ra->n, m = 0;
+
+	ra->family = strstr(w[0], "ip6tables") ? 6 : 4;
+	for (int k = 1; k < n; k++) {
+		if (!strcmp(w[k], "-t") || !strcmp(w[k], "-I") || !strcmp(w[k], "-A") ||
+		    !strcmp(w[k], "-D")) {
+			bool chain = strcmp(w[k], "-t") != 0;
+			k++;
+			if (chain && k + 1 < n && w[k + 1][0] >= '0' && w[k + 1][0] <= '9')
+				k++; /* the rule number after -I CHAIN */
+		} else if (!strcmp(w[k], "-j") || !strcmp(w[k], "--jump")) {
+			break;
+		} else if (!strcmp(w[k], "-m") && k + 1 < n &&
+			   (!strcmp(w[k + 1], "state") || !strcmp(w[k + 1], "conntrack"))) {
+			ra->note = CONNTRACK_NOTE;
+			k = skip_conntrack(k, n, w);
+		} else {
+			w[m++] = w[k];
+		}
+	}
+	ra->n = m;
+}
+
+/* A bare expression becomes -m u32 --u32 EXPR. */
+static void expr_to_args(struct rule_args *ra, char *expr)
+{
+	static const char *const words[] = { "-m", "u32", "--u32" };
+
+	for (int k = 0; k < 3; k++) {
+		snprintf(ra->u32_words[k], sizeof(ra->u32_words[k]), "%s", words[k]);
+		ra->word[k] = ra->u32_words[k];
+	}
+	ra->word[3] = expr;
+	ra->n = 4;
+}
+
+int rule_args_build(struct rule_args *ra, int n, char **words, char *err, size_t errlen)
+{
+	memset(ra, 0, sizeof(*ra));
+	if (n == 1 && rule_arg_is_expr(words[0])) {
+		expr_to_args(ra, words[0]);
+		return 0;
+	}
+	if (n == 1 && rule_arg_is_whole_rule(words[0])) {
+		ra->buf = malloc(strlen(words[0]) + 1);
+		if (!ra->buf)
+			return -ENOMEM;
+		ra->n = u32_split_words(words[0], ra->buf, ra->word, RULE_ARGS_MAX, err, errlen);
+		if (ra->n < 0)
+			return ra->n;
+	} else {
+		if (n > RULE_ARGS_MAX)
+			return u32_errorf(err, errlen, "too many words in one rule (at most %d)",
+					  RULE_ARGS_MAX);
+		memcpy(ra->word, words, (size_t)n * sizeof(*words));
+		ra->n = n;
+	}
+	if (ra->n > 0 && rule_arg_is_command(ra->word[0]))
+		strip_command(ra);
+	return 0;
+}
+
+void rule_args_free(struct rule_args *ra)
+{
+	free(ra->buf);
+	ra->buf = NULL;
+}
