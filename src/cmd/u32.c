@@ -495,6 +495,11 @@ int cmd_u32(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
+	/* "triage u32 SUB --help": the one usage text covers every subcommand */
+	if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
+		usage(stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	}
 	if (strcmp(argv[1], "test") == 0)
 		return cmd_finish_stdout(cmd_u32_test(argc - 1, argv + 1));
 	if (strcmp(argv[1], "explain") == 0)
