@@ -1,4 +1,5 @@
 #include "load/snapshot.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -27,15 +28,8 @@ static void read_kernel_figures(const struct procfs *pf, struct load_snapshot *s
 
 static struct load_task *snapshot_push(struct load_snapshot *snap)
 {
-	if (snap->ntasks == snap->cap) {
-		size_t cap = snap->cap ? snap->cap * 2 : 32;
-		struct load_task *n = realloc(snap->tasks, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		snap->tasks = n;
-		snap->cap = cap;
-	}
+	if (grow(&snap->tasks, &snap->cap, snap->ntasks + 1, sizeof(*snap->tasks)))
+		return NULL;
 	memset(&snap->tasks[snap->ntasks], 0, sizeof(snap->tasks[0]));
 	return &snap->tasks[snap->ntasks++];
 }

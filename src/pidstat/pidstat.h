@@ -69,7 +69,7 @@ struct pidstat_opts {
 	int dis_hdr;	     /* sysstat's header-repetition counter (spec 1) */
 	int pid_nr;	     /* number of -p items as sysstat counts them */
 	pid_t *pids;	     /* -p PIDs in the order given (duplicates kept) */
-	size_t npids;
+	size_t npids, pids_cap;
 	char **exec_argv; /* -e program and its arguments */
 	int exec_argc;
 	/* Our extensions. */
@@ -95,6 +95,8 @@ int pidstat_opts_parse(struct pidstat_opts *opts, int argc, char **argv, pid_t s
 int pidstat_opts_finish(struct pidstat_opts *opts);
 
 void pidstat_opts_release(struct pidstat_opts *opts);
+/* Appends pid to the -p list (-e adds its child so); 0 or -ENOMEM. */
+int pidstat_opts_add_pid(struct pidstat_opts *opts, pid_t pid);
 
 /* One snapshot of a task's counters (sysstat's struct pid_stats). */
 struct pidstat_snap {

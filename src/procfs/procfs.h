@@ -46,6 +46,10 @@ struct id_list {
 
 void id_list_release(struct id_list *l);
 
+/*
+ * The listings below reuse out's storage (out->len is reset) and return 0
+ * or -errno; on a read error out keeps the entries read before it.
+ */
 /* Numeric entries of <root>/proc, sorted. */
 int procfs_list_pids(const struct procfs *pf, struct id_list *out);
 /* Numeric entries of <root>/proc/<pid>/task, sorted. */
@@ -55,5 +59,10 @@ int procfs_list_numeric(const struct procfs *pf, const char *path, struct id_lis
 
 /* Counts entries of a directory under <root>/proc whose name starts with a digit. */
 int procfs_count_fds(const struct procfs *pf, const char *path);
+/*
+ * The same count over an already open directory fd, into *count; returns
+ * 0 or -errno, *count then holding the entries read before the error.
+ */
+int procfs_count_numeric_fd(int dirfd, unsigned *count);
 
 #endif

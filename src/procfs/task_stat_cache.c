@@ -1,4 +1,5 @@
 #include "procfs/task_stat_cache.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,15 +62,8 @@ static int take_old(struct task_stat_cache *c, pid_t pid, pid_t tid)
 
 static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 {
-	if (c->ncur == c->cap_cur) {
-		size_t cap = c->cap_cur ? c->cap_cur * 2 : 256;
-		struct task_stat_fd *n = realloc(c->cur, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->cur = n;
-		c->cap_cur = cap;
-	}
+	if (grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
+		return -ENOMEM;
 	c->cur[c->ncur++] = (struct task_stat_fd){ pid, tid, fd };
 	return 0;
 }
