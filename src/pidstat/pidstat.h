@@ -246,6 +246,41 @@ struct pidstat_run {
 	size_t nusers, users_cap;
 };
 
+/* What a run takes from the process around it (the shell gathers it). */
+struct pidstat_env {
+	FILE *out;		   /* the report stream (stdout) */
+	bool out_tty;		   /* whether out is a terminal (S_COLORS=auto) */
+	const char *s_time_format; /* $S_TIME_FORMAT */
+	const char *s_colors;	   /* $S_COLORS */
+	const char *s_colors_sgr;  /* $S_COLORS_SGR */
+	long fd_budget;		   /* fds the run may keep open across samples */
+	bool taskstats;		   /* may try the taskstats netlink interface */
+	struct json_writer *json;  /* the writer -o JSON initialises and uses */
+	volatile int *stop_flag;   /* set by the shell's signal handlers */
+};
+
+/*
+ * Fills r for a run of o over pf and h: output, filters, taskstats, the -p
+ * seed. Returns 0 or -ENOMEM; pidstat_run_release() undoes it either way.
+ */
+int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct procfs *pf,
+		     const struct host_facts *h, const struct pidstat_env *env);
+void pidstat_run_release(struct pidstat_run *r);
+
+/* The banner's CPU count: the host's, else the cpuN lines of <root>/proc/stat. */
+int pidstat_cpu_count(const struct procfs *pf, const struct host_facts *h);
+/* The banner line, or with -o JSON the document's opening, for r->tstamp[0]. */
+void pidstat_write_banner(struct pidstat_run *r, int ncpu);
+
+/* sysstat's texts, from its message catalogue (src/pidstat/messages.c). */
+void pidstat_bind_messages(void);
+void pidstat_write_usage(FILE *f, const char *progname);
+void pidstat_write_version(FILE *f);
+void pidstat_write_no_activity(FILE *f);
+const char *pidstat_average_label(void);
+/* Prints sysstat's message for a pidstat_loop() result; returns the exit status. */
+int pidstat_write_failure(FILE *f, int rc, int err);
+
 /* Reads every task into slot curr (0 or 1; 2 is the first-sample copy). */
 int pidstat_read_tasks(struct pidstat_run *r, int curr);
 /* -p: the listed PIDs become the table's initial entries. */
