@@ -101,8 +101,9 @@ static int scan_process(const struct procfs *pf, const struct load_scan_opts *op
 {
 	char path[64], buf[2048];
 
-	if (procfs_list_tids(pf, pid, tids) < 0)
-		return 0; /* exited since the listing */
+	/* an error here means the process exited since the listing: scan what was listed */
+	if (procfs_list_tids(pf, pid, tids) == -ENOMEM)
+		return -ENOMEM;
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pid_stat st;
 		struct load_task *t;

@@ -236,8 +236,6 @@ struct pidstat_run {
 	/* live runs with privilege: status fields through taskstats */
 	struct taskstats_conn ts;
 	bool use_taskstats;
-	const struct taskstats_brief *pre; /* prefetched answer for the task being read */
-	int pre_rc;
 	const char *average_label;
 	struct json_writer *json;
 	volatile int *stop_flag; /* set by the shell's signal handlers */

@@ -96,11 +96,9 @@ static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx,
 	int fd = t->fds[idx];
 
 	if (fd >= 0) {
-		n = pread(fd, buf, size - 1, 0);
-		if (n >= 0) {
-			buf[n] = '\0';
+		n = procfs_reread_fd(fd, buf, size);
+		if (n >= 0)
 			return n;
-		}
 		/* the task died, or its PID now names another task: reopen */
 		close(fd);
 		t->fds[idx] = -1;
@@ -196,26 +194,28 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	return 0;
 }
 
-/*
- * io: if it cannot be opened the row shows -1.00; if it opens but cannot
- * be read (EACCES at read time), sysstat keeps whatever values it had.
- */
+/* A taskstats answer fetched ahead for the task about to be read. */
+struct ts_answer {
+	const struct taskstats_brief *brief; /* NULL: none, ask when needed */
+	int rc;
+};
+
 /*
  * The status fields through taskstats when only UID and context switches
  * are needed (no -v); the same kernel values, a fraction of the cost.
  * Any failure falls back to reading status, which has the last word.
  */
-static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
+			      const struct ts_answer *pre)
 {
 	struct taskstats_brief b;
 	int rc;
 
 	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
 		return read_status(r, t, s);
-	if (r->pre) {
-		rc = r->pre_rc;
-		b = *r->pre;
-		r->pre = NULL; /* a retry of this task asks again */
+	if (pre->brief) {
+		rc = pre->rc;
+		b = *pre->brief;
 	} else {
 		rc = taskstats_query(&r->ts, t->pid, &b);
 	}
@@ -230,6 +230,10 @@ static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, str
 	return read_status(r, t, s);
 }
 
+/*
+ * io: if it cannot be opened the row shows -1.00; if it opens but cannot
+ * be read (EACCES at read time), sysstat keeps whatever values it had.
+ */
 static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	char buf[1024];
@@ -269,17 +273,16 @@ static void read_fds(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 {
 	char buf[4096];
-	ssize_t len = 0, n;
+	ssize_t len;
 	bool found = false;
 	int fd = task_open(r, t, "cmdline", O_RDONLY);
 
 	if (fd < 0)
 		return -ESRCH;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
-		len += n;
+	len = procfs_read_fd(fd, buf, sizeof(buf));
 	close(fd);
-	buf[len] = '\0';
+	if (len < 0) /* unreadable: as an empty one, comm stands in */
+		return 0;
 	for (ssize_t i = len - 2; i >= 0; i--) {
 		if (buf[i])
 			found = true;
@@ -332,7 +335,8 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
  * Reads every file the selected activities need, in sysstat's order.
  * Returns 0, or -ESRCH when the task is to be treated as gone.
  */
-static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int curr, bool *reused)
+static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int curr,
+			   const struct ts_answer *pre, bool *reused)
 {
 	const struct pidstat_opts *o = r->opts;
 	struct pidstat_snap *s = &t->snap[curr];
@@ -343,7 +347,7 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		read_sched(r, t, s);
 	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
 		return -ESRCH;
-	if (read_status_fields(r, t, s))
+	if (read_status_fields(r, t, s, pre))
 		return -ESRCH;
 	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
 		return -ESRCH;
@@ -358,19 +362,22 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
  * Reads a task; detects PID reuse by start time (a reused PID is a new
  * task: history cleared, so no negative or inflated rate). A failure on
  * kept fds may mean the PID now belongs to another task: retry by path.
+ * A retry asks taskstats afresh: pre may describe the task that was there.
  */
-static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr)
+static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr,
+		     const struct ts_answer *pre)
 {
+	static const struct ts_answer none = { NULL, 0 };
 	bool reused = false;
-	int rc = read_task_files(r, t, curr, &reused);
+	int rc = read_task_files(r, t, curr, pre, &reused);
 
 	if (rc && pidstat_task_has_files(t)) {
 		pidstat_task_forget_files(&r->table, t);
-		rc = read_task_files(r, t, curr, &reused);
+		rc = read_task_files(r, t, curr, &none, &reused);
 	}
 	if (!rc && reused) {
 		pidstat_task_reset(&r->table, t);
-		rc = read_task_files(r, t, curr, &reused);
+		rc = read_task_files(r, t, curr, &none, &reused);
 	}
 	if (!rc && t->leader && (r->opts->act & ACT_STACK)) {
 		/* threads share the address space: the process's [stack] */
@@ -438,10 +445,11 @@ static void prefetch_release(struct prefetch *pf)
 	free(pf->rc);
 }
 
-static void use_prefetched(struct pidstat_run *r, const struct prefetch *pf, bool have, size_t i)
+static struct ts_answer prefetched(const struct prefetch *pf, bool have, size_t i)
 {
-	r->pre = have ? &pf->b[i] : NULL;
-	r->pre_rc = have ? pf->rc[i] : 0;
+	struct ts_answer a = { have ? &pf->b[i] : NULL, have ? pf->rc[i] : 0 };
+
+	return a;
 }
 
 /*
@@ -456,12 +464,11 @@ static int read_thread_list(struct pidstat_run *r, struct pidstat_task *p, int c
 
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pidstat_task *t = pidstat_table_find(&r->table, p, tids->ids[i]);
+		struct ts_answer pre = prefetched(pf, have, i);
 
 		if (!t && !(t = pidstat_table_add(&r->table, p, tids->ids[i])))
 			return -ENOMEM;
-		use_prefetched(r, pf, have, i);
-		rc = read_task(r, t, curr);
-		r->pre = NULL;
+		rc = read_task(r, t, curr, &pre);
 		if (rc && stop_on_gone)
 			return 1;
 		if (rc)
@@ -531,16 +538,15 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 }
 
 /* Reads a process (and its threads with -t or --whole) and queues it. */
-static int sample_process(struct pidstat_run *r, pid_t pid, int curr, struct id_list *tids,
-			  struct prefetch *tpf)
+static int sample_process(struct pidstat_run *r, pid_t pid, int curr, const struct ts_answer *pre,
+			  struct id_list *tids, struct prefetch *tpf)
 {
 	struct pidstat_task *p = pidstat_table_find(&r->table, NULL, pid);
 	int rc;
 
 	if (!p && !(p = pidstat_table_add(&r->table, NULL, pid)))
 		return -ENOMEM;
-	rc = read_task(r, p, curr);
-	r->pre = NULL;
+	rc = read_task(r, p, curr, pre);
 	if (rc)
 		return 0;
 	if ((rc = pidstat_table_push(&r->table, p)))
@@ -580,8 +586,9 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 	bool have = !rc && prefetch(r, &ppf, &pids);
 
 	for (size_t i = 0; !rc && i < pids.len; i++) {
-		use_prefetched(r, &ppf, have, i);
-		rc = sample_process(r, pids.ids[i], curr, &tids, &tpf);
+		struct ts_answer pre = prefetched(&ppf, have, i);
+
+		rc = sample_process(r, pids.ids[i], curr, &pre, &tids, &tpf);
 	}
 	if (!rc)
 		pidstat_table_commit(&r->table);

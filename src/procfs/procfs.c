@@ -29,31 +29,52 @@ void procfs_close(struct procfs *pf)
 	pf->proc_fd = pf->root_fd = -1;
 }
 
-ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size)
+ssize_t procfs_read_fd(int fd, char *buf, size_t size)
 {
 	size_t len = 0;
-	int fd = dirfd < 0 ? -1 : openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return dirfd < 0 ? -ENOENT : -errno;
+	if (!size)
+		return -EINVAL;
 	while (len + 1 < size) {
 		ssize_t n = read(fd, buf + len, size - 1 - len);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
-			close(fd);
-			return n;
-		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
-	if (size)
-		buf[len] = '\0';
+	buf[len] = '\0';
 	return (ssize_t)len;
+}
+
+ssize_t procfs_reread_fd(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (!size)
+		return -EINVAL;
+	do
+		n = pread(fd, buf, size - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size)
+{
+	int fd = dirfd < 0 ? -1 : openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return dirfd < 0 ? -ENOENT : -errno;
+	n = procfs_read_fd(fd, buf, size);
+	close(fd);
+	return n;
 }
 
 ssize_t procfs_read(const struct procfs *pf, const char *path, char *buf, size_t size)

@@ -37,6 +37,14 @@ ssize_t procfs_read_root(const struct procfs *pf, const char *path, char *buf, s
 /* Reads name relative to an already open directory fd. */
 ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size);
 
+/* Reads an open file to its end (or size - 1 bytes) into buf, NUL-terminated. */
+ssize_t procfs_read_fd(int fd, char *buf, size_t size);
+/*
+ * Re-reads a kept-open /proc file from offset 0 in one pread (procfs
+ * regenerates it there), NUL-terminated; a task that is gone gives -ESRCH.
+ */
+ssize_t procfs_reread_fd(int fd, char *buf, size_t size);
+
 /* A growable array of ids, kept sorted ascending. */
 struct id_list {
 	pid_t *ids;

@@ -68,19 +68,6 @@ static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 	return 0;
 }
 
-static ssize_t pread_all(int fd, char *buf, size_t size)
-{
-	ssize_t n;
-
-	do
-		n = pread(fd, buf, size - 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
 ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
 			     pid_t tid, char *buf, size_t size)
 {
@@ -98,7 +85,7 @@ ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf,
 		if (fd < 0)
 			return -errno;
 	}
-	n = pread_all(fd, buf, size);
+	n = procfs_reread_fd(fd, buf, size);
 	if (n <= 0 || keep(c, pid, tid, fd) < 0)
 		close(fd); /* gone (ESRCH), or no memory to keep it */
 	return n;
