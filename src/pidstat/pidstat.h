@@ -1,8 +1,10 @@
 /*
  * pidstat core: a drop-in reimplementation of sysstat 12.6.1 pidstat
  * (see docs/pidstat.md). The command shell (src/cmd/pidstat.c) parses argv
- * into struct pidstat_opts, then runs pidstat_run() with a clock and an
- * output stream; everything here returns 0 or -errno and never exits.
+ * into struct pidstat_opts, sets a run up with pidstat_run_init(), writes
+ * the banner and runs pidstat_loop() with a clock. Nothing here exits;
+ * functions return 0 or -errno, the loop a PIDSTAT_E_* code that
+ * pidstat_write_failure() turns into sysstat's message and exit status.
  */
 #ifndef TRIAGE_PIDSTAT_H
 #define TRIAGE_PIDSTAT_H
