@@ -145,7 +145,6 @@ static int run_once(const struct load_opts *o)
 	struct load_scan_opts scan = { .want_stacks = o->stacks };
 	struct load_source src;
 	struct load_snapshot snap;
-	struct verdict_input in;
 	struct load_verdict v;
 	struct json_writer w;
 	int err = load_source_open(&src, o->root);
@@ -155,23 +154,13 @@ static int run_once(const struct load_opts *o)
 			  strerror(-err));
 		return EXIT_RUNTIME;
 	}
-	scan.skip_pid = src.fixture ? 0 : getpid();
-	if (src.fixture && load_source_next_step(&src))
-		err = -ENOENT;
-	if (!err)
-		err = load_snapshot_take(&src.step, &scan, &snap);
-	if (!err && !snap.have_loadavg) {
-		load_snapshot_release(&snap);
-		err = -ENOENT;
-	}
+	scan.skip_pid = src.fixture ? 0 : getpid(); /* we are runnable while we look */
+	err = load_look(&src, &scan, &snap, &v);
+	load_source_close(&src);
 	if (err) {
 		cmd_error("load", "cannot read the load average: %s", strerror(-err));
-		load_source_close(&src);
 		return errno_status(err);
 	}
-	snap.ncpu = src.facts.ncpu;
-	verdict_input_from_snapshot(&snap, &in);
-	load_verdict_build(&in, &v);
 	if (o->json) {
 		json_init(&w, stdout, o->pretty);
 		render_snapshot_json(&w, &snap, &v);
@@ -180,7 +169,6 @@ static int run_once(const struct load_opts *o)
 		render_snapshot_plain(stdout, &snap, &v);
 	}
 	load_snapshot_release(&snap);
-	load_source_close(&src);
 	return cmd_finish_stdout(EXIT_OK);
 }
 

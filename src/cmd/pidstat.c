@@ -1,13 +1,13 @@
 /*
  * triage pidstat (also reached as "pidstat"): sysstat 12.6.1's pidstat,
  * byte for byte, plus -o JSON, --whole and --root. This shell does what
- * needs the process: locale, signals, fork/exec for -e, the terminal, and
- * sysstat's messages and exit codes (spec 6). The work is in src/pidstat.
+ * needs the process: locale, signals, fork/exec for -e, the terminal, the
+ * fd limit and stdout's buffer. The work, sysstat's texts included, is in
+ * src/pidstat.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
-#include <libintl.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,11 +20,7 @@
 #include "cmd.h"
 #include "common.h"
 #include "pidstat/pidstat.h"
-#include "procfs/parsers.h"
 #include "util/json.h"
-
-/* sysstat's message catalogue, so translated runs match it too. */
-#define _(s) dgettext("sysstat", s)
 
 static volatile int stop_requested;
 
@@ -34,23 +30,9 @@ static void on_stop_signal(int sig)
 	stop_requested = 1;
 }
 
-static void usage(const char *progname)
-{
-	fprintf(stderr,
-		_("Usage: %s [ options ] [ <interval> [ <count> ] ] [ -e <program> <args> ]\n"),
-		progname);
-	fprintf(stderr, _("Options are:\n"
-			  "[ -d ] [ -H ] [ -h ] [ -I ] [ -l ] [ -R ] [ -r ] [ -s ] [ -t ] [ -U [ "
-			  "<username> ] ]\n"
-			  "[ -u ] [ -V ] [ -v ] [ -w ] [ -C <command> ] [ -G <process_name> ]\n"
-			  "[ -p { <pid> [,...] | SELF | ALL } ] [ -T { TASK | CHILD | ALL } ]\n"
-			  "[ --dec={ 0 | 1 | 2 } ] [ --human ]\n"));
-}
-
 static int print_version(void)
 {
-	printf(_("sysstat version %s\n"), "12.6.1");
-	printf("(C) Sebastien Godard (sysstat <at> orange.fr)\n");
+	pidstat_write_version(stdout);
 	return cmd_finish_stdout(0);
 }
 
@@ -76,7 +58,7 @@ static void init_locale(void)
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_TIME, "");
 	setlocale(LC_NUMERIC, "");
-	bindtextdomain("sysstat", "/usr/share/locale");
+	pidstat_bind_messages();
 }
 
 /* The stop signals: SIGINT (as sysstat), SIGTERM (as 12.7.8), SIGCHLD for -e. */
@@ -159,102 +141,6 @@ static long fd_budget(void)
 	return (long)rl.rlim_cur - 64; /* room for stdio, directories, -e */
 }
 
-/* CPU count for the banner: /sys, else the cpuN lines of /proc/stat. */
-static int cpu_count(const struct procfs *pf, const struct host_facts *h)
-{
-	char buf[65536];
-	struct sys_stat st;
-	ssize_t n;
-
-	if (h->ncpu > 0)
-		return h->ncpu;
-	n = procfs_read(pf, "stat", buf, sizeof(buf));
-	if (n > 0 && !sys_stat_parse(buf, (size_t)n, &st))
-		return (int)st.ncpu_lines;
-	return 0;
-}
-
-/* sysstat prints the locale's date (%x), two-digit year and all. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-y2k"
-static void locale_date(char *buf, size_t size, const struct tm *tm)
-{
-	strftime(buf, size, "%x", tm);
-}
-#pragma GCC diagnostic pop
-
-static void print_banner(struct pidstat_run *r, const struct host_facts *h, int ncpu)
-{
-	char date[64];
-
-	if (r->iso_time)
-		strftime(date, sizeof(date), "%Y-%m-%d", &r->tstamp[0]);
-	else
-		locale_date(date, sizeof(date), &r->tstamp[0]);
-	if (!r->json) {
-		fprintf(r->out.f, "%s %s (%s) \t%s \t_%s_\t(%d CPU)\n", h->sysname, h->release,
-			h->nodename, date, h->machine, ncpu);
-		return;
-	}
-	json_object_begin(r->json);
-	json_key(r->json, "sysstat");
-	json_object_begin(r->json);
-	json_key(r->json, "hosts");
-	json_array_begin(r->json);
-	json_object_begin(r->json);
-	json_kv_string(r->json, "nodename", h->nodename);
-	json_kv_string(r->json, "sysname", h->sysname);
-	json_kv_string(r->json, "release", h->release);
-	json_kv_string(r->json, "machine", h->machine);
-	json_kv_int(r->json, "number-of-cpus", ncpu);
-	json_kv_string(r->json, "date", date);
-	json_key(r->json, "statistics");
-	json_array_begin(r->json);
-}
-
-/* sysstat's message and exit status for each failure of the loop. */
-static int report_failure(int rc, int err)
-{
-	switch (rc) {
-	case PIDSTAT_E_UPTIME:
-		fprintf(stderr, _("Cannot read %s\n"), "/proc/uptime");
-		return 2;
-	case PIDSTAT_E_STAT:
-		fprintf(stderr, _("Cannot open %s: %s\n"), "/proc/stat", strerror(err));
-		return 2;
-	case PIDSTAT_E_OPENDIR:
-		fprintf(stderr, "opendir: %s\n", strerror(err));
-		return 4;
-	case PIDSTAT_E_STDOUT:
-		fprintf(stderr, "stdout: %s\n", strerror(err));
-		return 6;
-	case 0:
-		return 0;
-	default:
-		fprintf(stderr, "malloc: %s\n", strerror(ENOMEM));
-		return 4;
-	}
-}
-
-static int compile_filters(struct pidstat_run *r, const struct pidstat_opts *o)
-{
-	/* an invalid regex hides every task, silently, as in sysstat */
-	if (o->comm_re)
-		r->comm_re_ok = !regcomp(&r->comm_re, o->comm_re, REG_EXTENDED | REG_NOSUB);
-	if (o->proc_re)
-		r->proc_re_ok = !regcomp(&r->proc_re, o->proc_re, REG_EXTENDED | REG_NOSUB);
-	return 0;
-}
-
-static int log2_kb(long pagesize)
-{
-	int shift = 0;
-
-	for (long kb = pagesize >> 10; kb > 1; kb >>= 1)
-		shift++;
-	return shift;
-}
-
 struct session {
 	struct pidstat_opts opts;
 	struct procfs pf;
@@ -298,8 +184,6 @@ static int open_root(struct session *s)
 
 static void setup_clock(struct session *s)
 {
-	struct pidstat_run *r = &s->run;
-
 	if (s->host.fixture) {
 		s->fix.pf = &s->pf;
 		s->fix.epoch = s->host.start_time;
@@ -311,7 +195,6 @@ static void setup_clock(struct session *s)
 		s->real.stop = &stop_requested;
 		pidstat_realclock_init(&s->clk, &s->real);
 	}
-	r->stop_flag = &stop_requested;
 }
 
 /* Plain mode takes the stop signals once the first snapshot is in, as sysstat does. */
@@ -340,54 +223,28 @@ static bool getenv_is(const char *name, const char *value)
 	return v && !strcmp(v, value);
 }
 
-static int prepare_run(struct session *s, const char *self)
+static int prepare_run(struct session *s)
 {
-	struct pidstat_run *r = &s->run;
-	const struct pidstat_opts *o = &s->opts;
-	const char *tf = getenv("S_TIME_FORMAT");
+	struct pidstat_env env = {
+		.out = stdout,
+		.out_tty = isatty(STDOUT_FILENO),
+		.s_time_format = getenv("S_TIME_FORMAT"),
+		.s_colors = getenv("S_COLORS"),
+		.s_colors_sgr = getenv("S_COLORS_SGR"),
+		.fd_budget = s->host.fixture ? 0 : fd_budget(),
+		.taskstats = !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"),
+		.json = &s->jw,
+		.stop_flag = &stop_requested,
+	};
 
-	r->opts = o;
-	r->pf = &s->pf;
-	r->host = &s->host;
-	r->out.f = stdout;
-	r->out.dec = o->dec;
-	r->out.human = o->human;
-	r->out.fast = pidstat_fast_numbers();
-	r->iso_time = tf && !strcmp(tf, "ISO");
-	r->kb_shift = log2_kb(s->host.pagesize);
-	r->table.fd_budget = s->host.fixture ? 0 : fd_budget();
-	r->average_label = _("Average:");
-	if (o->json) {
-		json_init(&s->jw, stdout, true);
-		r->json = &s->jw;
-	} else {
-		pidstat_colors_init(&r->out.col, getenv("S_COLORS"), getenv("S_COLORS_SGR"),
-				    isatty(STDOUT_FILENO));
-	}
-	compile_filters(r, o);
-	r->ts.fd = -1;
-	if (!s->host.fixture && (!o->root || !strcmp(o->root, "/")) &&
-	    !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"))
-		r->use_taskstats = taskstats_open(&r->ts) == 0;
-	if (o->npids && pidstat_table_seed(r, o->pids, o->npids))
-		return 4;
-	(void)self;
+	if (pidstat_run_init(&s->run, &s->opts, &s->pf, &s->host, &env))
+		return pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
 	return 0;
 }
 
 static void release_session(struct session *s)
 {
-	struct pidstat_run *r = &s->run;
-
-	taskstats_close(&r->ts);
-	if (r->comm_re_ok)
-		regfree(&r->comm_re);
-	if (r->proc_re_ok)
-		regfree(&r->proc_re);
-	pidstat_table_release(&r->table);
-	for (size_t i = 0; i < r->nusers; i++)
-		free(r->users[i].name);
-	free(r->users);
+	pidstat_run_release(&s->run);
 	procfs_close(&s->pf);
 	pidstat_opts_release(&s->opts);
 }
@@ -404,25 +261,22 @@ static bool parse_args(struct session *s, int argc, char **argv, int *status)
 		return true;
 	}
 	if (rc) {
-		usage(argv[0]);
+		pidstat_write_usage(stderr, argv[0]);
 		pidstat_opts_release(&s->opts);
 		*status = 1;
 		return true;
 	}
 	if (s->opts.exec_argv) {
 		pid_t child = start_program(s->opts.exec_argv);
-		pid_t *n = realloc(s->opts.pids, (s->opts.npids + 1) * sizeof(*n));
 
-		if (!n) {
-			perror("malloc");
-			*status = 4;
+		if (pidstat_opts_add_pid(&s->opts, child)) {
+			pidstat_opts_release(&s->opts);
+			*status = pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
 			return true;
 		}
-		s->opts.pids = n;
-		s->opts.pids[s->opts.npids++] = child;
 	}
 	if (pidstat_opts_finish(&s->opts)) {
-		fprintf(stderr, _("Requested activities not available\n"));
+		pidstat_write_no_activity(stderr);
 		pidstat_opts_release(&s->opts);
 		*status = 1;
 		return true;
@@ -447,12 +301,12 @@ static int run_session(struct session *s)
 	s->outbuf = malloc(1 << 18);
 	if (s->outbuf)
 		setvbuf(stdout, s->outbuf, _IOFBF, 1 << 18);
-	print_banner(r, &s->host, cpu_count(&s->pf, &s->host));
+	pidstat_write_banner(r, pidstat_cpu_count(&s->pf, &s->host));
 	rc = pidstat_loop(r, &s->clk);
 	if (r->json)
 		json_finish(r->json);
 	fflush(stdout);
-	return report_failure(rc, r->err_errno);
+	return pidstat_write_failure(stderr, rc, r->err_errno);
 }
 
 int cmd_pidstat(int argc, char **argv)
@@ -467,7 +321,7 @@ int cmd_pidstat(int argc, char **argv)
 	init_locale();
 	if (parse_args(&s, argc, argv, &rc))
 		return rc;
-	if ((rc = open_root(&s)) || (rc = prepare_run(&s, argv[0]))) {
+	if ((rc = open_root(&s)) || (rc = prepare_run(&s))) {
 		release_session(&s);
 		return rc;
 	}

@@ -291,3 +291,24 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	load_source_close(&L.src);
 	return err;
 }
+
+int load_look(struct load_source *src, const struct load_scan_opts *scan,
+	      struct load_snapshot *snap, struct load_verdict *v)
+{
+	struct verdict_input in;
+	int err;
+
+	if (src->fixture && load_source_next_step(src))
+		return -ENOENT;
+	err = load_snapshot_take(&src->step, scan, snap);
+	if (err)
+		return err;
+	if (!snap->have_loadavg) {
+		load_snapshot_release(snap);
+		return -ENOENT;
+	}
+	snap->ncpu = src->facts.ncpu;
+	verdict_input_from_snapshot(snap, &in);
+	load_verdict_build(&in, v);
+	return 0;
+}

@@ -27,6 +27,14 @@ int load_source_open(struct load_source *s, const char *root);
 int load_source_next_step(struct load_source *s);
 void load_source_close(struct load_source *s);
 
+/*
+ * The one-shot look: a snapshot of the source (a fixture's step1) and its
+ * verdict. Returns 0, -ENOENT when there is no /proc/loadavg, or -errno;
+ * on success the caller releases snap.
+ */
+int load_look(struct load_source *src, const struct load_scan_opts *scan,
+	      struct load_snapshot *snap, struct load_verdict *v);
+
 struct watch_opts {
 	const char *root; /* NULL or "/" for the running system */
 	double interval_s;

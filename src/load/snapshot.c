@@ -1,4 +1,5 @@
 #include "load/snapshot.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -27,15 +28,8 @@ static void read_kernel_figures(const struct procfs *pf, struct load_snapshot *s
 
 static struct load_task *snapshot_push(struct load_snapshot *snap)
 {
-	if (snap->ntasks == snap->cap) {
-		size_t cap = snap->cap ? snap->cap * 2 : 32;
-		struct load_task *n = realloc(snap->tasks, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		snap->tasks = n;
-		snap->cap = cap;
-	}
+	if (grow(&snap->tasks, &snap->cap, snap->ntasks + 1, sizeof(*snap->tasks)))
+		return NULL;
 	memset(&snap->tasks[snap->ntasks], 0, sizeof(snap->tasks[0]));
 	return &snap->tasks[snap->ntasks++];
 }
@@ -107,8 +101,9 @@ static int scan_process(const struct procfs *pf, const struct load_scan_opts *op
 {
 	char path[64], buf[2048];
 
-	if (procfs_list_tids(pf, pid, tids) < 0)
-		return 0; /* exited since the listing */
+	/* an error here means the process exited since the listing: scan what was listed */
+	if (procfs_list_tids(pf, pid, tids) == -ENOMEM)
+		return -ENOMEM;
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pid_stat st;
 		struct load_task *t;

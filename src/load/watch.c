@@ -1,4 +1,5 @@
 #include "load/watch.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,15 +113,8 @@ static int find_cgroup(struct watch_state *ws, const char *path)
 	for (size_t i = 0; i < ws->ncgs; i++)
 		if (!strcmp(ws->cgs[i].path, path))
 			return (int)i;
-	if (ws->ncgs == ws->cgcap) {
-		size_t cap = ws->cgcap ? ws->cgcap * 2 : 16;
-		struct watch_cgroup *n = realloc(ws->cgs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		ws->cgs = n;
-		ws->cgcap = cap;
-	}
+	if (grow(&ws->cgs, &ws->cgcap, ws->ncgs + 1, sizeof(*ws->cgs)))
+		return -ENOMEM;
 	memset(&ws->cgs[ws->ncgs], 0, sizeof(ws->cgs[0]));
 	snprintf(ws->cgs[ws->ncgs].path, sizeof(ws->cgs[0].path), "%s", path);
 	return (int)ws->ncgs++;
@@ -146,15 +140,8 @@ static struct watch_task *find_task(struct watch_state *ws, const struct load_ta
 			return w;
 		/* The TID was reused: the old task's share keeps decaying under its cgroup only. */
 	} else {
-		if (ws->ntasks == ws->cap) {
-			size_t cap = ws->cap ? ws->cap * 2 : 64;
-			struct watch_task *n = realloc(ws->tasks, cap * sizeof(*n));
-
-			if (!n)
-				return NULL;
-			ws->tasks = n;
-			ws->cap = cap;
-		}
+		if (grow(&ws->tasks, &ws->cap, ws->ntasks + 1, sizeof(*ws->tasks)))
+			return NULL;
 		memmove(&ws->tasks[lo + 1], &ws->tasks[lo], (ws->ntasks - lo) * sizeof(*w));
 		ws->ntasks++;
 		w = &ws->tasks[lo];

@@ -36,11 +36,13 @@ static int read_sample(struct pidstat_run *r, int curr)
 	if (rc)
 		return rc;
 	rc = pidstat_read_tasks(r, curr);
-	if (rc == -ENOENT) {
-		r->err_errno = ENOENT;
+	if (rc == -ENOMEM)
+		return PIDSTAT_E_NOMEM;
+	if (rc) { /* /proc itself could not be listed */
+		r->err_errno = -rc;
 		return PIDSTAT_E_OPENDIR;
 	}
-	return rc ? PIDSTAT_E_NOMEM : 0;
+	return 0;
 }
 
 static void read_memtotal(struct pidstat_run *r)

@@ -1,5 +1,6 @@
 /* pidstat command line: sysstat 12.6.1's hand-written grammar (spec 1). */
 #include "pidstat/pidstat.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,13 +24,10 @@ static long digits_value(const char *s)
 	return v;
 }
 
-static int add_pid(struct pidstat_opts *o, pid_t pid)
+int pidstat_opts_add_pid(struct pidstat_opts *o, pid_t pid)
 {
-	pid_t *n = realloc(o->pids, (o->npids + 1) * sizeof(*n));
-
-	if (!n)
+	if (grow(&o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids)))
 		return -ENOMEM;
-	o->pids = n;
 	o->pids[o->npids++] = pid;
 	return 0;
 }
@@ -57,7 +55,7 @@ static int parse_pid_list(struct pidstat_opts *o, const char *list, pid_t self_p
 			o->all_pids = true;
 			o->pid_nr++;
 		} else if (!strcmp(item, "SELF")) {
-			if (add_pid(o, self_pid))
+			if (pidstat_opts_add_pid(o, self_pid))
 				return -ENOMEM;
 		} else {
 			long v;
@@ -68,7 +66,7 @@ static int parse_pid_list(struct pidstat_opts *o, const char *list, pid_t self_p
 			v = digits_value(item);
 			if ((unsigned)(int)v < 1 || v > 0x7fffffff)
 				return PIDSTAT_PARSE_USAGE;
-			if (add_pid(o, (pid_t)v))
+			if (pidstat_opts_add_pid(o, (pid_t)v))
 				return -ENOMEM;
 		}
 	}
@@ -322,5 +320,5 @@ void pidstat_opts_release(struct pidstat_opts *o)
 {
 	free(o->pids);
 	o->pids = NULL;
-	o->npids = 0;
+	o->npids = o->pids_cap = 0;
 }

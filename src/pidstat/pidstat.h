@@ -1,8 +1,10 @@
 /*
  * pidstat core: a drop-in reimplementation of sysstat 12.6.1 pidstat
  * (see docs/pidstat.md). The command shell (src/cmd/pidstat.c) parses argv
- * into struct pidstat_opts, then runs pidstat_run() with a clock and an
- * output stream; everything here returns 0 or -errno and never exits.
+ * into struct pidstat_opts, sets a run up with pidstat_run_init(), writes
+ * the banner and runs pidstat_loop() with a clock. Nothing here exits;
+ * functions return 0 or -errno, the loop a PIDSTAT_E_* code that
+ * pidstat_write_failure() turns into sysstat's message and exit status.
  */
 #ifndef TRIAGE_PIDSTAT_H
 #define TRIAGE_PIDSTAT_H
@@ -69,7 +71,7 @@ struct pidstat_opts {
 	int dis_hdr;	     /* sysstat's header-repetition counter (spec 1) */
 	int pid_nr;	     /* number of -p items as sysstat counts them */
 	pid_t *pids;	     /* -p PIDs in the order given (duplicates kept) */
-	size_t npids;
+	size_t npids, pids_cap;
 	char **exec_argv; /* -e program and its arguments */
 	int exec_argc;
 	/* Our extensions. */
@@ -95,6 +97,8 @@ int pidstat_opts_parse(struct pidstat_opts *opts, int argc, char **argv, pid_t s
 int pidstat_opts_finish(struct pidstat_opts *opts);
 
 void pidstat_opts_release(struct pidstat_opts *opts);
+/* Appends pid to the -p list (-e adds its child so); 0 or -ENOMEM. */
+int pidstat_opts_add_pid(struct pidstat_opts *opts, pid_t pid);
 
 /* One snapshot of a task's counters (sysstat's struct pid_stats). */
 struct pidstat_snap {
@@ -234,8 +238,6 @@ struct pidstat_run {
 	/* live runs with privilege: status fields through taskstats */
 	struct taskstats_conn ts;
 	bool use_taskstats;
-	const struct taskstats_brief *pre; /* prefetched answer for the task being read */
-	int pre_rc;
 	const char *average_label;
 	struct json_writer *json;
 	volatile int *stop_flag; /* set by the shell's signal handlers */
@@ -243,6 +245,41 @@ struct pidstat_run {
 	struct pidstat_user *users;
 	size_t nusers, users_cap;
 };
+
+/* What a run takes from the process around it (the shell gathers it). */
+struct pidstat_env {
+	FILE *out;		   /* the report stream (stdout) */
+	bool out_tty;		   /* whether out is a terminal (S_COLORS=auto) */
+	const char *s_time_format; /* $S_TIME_FORMAT */
+	const char *s_colors;	   /* $S_COLORS */
+	const char *s_colors_sgr;  /* $S_COLORS_SGR */
+	long fd_budget;		   /* fds the run may keep open across samples */
+	bool taskstats;		   /* may try the taskstats netlink interface */
+	struct json_writer *json;  /* the writer -o JSON initialises and uses */
+	volatile int *stop_flag;   /* set by the shell's signal handlers */
+};
+
+/*
+ * Fills r for a run of o over pf and h: output, filters, taskstats, the -p
+ * seed. Returns 0 or -ENOMEM; pidstat_run_release() undoes it either way.
+ */
+int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct procfs *pf,
+		     const struct host_facts *h, const struct pidstat_env *env);
+void pidstat_run_release(struct pidstat_run *r);
+
+/* The banner's CPU count: the host's, else the cpuN lines of <root>/proc/stat. */
+int pidstat_cpu_count(const struct procfs *pf, const struct host_facts *h);
+/* The banner line, or with -o JSON the document's opening, for r->tstamp[0]. */
+void pidstat_write_banner(struct pidstat_run *r, int ncpu);
+
+/* sysstat's texts, from its message catalogue (src/pidstat/messages.c). */
+void pidstat_bind_messages(void);
+void pidstat_write_usage(FILE *f, const char *progname);
+void pidstat_write_version(FILE *f);
+void pidstat_write_no_activity(FILE *f);
+const char *pidstat_average_label(void);
+/* Prints sysstat's message for a pidstat_loop() result; returns the exit status. */
+int pidstat_write_failure(FILE *f, int rc, int err);
 
 /* Reads every task into slot curr (0 or 1; 2 is the first-sample copy). */
 int pidstat_read_tasks(struct pidstat_run *r, int curr);

@@ -13,19 +13,10 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "procfs/parsers.h"
-
-/* The kernel's getdents64 record. */
-struct kdirent {
-	uint64_t ino;
-	int64_t off;
-	unsigned short d_reclen;
-	unsigned char type;
-	char d_name[];
-};
+#include "util/grow.h"
 
 enum { F_STAT, F_SCHED, F_STATUS, F_IO };
 static const char *const file_names[PIDSTAT_NFILES] = { "stat", "schedstat", "status", "io" };
@@ -38,15 +29,8 @@ const char *pidstat_user_name(struct pidstat_run *r, unsigned uid)
 	for (size_t i = 0; i < r->nusers; i++)
 		if (r->users[i].uid == uid)
 			return r->users[i].name;
-	if (r->nusers == r->users_cap) {
-		size_t cap = r->users_cap ? r->users_cap * 2 : 16;
-		struct pidstat_user *n = realloc(r->users, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		r->users = n;
-		r->users_cap = cap;
-	}
+	if (grow(&r->users, &r->users_cap, r->nusers + 1, sizeof(*r->users)))
+		return NULL;
 	pw = getpwuid(uid);
 	u = &r->users[r->nusers++];
 	u->uid = uid;
@@ -112,11 +96,9 @@ static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx,
 	int fd = t->fds[idx];
 
 	if (fd >= 0) {
-		n = pread(fd, buf, size - 1, 0);
-		if (n >= 0) {
-			buf[n] = '\0';
+		n = procfs_reread_fd(fd, buf, size);
+		if (n >= 0)
 			return n;
-		}
 		/* the task died, or its PID now names another task: reopen */
 		close(fd);
 		t->fds[idx] = -1;
@@ -212,26 +194,28 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	return 0;
 }
 
-/*
- * io: if it cannot be opened the row shows -1.00; if it opens but cannot
- * be read (EACCES at read time), sysstat keeps whatever values it had.
- */
+/* A taskstats answer fetched ahead for the task about to be read. */
+struct ts_answer {
+	const struct taskstats_brief *brief; /* NULL: none, ask when needed */
+	int rc;
+};
+
 /*
  * The status fields through taskstats when only UID and context switches
  * are needed (no -v); the same kernel values, a fraction of the cost.
  * Any failure falls back to reading status, which has the last word.
  */
-static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
+			      const struct ts_answer *pre)
 {
 	struct taskstats_brief b;
 	int rc;
 
 	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
 		return read_status(r, t, s);
-	if (r->pre) {
-		rc = r->pre_rc;
-		b = *r->pre;
-		r->pre = NULL; /* a retry of this task asks again */
+	if (pre->brief) {
+		rc = pre->rc;
+		b = *pre->brief;
 	} else {
 		rc = taskstats_query(&r->ts, t->pid, &b);
 	}
@@ -246,6 +230,10 @@ static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, str
 	return read_status(r, t, s);
 }
 
+/*
+ * io: if it cannot be opened the row shows -1.00; if it opens but cannot
+ * be read (EACCES at read time), sysstat keeps whatever values it had.
+ */
 static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	char buf[1024];
@@ -268,23 +256,15 @@ static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidsta
 static void read_fds(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	int fd = task_open(r, t, "fd", O_RDONLY | O_DIRECTORY);
-	char buf[8192];
-	long n;
+	unsigned n;
 
 	if (fd < 0) {
 		t->flags |= TASK_NO_FD;
 		return;
 	}
-	s->fd_nr = 0;
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			struct kdirent *de = (struct kdirent *)(buf + off);
-
-			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-				s->fd_nr++;
-			off += de->d_reclen;
-		}
-	}
+	/* a read error after the open counts what was listed, as sysstat's readdir loop */
+	(void)procfs_count_numeric_fd(fd, &n);
+	s->fd_nr = n;
 	close(fd);
 	t->flags &= ~TASK_NO_FD;
 }
@@ -293,17 +273,16 @@ static void read_fds(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 {
 	char buf[4096];
-	ssize_t len = 0, n;
+	ssize_t len;
 	bool found = false;
 	int fd = task_open(r, t, "cmdline", O_RDONLY);
 
 	if (fd < 0)
 		return -ESRCH;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
-		len += n;
+	len = procfs_read_fd(fd, buf, sizeof(buf));
 	close(fd);
-	buf[len] = '\0';
+	if (len < 0) /* unreadable: as an empty one, comm stands in */
+		return 0;
 	for (ssize_t i = len - 2; i >= 0; i--) {
 		if (buf[i])
 			found = true;
@@ -356,7 +335,8 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
  * Reads every file the selected activities need, in sysstat's order.
  * Returns 0, or -ESRCH when the task is to be treated as gone.
  */
-static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int curr, bool *reused)
+static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int curr,
+			   const struct ts_answer *pre, bool *reused)
 {
 	const struct pidstat_opts *o = r->opts;
 	struct pidstat_snap *s = &t->snap[curr];
@@ -367,7 +347,7 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		read_sched(r, t, s);
 	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
 		return -ESRCH;
-	if (read_status_fields(r, t, s))
+	if (read_status_fields(r, t, s, pre))
 		return -ESRCH;
 	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
 		return -ESRCH;
@@ -382,19 +362,22 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
  * Reads a task; detects PID reuse by start time (a reused PID is a new
  * task: history cleared, so no negative or inflated rate). A failure on
  * kept fds may mean the PID now belongs to another task: retry by path.
+ * A retry asks taskstats afresh: pre may describe the task that was there.
  */
-static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr)
+static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr,
+		     const struct ts_answer *pre)
 {
+	static const struct ts_answer none = { NULL, 0 };
 	bool reused = false;
-	int rc = read_task_files(r, t, curr, &reused);
+	int rc = read_task_files(r, t, curr, pre, &reused);
 
 	if (rc && pidstat_task_has_files(t)) {
 		pidstat_task_forget_files(&r->table, t);
-		rc = read_task_files(r, t, curr, &reused);
+		rc = read_task_files(r, t, curr, &none, &reused);
 	}
 	if (!rc && reused) {
 		pidstat_task_reset(&r->table, t);
-		rc = read_task_files(r, t, curr, &reused);
+		rc = read_task_files(r, t, curr, &none, &reused);
 	}
 	if (!rc && t->leader && (r->opts->act & ACT_STACK)) {
 		/* threads share the address space: the process's [stack] */
@@ -404,65 +387,12 @@ static int read_task(struct pidstat_run *r, struct pidstat_task *t, int curr)
 	return rc;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int cmp_task(const void *a, const void *b)
 {
 	const struct pidstat_task *x = *(struct pidstat_task *const *)a;
 	const struct pidstat_task *y = *(struct pidstat_task *const *)b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-/* Numeric entries of a directory, sorted ascending, into ids (reused). */
-static int list_numeric(int dirfd, const char *path, struct id_list *ids)
-{
-	char buf[32768];
-	int fd = dirfd < 0 ? -1 : openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long n;
-
-	ids->len = 0;
-	if (fd < 0)
-		return -errno;
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			struct kdirent *de = (struct kdirent *)(buf + off);
-			const char *c = de->d_name;
-			long v = 0;
-
-			off += de->d_reclen;
-			for (; *c >= '0' && *c <= '9' && v < 0x7fffffff; c++)
-				v = v * 10 + (*c - '0');
-			if (c == de->d_name || *c)
-				continue;
-			if (ids->len == ids->cap) {
-				size_t cap = ids->cap ? ids->cap * 2 : 256;
-				pid_t *p = realloc(ids->ids, cap * sizeof(*p));
-
-				if (!p) {
-					close(fd);
-					return -ENOMEM;
-				}
-				ids->ids = p;
-				ids->cap = cap;
-			}
-			ids->ids[ids->len++] = (pid_t)v;
-		}
-	}
-	close(fd);
-	/* /proc lists in order already; sort only when it did not */
-	for (size_t i = 1; i < ids->len; i++) {
-		if (ids->ids[i - 1] > ids->ids[i]) {
-			qsort(ids->ids, ids->len, sizeof(pid_t), cmp_pid);
-			break;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -494,24 +424,17 @@ static void whole_apply(struct pidstat_task *p, int curr)
 struct prefetch {
 	struct taskstats_brief *b;
 	int *rc;
-	size_t cap;
+	size_t cap_b, cap_rc;
 };
 
 static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id_list *ids)
 {
 	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || !ids->len)
 		return false;
-	if (ids->len > pf->cap) {
-		struct taskstats_brief *b = realloc(pf->b, ids->len * sizeof(*b));
-		int *rc = b ? realloc(pf->rc, ids->len * sizeof(*rc)) : NULL;
-
-		if (b)
-			pf->b = b;
-		if (!rc)
-			return false;
-		pf->rc = rc;
-		pf->cap = ids->len;
-	}
+	/* two arrays, one length: each grows to the same capacity */
+	if (grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
+	    grow(&pf->rc, &pf->cap_rc, ids->len, sizeof(*pf->rc)))
+		return false;
 	taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
 	return true;
 }
@@ -522,10 +445,11 @@ static void prefetch_release(struct prefetch *pf)
 	free(pf->rc);
 }
 
-static void use_prefetched(struct pidstat_run *r, const struct prefetch *pf, bool have, size_t i)
+static struct ts_answer prefetched(const struct prefetch *pf, bool have, size_t i)
 {
-	r->pre = have ? &pf->b[i] : NULL;
-	r->pre_rc = have ? pf->rc[i] : 0;
+	struct ts_answer a = { have ? &pf->b[i] : NULL, have ? pf->rc[i] : 0 };
+
+	return a;
 }
 
 /*
@@ -540,12 +464,11 @@ static int read_thread_list(struct pidstat_run *r, struct pidstat_task *p, int c
 
 	for (size_t i = 0; i < tids->len; i++) {
 		struct pidstat_task *t = pidstat_table_find(&r->table, p, tids->ids[i]);
+		struct ts_answer pre = prefetched(pf, have, i);
 
 		if (!t && !(t = pidstat_table_add(&r->table, p, tids->ids[i])))
 			return -ENOMEM;
-		use_prefetched(r, pf, have, i);
-		rc = read_task(r, t, curr);
-		r->pre = NULL;
+		rc = read_task(r, t, curr, &pre);
 		if (rc && stop_on_gone)
 			return 1;
 		if (rc)
@@ -570,14 +493,8 @@ static bool known_threads(struct pidstat_run *r, const struct pidstat_task *p, s
 	if (r->host->fixture || !(p->flags & TASK_LISTED) || p->nthreads != p->ntids_seen ||
 	    from + p->ntids_seen > tb->len || tb->order[p->order_idx] != p)
 		return false;
-	if (tids->cap < p->ntids_seen) {
-		pid_t *n = realloc(tids->ids, p->ntids_seen * sizeof(*n));
-
-		if (!n)
-			return false;
-		tids->ids = n;
-		tids->cap = p->ntids_seen;
-	}
+	if (grow(&tids->ids, &tids->cap, p->ntids_seen, sizeof(*tids->ids)))
+		return false;
 	tids->len = 0;
 	for (size_t i = from; i < from + p->ntids_seen; i++) {
 		if (tb->order[i]->leader != p)
@@ -597,16 +514,15 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 			struct id_list *tids, struct prefetch *pf)
 {
 	size_t mark = r->table.next_len;
-	char path[32];
 	int rc = 1;
 
 	if (known_threads(r, p, tids))
 		rc = read_thread_list(r, p, curr, tids, pf, true);
 	if (rc == 1) {
 		unqueue_from(&r->table, mark);
-		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-		if (list_numeric(r->pf->proc_fd, path, tids))
-			tids->len = 0;
+		/* a thread group that vanished mid-listing keeps what was listed */
+		if (procfs_list_tids(r->pf, p->pid, tids) == -ENOMEM)
+			return -ENOMEM;
 		rc = read_thread_list(r, p, curr, tids, pf, false);
 	}
 	if (rc)
@@ -622,16 +538,15 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 }
 
 /* Reads a process (and its threads with -t or --whole) and queues it. */
-static int sample_process(struct pidstat_run *r, pid_t pid, int curr, struct id_list *tids,
-			  struct prefetch *tpf)
+static int sample_process(struct pidstat_run *r, pid_t pid, int curr, const struct ts_answer *pre,
+			  struct id_list *tids, struct prefetch *tpf)
 {
 	struct pidstat_task *p = pidstat_table_find(&r->table, NULL, pid);
 	int rc;
 
 	if (!p && !(p = pidstat_table_add(&r->table, NULL, pid)))
 		return -ENOMEM;
-	rc = read_task(r, p, curr);
-	r->pre = NULL;
+	rc = read_task(r, p, curr, pre);
 	if (rc)
 		return 0;
 	if ((rc = pidstat_table_push(&r->table, p)))
@@ -646,21 +561,18 @@ static int sample_pids(struct pidstat_run *r, struct id_list *pids)
 {
 	const struct pidstat_table *tb = &r->table;
 
-	if (r->opts->all_pids)
-		return list_numeric(r->pf->proc_fd, ".", pids) ? -ENOENT : 0;
+	if (r->opts->all_pids) {
+		/* as sysstat's readdir loop: an error after some entries ends the list */
+		int rc = procfs_list_pids(r->pf, pids);
+
+		return rc == -ENOMEM || !pids->len ? rc : 0;
+	}
 	pids->len = 0;
 	for (size_t i = 0; i < tb->len; i++) {
 		if (tb->order[i]->leader)
 			continue;
-		if (pids->len == pids->cap) {
-			size_t cap = pids->cap ? pids->cap * 2 : 64;
-			pid_t *n = realloc(pids->ids, cap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			pids->ids = n;
-			pids->cap = cap;
-		}
+		if (grow(&pids->ids, &pids->cap, pids->len + 1, sizeof(*pids->ids)))
+			return -ENOMEM;
 		pids->ids[pids->len++] = tb->order[i]->pid;
 	}
 	return 0;
@@ -674,8 +586,9 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 	bool have = !rc && prefetch(r, &ppf, &pids);
 
 	for (size_t i = 0; !rc && i < pids.len; i++) {
-		use_prefetched(r, &ppf, have, i);
-		rc = sample_process(r, pids.ids[i], curr, &tids, &tpf);
+		struct ts_answer pre = prefetched(&ppf, have, i);
+
+		rc = sample_process(r, pids.ids[i], curr, &pre, &tids, &tpf);
 	}
 	if (!rc)
 		pidstat_table_commit(&r->table);

@@ -5,6 +5,7 @@
  * the sorted /proc listing.
  */
 #include "pidstat/pidstat.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -145,15 +146,9 @@ static void free_task(struct pidstat_table *tb, struct pidstat_task *t)
 
 int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t)
 {
-	if (tb->next_len == tb->next_cap) {
-		size_t cap = tb->next_cap ? tb->next_cap * 2 : 1024;
-		struct pidstat_task **n = realloc(tb->next, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		tb->next = n;
-		tb->next_cap = cap;
-	}
+	if (tb->next_len == tb->next_cap &&
+	    grow(&tb->next, &tb->next_cap, tb->next_len + 1, sizeof(*tb->next)))
+		return -ENOMEM;
 	tb->next[tb->next_len++] = t;
 	t->flags |= TASK_SEEN;
 	return 0;

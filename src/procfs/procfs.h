@@ -37,6 +37,14 @@ ssize_t procfs_read_root(const struct procfs *pf, const char *path, char *buf, s
 /* Reads name relative to an already open directory fd. */
 ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size);
 
+/* Reads an open file to its end (or size - 1 bytes) into buf, NUL-terminated. */
+ssize_t procfs_read_fd(int fd, char *buf, size_t size);
+/*
+ * Re-reads a kept-open /proc file from offset 0 in one pread (procfs
+ * regenerates it there), NUL-terminated; a task that is gone gives -ESRCH.
+ */
+ssize_t procfs_reread_fd(int fd, char *buf, size_t size);
+
 /* A growable array of ids, kept sorted ascending. */
 struct id_list {
 	pid_t *ids;
@@ -46,6 +54,10 @@ struct id_list {
 
 void id_list_release(struct id_list *l);
 
+/*
+ * The listings below reuse out's storage (out->len is reset) and return 0
+ * or -errno; on a read error out keeps the entries read before it.
+ */
 /* Numeric entries of <root>/proc, sorted. */
 int procfs_list_pids(const struct procfs *pf, struct id_list *out);
 /* Numeric entries of <root>/proc/<pid>/task, sorted. */
@@ -55,5 +67,10 @@ int procfs_list_numeric(const struct procfs *pf, const char *path, struct id_lis
 
 /* Counts entries of a directory under <root>/proc whose name starts with a digit. */
 int procfs_count_fds(const struct procfs *pf, const char *path);
+/*
+ * The same count over an already open directory fd, into *count; returns
+ * 0 or -errno, *count then holding the entries read before the error.
+ */
+int procfs_count_numeric_fd(int dirfd, unsigned *count);
 
 #endif

@@ -1,4 +1,5 @@
 #include "procfs/task_stat_cache.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,30 +62,10 @@ static int take_old(struct task_stat_cache *c, pid_t pid, pid_t tid)
 
 static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 {
-	if (c->ncur == c->cap_cur) {
-		size_t cap = c->cap_cur ? c->cap_cur * 2 : 256;
-		struct task_stat_fd *n = realloc(c->cur, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->cur = n;
-		c->cap_cur = cap;
-	}
+	if (grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
+		return -ENOMEM;
 	c->cur[c->ncur++] = (struct task_stat_fd){ pid, tid, fd };
 	return 0;
-}
-
-static ssize_t pread_all(int fd, char *buf, size_t size)
-{
-	ssize_t n;
-
-	do
-		n = pread(fd, buf, size - 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
 }
 
 ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
@@ -104,7 +85,7 @@ ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf,
 		if (fd < 0)
 			return -errno;
 	}
-	n = pread_all(fd, buf, size);
+	n = procfs_reread_fd(fd, buf, size);
 	if (n <= 0 || keep(c, pid, tid, fd) < 0)
 		close(fd); /* gone (ESRCH), or no memory to keep it */
 	return n;

@@ -1,0 +1,80 @@
+/* Setting up and tearing down a run's state from options and environment. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pidstat/pidstat.h"
+#include "util/json.h"
+
+static int log2_kb(long pagesize)
+{
+	int shift = 0;
+
+	for (long kb = pagesize >> 10; kb > 1; kb >>= 1)
+		shift++;
+	return shift;
+}
+
+static void compile_filters(struct pidstat_run *r, const struct pidstat_opts *o)
+{
+	/* an invalid regex hides every task, silently, as in sysstat */
+	if (o->comm_re)
+		r->comm_re_ok = !regcomp(&r->comm_re, o->comm_re, REG_EXTENDED | REG_NOSUB);
+	if (o->proc_re)
+		r->proc_re_ok = !regcomp(&r->proc_re, o->proc_re, REG_EXTENDED | REG_NOSUB);
+}
+
+/* Taskstats answers for the live host only: a --root tree has no kernel behind it. */
+static bool may_use_taskstats(const struct pidstat_run *r, const struct pidstat_env *env)
+{
+	const char *root = r->opts->root;
+
+	return env->taskstats && !r->host->fixture && (!root || !strcmp(root, "/"));
+}
+
+int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct procfs *pf,
+		     const struct host_facts *h, const struct pidstat_env *env)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts.fd = -1;
+	r->opts = o;
+	r->pf = pf;
+	r->host = h;
+	r->out.f = env->out;
+	r->out.dec = o->dec;
+	r->out.human = o->human;
+	r->out.fast = pidstat_fast_numbers();
+	r->iso_time = env->s_time_format && !strcmp(env->s_time_format, "ISO");
+	r->kb_shift = log2_kb(h->pagesize);
+	r->table.fd_budget = h->fixture ? 0 : env->fd_budget;
+	r->average_label = pidstat_average_label();
+	r->stop_flag = env->stop_flag;
+	if (o->json) {
+		json_init(env->json, env->out, true);
+		r->json = env->json;
+	} else {
+		pidstat_colors_init(&r->out.col, env->s_colors, env->s_colors_sgr, env->out_tty);
+	}
+	compile_filters(r, o);
+	if (may_use_taskstats(r, env))
+		r->use_taskstats = taskstats_open(&r->ts) == 0;
+	if (o->npids && pidstat_table_seed(r, o->pids, o->npids))
+		return -ENOMEM;
+	return 0;
+}
+
+void pidstat_run_release(struct pidstat_run *r)
+{
+	taskstats_close(&r->ts);
+	if (r->comm_re_ok)
+		regfree(&r->comm_re);
+	if (r->proc_re_ok)
+		regfree(&r->proc_re);
+	r->comm_re_ok = r->proc_re_ok = false;
+	pidstat_table_release(&r->table);
+	for (size_t i = 0; i < r->nusers; i++)
+		free(r->users[i].name);
+	free(r->users);
+	r->users = NULL;
+	r->nusers = r->users_cap = 0;
+}

@@ -1,0 +1,66 @@
+/* src/util helpers that have no better home: grow(). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "unit.h"
+#include "util/grow.h"
+
+/* Appending one at a time keeps every element and grows geometrically. */
+TEST(grow_appends)
+{
+	long *a = NULL;
+	size_t cap = 0, len = 0, reallocs = 0;
+
+	for (long i = 0; i < 10000; i++) {
+		size_t before = cap;
+
+		ASSERT_EQ(grow(&a, &cap, len + 1, sizeof(*a)), 0);
+		ASSERT_TRUE(cap >= len + 1);
+		reallocs += cap != before;
+		a[len++] = i;
+	}
+	for (long i = 0; i < 10000; i++)
+		ASSERT_EQ(a[i], i);
+	ASSERT_TRUE(reallocs <= 12); /* 16 doubled to 16384 is 11 steps */
+	free(a);
+}
+
+/* Enough room already: nothing moves; a jump asks for at least the need. */
+TEST(grow_no_op_and_jump)
+{
+	int *a = NULL, *before;
+	size_t cap = 0;
+
+	ASSERT_EQ(grow(&a, &cap, 3, sizeof(*a)), 0);
+	before = a;
+	ASSERT_EQ(grow(&a, &cap, cap, sizeof(*a)), 0);
+	ASSERT_TRUE(a == before);
+	ASSERT_EQ(grow(&a, &cap, 1000, sizeof(*a)), 0);
+	ASSERT_TRUE(cap >= 1000);
+	a[999] = 7;
+	free(a);
+}
+
+/* A size that cannot be represented fails cleanly and leaves the array. */
+TEST(grow_overflow)
+{
+	char *a = NULL;
+	size_t cap = 0;
+
+	ASSERT_EQ(grow(&a, &cap, 10, 1), 0);
+	ASSERT_EQ(grow(&a, &cap, SIZE_MAX / 2 + 2, 1), -ENOMEM);
+	ASSERT_EQ(grow(&a, &cap, SIZE_MAX / 8, 16), -ENOMEM);
+	ASSERT_TRUE(a != NULL && cap >= 10);
+	free(a);
+}
+
+int main(void)
+{
+	struct unit_state st = { 0 };
+
+	RUN(&st, grow_appends);
+	RUN(&st, grow_no_op_and_jump);
+	RUN(&st, grow_overflow);
+	UNIT_MAIN_END(&st);
+}
