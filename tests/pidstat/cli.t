@@ -62,13 +62,13 @@ for a in "1 1 -e /nonexistent/prog" "1 -e sleep 0.2" "-T CHILD -d -e sleep 0.2";
 		fail=1
 		continue
 	fi
+	timeout 20 "$ours" $a >"$tmp/g.out" 2>"$tmp/g.err"; rg=$?
 	if [ "$(wc -l <"$tmp/r.out")" -gt 1 ] && [ "$(wc -l <"$tmp/g.out")" = 1 ]; then
 		# the child was gone before sysstat's handler existed, so sysstat
 		# printed a sample; same race as above, nothing to compare this run
 		echo "note -e case '$a': sysstat lost its SIGCHLD race; not compared this run"
 		continue
 	fi
-	timeout 20 "$ours" $a >"$tmp/g.out" 2>"$tmp/g.err"; rg=$?
 	if [ "$rr" != "$rg" ] || ! cmp -s "$tmp/r.err" "$tmp/g.err" ||
 		! diff <(norm "$tmp/r.out") <(norm "$tmp/g.out") >/dev/null; then
 		echo "FAIL -e case '$a': rc $rr vs $rg"
