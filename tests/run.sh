@@ -4,12 +4,14 @@
 #   - fuzz corpora   <build>/fuzz/<name> over tests/fuzz/corpus/<name>
 #   - shell tests    tests/**/*.t, run with TRIAGE=<build>/triage
 # A shell test exits 0 to pass, 77 to skip (its last stdout line says why),
-# anything else to fail. TESTS=regex runs a subset; TRIAGE_BUILDS picks builds.
+# anything else to fail. TESTS=regex runs a subset; TRIAGE_BUILDS picks builds;
+# TEST_TIMEOUT (default 600 s) bounds each test.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 BUILDS=${TRIAGE_BUILDS:-"build build-san"}
 FILTER=${TESTS:-.}
+TEST_TIMEOUT=${TEST_TIMEOUT:-600} # seconds per test program
 pass=0 fail=0 skip=0
 failed_names=()
 
@@ -19,8 +21,10 @@ run_one() { # name build cmd...
 	local log="$ROOT/$build/test-logs/${name//\//_}.log" rc start end
 	mkdir -p "$(dirname "$log")"
 	start=$(date +%s)
-	"$@" >"$log" 2>&1 </dev/null
+	# A hung test fails (status 124) instead of hanging the suite.
+	timeout -k 10 "$TEST_TIMEOUT" "$@" >"$log" 2>&1 </dev/null
 	rc=$?
+	[ "$rc" = 124 ] && echo "timed out after ${TEST_TIMEOUT}s" >>"$log"
 	end=$(date +%s)
 	case $rc in
 	0) pass=$((pass + 1)); printf 'PASS %-50s %3ss\n' "$name" $((end - start)) ;;

@@ -74,5 +74,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	printf("replayed %d inputs\n", count);
+	if (count == 0) {
+		/* an empty or misnamed corpus must not pass as a replay */
+		fprintf(stderr, "replay: no inputs\n");
+		return 1;
+	}
 	return 0;
 }

@@ -65,7 +65,8 @@ fi
 grep -q "vfork parents waiting for their children" <<<"$plain" || fail "the verdict does not name the vfork wait"
 
 # Attribution over 3 intervals of 5 s.
-w=$("$TRIAGE" load --watch 5 3 --json --top 100000 | tail -n 1) || fail "--watch exited $?"
+w=$("$TRIAGE" load --watch 5 3 --json --top 100000 >"$LOAD_TMP/watch.json") &&
+	w=$(tail -n 1 "$LOAD_TMP/watch.json") || fail "--watch exited $?"
 folds=$(jq .folds <<<"$w")
 [ "$folds" -ge 2 ] || fail "only $folds folds in 15 s"
 want=$(awk -v f="$folds" 'BEGIN { printf "%.4f", 1 - (1884 / 2048) ^ f }')

@@ -20,10 +20,11 @@ if LC_ALL=C grep -q $'\033' "$tmp/plain"; then echo "FAIL: raw ESC in plain outp
 grep -qF 'x\x1b[2J\x0aAverage:' "$tmp/plain" || { echo "FAIL: name not escaped as expected"; cat -A "$tmp/plain"; fail=1; }
 
 # -t puts the name in the thread row and the orphan prefix paths too
-"$TRIAGE" pidstat -t -C Average -p "$wpid" >"$tmp/threads"
+"$TRIAGE" pidstat -t -C Average -p "$wpid" >"$tmp/threads" || { echo "FAIL: pidstat -t failed"; fail=1; }
+[ -s "$tmp/threads" ] || { echo "FAIL: pidstat -t printed nothing"; fail=1; }
 if LC_ALL=C grep -q $'\033' "$tmp/threads"; then echo "FAIL: raw ESC with -t"; fail=1; fi
 
-"$TRIAGE" pidstat -o JSON -t -p "$wpid" 1 1 >"$tmp/json"
+"$TRIAGE" pidstat -o JSON -t -p "$wpid" 1 1 >"$tmp/json" || { echo "FAIL: pidstat -o JSON failed"; fail=1; }
 python3 - "$tmp/json" <<'PY' || fail=1
 import json, sys
 doc = json.load(open(sys.argv[1]))

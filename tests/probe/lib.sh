@@ -17,11 +17,12 @@ skip() { echo "$*"; exit 77; }
 # Skips only when BPF is truly unavailable: a build without it, no root,
 # or a kernel without BTF.
 require_bpf() {
+	# jq first: without it the feature check below would skip for the wrong reason
+	command -v jq >/dev/null || fail "jq is missing (scripts/deps.sh installs it)"
 	"$TRIAGE" version --json | jq -e '.features.bpf' >/dev/null ||
 		skip "triage was built without BPF (clang/bpftool/libbpf-dev missing at build time)"
 	[ "$(id -u)" = 0 ] || skip "probe tests need root"
 	[ -r /sys/kernel/btf/vmlinux ] || skip "kernel has no BTF (/sys/kernel/btf/vmlinux)"
-	command -v jq >/dev/null || fail "jq is missing (scripts/deps.sh installs it)"
 }
 
 # start_workload ARGS...: runs $BUILD/workloads/probe_calls, waits until it is

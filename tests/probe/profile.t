@@ -45,6 +45,8 @@ echo "ok folded"
 start_stack_workload probe_crowd 4 1
 run_probe_on_trigger "$SCRATCH/c.json" "$SCRATCH/c.err" profile -p "$WPID" --json --top 1000
 wait "$WPID"
+# the workload names its 4 threads; without them the loop below checks nothing
+[ "$(grep -c '^tid=' "$WOUT")" = 4 ] || fail "probe_crowd reported $(grep -c '^tid=' "$WOUT") threads, not 4"
 for tid in $(sed -n 's/^tid=\([0-9]*\).*/\1/p' "$WOUT"); do
 	jq -e --argjson t "$tid" '[.stacks[] | select(.tid == $t) | .samples] | add > 0' \
 		"$SCRATCH/c.json" >/dev/null || fail "no samples for thread $tid started after attach"

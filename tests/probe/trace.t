@@ -16,6 +16,7 @@ SPID=$!
 STARTED_PIDS+=("$SPID")
 wait_for_file "$SCRATCH/strace.err" 'attached' || fail "strace did not attach"
 start_probe "$SCRATCH/trace.txt" "$SCRATCH/err" trace openat,close,exit_group -p "$WPID"
+P0=$PPID_PROBE
 start_probe "$SCRATCH/trace.json" "$SCRATCH/err2" trace openat -p "$WPID" --json
 ids=$(bpf_prog_ids '^tr_(enter|exit)$')
 [ -n "$ids" ] || fail "no tr_enter/tr_exit programs loaded while attached"
@@ -27,6 +28,8 @@ wait_pid_rc "$SPID"
 sleep 0.2
 for i in $(seq 100); do grep -q 'target exited' "$SCRATCH/err" && break; sleep 0.1; done
 grep -q 'target exited' "$SCRATCH/err" || { cat "$SCRATCH/err"; fail "plain trace did not end"; }
+wait_pid_rc "$P0" 20
+[ "$RC" = 0 ] || { cat "$SCRATCH/err"; fail "plain trace exited $RC"; }
 
 # Same calls, same decoding as strace.
 grep -E '^(openat|close)\(' "$SCRATCH/strace.out" | sed -E 's/\) += /) = /' >"$SCRATCH/want"

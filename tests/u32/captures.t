@@ -9,9 +9,14 @@
 rules=$SRC/tests/u32/corpus.rules
 # a fixed bm layout: with "auto", frames lengthened by VLAN tags may cross
 # the AF_PACKET paging threshold (the kernel oracle checks that case)
-verdicts() { "$TRIAGE" u32 test --bm-layout l3 --rules "$rules" --verdicts "$1" | cut -d, -f2-; }
-verdicts "$work/corpus.pcap" >"$work/base.csv" || exit 1
+# (pipefail: a failing triage must not hide behind cut's status)
+verdicts() (
+	set -o pipefail
+	"$TRIAGE" u32 test --bm-layout l3 --rules "$rules" --verdicts "$1" | cut -d, -f2-
+)
+verdicts "$work/corpus.pcap" >"$work/base.csv" || { echo "FAIL: corpus.pcap unreadable"; exit 1; }
 nip=$(($(wc -l <"$work/base.csv") - 1)) # every frame but the trailing ARP one
+[ "$nip" -ge 10 ] || { echo "FAIL: only $nip verdict rows for corpus.pcap"; exit 1; }
 for c in corpus.pcapng corpus-sll.pcap corpus-sll2.pcapng corpus-raw.pcap corpus-vlan.pcap \
 	corpus-qinq.pcapng; do
 	verdicts "$work/$c" >"$work/other.csv" || { echo "FAIL: $c unreadable"; fail=1; continue; }

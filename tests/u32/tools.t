@@ -87,6 +87,7 @@ grep -q '^warning: rule1: \[low-byte-offset\]' "$work/l.two" && grep -q '^warnin
 "$TRIAGE" u32 test --verdicts -m u32 --u32 "$BLOG_EXPR" -- -p udp --dport 53 "$work/corpus.pcap" >"$work/t.words"
 "$TRIAGE" u32 test --verdicts "-m u32 --u32 '$BLOG_EXPR'" "iptables -I INPUT -p udp --dport 53 -j DROP" \
 	"$work/corpus.pcap" >"$work/t.one" 2>/dev/null
+[ -s "$work/t.words" ] || { echo "FAIL: test --verdicts (words) printed nothing"; fail=1; }
 cmp -s "$work/t.words" "$work/t.one" || { echo "FAIL: test verdicts differ between rule forms"; fail=1; }
 # explain: an expression and the match arguments holding it say the same
 "$TRIAGE" u32 explain "$BLOG_EXPR" >"$work/e.bare"
