@@ -17,27 +17,34 @@ none in samples 1..G and one after. The one exception is exact: if a
 tool's read G+1 was not taken with the workloads stopped (the driver
 says so), that tool's sample G+1 may show the task or not.
 
-Tolerances. Every read the driver aligned saw the same counters in both
-tools, so rates differ only by each tool's own interval length:
-  %usr %system %guest %wait %CPU   10 points absolute per sample
-                                   (5 points on Average lines)
-  cswch/s                          15 % relative or 5/s absolute
-  nvcswch/s                        25 % relative or 20/s absolute
-  minflt/s majflt/s kB_*/s         20 % relative or 20/s absolute
-  RSS StkRef                       10 % relative or 256 kB absolute
+Values. Every read the driver aligned saw the same counters in both
+tools, so in an aligned sample:
+  rates and percentages (%usr %system %guest %wait %CPU cswch/s nvcswch/s
+  minflt/s majflt/s kB_rd/s kB_wr/s kB_ccwr/s): triage's = sysstat's x R,
+  one R per sample (the two tools' interval lengths differ by a few
+  centiseconds), R from the largest value and within 15 % of 1, every
+  value within 0.03 of it (2-decimal rounding);
+  RSS, StkRef: 10 % or 256 kB (the kernel may reclaim or collapse pages
+  of a stopped process);
   everything else (UID, CPU, VSZ, StkSize, %MEM, threads, fd-nr, prio,
-  policy, iodelay) exact
-No value is compared in a sample the driver could not align.
+  policy, iodelay) exact.
+Pair c: per sample, the sum of sysstat's thread rows against triage's
+process row, 15 % or 5/s (cswch/s) and 25 % or 20/s (nvcswch/s): sysstat
+rounds each thread row. No value is compared in a sample that depends on
+a read the driver could not align.
 """
 import json
 import os
 import re
 import sys
 
-PCT = {"%usr", "%system", "%guest", "%wait", "%CPU"}
-TOL = {"cswch/s": (0.15, 5), "nvcswch/s": (0.25, 20), "minflt/s": (0.20, 20),
-       "majflt/s": (0.20, 20), "kB_rd/s": (0.20, 20), "kB_wr/s": (0.20, 20),
-       "kB_ccwr/s": (0.20, 20), "RSS": (0.10, 256), "StkRef": (0.10, 256)}
+RATES = {"%usr", "%system", "%guest", "%wait", "%CPU", "cswch/s", "nvcswch/s", "minflt/s",
+         "majflt/s", "kB_rd/s", "kB_wr/s", "kB_ccwr/s"}
+RATIO_MAX = 0.15  # how far one tool's interval may be from the other's
+ROUNDING = 0.03   # both values printed with 2 decimals, and R estimated from them
+TOL = {"RSS": (0.10, 256), "StkRef": (0.10, 256),  # pages the kernel may reclaim or collapse
+       # pair c only: --whole against a sum of rounded, separately timed thread rows
+       "cswch/s": (0.15, 5), "nvcswch/s": (0.25, 20)}
 NUM = re.compile(r"-?[0-9]+([.,][0-9]+)?")
 
 
@@ -72,11 +79,35 @@ def num(s):
     return float(s.replace(",", "."))
 
 
-def close(col, a, b, avg):
-    if col in PCT:
-        return abs(a - b) <= (5 if avg else 10)
+def close(col, a, b):
     rel, ab = TOL.get(col, (0, 0))
     return abs(a - b) <= max(ab, rel * max(abs(a), abs(b)))
+
+
+def check_rates(sample, rates, problems):
+    """Rates and percentages of one aligned sample: both tools divided the
+    same counter deltas by their own interval, so triage's values are
+    sysstat's times one ratio R (sysstat's interval over triage's). R is
+    taken from the largest value; every other value must fit it to within
+    the 2-decimal rounding (0.03), and R itself may differ from 1 by at
+    most RATIO_MAX. With no value of 1 or more, R is not estimated and
+    each value must be within RATIO_MAX relative plus rounding."""
+    if not rates:
+        return
+    col, p, q, _, _ = max(rates, key=lambda r: abs(r[1]))
+    r = q / p if abs(p) >= 1 else None
+    src = f"{col} {p:g} vs {q:g}"
+    if r is not None and abs(r - 1) > RATIO_MAX:
+        problems.append(f"sample {sample}: triage's {col} is {q} for sysstat's {p}: "
+                        f"intervals cannot differ that much")
+        return
+    for col, p, q, la, lb in rates:
+        bad = (abs(q - r * p) > ROUNDING if r is not None
+               else abs(q - p) > ROUNDING + RATIO_MAX * max(abs(p), abs(q)))
+        if bad:
+            fit = f"the ratio {r:.4f} ({src})" if r is not None else "each other"
+            problems.append(f"sample {sample}: {col}: {p:g} vs {q:g} does not fit {fit}:"
+                            f"\n  {la}\n  {lb}")
 
 
 def identity(cols, vals):
@@ -144,7 +175,9 @@ def check_driven_rows(plan, blk, rows, who, problems):
                             f"{'missing' if want else 'shown'} (plan: {plan.rules()[ident]})")
 
 
-def compare_values(cols, la, va, lb, vb, avg, problems):
+def compare_values(cols, la, va, lb, vb, rates, problems):
+    """Numbers exact (or within TOL); rates and percentages go to RATES
+    for check_rates."""
     if len(la) != len(lb) or len(va) != len(vb):
         problems.append(f"layout differs:\n  {la}\n  {lb}")
         return 0
@@ -152,7 +185,9 @@ def compare_values(cols, la, va, lb, vb, avg, problems):
     for c, p, q in zip(cols[:-1], va, vb):
         if NUM.fullmatch(p) and NUM.fullmatch(q):
             checked += 1
-            if not close(c, num(p), num(q), avg):
+            if c in RATES:
+                rates.append((c, num(p), num(q), la, lb))
+            elif not close(c, num(p), num(q)):
                 problems.append(f"{c}: {p} vs {q} out of tolerance:\n  {la}\n  {lb}")
         elif p != q:
             problems.append(f"{c}: {p!r} vs {q!r}:\n  {la}\n  {lb}")
@@ -167,6 +202,7 @@ def compare_same(a, b, plan):
     if len(blk_a) != len(blk_b):
         problems.append(f"{len(blk_a)} blocks in sysstat's output, {len(blk_b)} in triage's")
     driven = set(plan.rules())
+    rates = {}  # sample -> the rate values of its blocks
     for x, y in zip(blk_a, blk_b):
         if x["cols"] != y["cols"] or x["sample"] != y["sample"]:
             problems.append(f"block {x['sample']}: header {x['cols']} vs {y['cols']}")
@@ -193,7 +229,10 @@ def compare_same(a, b, plan):
             if row_key(cols, va) != row_key(cols, vb):
                 problems.append(f"sample {s}: row {row_key(cols, va)} vs {row_key(cols, vb)}")
             else:
-                checked += compare_values(cols, la, va, lb, vb, s == "avg", problems)
+                checked += compare_values(cols, la, va, lb, vb, rates.setdefault(s, []),
+                                          problems)
+    for s, r in rates.items():
+        check_rates(s, r, problems)
     return problems, checked
 
 
@@ -217,7 +256,7 @@ def compare_whole(a, b, plan):
             total = sum(num(t[col]) for t in threads)
             ours = num(procs[0][col])
             checked += 1
-            if not close(col, total, ours, False):
+            if not close(col, total, ours):
                 problems.append(f"sample {x['sample']}: {col} sum of sysstat's threads "
                                 f"{total:.2f}, triage --whole {ours:.2f}")
     return problems, checked
