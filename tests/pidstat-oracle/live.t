@@ -18,16 +18,18 @@ W=$BUILD/workloads
 for w in user sys cswitch threads ctl; do
 	[ -x "$W/pidstat_$w" ] || { echo "workload $W/pidstat_$w is not built (make all)"; exit 77; }
 done
-command -v python3 >/dev/null || { echo "python3 is needed to drive and compare"; exit 77; }
+# the system's python: a version manager's shim can take seconds to start on a busy machine
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3) || { echo "python3 is needed to drive and compare"; exit 77; }
 command -v cc >/dev/null || { echo "cc is needed to look up syscall numbers"; exit 77; }
 [ -r /proc/self/syscall ] || { echo "no /proc/PID/syscall (CONFIG_HAVE_ARCH_TRACEHOOK)"; exit 77; }
 
 TMP=$(mktemp -d /tmp/triage-live.$$.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-python3 "$SRC/tests/pidstat-oracle/live_driver.py" "$W" "$TRIAGE" "$ORACLE_PIDSTAT" "$TMP" 4 ||
+"$PY" "$SRC/tests/pidstat-oracle/live_driver.py" "$W" "$TRIAGE" "$ORACLE_PIDSTAT" "$TMP" 4 ||
 	{ echo "live: FAIL: the run could not be driven"; exit 1; }
-if ! python3 "$SRC/tests/pidstat-oracle/compare_live.py" "$TMP"; then
+if ! "$PY" "$SRC/tests/pidstat-oracle/compare_live.py" "$TMP"; then
 	cat "$TMP/plan.json"
 	for f in a b c; do
 		echo "--- $f.sysstat"; cat "$TMP/$f.sysstat"
