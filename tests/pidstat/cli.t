@@ -50,31 +50,80 @@ if [ "$rr" != "$rg" ] || ! diff <(norm "$tmp/r.out") <(norm "$tmp/g.out"); then
 	fail=1
 fi
 # -e: a child that exits (or fails to exec) during the first interval leaves
-# only the banner; exec failure is reported by the child; status 0 either way.
-# The child sleeps briefly rather than exiting at once: sysstat installs its
-# SIGCHLD handler after the fork, and a child that is already gone by then
-# leaves the real pidstat waiting forever (a race in 12.6.1, spec §5.1).
-# timeout keeps a hung oracle from hanging the suite.
-for a in "1 1 -e /nonexistent/prog" "1 -e sleep 0.2" "-T CHILD -d -e sleep 0.2"; do
-	timeout 20 "$REAL" $a >"$tmp/r.out" 2>"$tmp/r.err"; rr=$?
-	if [ "$rr" = 124 ]; then
-		echo "FAIL -e case '$a': the real pidstat hung (its SIGCHLD race); rerun"
-		fail=1
-		continue
+# only the banner; exec failure is reported by the child; status 0 either
+# way. When the child exits is chosen here, not left to a sleep:
+# - a child that runs is held on a FIFO until the tool is blocked in its
+#   interval wait (pause for sysstat, ppoll for triage, read from
+#   /proc/PID/syscall): past its read 0 and long before read 1;
+# - a child that fails to exec cannot be held. sysstat installs its SIGCHLD
+#   handler after the fork, and a child gone before that leaves it printing
+#   samples of the zombie, or waiting forever (a race in 12.6.1, spec §5.1).
+#   So both tools run SCHED_FIFO on one CPU with the child reset to
+#   SCHED_OTHER: the child cannot run until the parent blocks, which it
+#   first does in its interval wait, after the handler is in place.
+# A timeout keeps a hung tool from hanging the suite.
+waits=$(printf '#include <sys/syscall.h>\n' | cc -E -dM - 2>/dev/null |
+	awk '$2 ~ /^__NR_(pause|ppoll)$/ { printf "%s%s", sep, $3; sep = "|" }')
+in_wait() {
+	local nr
+	read -r nr _ 2>/dev/null <"/proc/$1/syscall" && [[ "$nr" =~ ^($waits)$ ]]
+}
+printf '#!/bin/sh\nread x <"$1"\n' >"$tmp/hold"
+chmod +x "$tmp/hold"
+
+# run_e OUT TOOL ARGS...: TOOL ARGS in the background, stdout/stderr in
+# OUT.out/.err; with HOLD=1 the child (hold, on $tmp/fifo) is released once
+# TOOL waits. The test keeps the FIFO open both ways, so neither side's open
+# blocks, and closing it lets a child that was never released go. Status in RC.
+run_e() {
+	local out=$1 p i
+	shift
+	rm -f "$tmp/fifo"
+	mkfifo "$tmp/fifo"
+	exec 9<>"$tmp/fifo"
+	"$@" >"$out.out" 2>"$out.err" 9>&- &
+	p=$!
+	if [ "${HOLD:-0}" = 1 ]; then
+		for i in $(seq 2000); do
+			in_wait $p && break
+			kill -0 $p 2>/dev/null || break
+			sleep 0.01
+		done
+		in_wait $p && echo go >&9
 	fi
-	timeout 20 "$ours" $a >"$tmp/g.out" 2>"$tmp/g.err"; rg=$?
-	if [ "$(wc -l <"$tmp/r.out")" -gt 1 ] && [ "$(wc -l <"$tmp/g.out")" = 1 ]; then
-		# the child was gone before sysstat's handler existed, so sysstat
-		# printed a sample; same race as above, nothing to compare this run
-		echo "note -e case '$a': sysstat lost its SIGCHLD race; not compared this run"
-		continue
-	fi
+	for i in $(seq 200); do kill -0 $p 2>/dev/null || break; sleep 0.1; done
+	kill -KILL $p 2>/dev/null && echo "FAIL: $* still running after 20 s"
+	wait $p
+	RC=$?
+	exec 9>&-
+}
+
+compare_e() { # description
 	if [ "$rr" != "$rg" ] || ! cmp -s "$tmp/r.err" "$tmp/g.err" ||
 		! diff <(norm "$tmp/r.out") <(norm "$tmp/g.out") >/dev/null; then
-		echo "FAIL -e case '$a': rc $rr vs $rg"
+		echo "FAIL -e case '$1': rc $rr vs $rg"
 		diff "$tmp/r.err" "$tmp/g.err" | head -3
+		diff <(norm "$tmp/r.out") <(norm "$tmp/g.out") | head -5
 		fail=1
 	fi
-done
+}
+
+if [ -z "$waits" ] || [ ! -r /proc/self/syscall ]; then
+	echo "note: no syscall numbers or /proc/PID/syscall: the held -e cases are not run"
+else
+	for a in "1 -e" "-T CHILD -d -e"; do
+		HOLD=1 run_e "$tmp/r" "$REAL" $a "$tmp/hold" "$tmp/fifo"; rr=$RC
+		HOLD=1 run_e "$tmp/g" "$ours" $a "$tmp/hold" "$tmp/fifo"; rg=$RC
+		compare_e "$a HOLD"
+	done
+fi
+if chrt --reset-on-fork -f 1 taskset -c 0 true 2>/dev/null; then
+	a="1 1 -e /nonexistent/prog"
+	run_e "$tmp/r" chrt --reset-on-fork -f 1 taskset -c 0 "$REAL" $a; rr=$RC
+	run_e "$tmp/g" chrt --reset-on-fork -f 1 taskset -c 0 "$ours" $a; rg=$RC
+	compare_e "$a"
+else
+	echo "note: SCHED_FIFO not allowed here: the exec-failure -e case is not run"
+fi
 [ $fail = 0 ] && echo "all command-line cases agree with $REAL"
 exit $fail
