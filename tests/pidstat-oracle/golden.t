@@ -279,7 +279,7 @@ while IFS= read -r line; do
 				continue
 			fi
 		elif [ -f "$root/.escaped-names" ]; then
-			python3 "$SRC/tests/pidstat-oracle/escape_names.py" "$root" <"$real.out" >"$real.cmp"
+			"$PY" "$SRC/tests/pidstat-oracle/escape_names.py" "$root" <"$real.out" >"$real.cmp"
 			cp "$ours.out" "$ours.cmp"
 		else
 			cp "$real.out" "$real.cmp"

@@ -4,6 +4,10 @@
 # environment.
 
 ORACLE_PIDSTAT=${ORACLE_PIDSTAT:-/usr/bin/pidstat}
+# The system's python: a version manager's shim (pyenv) can take seconds
+# to start on a busy machine, and these tests start python often.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 FIXTURES=$SRC/tests/fixtures/pidstat
 SHIM=$BUILD/tools/pidstat_shim.so
 
@@ -54,7 +58,7 @@ launch() {
 		echo $? >"$out.rc"
 		: >"$out.out"
 	elif [ -n "$rows" ]; then
-		python3 "$SRC/tests/tools/ptyrun.py" "$rows" 200 "$@" >"$out.out" 2>"$out.err"
+		"$PY" "$SRC/tests/tools/ptyrun.py" "$rows" 200 "$@" >"$out.out" 2>"$out.err"
 		echo $? >"$out.rc"
 	else
 		"$@" >"$out.out" 2>"$out.err" </dev/null

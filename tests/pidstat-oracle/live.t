@@ -18,9 +18,7 @@ W=$BUILD/workloads
 for w in user sys cswitch threads ctl; do
 	[ -x "$W/pidstat_$w" ] || { echo "workload $W/pidstat_$w is not built (make all)"; exit 77; }
 done
-# the system's python: a version manager's shim can take seconds to start on a busy machine
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=$(command -v python3) || { echo "python3 is needed to drive and compare"; exit 77; }
+command -v "$PY" >/dev/null || { echo "python3 is needed to drive and compare"; exit 77; }
 command -v cc >/dev/null || { echo "cc is needed to look up syscall numbers"; exit 77; }
 [ -r /proc/self/syscall ] || { echo "no /proc/PID/syscall (CONFIG_HAVE_ARCH_TRACEHOOK)"; exit 77; }
 
