@@ -81,15 +81,17 @@ struct rule_parser {
 	bool invert;
 	int cur_u32, cur_str; /* index of the last -m u32 / -m string, -1 if none */
 	bool have_u32[RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
+	bool both_patterns[RULE_MAX_MATCHES];	  /* --string and --hex-string in one match */
+	bool have_proto, have_frag, have_comment; /* options iptables takes once */
 	char *err;
 	size_t errlen;
 };
 
-static const char *next_arg(struct rule_parser *ps, const char *opt, const char *ext)
+/* getopt's complaint, which iptables prints without the extension's name. */
+static const char *next_arg(struct rule_parser *ps, const char *opt)
 {
 	if (ps->i + 1 >= ps->argc) {
-		u32_errorf(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument",
-			   ext ? ext : "", ext ? ": " : "", opt);
+		u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument", opt);
 		return NULL;
 	}
 	return ps->argv[++ps->i];
@@ -136,6 +138,8 @@ static int add_match(struct rule_parser *ps, const char *name)
 {
 	struct match *m;
 
+	if (strcmp(name, "comment") == 0)
+		ps->have_comment = false; /* each -m comment takes one --comment */
 	if (strcmp(name, "comment") == 0 || strcmp(name, "tcp") == 0 || strcmp(name, "udp") == 0)
 		return 0;
 	if (strcmp(name, "u32") && strcmp(name, "string"))
@@ -158,39 +162,51 @@ static int add_match(struct rule_parser *ps, const char *name)
 	return 0;
 }
 
+/*
+ * The checks xtables_option_parse() makes before it looks at a value, in
+ * its order: getopt's missing argument, a repeated option, a '!' the
+ * option does not take. 0, or -EINVAL with iptables' message.
+ */
+static int opt_precheck(struct rule_parser *ps, const char *ext, const char *opt, bool takes_value,
+			bool seen, bool invertible)
+{
+	if (takes_value && ps->i + 1 >= ps->argc)
+		return u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument", opt);
+	if (seen)
+		return u32_errorf(ps->err, ps->errlen, "%s: option \"%s\" can only be used once.",
+				  ext, opt);
+	if (ps->invert && !invertible)
+		return u32_errorf(ps->err, ps->errlen, "%s: option \"%s\" cannot be inverted.", ext,
+				  opt);
+	return 0;
+}
+
 static int opt_u32(struct rule_parser *ps)
 {
 	struct match *m = &ps->r->m[ps->cur_u32];
-	const char *arg;
+	int rc = opt_precheck(ps, "u32", "--u32", true, ps->have_u32[ps->cur_u32], true);
 
-	if (ps->have_u32[ps->cur_u32])
-		return u32_errorf(ps->err, ps->errlen,
-				  "u32: option \"--u32\" can only be used once.");
-	arg = next_arg(ps, "--u32", NULL);
-	if (!arg)
-		return -EINVAL;
+	if (rc)
+		return rc;
 	ps->have_u32[ps->cur_u32] = true;
 	m->invert = ps->invert;
-	return u32_parse(arg, &m->u32, ps->err, ps->errlen);
+	return u32_parse(next_arg(ps, "--u32"), &m->u32, ps->err, ps->errlen);
 }
 
+/* --string and --hex-string together are refused by the final check (check_matches). */
 static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool hex)
 {
 	const char *name = hex ? "--hex-string" : "--string";
+	bool *seen = hex ? &ps->have_pat_hex : &ps->have_pat_str;
 	const char *arg;
 	size_t n;
+	int rc = opt_precheck(ps, "string", name, true, *seen, true);
 
-	if (hex ? ps->have_pat_hex : ps->have_pat_str)
-		return u32_errorf(ps->err, ps->errlen,
-				  "string: option \"%s\" can only be used once.", name);
-	if (hex ? ps->have_pat_str : ps->have_pat_hex)
-		return u32_errorf(ps->err, ps->errlen,
-				  "string: option \"--string\" cannot be used "
-				  "together with \"--hex-string\".");
-	arg = next_arg(ps, name, "string");
-	if (!arg)
-		return -EINVAL;
-	*(hex ? &ps->have_pat_hex : &ps->have_pat_str) = true;
+	if (rc)
+		return rc;
+	arg = next_arg(ps, name);
+	*seen = true;
+	ps->both_patterns[ps->cur_str] = ps->have_pat_str && ps->have_pat_hex;
 	ps->r->m[ps->cur_str].invert = ps->invert;
 	s->have_pattern = true;
 	s->hex = hex;
@@ -206,55 +222,52 @@ static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool 
 
 static int opt_string_window(struct rule_parser *ps, struct str_match *s, const char *opt)
 {
-	const char *arg = next_arg(ps, opt, "string");
+	bool from = strcmp(opt, "--from") == 0;
+	int rc = opt_precheck(ps, "string", opt, true, from ? s->have_from : s->have_to, false);
 	uint16_t v;
 
-	if (!arg)
-		return -EINVAL;
-	if (parse_u16(arg, &v))
+	if (rc)
+		return rc;
+	if (parse_u16(next_arg(ps, opt), &v))
 		return u32_errorf(ps->err, ps->errlen,
 				  "string: bad value for option \"%s\", or out of range (0-65535).",
 				  opt);
-	if (strcmp(opt, "--from") == 0) {
-		s->from = v;
-		s->have_from = true;
-	} else {
-		s->to = v;
-		s->have_to = true;
-	}
+	*(from ? &s->from : &s->to) = v;
+	*(from ? &s->have_from : &s->have_to) = true;
+	return 0;
+}
+
+static int opt_string_algo(struct rule_parser *ps, struct str_match *s)
+{
+	const char *arg;
+	int rc = opt_precheck(ps, "string", "--algo", true, s->have_algo, false);
+
+	if (rc)
+		return rc;
+	arg = next_arg(ps, "--algo");
+	if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
+		return u32_errorf(
+		    ps->err, ps->errlen,
+		    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
+		    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument", arg);
+	s->algo = arg[0] == 'b' ? ALGO_BM : ALGO_KMP;
+	s->have_algo = true;
 	return 0;
 }
 
 static int opt_string(struct rule_parser *ps, const char *opt)
 {
 	struct str_match *s = &ps->r->m[ps->cur_str].str;
-	const char *arg;
+	int rc;
 
 	if (strcmp(opt, "--string") == 0 || strcmp(opt, "--hex-string") == 0)
 		return opt_string_pattern(ps, s, opt[2] == 'h');
-	if (ps->invert)
-		return u32_errorf(ps->err, ps->errlen, "string: option \"%s\" cannot be inverted.",
-				  opt);
+	if (strcmp(opt, "--algo") == 0)
+		return opt_string_algo(ps, s);
 	if (strcmp(opt, "--icase") == 0) {
+		rc = opt_precheck(ps, "string", opt, false, s->icase, false);
 		s->icase = true;
-		return 0;
-	}
-	if (strcmp(opt, "--algo") == 0) {
-		if (s->have_algo)
-			return u32_errorf(ps->err, ps->errlen,
-					  "string: option \"--algo\" can only be used once.");
-		arg = next_arg(ps, opt, "string");
-		if (!arg)
-			return -EINVAL;
-		if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
-			return u32_errorf(
-			    ps->err, ps->errlen,
-			    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
-			    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument",
-			    arg);
-		s->algo = arg[0] == 'b' ? ALGO_BM : ALGO_KMP;
-		s->have_algo = true;
-		return 0;
+		return rc;
 	}
 	return opt_string_window(ps, s, opt);
 }
@@ -321,7 +334,7 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 		int num;
 	} protos[] = { { "tcp", 6 },	    { "udp", 17 },   { "icmp", 1 }, { "icmpv6", 58 },
 		       { "ipv6-icmp", 58 }, { "sctp", 132 }, { "all", -1 } };
-	const char *arg = next_arg(ps, opt, NULL);
+	const char *arg = next_arg(ps, opt);
 	char *end;
 
 	if (!arg)
@@ -340,32 +353,64 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 	return 0;
 }
 
+/* --sport/--dport, once each: libxt_tcp and libxt_udp word the repeat differently. */
+static int opt_basic_port(struct rule_parser *ps, const char *opt, bool sport)
+{
+	struct port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
+	const char *name = sport ? "--source-port" : "--destination-port";
+	const char *arg;
+	char bad[64];
+
+	if (ps->i + 1 >= ps->argc)
+		return u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument", opt);
+	if (pm->set && ps->r->proto == 6)
+		return u32_errorf(ps->err, ps->errlen, "Only one `%s' allowed", name);
+	if (pm->set)
+		return u32_errorf(ps->err, ps->errlen, "udp: option \"%s\" can only be used once.",
+				  name);
+	arg = next_arg(ps, opt);
+	pm->invert = ps->invert;
+	if (parse_ports(arg, pm, bad, sizeof(bad)))
+		return u32_errorf(ps->err, ps->errlen, "Port \"%s\" does not resolve to anything.",
+				  bad);
+	return 0;
+}
+
+/* iptables' own -p and -f take a value check after "multiple ... flags". */
+static int opt_basic_once(struct rule_parser *ps, bool *seen, const char *flag)
+{
+	if (*seen)
+		return u32_errorf(ps->err, ps->errlen, "multiple %s flags not allowed", flag);
+	*seen = true;
+	return 0;
+}
+
 static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 {
+	int rc;
+
 	*handled = true;
-	if (strcmp(opt, "-p") == 0 || strcmp(opt, "--protocol") == 0)
-		return opt_basic_proto(ps, opt);
+	if (strcmp(opt, "-p") == 0 || strcmp(opt, "--protocol") == 0) {
+		if (ps->i + 1 >= ps->argc)
+			return u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument",
+					  opt);
+		rc = opt_basic_once(ps, &ps->have_proto, "-p");
+		return rc ? rc : opt_basic_proto(ps, opt);
+	}
 	if (strcmp(opt, "-f") == 0 || strcmp(opt, "--fragment") == 0) {
 		ps->r->frag = ps->invert ? 0 : 1;
-		return 0;
+		return opt_basic_once(ps, &ps->have_frag, "-f");
 	}
 	bool tcpudp = ps->r->proto == 6 || ps->r->proto == 17;
 	bool sport = !strcmp(opt, "--sport") || !strcmp(opt, "--source-port");
 	bool dport = !strcmp(opt, "--dport") || !strcmp(opt, "--destination-port");
-	if (tcpudp && (sport || dport)) {
-		struct port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
-		const char *arg = next_arg(ps, opt, NULL);
-		if (!arg)
-			return -EINVAL;
-		char bad[64];
-		pm->invert = ps->invert;
-		if (parse_ports(arg, pm, bad, sizeof(bad)))
-			return u32_errorf(ps->err, ps->errlen,
-					  "Port \"%s\" does not resolve to anything.", bad);
-		return 0;
+	if (tcpudp && (sport || dport))
+		return opt_basic_port(ps, opt, sport);
+	if (strcmp(opt, "--comment") == 0) {
+		rc = opt_precheck(ps, "comment", opt, true, ps->have_comment, false);
+		ps->have_comment = true;
+		return rc ? rc : next_arg(ps, opt) ? 0 : -EINVAL;
 	}
-	if (strcmp(opt, "--comment") == 0)
-		return next_arg(ps, opt, "comment") ? 0 : -EINVAL;
 	*handled = false;
 	return 0;
 }
@@ -394,7 +439,7 @@ static int parse_one(struct rule_parser *ps)
 		return 0;
 	}
 	if (strcmp(opt, "-m") == 0 || strcmp(opt, "--match") == 0) {
-		const char *name = next_arg(ps, opt, NULL);
+		const char *name = next_arg(ps, opt);
 		return name ? add_match(ps, name) : -EINVAL;
 	}
 	if (strcmp(opt, "--u32") == 0 && ps->cur_u32 >= 0)
@@ -424,13 +469,18 @@ static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp
 				return rc;
 			continue;
 		}
-		if (!m->str.have_algo)
-			return u32_errorf(ps->err, ps->errlen,
-					  "string: option \"--algo\" must be specified");
+		/* libxt_string's own check, then the option table's (--algo, then exclusions) */
 		if (!m->str.have_pattern)
 			return u32_errorf(
 			    ps->err, ps->errlen,
 			    "STRING match: You must specify `--string' or `--hex-string'");
+		if (!m->str.have_algo)
+			return u32_errorf(ps->err, ps->errlen,
+					  "string: option \"--algo\" must be specified");
+		if (ps->both_patterns[k])
+			return u32_errorf(ps->err, ps->errlen,
+					  "string: option \"--string\" cannot be used "
+					  "together with \"--hex-string\".");
 		if (m->str.plen == 0 || m->str.from > m->str.to)
 			return u32_errorf(
 			    ps->err, ps->errlen,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "common.h"
 #include "u32/args.h"
 #include "u32/u32.h"
 #include "u32_view.h"
@@ -316,6 +317,57 @@ TEST(words_and_rules)
 	free(r);
 }
 
+/*
+ * Repeated options, missing arguments and the order of the final checks:
+ * each message is what iptables 1.8.9 (nf_tables) printed for the same
+ * arguments (tests/u32/parser-oracle.t runs them through iptables itself).
+ */
+TEST(rule_parse_messages)
+{
+	static const struct {
+		const char *line, *msg;
+	} cases[] = {
+		{ "r -m string", "STRING match: You must specify `--string' or `--hex-string'" },
+		{ "r -m string --algo bm",
+		  "STRING match: You must specify `--string' or `--hex-string'" },
+		{ "r -m string --string x", "string: option \"--algo\" must be specified" },
+		{ "r -m string --string x --hex-string '|41|'",
+		  "string: option \"--algo\" must be specified" },
+		{ "r -m u32 --u32", "option \"--u32\" requires an argument" },
+		{ "r -m string --algo bm --string x --from",
+		  "option \"--from\" requires an argument" },
+		{ "r -m string --algo bm --string x --from 1 --from 2",
+		  "string: option \"--from\" can only be used once." },
+		{ "r -m string --algo bm --string x --from 1 ! --from 2",
+		  "string: option \"--from\" can only be used once." },
+		{ "r -m string --algo bm --string x --to 1 --to 2",
+		  "string: option \"--to\" can only be used once." },
+		{ "r -m string --algo bm --string x --icase --icase",
+		  "string: option \"--icase\" can only be used once." },
+		{ "r -m string --algo bm ! --algo kmp --string x",
+		  "string: option \"--algo\" can only be used once." },
+		{ "r -m u32 --u32 0=1 ! --u32 0=2",
+		  "u32: option \"--u32\" can only be used once." },
+		{ "r -m comment --comment a -m u32 --u32 0=1 --comment b",
+		  "comment: option \"--comment\" can only be used once." },
+		{ "r -p tcp -p udp", "multiple -p flags not allowed" },
+		{ "r ! -f -f", "multiple -f flags not allowed" },
+		{ "r -p tcp --dport 1 ! --dport 2", "Only one `--destination-port' allowed" },
+		{ "r -p udp --sport 1 --sport 2",
+		  "udp: option \"--source-port\" can only be used once." },
+	};
+	char err[U32_ERR_LEN];
+	struct rule *r = calloc(1, sizeof(*r));
+
+	ASSERT_TRUE(r != NULL);
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		err[0] = '\0';
+		ASSERT_EQ(rule_parse_line(r, cases[k].line, &KP, err, sizeof(err)), -EINVAL);
+		ASSERT_STREQ(err, cases[k].msg);
+	}
+	free(r);
+}
+
 TEST(rule_arguments)
 {
 	char err[U32_ERR_LEN], e1[] = "6&0xFF=17", one[] = "-m u32 --u32 '6&0xFF=17'",
@@ -393,6 +445,7 @@ int main(void)
 	RUN(&st, bm_chunks_layout_dependent);
 	RUN(&st, bm_first_occurrence);
 	RUN(&st, words_and_rules);
+	RUN(&st, rule_parse_messages);
 	RUN(&st, rule_arguments);
 	RUN(&st, dns_encoding);
 	printf("%d run, %d failed\n", st.run, st.failed);
