@@ -200,6 +200,55 @@ long str_bm_search(const struct bm_tables *bt, const uint8_t *t, size_t n)
 	return -1;
 }
 
+#define CUTS_MAX 24 /* a 64 KiB frame has at most 16 page fragments */
+#define PAGE_BYTES 4096u
+#define ETH_HEADER 14u	   /* veth's hard_header_len: the linear part AF_PACKET sends */
+#define LINEAR_LIMIT 4080u /* packet_alloc_skb: PAGE_SIZE - 16 bytes of headroom */
+#define COSTLY_ORDER 3u	   /* PAGE_ALLOC_COSTLY_ORDER, the largest page order used */
+
+/* What ip_rcv()/ipv6_rcv() pull into the linear area before PREROUTING. */
+static uint32_t ip_pulled_len(const struct pkt_view *v)
+{
+	/* ipv6_parse_hopopts() reads a Hop-by-Hop header before the hook */
+	if (v->family == 6 && v->data[6] == 0 && v->caplen >= 42)
+		return 40 + (v->data[41] + 1u) * 8;
+	return v->l3len;
+}
+
+/*
+ * A frame sent with AF_PACKET over a veth: below 4080 bytes it is one
+ * linear buffer. From 4080 on, packet_snd() keeps the 14-byte Ethernet
+ * header linear and puts the rest in page fragments (alloc_skb_with_frags):
+ * each of PAGE_SIZE << order bytes, the order the largest (at most 3) whose
+ * size does not pass the bytes left rounded up to whole pages, and never
+ * growing again. The IP layer then pulls its header into the linear part.
+ * So an 8500-byte IPv4 packet is 20 + 8172 + 308, a 9000-byte IPv6 one
+ * 40 + 8152 + 808, a 20000-byte one [header][to 16384][rest].
+ */
+static unsigned afpacket_cuts(const struct pkt_view *v, uint32_t *cut)
+{
+	uint32_t frame = v->l2len + v->wirelen, left, at = ETH_HEADER, order = COSTLY_ORDER;
+	unsigned n = 0;
+
+	if (frame < LINEAR_LIMIT)
+		return 0;
+	cut[n++] = ip_pulled_len(v);
+	for (left = frame - ETH_HEADER; left > 0 && n < CUTS_MAX;) {
+		uint32_t pages = (left + PAGE_BYTES - 1) / PAGE_BYTES;
+		while (order > 0 && pages < (1u << order))
+			order--;
+		uint32_t chunk = PAGE_BYTES << order;
+		if (chunk >= left)
+			break;
+		at += chunk;
+		left -= chunk;
+		/* a boundary in frame bytes, seen from the IP header */
+		if (at > v->l2len && at - v->l2len > cut[0])
+			cut[n++] = at - v->l2len;
+	}
+	return n;
+}
+
 /* Chunk boundaries (absolute offsets) of a layout, in increasing order. */
 static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uint32_t *cut)
 {
@@ -213,10 +262,7 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 	}
 	switch (layout) {
 	case BM_AUTO:
-		/* AF_PACKET on veth: frames of >= 4080 bytes get a paged body */
-		if (v->l2len + v->wirelen >= 4080)
-			cut[n++] = v->l3len;
-		break;
+		return afpacket_cuts(v, cut);
 	case BM_L3:
 		cut[n++] = v->l3len;
 		break;
@@ -238,7 +284,7 @@ static unsigned layout_cuts(const struct pkt_view *v, enum bm_layout layout, uin
 static long bm_over_chunks(const struct bm_tables *bt, const struct pkt_view *v, uint32_t from,
 			   uint32_t to, enum bm_layout layout)
 {
-	uint32_t cut[4] = { 0 }, end = v->caplen < v->len ? v->caplen : v->len;
+	uint32_t cut[CUTS_MAX] = { 0 }, end = v->caplen < v->len ? v->caplen : v->len;
 	unsigned ncut = layout_cuts(v, layout, cut);
 	uint32_t pos = from;
 
@@ -302,7 +348,7 @@ static enum verdict eval_layout(const struct str_match *m, const struct bm_table
 static bool crosses_any_cut(const struct pkt_view *v, uint32_t at, uint32_t m)
 {
 	static const enum bm_layout layouts[] = { BM_L3, BM_L4, BM_AUTO };
-	uint32_t cut[4];
+	uint32_t cut[CUTS_MAX];
 
 	for (unsigned k = 0; k < ARRAY_SIZE(layouts); k++) {
 		unsigned n = layout_cuts(v, layouts[k], cut);

@@ -122,7 +122,7 @@ uint8_t str_unfold(uint8_t c); /* kernel tolower() */
 
 /* bm chunk layouts (spec 5.6). */
 enum bm_layout {
-	BM_AUTO,   /* linear; [IP header][rest] for frames >= 4080 bytes (AF_PACKET/veth) */
+	BM_AUTO,   /* AF_PACKET over a veth: [IP header][page fragments] from 4080 bytes */
 	BM_LINEAR, /* one chunk */
 	BM_L3,	   /* split at the end of the IP header */
 	BM_L4,	   /* split at the end of the transport header */
