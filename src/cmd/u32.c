@@ -16,7 +16,8 @@
 #include "u32/args.h"
 #include "u32/capture.h"
 #include "u32/run.h"
-#include "u32/u32.h"
+#include "u32/defrag.h"
+#include "u32/rule.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -24,8 +25,8 @@
 #define MAX_INLINE_WORDS 256
 
 struct test_opts {
-	struct kernel_profile kp;
-	enum bm_layout layout;
+	struct u32_kernel_profile kp;
+	enum u32_bm_layout layout;
 	bool verdicts, json, defrag;
 	const char *captures[MAX_CAPTURES];
 	unsigned ncaptures;
@@ -68,19 +69,19 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int parse_layout(const char *s, enum bm_layout *out)
+static int parse_layout(const char *s, enum u32_bm_layout *out)
 {
 	static const char *const names[] = { "auto", "linear", "l3", "l4", "kmp" };
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		if (strcmp(s, names[k]) == 0) {
-			*out = (enum bm_layout)k;
+			*out = (enum u32_bm_layout)k;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-int u32_profile_option(struct kernel_profile *kp, const char *opt, const char *val)
+int u32_profile_option(struct u32_kernel_profile *kp, const char *opt, const char *val)
 {
 	bool shift = strcmp(opt, "--shift") == 0;
 
@@ -98,11 +99,11 @@ int u32_profile_option(struct kernel_profile *kp, const char *opt, const char *v
 }
 
 /* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
-static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
+static int add_inline_rule(struct u32_ruleset *rs, struct test_opts *o)
 {
 	char err[U32_ERR_LEN];
-	struct rule_args ra;
-	struct rule *r;
+	struct u32_rule_args ra;
+	struct u32_rule *r;
 	int rc;
 
 	if (o->nwords == 0)
@@ -110,18 +111,18 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_RUNTIME;
-	rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+	rc = u32_rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
 	if (rc == 0)
-		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
+		rc = u32_rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
 	r->family_hint = ra.family;
 	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
 	if (ra.note)
 		cmd_error("u32", "%s: note: %s", r->name, ra.note);
-	rule_args_free(&ra);
+	u32_rule_args_free(&ra);
 	o->nwords = 0;
 	if (rc == -EINVAL)
 		cmd_error("u32", "%s: %s", r->name, err);
-	else if (rc == 0 && ruleset_add(rs, r))
+	else if (rc == 0 && u32_ruleset_add(rs, r))
 		rc = -ENOMEM;
 	free(r);
 	return rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
@@ -131,7 +132,7 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
  * Options of triage itself. Returns the number of words consumed (1 or 2),
  * 0 when a is not one of them, or an exit status (negated) on error.
  */
-static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
+static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
 	int rc = u32_profile_option(&o->kp, a, val);
@@ -156,7 +157,7 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 			    "unknown --bm-layout \"%s\" (auto, linear, l3, l4, kmp)", val);
 		return 2;
 	} else if (strcmp(a, "--rules") == 0) {
-		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
+		if (u32_ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
 			cmd_error("u32", "%s", err);
 			return -EXIT_USAGE;
 		}
@@ -174,7 +175,7 @@ static int rule_word(struct test_opts *o, char *word, char *next)
 				    MAX_INLINE_WORDS - 2);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
-	if (rule_arg_takes_value(word) && next && strcmp(next, "--")) {
+	if (u32_rule_arg_takes_value(word) && next && strcmp(next, "--")) {
 		o->words[o->nwords++] = next;
 		return 2;
 	}
@@ -182,14 +183,14 @@ static int rule_word(struct test_opts *o, char *word, char *next)
 }
 
 /* One argument that is not an option of triage: returns the words consumed or -status. */
-static int test_arg(struct test_opts *o, struct ruleset *rs, char *a, char *next)
+static int test_arg(struct test_opts *o, struct u32_ruleset *rs, char *a, char *next)
 {
 	bool rule_time = o->ncaptures == 0; /* rules come before the captures */
 	int status;
 
 	if (strcmp(a, "--") == 0)
 		return -add_inline_rule(rs, o) ?: 1;
-	if (rule_time && rule_arg_is_whole_rule(a)) {
+	if (rule_time && u32_rule_arg_is_whole_rule(a)) {
 		/* a whole rule in one argument stands alone */
 		if ((status = add_inline_rule(rs, o)))
 			return -status;
@@ -208,7 +209,7 @@ static int test_arg(struct test_opts *o, struct ruleset *rs, char *a, char *next
 	return 1;
 }
 
-static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+static int parse_test_args(int argc, char **argv, struct test_opts *o, struct u32_ruleset *rs)
 {
 	int rc, status;
 
@@ -230,12 +231,12 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 	return 0;
 }
 
-static char verdict_char(enum verdict v)
+static char verdict_char(enum u32_verdict v)
 {
-	return v == V_YES ? '1' : v == V_NO ? '0' : '?';
+	return v == U32_VERDICT_YES ? '1' : v == U32_VERDICT_NO ? '0' : '?';
 }
 
-static void csv_header(const struct ruleset *rs)
+static void csv_header(const struct u32_ruleset *rs)
 {
 	fputs("packet", stdout);
 	for (unsigned k = 0; k < rs->n; k++) {
@@ -245,35 +246,36 @@ static void csv_header(const struct ruleset *rs)
 	fputc('\n', stdout);
 }
 
-static void csv_row(const struct ruleset *rs, const struct frame_verdicts *fv)
+static void csv_row(const struct u32_ruleset *rs, const struct u32_frame_verdicts *fv)
 {
 	printf("%llu", (unsigned long long)fv->number);
 	for (unsigned k = 0; k < rs->n; k++) {
 		fputc(',', stdout);
-		fputc(fv->status == VIEW_OK ? verdict_char(fv->res[k].v) : '-', stdout);
+		fputc(fv->status == U32_VIEW_OK ? verdict_char(fv->res[k].v) : '-', stdout);
 	}
 	fputc('\n', stdout);
 }
 
-static void json_row(struct json_writer *w, const struct ruleset *rs,
-		     const struct frame_verdicts *fv)
+static void json_row(struct json_writer *w, const struct u32_ruleset *rs,
+		     const struct u32_frame_verdicts *fv)
 {
 	json_object_begin(w);
 	json_kv_uint(w, "packet", fv->number);
-	json_kv_string(w, "status", fv->status == VIEW_OK ? "ip" : view_status_reason(fv->status));
+	json_kv_string(w, "status",
+		       fv->status == U32_VIEW_OK ? "ip" : u32_view_status_reason(fv->status));
 	json_key(w, "verdicts");
 	json_object_begin(w);
 	for (unsigned k = 0; k < rs->n; k++) {
 		json_key(w, rs->rules[k].name);
-		if (fv->status != VIEW_OK || fv->res[k].v == V_INDET)
+		if (fv->status != U32_VIEW_OK || fv->res[k].v == U32_VERDICT_INDET)
 			json_null(w);
 		else
-			json_int(w, fv->res[k].v == V_YES);
+			json_int(w, fv->res[k].v == U32_VERDICT_YES);
 	}
 	json_end(w);
 	json_key(w, "layout_dependent");
 	json_array_begin(w);
-	for (unsigned k = 0; fv->status == VIEW_OK && k < rs->n; k++)
+	for (unsigned k = 0; fv->status == U32_VIEW_OK && k < rs->n; k++)
 		if (fv->res[k].layout_dependent)
 			json_string(w, rs->rules[k].name);
 	json_end(w);
@@ -282,22 +284,22 @@ static void json_row(struct json_writer *w, const struct ruleset *rs,
 
 struct run_state {
 	struct test_opts *o;
-	struct ruleset *rs;
+	struct u32_ruleset *rs;
 	struct json_writer *jw;
-	struct defrag *defrag;
+	struct u32_defrag *defrag;
 	uint64_t frames, ip, skipped;
 	bool progress;
 };
 
-static void account(struct run_state *st, struct frame_verdicts *fv, const struct pkt_view *v)
+static void account(struct run_state *st, struct u32_frame_verdicts *fv, const struct u32_view *v)
 {
 	for (unsigned k = 0; k < st->rs->n; k++) {
-		struct rule_counts *c = &st->rs->counts[k];
-		rule_eval(&st->rs->rules[k], &st->o->kp, v, st->o->layout, &fv->res[k]);
-		if (fv->res[k].v == V_YES) {
+		struct u32_rule_counts *c = &st->rs->counts[k];
+		u32_rule_eval(&st->rs->rules[k], &st->o->kp, v, st->o->layout, &fv->res[k]);
+		if (fv->res[k].v == U32_VERDICT_YES) {
 			c->pkts++;
 			c->bytes += v->len;
-		} else if (fv->res[k].v == V_INDET) {
+		} else if (fv->res[k].v == U32_VERDICT_INDET) {
 			c->indet++;
 		}
 		c->layout_dep += fv->res[k].layout_dependent;
@@ -305,10 +307,10 @@ static void account(struct run_state *st, struct frame_verdicts *fv, const struc
 }
 
 /* With --defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
-static int reassemble(struct run_state *st, struct pkt_view *v)
+static int reassemble(struct run_state *st, struct u32_view *v)
 {
-	struct pkt_view whole;
-	int rc = defrag_add(st->defrag, v, &whole);
+	struct u32_view whole;
+	int rc = u32_defrag_add(st->defrag, v, &whole);
 
 	if (rc == 2) {
 		*v = whole;
@@ -319,27 +321,27 @@ static int reassemble(struct run_state *st, struct pkt_view *v)
 
 struct capture_run {
 	struct run_state *st;
-	struct frame_verdicts *fv;
+	struct u32_frame_verdicts *fv;
 	const char *path;
 	int dlt;
 };
 
 /* One frame: build its view, evaluate every rule, write its row. */
-static int run_frame(void *ctx, const struct frame *f)
+static int run_frame(void *ctx, const struct u32_frame *f)
 {
 	struct capture_run *cr = ctx;
 	struct run_state *st = cr->st;
-	struct frame_verdicts *fv = cr->fv;
-	struct pkt_view v;
+	struct u32_frame_verdicts *fv = cr->fv;
+	struct u32_view v;
 	int rc = 0;
 
 	fv->number = ++st->frames;
-	fv->status = pkt_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
-	if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
+	fv->status = u32_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
+	if (fv->status == U32_VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
 		return rc;
-	if (fv->status == VIEW_OK && rc == 1)
-		fv->status = VIEW_HELD;
-	if (fv->status == VIEW_OK) {
+	if (fv->status == U32_VIEW_OK && rc == 1)
+		fv->status = U32_VIEW_HELD;
+	if (fv->status == U32_VIEW_OK) {
 		st->ip++;
 		account(st, fv, &v);
 	} else {
@@ -354,22 +356,22 @@ static int run_frame(void *ctx, const struct frame *f)
 	return 0;
 }
 
-static int run_capture(struct run_state *st, const char *path, struct frame_verdicts *fv)
+static int run_capture(struct run_state *st, const char *path, struct u32_frame_verdicts *fv)
 {
 	char err[512];
-	struct capture cap;
+	struct u32_capture cap;
 	struct capture_run cr = { .st = st, .fv = fv, .path = path };
 	int rc;
 
-	if (capture_open(&cap, path, err, sizeof(err))) {
+	if (u32_capture_open(&cap, path, err, sizeof(err))) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
 	}
 	cr.dlt = cap.dlt;
-	rc = capture_loop(&cap, run_frame, &cr, err, sizeof(err));
+	rc = u32_capture_loop(&cap, run_frame, &cr, err, sizeof(err));
 	if (st->progress)
 		fputs("\r\033[K", stderr);
-	capture_close(&cap);
+	u32_capture_close(&cap);
 	if (rc == -ENOMEM) {
 		cmd_error("u32", "out of memory");
 		return EXIT_RUNTIME;
@@ -383,7 +385,7 @@ static int run_capture(struct run_state *st, const char *path, struct frame_verd
 
 static void print_counts_plain(const struct run_state *st)
 {
-	const struct ruleset *rs = st->rs;
+	const struct u32_ruleset *rs = st->rs;
 	bool extra = false;
 
 	for (unsigned k = 0; k < rs->n; k++)
@@ -391,7 +393,7 @@ static void print_counts_plain(const struct run_state *st)
 	printf("%8s %10s %-12s %s\n", "pkts", "bytes", "rule",
 	       extra ? "[indet layout-dep] match" : "match");
 	for (unsigned k = 0; k < rs->n; k++) {
-		const struct rule_counts *c = &rs->counts[k];
+		const struct u32_rule_counts *c = &rs->counts[k];
 		printf("%8llu %10llu ", (unsigned long long)c->pkts, (unsigned long long)c->bytes);
 		text_put_safe(stdout, rs->rules[k].name);
 		printf("%*s ",
@@ -416,7 +418,7 @@ static void print_counts_json(const struct run_state *st)
 	json_key(w, "rules");
 	json_array_begin(w);
 	for (unsigned k = 0; k < st->rs->n; k++) {
-		const struct rule_counts *c = &st->rs->counts[k];
+		const struct u32_rule_counts *c = &st->rs->counts[k];
 		json_object_begin(w);
 		json_kv_string(w, "name", st->rs->rules[k].name);
 		json_kv_string(w, "match", st->rs->rules[k].text);
@@ -432,16 +434,16 @@ static void print_counts_json(const struct run_state *st)
 	json_kv_uint(w, "not_seen", st->skipped);
 }
 
-static int run_test(struct test_opts *o, struct ruleset *rs)
+static int run_test(struct test_opts *o, struct u32_ruleset *rs)
 {
 	struct json_writer jw;
 	struct run_state st = { .o = o, .rs = rs, .jw = &jw, .progress = isatty(2) == 1 };
-	struct frame_verdicts fv = { .res = calloc(rs->n, sizeof(struct rule_result)) };
+	struct u32_frame_verdicts fv = { .res = calloc(rs->n, sizeof(struct u32_rule_result)) };
 	int rc = 0;
 
 	if (!fv.res)
 		return EXIT_RUNTIME;
-	if (o->defrag && !(st.defrag = defrag_new())) {
+	if (o->defrag && !(st.defrag = u32_defrag_new())) {
 		free(fv.res);
 		return EXIT_RUNTIME;
 	}
@@ -469,14 +471,14 @@ static int run_test(struct test_opts *o, struct ruleset *rs)
 		print_counts_plain(&st);
 	}
 	free(fv.res);
-	defrag_free(st.defrag);
+	u32_defrag_free(st.defrag);
 	return rc;
 }
 
 static int cmd_u32_test(int argc, char **argv)
 {
 	struct test_opts *o = calloc(1, sizeof(*o));
-	struct ruleset rs = { 0 };
+	struct u32_ruleset rs = { 0 };
 	int rc;
 
 	if (!o)
@@ -484,7 +486,7 @@ static int cmd_u32_test(int argc, char **argv)
 	rc = parse_test_args(argc, argv, o, &rs);
 	if (rc == 0)
 		rc = run_test(o, &rs);
-	ruleset_free(&rs);
+	u32_ruleset_free(&rs);
 	free(o);
 	return rc;
 }

@@ -2,7 +2,7 @@
 #ifndef TRIAGE_CMD_U32_H
 #define TRIAGE_CMD_U32_H
 
-#include "u32/u32.h"
+#include "u32/verdict.h"
 
 int u32_cmd_explain(int argc, char **argv);
 int u32_cmd_lint(int argc, char **argv);
@@ -13,6 +13,6 @@ int u32_cmd_recipe(int argc, char **argv);
  * --string-to end|start. 1: opt was one and val was valid; 0: opt is not
  * one of them; -EINVAL: a bad or missing val.
  */
-int u32_profile_option(struct kernel_profile *kp, const char *opt, const char *val);
+int u32_profile_option(struct u32_kernel_profile *kp, const char *opt, const char *val);
 
 #endif

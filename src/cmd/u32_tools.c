@@ -10,7 +10,10 @@
 #include "u32/args.h"
 #include "u32/capture.h"
 #include "u32/run.h"
-#include "u32/u32.h"
+#include "u32/explain.h"
+#include "u32/lint.h"
+#include "u32/recipe.h"
+#include "u32/rule.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -27,19 +30,19 @@ static void json_line(void *ctx, const char *text)
 }
 
 /* Finds frame n (1-based) of path and builds its view; frame data is copied to buf. */
-static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct pkt_view *v)
+static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v)
 {
 	char err[512];
-	struct capture cap;
-	struct frame f;
+	struct u32_capture cap;
+	struct u32_frame f;
 	int rc;
 	unsigned long k = 0;
 
-	if (capture_open(&cap, path, err, sizeof(err))) {
+	if (u32_capture_open(&cap, path, err, sizeof(err))) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
 	}
-	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1 && ++k < n)
+	while ((rc = u32_capture_next(&cap, &f, err, sizeof(err))) == 1 && ++k < n)
 		;
 	if (rc != 1) {
 		/* a damaged capture is a runtime failure, a frame number past the end a usage error
@@ -48,19 +51,19 @@ static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct 
 			cmd_error("u32", "%s: frame %lu: %s", path, k + 1, err);
 		else
 			cmd_error("u32", "%s: no frame %lu (the capture has %lu)", path, n, k);
-		capture_close(&cap);
+		u32_capture_close(&cap);
 		return rc < 0 ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	*buf = malloc(f.caplen ? f.caplen : 1);
 	if (!*buf) {
-		capture_close(&cap);
+		u32_capture_close(&cap);
 		return EXIT_RUNTIME;
 	}
 	memcpy(*buf, f.data, f.caplen);
-	enum view_status st = pkt_view_from_frame(cap.dlt, *buf, f.caplen, f.wirelen, v);
-	capture_close(&cap);
-	if (st != VIEW_OK) {
-		cmd_error("u32", "%s: frame %lu: %s", path, n, view_status_reason(st));
+	enum u32_view_status st = u32_view_from_frame(cap.dlt, *buf, f.caplen, f.wirelen, v);
+	u32_capture_close(&cap);
+	if (st != U32_VIEW_OK) {
+		cmd_error("u32", "%s: frame %lu: %s", path, n, u32_view_status_reason(st));
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -70,8 +73,8 @@ struct explain_opts {
 	const char *capture;
 	unsigned long pktno;
 	bool json;
-	struct kernel_profile kp;
-	char *words[RULE_ARGS_MAX]; /* the rule: an expression or match arguments */
+	struct u32_kernel_profile kp;
+	char *words[U32_RULE_ARGS_MAX]; /* the rule: an expression or match arguments */
 	int nwords;
 };
 
@@ -131,10 +134,10 @@ static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
 				return rc;
 			continue;
 		}
-		if (o->nwords + 2 > RULE_ARGS_MAX)
+		if (o->nwords + 2 > U32_RULE_ARGS_MAX)
 			return explain_usage("too many words in the rule", NULL);
 		o->words[o->nwords++] = argv[i];
-		if (rule_arg_takes_value(a) && i + 1 < argc)
+		if (u32_rule_arg_takes_value(a) && i + 1 < argc)
 			o->words[o->nwords++] = argv[++i];
 	}
 	if (o->nwords == 0)
@@ -143,18 +146,18 @@ static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
 }
 
 /* Plain text, or {"explanation": [...], "packet": [...]} with --json. */
-static void explain_render(const struct explain_opts *o, const struct match *m, bool others,
-			   const struct pkt_view *v)
+static void explain_render(const struct explain_opts *o, const struct u32_match *m, bool others,
+			   const struct u32_view *v)
 {
 	struct json_writer jw;
-	struct text_sink out = { print_line, NULL };
+	struct u32_text_sink out = { print_line, NULL };
 
 	if (o->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
 		json_key(&jw, "explanation");
 		json_array_begin(&jw);
-		out = (struct text_sink){ json_line, &jw };
+		out = (struct u32_text_sink){ json_line, &jw };
 	}
 	u32_explain(&m->u32, &out);
 	if (m->invert)
@@ -172,8 +175,8 @@ static void explain_render(const struct explain_opts *o, const struct match *m, 
 		if (!o->json)
 			print_line(NULL, "");
 		u32_explain_packet(&m->u32, &o->kp, v, &out);
-		if (m->invert && u32_eval(&m->u32, &o->kp, v, NULL) != V_INDET)
-			out.line(out.ctx, u32_eval(&m->u32, &o->kp, v, NULL) == V_YES
+		if (m->invert && u32_eval(&m->u32, &o->kp, v, NULL) != U32_VERDICT_INDET)
+			out.line(out.ctx, u32_eval(&m->u32, &o->kp, v, NULL) == U32_VERDICT_YES
 					      ? "with !: no match"
 					      : "with !: match");
 	}
@@ -184,15 +187,15 @@ static void explain_render(const struct explain_opts *o, const struct match *m, 
 }
 
 /* The one -m u32 match of the rule the user wrote; EXIT_USAGE with a message if none. */
-static int explain_rule(struct explain_opts *o, struct rule *r)
+static int explain_rule(struct explain_opts *o, struct u32_rule *r)
 {
 	char err[U32_ERR_LEN];
-	struct rule_args ra;
-	int rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+	struct u32_rule_args ra;
+	int rc = u32_rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
 
 	if (rc == 0)
-		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
-	rule_args_free(&ra);
+		rc = u32_rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
+	u32_rule_args_free(&ra);
 	if (rc == -ENOMEM)
 		return EXIT_RUNTIME;
 	if (rc) {
@@ -201,7 +204,7 @@ static int explain_rule(struct explain_opts *o, struct rule *r)
 	}
 	unsigned nu32 = 0;
 	for (unsigned k = 0; k < r->nmatches; k++)
-		nu32 += r->m[k].kind == M_U32;
+		nu32 += r->m[k].kind == U32_MATCH_U32;
 	if (nu32 != 1) {
 		cmd_error("u32", "explain: the rule has %u -m u32 matches; give one", nu32);
 		return EXIT_USAGE;
@@ -212,9 +215,9 @@ static int explain_rule(struct explain_opts *o, struct rule *r)
 int u32_cmd_explain(int argc, char **argv)
 {
 	struct explain_opts o = { 0 };
-	struct rule *r = calloc(1, sizeof(*r));
+	struct u32_rule *r = calloc(1, sizeof(*r));
 	uint8_t *buf = NULL;
-	struct pkt_view v;
+	struct u32_view v;
 	int rc;
 
 	if (!r)
@@ -226,7 +229,7 @@ int u32_cmd_explain(int argc, char **argv)
 		rc = load_packet(o.capture, o.pktno, &buf, &v);
 	if (rc == 0) {
 		unsigned u = 0;
-		while (r->m[u].kind != M_U32)
+		while (r->m[u].kind != U32_MATCH_U32)
 			u++;
 		bool others = r->nmatches > 1 || r->proto >= 0 || r->frag >= 0;
 		explain_render(&o, &r->m[u], others, o.capture ? &v : NULL);
@@ -236,7 +239,7 @@ int u32_cmd_explain(int argc, char **argv)
 	return rc;
 }
 
-static void lint_print(const struct rule *r, const struct lint_warning *w, unsigned nw,
+static void lint_print(const struct u32_rule *r, const struct u32_lint_warning *w, unsigned nw,
 		       struct json_writer *jw)
 {
 	for (unsigned k = 0; k < nw; k++) {
@@ -278,16 +281,16 @@ static int drop_option(char **args, int n, const char *opt)
 struct lint_msg {
 	char rule[32];
 	bool is_note;
-	struct lint_warning w; /* text, and a fix for refusals that have one */
+	struct u32_lint_warning w; /* text, and a fix for refusals that have one */
 };
 
 struct lint_input {
-	struct ruleset rs;
+	struct u32_ruleset rs;
 	bool json;
 	unsigned refused, inline_rules;
 	struct lint_msg *msgs;
 	unsigned nmsgs;
-	char *words[RULE_ARGS_MAX]; /* the rule being written in words */
+	char *words[U32_RULE_ARGS_MAX]; /* the rule being written in words */
 	int nwords;
 };
 
@@ -324,16 +327,16 @@ static int lint_refusal(struct lint_input *in, const char *rule, const char *err
 static int lint_rule(struct lint_input *in, int n, char **words, const char *name)
 {
 	char err[U32_ERR_LEN];
-	struct kernel_profile kp = { 0 };
-	struct rule_args ra;
-	struct rule *r = calloc(1, sizeof(*r));
+	struct u32_kernel_profile kp = { 0 };
+	struct u32_rule_args ra;
+	struct u32_rule *r = calloc(1, sizeof(*r));
 	int rc, refused = 0;
 
 	if (!r)
 		return EXIT_RUNTIME;
-	rc = rule_args_build(&ra, n, words, err, sizeof(err));
+	rc = u32_rule_args_build(&ra, n, words, err, sizeof(err));
 	if (rc == 0)
-		rc = rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
+		rc = u32_rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
 	else if (rc == -EINVAL)
 		rc = lint_say(in, name, false, "", err) ?: 1; /* cannot be split into words */
 	if (ra.note && lint_say(in, name, true, "", ra.note))
@@ -341,15 +344,15 @@ static int lint_rule(struct lint_input *in, int n, char **words, const char *nam
 	if (rc == -EINVAL && strcmp(err, "unknown option \"--algo\"") == 0) {
 		int said = lint_refusal(in, name, err);
 		ra.n = drop_option(ra.word, ra.n, "--algo");
-		rc = said ? -ENOMEM : rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
+		rc = said ? -ENOMEM : u32_rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
 		refused = 1;
 	}
 	if (rc == -EINVAL && lint_refusal(in, name, err))
 		rc = -ENOMEM;
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->family_hint = ra.family;
-	rule_args_free(&ra);
-	if (rc == 0 && ruleset_add(&in->rs, r))
+	u32_rule_args_free(&ra);
+	if (rc == 0 && u32_ruleset_add(&in->rs, r))
 		rc = -ENOMEM;
 	free(r);
 	return rc == -ENOMEM ? EXIT_RUNTIME : rc ? 1 : refused ? 3 : 0;
@@ -373,8 +376,9 @@ static int lint_flush(struct lint_input *in)
 
 static int lint_word(struct lint_input *in, char *word)
 {
-	if (in->nwords == RULE_ARGS_MAX) {
-		cmd_error("u32", "lint: too many words in one rule (at most %d)", RULE_ARGS_MAX);
+	if (in->nwords == U32_RULE_ARGS_MAX) {
+		cmd_error("u32", "lint: too many words in one rule (at most %d)",
+			  U32_RULE_ARGS_MAX);
 		return EXIT_USAGE;
 	}
 	in->words[in->nwords++] = word;
@@ -385,22 +389,23 @@ static int lint_word(struct lint_input *in, char *word)
 static int lint_collect(int argc, char **argv, struct lint_input *in)
 {
 	char err[U32_ERR_LEN];
-	struct kernel_profile kp = { 0 };
+	struct u32_kernel_profile kp = { 0 };
 	int rc = 0;
 
 	for (int i = 1; i < argc && rc == 0; i++) {
 		char *a = argv[i];
-		bool has_value = i + 1 < argc && rule_arg_takes_value(a);
+		bool has_value = i + 1 < argc && u32_rule_arg_takes_value(a);
 		if (strcmp(a, "--json") == 0) {
 			in->json = true;
 		} else if (strcmp(a, "--rules") == 0 && i + 1 < argc) {
-			if (ruleset_load(&in->rs, argv[++i], &kp, err, sizeof(err))) {
+			if (u32_ruleset_load(&in->rs, argv[++i], &kp, err, sizeof(err))) {
 				cmd_error("u32", "%s", err);
 				return EXIT_USAGE;
 			}
 		} else if (strcmp(a, "--") == 0) {
 			rc = lint_flush(in);
-		} else if (rule_arg_is_whole_rule(a) || (in->nwords == 0 && rule_arg_is_expr(a))) {
+		} else if (u32_rule_arg_is_whole_rule(a) ||
+			   (in->nwords == 0 && u32_rule_arg_is_expr(a))) {
 			if (!(rc = lint_flush(in)) && !(rc = lint_word(in, a)))
 				rc = lint_flush(in);
 		} else if (!(rc = lint_word(in, a)) && has_value) {
@@ -438,7 +443,7 @@ static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
 /* Plain text, or {"messages": [...], "warnings": [...], "refused": N} with --json. */
 static int lint_report(const struct lint_input *in)
 {
-	struct lint_warning w[32];
+	struct u32_lint_warning w[32];
 	struct json_writer jw;
 	unsigned total = 0;
 
@@ -455,7 +460,7 @@ static int lint_report(const struct lint_input *in)
 		json_array_begin(&jw);
 	}
 	for (unsigned k = 0; k < in->rs.n; k++) {
-		unsigned nw = rule_lint(&in->rs.rules[k], w, ARRAY_SIZE(w));
+		unsigned nw = u32_rule_lint(&in->rs.rules[k], w, ARRAY_SIZE(w));
 		lint_print(&in->rs.rules[k], w, nw, in->json ? &jw : NULL);
 		total += nw;
 	}
@@ -485,7 +490,7 @@ int u32_cmd_lint(int argc, char **argv)
 	} else if (rc == 0) {
 		rc = lint_report(in);
 	}
-	ruleset_free(&in->rs);
+	u32_ruleset_free(&in->rs);
 	free(in->msgs);
 	free(in);
 	return rc;
@@ -535,12 +540,12 @@ int u32_cmd_recipe(int argc, char **argv)
 					    o.domain ? o.domain
 					    : o.type ? "--type"
 						     : "--ipv6");
-		rc = recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
+		rc = u32_recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
 	} else if (strcmp(argv[1], "dns-query") == 0) {
 		if (!o.domain || o.sni)
 			return recipe_usage(
 			    o.sni ? "dns-query takes no --sni" : "dns-query wants a DOMAIN", NULL);
-		rc = recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
+		rc = u32_recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
 	} else {
 		return recipe_usage("unknown recipe (tls-client-hello, dns-query):", argv[1]);
 	}

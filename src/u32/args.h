@@ -16,10 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RULE_ARGS_MAX 256
+#define U32_RULE_ARGS_MAX 256
 
-struct rule_args {
-	char *word[RULE_ARGS_MAX]; /* the match arguments, for rule_parse() */
+struct u32_rule_args {
+	char *word[U32_RULE_ARGS_MAX]; /* the match arguments, for u32_rule_parse() */
 	int n;
 	int family;	  /* 4 or 6 for an iptables or ip6tables command line, else 0 */
 	const char *note; /* why part of a command line was set aside, or NULL */
@@ -28,20 +28,20 @@ struct rule_args {
 };
 
 /* An option of the modelled matches that takes the next word as its value. */
-bool rule_arg_takes_value(const char *word);
+bool u32_rule_arg_takes_value(const char *word);
 /* One argument holding a whole rule or iptables command line. */
-bool rule_arg_is_whole_rule(const char *arg);
+bool u32_rule_arg_is_whole_rule(const char *arg);
 /* A bare u32 expression: neither an option, '!' nor an iptables command. */
-bool rule_arg_is_expr(const char *arg);
+bool u32_rule_arg_is_expr(const char *arg);
 /* The first word is the iptables or ip6tables command ("iptables", "/sbin/ip6tables-nft"). */
-bool rule_arg_is_command(const char *word);
+bool u32_rule_arg_is_command(const char *word);
 
 /*
  * Builds the match arguments of one rule from the n words a user gave for
  * it (n >= 1; a single word may be a whole rule or a bare expression).
  * ra->word may point into words. 0, or -EINVAL/-ENOMEM with a message in err.
  */
-int rule_args_build(struct rule_args *ra, int n, char **words, char *err, size_t errlen);
-void rule_args_free(struct rule_args *ra);
+int u32_rule_args_build(struct u32_rule_args *ra, int n, char **words, char *err, size_t errlen);
+void u32_rule_args_free(struct u32_rule_args *ra);
 
 #endif

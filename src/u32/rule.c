@@ -10,7 +10,7 @@
 
 #include "common.h"
 #include "u32/internal.h"
-#include "u32/u32.h"
+#include "u32/rule.h"
 
 static bool is_blank(char c)
 {
@@ -75,13 +75,13 @@ int u32_split_words(const char *line, char *buf, char **words, int maxwords, cha
 }
 
 struct rule_parser {
-	struct rule *r;
+	struct u32_rule *r;
 	int argc, i;
 	char **argv;
 	bool invert;
 	int cur_u32, cur_str; /* index of the last -m u32 / -m string, -1 if none */
-	bool have_u32[RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
-	bool both_patterns[RULE_MAX_MATCHES];	  /* --string and --hex-string in one match */
+	bool have_u32[U32_RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
+	bool both_patterns[U32_RULE_MAX_MATCHES]; /* --string and --hex-string in one match */
 	bool have_proto, have_frag, have_comment; /* options iptables takes once */
 	char *err;
 	size_t errlen;
@@ -136,7 +136,7 @@ static int unmodelled_match(struct rule_parser *ps, const char *name)
 
 static int add_match(struct rule_parser *ps, const char *name)
 {
-	struct match *m;
+	struct u32_match *m;
 
 	if (strcmp(name, "comment") == 0)
 		ps->have_comment = false; /* each -m comment takes one --comment */
@@ -144,16 +144,16 @@ static int add_match(struct rule_parser *ps, const char *name)
 		return 0;
 	if (strcmp(name, "u32") && strcmp(name, "string"))
 		return unmodelled_match(ps, name);
-	if (ps->r->nmatches == RULE_MAX_MATCHES)
+	if (ps->r->nmatches == U32_RULE_MAX_MATCHES)
 		return u32_errorf(ps->err, ps->errlen, "too many matches (at most %d)",
-				  RULE_MAX_MATCHES);
+				  U32_RULE_MAX_MATCHES);
 	m = &ps->r->m[ps->r->nmatches];
 	memset(m, 0, sizeof(*m));
 	if (name[0] == 'u') {
-		m->kind = M_U32;
+		m->kind = U32_MATCH_U32;
 		ps->cur_u32 = (int)ps->r->nmatches;
 	} else {
-		m->kind = M_STRING;
+		m->kind = U32_MATCH_STRING;
 		m->str.to = 65535;
 		ps->cur_str = (int)ps->r->nmatches;
 		ps->have_pat_str = ps->have_pat_hex = false;
@@ -183,7 +183,7 @@ static int opt_precheck(struct rule_parser *ps, const char *ext, const char *opt
 
 static int opt_u32(struct rule_parser *ps)
 {
-	struct match *m = &ps->r->m[ps->cur_u32];
+	struct u32_match *m = &ps->r->m[ps->cur_u32];
 	int rc = opt_precheck(ps, "u32", "--u32", true, ps->have_u32[ps->cur_u32], true);
 
 	if (rc)
@@ -194,7 +194,7 @@ static int opt_u32(struct rule_parser *ps)
 }
 
 /* --string and --hex-string together are refused by the final check (check_matches). */
-static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool hex)
+static int opt_string_pattern(struct rule_parser *ps, struct u32_str_match *s, bool hex)
 {
 	const char *name = hex ? "--hex-string" : "--string";
 	bool *seen = hex ? &ps->have_pat_hex : &ps->have_pat_str;
@@ -211,16 +211,16 @@ static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool 
 	s->have_pattern = true;
 	s->hex = hex;
 	if (hex)
-		return str_parse_hex(arg, s->pat, &s->plen, ps->err, ps->errlen);
+		return u32_str_parse_hex(arg, s->pat, &s->plen, ps->err, ps->errlen);
 	n = strlen(arg);
-	if (n > STR_MAX_PATTERN)
+	if (n > U32_STR_MAX_PATTERN)
 		return u32_errorf(ps->err, ps->errlen, "STRING too long \"%s\"", arg);
 	memcpy(s->pat, arg, n);
 	s->plen = (unsigned)n;
 	return 0;
 }
 
-static int opt_string_window(struct rule_parser *ps, struct str_match *s, const char *opt)
+static int opt_string_window(struct rule_parser *ps, struct u32_str_match *s, const char *opt)
 {
 	bool from = strcmp(opt, "--from") == 0;
 	int rc = opt_precheck(ps, "string", opt, true, from ? s->have_from : s->have_to, false);
@@ -237,7 +237,7 @@ static int opt_string_window(struct rule_parser *ps, struct str_match *s, const 
 	return 0;
 }
 
-static int opt_string_algo(struct rule_parser *ps, struct str_match *s)
+static int opt_string_algo(struct rule_parser *ps, struct u32_str_match *s)
 {
 	const char *arg;
 	int rc = opt_precheck(ps, "string", "--algo", true, s->have_algo, false);
@@ -250,14 +250,14 @@ static int opt_string_algo(struct rule_parser *ps, struct str_match *s)
 		    ps->err, ps->errlen,
 		    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
 		    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument", arg);
-	s->algo = arg[0] == 'b' ? ALGO_BM : ALGO_KMP;
+	s->algo = arg[0] == 'b' ? U32_ALGO_BM : U32_ALGO_KMP;
 	s->have_algo = true;
 	return 0;
 }
 
 static int opt_string(struct rule_parser *ps, const char *opt)
 {
-	struct str_match *s = &ps->r->m[ps->cur_str].str;
+	struct u32_str_match *s = &ps->r->m[ps->cur_str].str;
 	int rc;
 
 	if (strcmp(opt, "--string") == 0 || strcmp(opt, "--hex-string") == 0)
@@ -300,7 +300,7 @@ static int parse_port(const char *s, uint16_t *out)
 	return -EINVAL;
 }
 
-static int parse_ports(const char *arg, struct port_match *pm, char *bad, size_t badlen)
+static int parse_ports(const char *arg, struct u32_port_match *pm, char *bad, size_t badlen)
 {
 	char buf[64], *colon;
 
@@ -356,7 +356,7 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 /* --sport/--dport, once each: libxt_tcp and libxt_udp word the repeat differently. */
 static int opt_basic_port(struct rule_parser *ps, const char *opt, bool sport)
 {
-	struct port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
+	struct u32_port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
 	const char *name = sport ? "--source-port" : "--destination-port";
 	const char *arg;
 	char bad[64];
@@ -456,11 +456,11 @@ static int parse_one(struct rule_parser *ps)
 }
 
 /* The final checks of each extension, then what the kernel refuses at load. */
-static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp)
+static int check_matches(struct rule_parser *ps, const struct u32_kernel_profile *kp)
 {
 	for (unsigned k = 0; k < ps->r->nmatches; k++) {
-		struct match *m = &ps->r->m[k];
-		if (m->kind == M_U32) {
+		struct u32_match *m = &ps->r->m[k];
+		if (m->kind == U32_MATCH_U32) {
 			if (!ps->have_u32[k])
 				return u32_errorf(ps->err, ps->errlen,
 						  "u32: option \"--u32\" must be specified");
@@ -486,7 +486,7 @@ static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp
 			    ps->err, ps->errlen,
 			    "the kernel refuses this rule at load (Invalid argument): %s",
 			    m->str.plen == 0 ? "empty pattern" : "--from is after --to");
-		str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
+		u32_str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
 	}
 	return 0;
 }
@@ -512,8 +512,8 @@ static void join_args(char *out, size_t len, int argc, char **argv)
 	}
 }
 
-int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profile *kp, char *err,
-	       size_t errlen)
+int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_kernel_profile *kp,
+		   char *err, size_t errlen)
 {
 	struct rule_parser ps = { .r = r,
 				  .argc = argc,
@@ -544,8 +544,8 @@ int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profil
 	return check_matches(&ps, kp);
 }
 
-int rule_parse_line(struct rule *r, const char *line, const struct kernel_profile *kp, char *err,
-		    size_t errlen)
+int u32_rule_parse_line(struct u32_rule *r, const char *line, const struct u32_kernel_profile *kp,
+			char *err, size_t errlen)
 {
 	char *buf = malloc(strlen(line) + 1), *words[256];
 	int n, rc;
@@ -557,12 +557,12 @@ int rule_parse_line(struct rule *r, const char *line, const struct kernel_profil
 		free(buf);
 		return n < 0 ? n : 1;
 	}
-	if (strlen(words[0]) >= RULE_NAME_LEN || words[0][0] == '-') {
+	if (strlen(words[0]) >= U32_RULE_NAME_LEN || words[0][0] == '-') {
 		rc = u32_errorf(err, errlen,
 				"a rule line starts with a name (at most %d characters)",
-				RULE_NAME_LEN - 1);
+				U32_RULE_NAME_LEN - 1);
 	} else {
-		rc = rule_parse(r, n - 1, words + 1, kp, err, errlen);
+		rc = u32_rule_parse(r, n - 1, words + 1, kp, err, errlen);
 		snprintf(r->name, sizeof(r->name), "%s", words[0]);
 	}
 	free(buf);
@@ -570,63 +570,63 @@ int rule_parse_line(struct rule *r, const char *line, const struct kernel_profil
 }
 
 /* xt_tcp/xt_udp: fragments never match; an unreadable header is a hotdrop. */
-static enum verdict eval_ports(const struct rule *r, const struct pkt_view *v)
+static enum u32_verdict eval_ports(const struct u32_rule *r, const struct u32_view *v)
 {
 	uint32_t need = r->proto == 6 ? 20 : 8;
 	uint16_t sp, dp;
 
 	if (!r->sport.set && !r->dport.set)
-		return V_YES;
+		return U32_VERDICT_YES;
 	if (v->nonfirst_frag || v->l4off == 0 || v->l4off + need > v->len)
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (v->l4off + 4 > v->caplen)
-		return V_INDET;
+		return U32_VERDICT_INDET;
 	sp = (uint16_t)(v->data[v->l4off] << 8 | v->data[v->l4off + 1]);
 	dp = (uint16_t)(v->data[v->l4off + 2] << 8 | v->data[v->l4off + 3]);
 	if (r->sport.set && ((sp >= r->sport.lo && sp <= r->sport.hi) == r->sport.invert))
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (r->dport.set && ((dp >= r->dport.lo && dp <= r->dport.hi) == r->dport.invert))
-		return V_NO;
-	return V_YES;
+		return U32_VERDICT_NO;
+	return U32_VERDICT_YES;
 }
 
-static enum verdict eval_basic(const struct rule *r, const struct pkt_view *v)
+static enum u32_verdict eval_basic(const struct u32_rule *r, const struct u32_view *v)
 {
 	if (r->proto >= 0 && ((v->proto == r->proto) == r->proto_invert))
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (r->frag >= 0 && (v->nonfirst_frag != (r->frag == 1)))
-		return V_NO;
+		return U32_VERDICT_NO;
 	return eval_ports(r, v);
 }
 
-static enum verdict invert(enum verdict x, bool inv)
+static enum u32_verdict invert(enum u32_verdict x, bool inv)
 {
-	if (!inv || x == V_INDET)
+	if (!inv || x == U32_VERDICT_INDET)
 		return x;
-	return x == V_YES ? V_NO : V_YES;
+	return x == U32_VERDICT_YES ? U32_VERDICT_NO : U32_VERDICT_YES;
 }
 
-void rule_eval(const struct rule *r, const struct kernel_profile *kp, const struct pkt_view *v,
-	       enum bm_layout layout, struct rule_result *res)
+void u32_rule_eval(const struct u32_rule *r, const struct u32_kernel_profile *kp,
+		   const struct u32_view *v, enum u32_bm_layout layout, struct u32_rule_result *res)
 {
-	enum verdict acc = eval_basic(r, v);
+	enum u32_verdict acc = eval_basic(r, v);
 
 	res->layout_dependent = false;
-	for (unsigned k = 0; k < r->nmatches && acc != V_NO; k++) {
-		const struct match *m = &r->m[k];
-		enum verdict x;
-		if (m->kind == M_U32) {
+	for (unsigned k = 0; k < r->nmatches && acc != U32_VERDICT_NO; k++) {
+		const struct u32_match *m = &r->m[k];
+		enum u32_verdict x;
+		if (m->kind == U32_MATCH_U32) {
 			x = invert(u32_eval(&m->u32, kp, v, NULL), m->invert);
 		} else {
-			struct str_result sr;
-			str_eval(&m->str, kp, v, layout, &sr);
+			struct u32_str_result sr;
+			u32_str_eval(&m->str, kp, v, layout, &sr);
 			x = invert(sr.v, m->invert);
 			res->layout_dependent |= sr.layout_dependent;
 		}
-		if (x == V_NO)
-			acc = V_NO;
-		else if (x == V_INDET)
-			acc = V_INDET;
+		if (x == U32_VERDICT_NO)
+			acc = U32_VERDICT_NO;
+		else if (x == U32_VERDICT_INDET)
+			acc = U32_VERDICT_INDET;
 	}
 	res->v = acc;
 }

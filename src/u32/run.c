@@ -6,15 +6,15 @@
 
 #include "u32/run.h"
 
-int ruleset_add(struct ruleset *rs, const struct rule *r)
+int u32_ruleset_add(struct u32_ruleset *rs, const struct u32_rule *r)
 {
 	if (rs->n == rs->cap) {
 		unsigned cap = rs->cap ? rs->cap * 2 : 8;
-		struct rule *nr = realloc(rs->rules, cap * sizeof(*nr));
+		struct u32_rule *nr = realloc(rs->rules, cap * sizeof(*nr));
 		if (!nr)
 			return -ENOMEM;
 		rs->rules = nr;
-		struct rule_counts *nc = realloc(rs->counts, cap * sizeof(*nc));
+		struct u32_rule_counts *nc = realloc(rs->counts, cap * sizeof(*nc));
 		if (!nc)
 			return -ENOMEM;
 		rs->counts = nc;
@@ -26,14 +26,14 @@ int ruleset_add(struct ruleset *rs, const struct rule *r)
 	return 0;
 }
 
-void ruleset_free(struct ruleset *rs)
+void u32_ruleset_free(struct u32_ruleset *rs)
 {
 	free(rs->rules);
 	free(rs->counts);
 	memset(rs, 0, sizeof(*rs));
 }
 
-static bool name_taken(const struct ruleset *rs, const char *name)
+static bool name_taken(const struct u32_ruleset *rs, const char *name)
 {
 	for (unsigned k = 0; k < rs->n; k++)
 		if (strcmp(rs->rules[k].name, name) == 0)
@@ -41,14 +41,14 @@ static bool name_taken(const struct ruleset *rs, const char *name)
 	return false;
 }
 
-int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profile *kp, char *err,
-		 size_t errlen)
+int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_kernel_profile *kp,
+		     char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, msg[U32_ERR_LEN];
 	size_t cap = 0;
 	unsigned lineno = 0;
-	struct rule *r = malloc(sizeof(*r));
+	struct u32_rule *r = malloc(sizeof(*r));
 	int rc = 0;
 
 	if (!f || !r) {
@@ -58,7 +58,7 @@ int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profi
 	}
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
-		int pr = rule_parse_line(r, line, kp, msg, sizeof(msg));
+		int pr = u32_rule_parse_line(r, line, kp, msg, sizeof(msg));
 		if (pr == 1)
 			continue;
 		if (pr == 0 && name_taken(rs, r->name)) {
@@ -70,7 +70,7 @@ int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profi
 			rc = pr;
 			goto out;
 		}
-		rc = ruleset_add(rs, r);
+		rc = u32_ruleset_add(rs, r);
 		if (rc) {
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, strerror(-rc));
 			goto out;

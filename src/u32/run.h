@@ -5,31 +5,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "u32/u32.h"
+#include "u32/rule.h"
 
-struct rule_counts {
+struct u32_rule_counts {
 	uint64_t pkts, bytes, indet, layout_dep;
 };
 
-struct ruleset {
-	struct rule *rules;
-	struct rule_counts *counts;
+struct u32_ruleset {
+	struct u32_rule *rules;
+	struct u32_rule_counts *counts;
 	unsigned n, cap;
 };
 
 /* Adds a copy of r; 0 or -ENOMEM. */
-int ruleset_add(struct ruleset *rs, const struct rule *r);
-void ruleset_free(struct ruleset *rs);
+int u32_ruleset_add(struct u32_ruleset *rs, const struct u32_rule *r);
+void u32_ruleset_free(struct u32_ruleset *rs);
 /* Reads a rules file; -EINVAL with "FILE:LINE: message" in err. */
-int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profile *kp, char *err,
-		 size_t errlen);
+int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_kernel_profile *kp,
+		     char *err, size_t errlen);
 
-/* One frame's outcome: status and, if VIEW_OK, a verdict per rule. */
-struct frame_verdicts {
+/* One frame's outcome: status and, if U32_VIEW_OK, a verdict per rule. */
+struct u32_frame_verdicts {
 	uint64_t number; /* 1-based over all captures */
-	enum view_status status;
+	enum u32_view_status status;
 	uint32_t iplen;
-	struct rule_result *res; /* n entries */
+	struct u32_rule_result *res; /* n entries */
 };
 
 #endif

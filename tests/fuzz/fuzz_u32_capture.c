@@ -7,7 +7,8 @@
 #include <stdlib.h>
 
 #include "u32/capture.h"
-#include "u32/u32.h"
+#include "u32/defrag.h"
+#include "u32/rule.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -20,33 +21,33 @@ static const char *const rules[] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct kernel_profile kp = { 0 };
-	struct rule *r = calloc(4, sizeof(*r));
-	struct defrag *d = defrag_new();
-	struct capture cap;
-	struct frame f;
-	struct pkt_view v;
-	struct rule_result res;
+	static const struct u32_kernel_profile kp = { 0 };
+	struct u32_rule *r = calloc(4, sizeof(*r));
+	struct u32_defrag *d = u32_defrag_new();
+	struct u32_capture cap;
+	struct u32_frame f;
+	struct u32_view v;
+	struct u32_rule_result res;
 	char err[512];
 	unsigned n = 0;
 
 	if (!r || !d)
 		goto out;
 	for (unsigned k = 0; k < 4; k++)
-		if (rule_parse_line(&r[k], rules[k], &kp, err, sizeof(err)))
+		if (u32_rule_parse_line(&r[k], rules[k], &kp, err, sizeof(err)))
 			abort();
-	if (capture_open_mem(&cap, data, size, err, sizeof(err)) == 0) {
-		while (n++ < 10000 && capture_next(&cap, &f, err, sizeof(err)) == 1) {
-			if (pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v) !=
-			    VIEW_OK)
+	if (u32_capture_open_mem(&cap, data, size, err, sizeof(err)) == 0) {
+		while (n++ < 10000 && u32_capture_next(&cap, &f, err, sizeof(err)) == 1) {
+			if (u32_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v) !=
+			    U32_VIEW_OK)
 				continue;
 			for (unsigned k = 0; k < 4; k++)
-				rule_eval(&r[k], &kp, &v, BM_AUTO, &res);
+				u32_rule_eval(&r[k], &kp, &v, U32_BM_AUTO, &res);
 		}
-		capture_close(&cap);
+		u32_capture_close(&cap);
 	}
 out:
-	defrag_free(d);
+	u32_defrag_free(d);
 	free(r);
 	return 0;
 }
