@@ -81,23 +81,6 @@ static int parse_layout(const char *s, enum u32_bm_layout *out)
 	return -EINVAL;
 }
 
-int u32_profile_option(struct u32_kernel_profile *kp, const char *opt, const char *val)
-{
-	bool shift = strcmp(opt, "--shift") == 0;
-
-	if (!shift && strcmp(opt, "--string-to"))
-		return 0;
-	if (!val)
-		return -EINVAL;
-	if (shift && (!strcmp(val, "reject") || !strcmp(val, "mod32")))
-		kp->shift_mod32 = strcmp(val, "mod32") == 0;
-	else if (!shift && (!strcmp(val, "end") || !strcmp(val, "start")))
-		kp->to_start = strcmp(val, "start") == 0;
-	else
-		return -EINVAL;
-	return 1;
-}
-
 /* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
 static int add_inline_rule(struct u32_ruleset *rs, struct test_opts *o)
 {
@@ -135,7 +118,7 @@ static int add_inline_rule(struct u32_ruleset *rs, struct test_opts *o)
 static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
-	int rc = u32_profile_option(&o->kp, a, val);
+	int rc = u32_kernel_profile_option(&o->kp, a, val);
 
 	if (rc < 0)
 		return -usage_error("%s wants %s, not \"%s\"", a,

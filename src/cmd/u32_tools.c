@@ -114,7 +114,7 @@ static int parse_explain_option(struct explain_opts *o, int argc, char **argv, i
 		*i += 2;
 	} else if (strcmp(a, "--shift") == 0) {
 		const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
-		if (u32_profile_option(&o->kp, a, val) < 0)
+		if (u32_kernel_profile_option(&o->kp, a, val) < 0)
 			return explain_usage("--shift wants reject or mod32, not", val ? val : "");
 		++*i;
 	} else {

@@ -30,7 +30,6 @@ struct u32_expr {
 	unsigned ntests;
 };
 
-
 /*
  * Parses a --u32 argument exactly as iptables 1.8.9's libxt_u32 does.
  * On error returns -EINVAL and writes iptables' message (without the
@@ -42,7 +41,6 @@ int u32_check_kernel(const struct u32_expr *e, const struct u32_kernel_profile *
 		     size_t errlen);
 /* The iptables -S form: 0x.. numbers, no blanks. */
 void u32_format(const struct u32_expr *e, char *buf, size_t len);
-
 
 /* One step of a traced u32 evaluation (for explain). */
 struct u32_step {
@@ -62,6 +60,6 @@ struct u32_trace {
 
 /* Evaluates without the '!' inversion. trace may be NULL. */
 enum u32_verdict u32_eval(const struct u32_expr *e, const struct u32_kernel_profile *kp,
-		      const struct u32_view *v, struct u32_trace *trace);
+			  const struct u32_view *v, struct u32_trace *trace);
 
 #endif

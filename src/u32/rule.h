@@ -55,17 +55,18 @@ int u32_split_words(const char *line, char *buf, char **words, int maxwords, cha
 		    size_t errlen);
 
 /* Parses iptables match arguments into r. -EINVAL + message on error. */
-int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_kernel_profile *kp, char *err,
-	       size_t errlen);
+int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_kernel_profile *kp,
+		   char *err, size_t errlen);
 /* Parses a rules-file line: 0 ok, 1 blank/comment, -EINVAL on error. */
-int u32_rule_parse_line(struct u32_rule *r, const char *line, const struct u32_kernel_profile *kp, char *err,
-		    size_t errlen);
+int u32_rule_parse_line(struct u32_rule *r, const char *line, const struct u32_kernel_profile *kp,
+			char *err, size_t errlen);
 
 struct u32_rule_result {
 	enum u32_verdict v;
 	bool layout_dependent;
 };
-void u32_rule_eval(const struct u32_rule *r, const struct u32_kernel_profile *kp, const struct u32_view *v,
-	       enum u32_bm_layout layout, struct u32_rule_result *res);
+void u32_rule_eval(const struct u32_rule *r, const struct u32_kernel_profile *kp,
+		   const struct u32_view *v, enum u32_bm_layout layout,
+		   struct u32_rule_result *res);
 
 #endif

@@ -44,9 +44,9 @@ uint8_t u32_str_unfold(uint8_t c); /* kernel tolower() */
 enum u32_bm_layout {
 	U32_BM_AUTO,   /* AF_PACKET over a veth: [IP header][page fragments] from 4080 bytes */
 	U32_BM_LINEAR, /* one chunk */
-	U32_BM_L3,	   /* split at the end of the IP header */
-	U32_BM_L4,	   /* split at the end of the transport header */
-	U32_BM_KMP,	   /* as if searched correctly (intended verdict) */
+	U32_BM_L3,     /* split at the end of the IP header */
+	U32_BM_L4,     /* split at the end of the transport header */
+	U32_BM_KMP,    /* as if searched correctly (intended verdict) */
 };
 
 struct u32_str_result {
@@ -55,8 +55,8 @@ struct u32_str_result {
 	int32_t found;	       /* absolute offset of the occurrence used, -1 if none */
 };
 
-void u32_str_eval(const struct u32_str_match *m, const struct u32_kernel_profile *kp, const struct u32_view *v,
-	      enum u32_bm_layout layout, struct u32_str_result *res);
+void u32_str_eval(const struct u32_str_match *m, const struct u32_kernel_profile *kp,
+		  const struct u32_view *v, enum u32_bm_layout layout, struct u32_str_result *res);
 /* Plain searches over a buffer, exposed for the benchmark and tests. */
 long u32_str_kmp_search(const uint8_t *pat, unsigned m, bool icase, const uint8_t *t, size_t n);
 void u32_str_bm_prepare(struct u32_bm_tables *bt, const uint8_t *pat, unsigned m, bool icase);

@@ -25,11 +25,16 @@ struct u32_view {
 	unsigned nfrag_cuts;
 };
 
-
 /* Link-layer stripping (spec 1.2). */
-enum u32_view_status { U32_VIEW_OK, U32_VIEW_NOT_IP, U32_VIEW_DROPPED, U32_VIEW_SHORT, U32_VIEW_HELD };
+enum u32_view_status {
+	U32_VIEW_OK,
+	U32_VIEW_NOT_IP,
+	U32_VIEW_DROPPED,
+	U32_VIEW_SHORT,
+	U32_VIEW_HELD
+};
 enum u32_view_status u32_view_from_frame(int dlt, const uint8_t *frame, uint32_t caplen,
-				     uint32_t wirelen, struct u32_view *v);
+					 uint32_t wirelen, struct u32_view *v);
 const char *u32_view_status_reason(enum u32_view_status s);
 
 #endif
