@@ -14,6 +14,7 @@
 #include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
+#include "u32/rule_error.h"
 #include "u32/capture.h"
 #include "u32/run.h"
 #include "u32/defrag.h"
@@ -84,30 +85,32 @@ static int parse_layout(const char *s, enum u32_bm_layout *out)
 /* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
 static int add_inline_rule(struct u32_ruleset *rs, struct test_opts *o)
 {
-	char err[U32_ERR_LEN];
-	struct u32_rule_args ra;
-	struct u32_rule *r;
-	int rc;
+	char msg[U32_ERR_LEN];
+	struct u32_rule_error *why = NULL;
+	struct u32_rule *r = NULL;
+	const char *note = NULL;
+	int rc = -ENOMEM;
 
 	if (o->nwords == 0)
 		return 0;
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return EXIT_RUNTIME;
-	rc = u32_rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
-	if (rc == 0)
-		rc = u32_rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
-	r->family_hint = ra.family;
-	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
-	if (ra.note)
-		cmd_error("u32", "%s: note: %s", r->name, ra.note);
-	u32_rule_args_free(&ra);
+	why = calloc(1, sizeof(*why));
+	if (!r || !why)
+		goto out;
+	rc = u32_rule_from_words(r, o->nwords, o->words, NULL, &o->kp, why, &note);
 	o->nwords = 0;
-	if (rc == -EINVAL)
-		cmd_error("u32", "%s: %s", r->name, err);
-	else if (rc == 0 && u32_ruleset_add(rs, r))
+	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
+	if (note)
+		cmd_error("u32", "%s: note: %s", r->name, note);
+	if (rc == -EINVAL) {
+		u32_rule_error_render(why, msg, sizeof(msg));
+		cmd_error("u32", "%s: %s", r->name, msg);
+	} else if (rc == 0 && u32_ruleset_add(rs, r)) {
 		rc = -ENOMEM;
+	}
+out:
 	free(r);
+	free(why);
 	return rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
 }
 

@@ -8,6 +8,7 @@
 #include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
+#include "u32/rule_error.h"
 #include "u32/capture.h"
 #include "u32/run.h"
 #include "u32/explain.h"
@@ -189,17 +190,18 @@ static void explain_render(const struct explain_opts *o, const struct u32_match 
 /* The one -m u32 match of the rule the user wrote; EXIT_USAGE with a message if none. */
 static int explain_rule(struct explain_opts *o, struct u32_rule *r)
 {
-	char err[U32_ERR_LEN];
-	struct u32_rule_args ra;
-	int rc = u32_rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+	char msg[U32_ERR_LEN];
+	struct u32_rule_error *why = calloc(1, sizeof(*why));
+	int rc =
+	    why ? u32_rule_from_words(r, o->nwords, o->words, NULL, &o->kp, why, NULL) : -ENOMEM;
 
-	if (rc == 0)
-		rc = u32_rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
-	u32_rule_args_free(&ra);
+	if (rc == -EINVAL)
+		u32_rule_error_render(why, msg, sizeof(msg));
+	free(why);
 	if (rc == -ENOMEM)
 		return EXIT_RUNTIME;
 	if (rc) {
-		cmd_error("u32", "explain: %s", err);
+		cmd_error("u32", "explain: %s", msg);
 		return EXIT_USAGE;
 	}
 	unsigned nu32 = 0;
@@ -262,101 +264,13 @@ static void lint_print(const struct u32_rule *r, const struct u32_lint_warning *
 	}
 }
 
-/* Removes an option and its value from an argument list. */
-static int drop_option(char **args, int n, const char *opt)
-{
-	int m = 0;
-
-	for (int k = 0; k < n; k++) {
-		if (strcmp(args[k], opt) == 0) {
-			k++;
-			continue;
-		}
-		args[m++] = args[k];
-	}
-	return m;
-}
-
-/* What lint says about a rule besides warnings: iptables' refusal, or a note. */
-struct lint_msg {
-	char rule[32];
-	bool is_note;
-	struct u32_lint_warning w; /* text, and a fix for refusals that have one */
-};
-
 struct lint_input {
-	struct u32_ruleset rs;
+	struct u32_lint_set set;
 	bool json;
-	unsigned refused, inline_rules;
-	struct lint_msg *msgs;
-	unsigned nmsgs;
+	unsigned inline_rules;
 	char *words[U32_RULE_ARGS_MAX]; /* the rule being written in words */
 	int nwords;
 };
-
-static int lint_say(struct lint_input *in, const char *rule, bool is_note, const char *what,
-		    const char *text)
-{
-	struct lint_msg *m = realloc(in->msgs, (in->nmsgs + 1) * sizeof(*m));
-
-	if (!m)
-		return -ENOMEM;
-	in->msgs = m;
-	m += in->nmsgs++;
-	memset(m, 0, sizeof(*m));
-	snprintf(m->rule, sizeof(m->rule), "%s", rule);
-	m->is_note = is_note;
-	m->w.id = is_note ? "note" : "refused";
-	snprintf(m->w.text, sizeof(m->w.text), "%s%s", what, text);
-	if (!is_note && strcmp(text, "unknown option \"--algo\"") == 0)
-		snprintf(m->w.fix, sizeof(m->w.fix),
-			 "--algo belongs to -m string; a rule with only -m u32 takes no --algo "
-			 "(drop it, or add -m string --algo bm --string ...)");
-	return 0;
-}
-
-static int lint_refusal(struct lint_input *in, const char *rule, const char *err)
-{
-	return lint_say(in, rule, false, "iptables refuses this rule: ", err);
-}
-
-/*
- * Parses one rule into in->rs. 0: added; 1: refused; 3: refused for a stray
- * --algo (the blog's mistake), then added without it so the rest is linted.
- */
-static int lint_rule(struct lint_input *in, int n, char **words, const char *name)
-{
-	char err[U32_ERR_LEN];
-	struct u32_kernel_profile kp = { 0 };
-	struct u32_rule_args ra;
-	struct u32_rule *r = calloc(1, sizeof(*r));
-	int rc, refused = 0;
-
-	if (!r)
-		return EXIT_RUNTIME;
-	rc = u32_rule_args_build(&ra, n, words, err, sizeof(err));
-	if (rc == 0)
-		rc = u32_rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-	else if (rc == -EINVAL)
-		rc = lint_say(in, name, false, "", err) ?: 1; /* cannot be split into words */
-	if (ra.note && lint_say(in, name, true, "", ra.note))
-		rc = -ENOMEM;
-	if (rc == -EINVAL && strcmp(err, "unknown option \"--algo\"") == 0) {
-		int said = lint_refusal(in, name, err);
-		ra.n = drop_option(ra.word, ra.n, "--algo");
-		rc = said ? -ENOMEM : u32_rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-		refused = 1;
-	}
-	if (rc == -EINVAL && lint_refusal(in, name, err))
-		rc = -ENOMEM;
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->family_hint = ra.family;
-	u32_rule_args_free(&ra);
-	if (rc == 0 && u32_ruleset_add(&in->rs, r))
-		rc = -ENOMEM;
-	free(r);
-	return rc == -ENOMEM ? EXIT_RUNTIME : rc ? 1 : refused ? 3 : 0;
-}
 
 /* Ends the rule being written in words, if any. */
 static int lint_flush(struct lint_input *in)
@@ -367,11 +281,9 @@ static int lint_flush(struct lint_input *in)
 	if (in->nwords == 0)
 		return 0;
 	snprintf(name, sizeof(name), "rule%u", ++in->inline_rules);
-	rc = lint_rule(in, in->nwords, in->words, name);
+	rc = u32_lint_add(&in->set, in->nwords, in->words, name);
 	in->nwords = 0;
-	if (rc == 1 || rc == 3)
-		in->refused++;
-	return rc == 1 || rc == 3 ? 0 : rc;
+	return rc ? EXIT_RUNTIME : 0;
 }
 
 static int lint_word(struct lint_input *in, char *word)
@@ -398,7 +310,7 @@ static int lint_collect(int argc, char **argv, struct lint_input *in)
 		if (strcmp(a, "--json") == 0) {
 			in->json = true;
 		} else if (strcmp(a, "--rules") == 0 && i + 1 < argc) {
-			if (u32_ruleset_load(&in->rs, argv[++i], &kp, err, sizeof(err))) {
+			if (u32_ruleset_load(&in->set.rs, argv[++i], &kp, err, sizeof(err))) {
 				cmd_error("u32", "%s", err);
 				return EXIT_USAGE;
 			}
@@ -417,24 +329,24 @@ static int lint_collect(int argc, char **argv, struct lint_input *in)
 
 static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
 {
-	for (unsigned k = 0; k < in->nmsgs; k++) {
-		const struct lint_msg *m = &in->msgs[k];
+	for (unsigned k = 0; k < in->set.nmsgs; k++) {
+		const struct u32_lint_msg *m = &in->set.msgs[k];
 		if (jw) {
 			json_object_begin(jw);
 			json_kv_string(jw, "rule", m->rule);
-			json_kv_string(jw, m->is_note ? "note" : "error", m->w.text);
-			if (m->w.fix[0])
-				json_kv_string(jw, "fix", m->w.fix);
+			json_kv_string(jw, m->is_note ? "note" : "error", m->text);
+			if (m->fix[0])
+				json_kv_string(jw, "fix", m->fix);
 			json_end(jw);
 			continue;
 		}
 		fputs(m->is_note ? "note: " : "error: ", stdout);
 		text_put_safe(stdout, m->rule);
 		fputs(": ", stdout);
-		text_put_safe(stdout, m->w.text);
-		if (m->w.fix[0]) {
+		text_put_safe(stdout, m->text);
+		if (m->fix[0]) {
 			fputs("\n  fix: ", stdout);
-			text_put_safe(stdout, m->w.fix);
+			text_put_safe(stdout, m->fix);
 		}
 		fputc('\n', stdout);
 	}
@@ -459,20 +371,20 @@ static int lint_report(const struct lint_input *in)
 		json_key(&jw, "warnings");
 		json_array_begin(&jw);
 	}
-	for (unsigned k = 0; k < in->rs.n; k++) {
-		unsigned nw = u32_rule_lint(&in->rs.rules[k], w, ARRAY_SIZE(w));
-		lint_print(&in->rs.rules[k], w, nw, in->json ? &jw : NULL);
+	for (unsigned k = 0; k < in->set.rs.n; k++) {
+		unsigned nw = u32_rule_lint(&in->set.rs.rules[k], w, ARRAY_SIZE(w));
+		lint_print(&in->set.rs.rules[k], w, nw, in->json ? &jw : NULL);
 		total += nw;
 	}
 	if (in->json) {
 		json_end(&jw);
-		json_kv_uint(&jw, "refused", in->refused);
+		json_kv_uint(&jw, "refused", in->set.refused);
 		json_finish(&jw);
 		fputc('\n', stdout);
-	} else if (total == 0 && in->refused == 0) {
+	} else if (total == 0 && in->set.refused == 0) {
 		printf("no warnings\n");
 	}
-	return total || in->refused ? 1 : 0;
+	return total || in->set.refused ? 1 : 0;
 }
 
 int u32_cmd_lint(int argc, char **argv)
@@ -483,15 +395,14 @@ int u32_cmd_lint(int argc, char **argv)
 	if (!in)
 		return EXIT_RUNTIME;
 	rc = lint_collect(argc, argv, in);
-	if (rc == 0 && in->rs.n == 0 && in->refused == 0) {
+	if (rc == 0 && in->set.rs.n == 0 && in->set.refused == 0) {
 		cmd_error("u32",
 			  "usage: triage u32 lint [--json] [--rules FILE] [RULE [-- RULE]...]");
 		rc = EXIT_USAGE;
 	} else if (rc == 0) {
 		rc = lint_report(in);
 	}
-	u32_ruleset_free(&in->rs);
-	free(in->msgs);
+	u32_lint_set_free(&in->set);
 	free(in);
 	return rc;
 }

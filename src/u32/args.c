@@ -167,3 +167,41 @@ void u32_rule_args_free(struct u32_rule_args *ra)
 	free(ra->buf);
 	ra->buf = NULL;
 }
+
+/* Leaves out an option and its value. */
+static void drop_option(struct u32_rule_args *ra, const char *opt)
+{
+	int m = 0;
+
+	for (int k = 0; k < ra->n; k++) {
+		if (strcmp(ra->word[k], opt) == 0) {
+			k++;
+			continue;
+		}
+		ra->word[m++] = ra->word[k];
+	}
+	ra->n = m;
+}
+
+int u32_rule_from_words(struct u32_rule *r, int n, char **words, const char *drop,
+			const struct u32_kernel_profile *kp, struct u32_rule_error *err,
+			const char **note)
+{
+	struct u32_rule_args ra;
+	int rc = u32_rule_args_build(&ra, n, words, err->detail, sizeof(err->detail));
+
+	if (note)
+		*note = ra.note;
+	r->family_hint = 0;
+	if (rc == -ENOMEM)
+		rc = u32_rule_fail(err, U32_RULE_NOMEM, NULL, NULL);
+	else if (rc)
+		rc = u32_rule_fail(err, U32_RULE_WORDS, NULL, NULL);
+	if (rc == 0 && drop)
+		drop_option(&ra, drop);
+	if (rc == 0)
+		rc = u32_rule_parse(r, ra.n, ra.word, kp, err);
+	r->family_hint = ra.family;
+	u32_rule_args_free(&ra);
+	return rc;
+}

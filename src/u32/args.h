@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "u32/rule.h"
+
 #define U32_RULE_ARGS_MAX 256
 
 struct u32_rule_args {
@@ -43,5 +45,17 @@ bool u32_rule_arg_is_command(const char *word);
  */
 int u32_rule_args_build(struct u32_rule_args *ra, int n, char **words, char *err, size_t errlen);
 void u32_rule_args_free(struct u32_rule_args *ra);
+
+/*
+ * Builds one rule from the n words a user gave for it and parses it into r
+ * (family_hint set from an iptables/ip6tables command line). drop names an
+ * option left out with its value (lint's retry without a stray --algo), or
+ * NULL. *note, if note is not NULL, says why part of a command line was set
+ * aside (or is NULL). 0, or -EINVAL/-ENOMEM and why in err (U32_RULE_WORDS
+ * when the words themselves cannot be split or are too many).
+ */
+int u32_rule_from_words(struct u32_rule *r, int n, char **words, const char *drop,
+			const struct u32_kernel_profile *kp, struct u32_rule_error *err,
+			const char **note);
 
 #endif

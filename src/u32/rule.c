@@ -11,6 +11,7 @@
 #include "common.h"
 #include "u32/internal.h"
 #include "u32/rule.h"
+#include "u32/rule_error.h"
 
 static bool is_blank(char c)
 {
@@ -83,15 +84,23 @@ struct rule_parser {
 	bool have_u32[U32_RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
 	bool both_patterns[U32_RULE_MAX_MATCHES]; /* --string and --hex-string in one match */
 	bool have_proto, have_frag, have_comment; /* options iptables takes once */
-	char *err;
-	size_t errlen;
+	struct u32_rule_error *err;
 };
+
+/* A refusal that names a limit. */
+static int fail_count(struct u32_rule_error *err, enum u32_rule_error_id id, int n)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", n);
+	return u32_rule_fail(err, id, NULL, num);
+}
 
 /* getopt's complaint, which iptables prints without the extension's name. */
 static const char *next_arg(struct rule_parser *ps, const char *opt)
 {
 	if (ps->i + 1 >= ps->argc) {
-		u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument", opt);
+		u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
 		return NULL;
 	}
 	return ps->argv[++ps->i];
@@ -126,12 +135,8 @@ static int unmodelled_match(struct rule_parser *ps, const char *name)
 
 	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
 		if (strcmp(name, known[k]) == 0)
-			return u32_errorf(ps->err, ps->errlen,
-					  "match \"%s\" is not modelled (triage u32 knows u32, "
-					  "string, comment and -p tcp/udp ports)",
-					  name);
-	return u32_errorf(ps->err, ps->errlen, "Couldn't load match `%s':No such file or directory",
-			  name);
+			return u32_rule_fail(ps->err, U32_RULE_UNMODELLED_MATCH, NULL, name);
+	return u32_rule_fail(ps->err, U32_RULE_UNKNOWN_MATCH, NULL, name);
 }
 
 static int add_match(struct rule_parser *ps, const char *name)
@@ -145,8 +150,7 @@ static int add_match(struct rule_parser *ps, const char *name)
 	if (strcmp(name, "u32") && strcmp(name, "string"))
 		return unmodelled_match(ps, name);
 	if (ps->r->nmatches == U32_RULE_MAX_MATCHES)
-		return u32_errorf(ps->err, ps->errlen, "too many matches (at most %d)",
-				  U32_RULE_MAX_MATCHES);
+		return fail_count(ps->err, U32_RULE_TOO_MANY_MATCHES, U32_RULE_MAX_MATCHES);
 	m = &ps->r->m[ps->r->nmatches];
 	memset(m, 0, sizeof(*m));
 	if (name[0] == 'u') {
@@ -171,13 +175,11 @@ static int opt_precheck(struct rule_parser *ps, const char *ext, const char *opt
 			bool seen, bool invertible)
 {
 	if (takes_value && ps->i + 1 >= ps->argc)
-		return u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument", opt);
+		return u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
 	if (seen)
-		return u32_errorf(ps->err, ps->errlen, "%s: option \"%s\" can only be used once.",
-				  ext, opt);
+		return u32_rule_fail(ps->err, U32_RULE_REPEATED, ext, opt);
 	if (ps->invert && !invertible)
-		return u32_errorf(ps->err, ps->errlen, "%s: option \"%s\" cannot be inverted.", ext,
-				  opt);
+		return u32_rule_fail(ps->err, U32_RULE_NOT_INVERTIBLE, ext, opt);
 	return 0;
 }
 
@@ -190,7 +192,9 @@ static int opt_u32(struct rule_parser *ps)
 		return rc;
 	ps->have_u32[ps->cur_u32] = true;
 	m->invert = ps->invert;
-	return u32_parse(next_arg(ps, "--u32"), &m->u32, ps->err, ps->errlen);
+	if (u32_parse(next_arg(ps, "--u32"), &m->u32, ps->err->detail, sizeof(ps->err->detail)))
+		return u32_rule_fail(ps->err, U32_RULE_BAD_EXPR, "u32", NULL);
+	return 0;
 }
 
 /* --string and --hex-string together are refused by the final check (check_matches). */
@@ -210,11 +214,14 @@ static int opt_string_pattern(struct rule_parser *ps, struct u32_str_match *s, b
 	ps->r->m[ps->cur_str].invert = ps->invert;
 	s->have_pattern = true;
 	s->hex = hex;
+	if (hex &&
+	    u32_str_parse_hex(arg, s->pat, &s->plen, ps->err->detail, sizeof(ps->err->detail)))
+		return u32_rule_fail(ps->err, U32_RULE_BAD_HEX, "string", NULL);
 	if (hex)
-		return u32_str_parse_hex(arg, s->pat, &s->plen, ps->err, ps->errlen);
+		return 0;
 	n = strlen(arg);
 	if (n > U32_STR_MAX_PATTERN)
-		return u32_errorf(ps->err, ps->errlen, "STRING too long \"%s\"", arg);
+		return u32_rule_fail(ps->err, U32_RULE_STRING_TOO_LONG, "string", arg);
 	memcpy(s->pat, arg, n);
 	s->plen = (unsigned)n;
 	return 0;
@@ -229,9 +236,7 @@ static int opt_string_window(struct rule_parser *ps, struct u32_str_match *s, co
 	if (rc)
 		return rc;
 	if (parse_u16(next_arg(ps, opt), &v))
-		return u32_errorf(ps->err, ps->errlen,
-				  "string: bad value for option \"%s\", or out of range (0-65535).",
-				  opt);
+		return u32_rule_fail(ps->err, U32_RULE_BAD_WINDOW, "string", opt);
 	*(from ? &s->from : &s->to) = v;
 	*(from ? &s->have_from : &s->have_to) = true;
 	return 0;
@@ -246,10 +251,7 @@ static int opt_string_algo(struct rule_parser *ps, struct u32_str_match *s)
 		return rc;
 	arg = next_arg(ps, "--algo");
 	if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
-		return u32_errorf(
-		    ps->err, ps->errlen,
-		    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
-		    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument", arg);
+		return u32_rule_fail(ps->err, U32_RULE_KERNEL_ALGO, "string", arg);
 	s->algo = arg[0] == 'b' ? U32_ALGO_BM : U32_ALGO_KMP;
 	s->have_algo = true;
 	return 0;
@@ -348,7 +350,7 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 	}
 	unsigned long v = strtoul(arg, &end, 10);
 	if (*arg == '\0' || *end || v > 255)
-		return u32_errorf(ps->err, ps->errlen, "unknown protocol \"%s\" specified", arg);
+		return u32_rule_fail(ps->err, U32_RULE_BAD_PROTOCOL, NULL, arg);
 	ps->r->proto = v == 0 ? -1 : (int)v;
 	return 0;
 }
@@ -362,17 +364,15 @@ static int opt_basic_port(struct rule_parser *ps, const char *opt, bool sport)
 	char bad[64];
 
 	if (ps->i + 1 >= ps->argc)
-		return u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument", opt);
+		return u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
 	if (pm->set && ps->r->proto == 6)
-		return u32_errorf(ps->err, ps->errlen, "Only one `%s' allowed", name);
+		return u32_rule_fail(ps->err, U32_RULE_TCP_PORT_REPEATED, "tcp", name);
 	if (pm->set)
-		return u32_errorf(ps->err, ps->errlen, "udp: option \"%s\" can only be used once.",
-				  name);
+		return u32_rule_fail(ps->err, U32_RULE_REPEATED, "udp", name);
 	arg = next_arg(ps, opt);
 	pm->invert = ps->invert;
 	if (parse_ports(arg, pm, bad, sizeof(bad)))
-		return u32_errorf(ps->err, ps->errlen, "Port \"%s\" does not resolve to anything.",
-				  bad);
+		return u32_rule_fail(ps->err, U32_RULE_BAD_PORT, NULL, bad);
 	return 0;
 }
 
@@ -380,7 +380,7 @@ static int opt_basic_port(struct rule_parser *ps, const char *opt, bool sport)
 static int opt_basic_once(struct rule_parser *ps, bool *seen, const char *flag)
 {
 	if (*seen)
-		return u32_errorf(ps->err, ps->errlen, "multiple %s flags not allowed", flag);
+		return u32_rule_fail(ps->err, U32_RULE_MULTIPLE_FLAGS, NULL, flag);
 	*seen = true;
 	return 0;
 }
@@ -392,8 +392,7 @@ static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 	*handled = true;
 	if (strcmp(opt, "-p") == 0 || strcmp(opt, "--protocol") == 0) {
 		if (ps->i + 1 >= ps->argc)
-			return u32_errorf(ps->err, ps->errlen, "option \"%s\" requires an argument",
-					  opt);
+			return u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
 		rc = opt_basic_once(ps, &ps->have_proto, "-p");
 		return rc ? rc : opt_basic_proto(ps, opt);
 	}
@@ -433,8 +432,7 @@ static int parse_one(struct rule_parser *ps)
 
 	if (strcmp(opt, "!") == 0) {
 		if (ps->invert)
-			return u32_errorf(ps->err, ps->errlen,
-					  "multiple consecutive ! not allowed");
+			return u32_rule_fail(ps->err, U32_RULE_DOUBLE_INVERT, NULL, NULL);
 		ps->invert = true;
 		return 0;
 	}
@@ -449,7 +447,7 @@ static int parse_one(struct rule_parser *ps)
 	else {
 		rc = opt_basic(ps, opt, &handled);
 		if (!rc && !handled)
-			rc = u32_errorf(ps->err, ps->errlen, "unknown option \"%s\"", opt);
+			rc = u32_rule_fail(ps->err, U32_RULE_UNKNOWN_OPTION, NULL, opt);
 	}
 	ps->invert = false;
 	return rc;
@@ -462,30 +460,23 @@ static int check_matches(struct rule_parser *ps, const struct u32_kernel_profile
 		struct u32_match *m = &ps->r->m[k];
 		if (m->kind == U32_MATCH_U32) {
 			if (!ps->have_u32[k])
-				return u32_errorf(ps->err, ps->errlen,
-						  "u32: option \"--u32\" must be specified");
-			int rc = u32_check_kernel(&m->u32, kp, ps->err, ps->errlen);
-			if (rc)
-				return rc;
+				return u32_rule_fail(ps->err, U32_RULE_U32_MISSING, "u32", NULL);
+			if (u32_check_kernel(&m->u32, kp, ps->err->detail, sizeof(ps->err->detail)))
+				return u32_rule_fail(ps->err, U32_RULE_KERNEL_EXPR, "u32", NULL);
 			continue;
 		}
 		/* libxt_string's own check, then the option table's (--algo, then exclusions) */
 		if (!m->str.have_pattern)
-			return u32_errorf(
-			    ps->err, ps->errlen,
-			    "STRING match: You must specify `--string' or `--hex-string'");
+			return u32_rule_fail(ps->err, U32_RULE_PATTERN_MISSING, "string", NULL);
 		if (!m->str.have_algo)
-			return u32_errorf(ps->err, ps->errlen,
-					  "string: option \"--algo\" must be specified");
+			return u32_rule_fail(ps->err, U32_RULE_ALGO_MISSING, "string", NULL);
 		if (ps->both_patterns[k])
-			return u32_errorf(ps->err, ps->errlen,
-					  "string: option \"--string\" cannot be used "
-					  "together with \"--hex-string\".");
-		if (m->str.plen == 0 || m->str.from > m->str.to)
-			return u32_errorf(
-			    ps->err, ps->errlen,
-			    "the kernel refuses this rule at load (Invalid argument): %s",
-			    m->str.plen == 0 ? "empty pattern" : "--from is after --to");
+			return u32_rule_fail(ps->err, U32_RULE_BOTH_PATTERNS, "string", NULL);
+		if (m->str.plen == 0)
+			return u32_rule_fail(ps->err, U32_RULE_KERNEL_EMPTY, "string", NULL);
+		if (m->str.from > m->str.to)
+			return u32_rule_fail(ps->err, U32_RULE_KERNEL_FROM_AFTER_TO, "string",
+					     NULL);
 		u32_str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
 	}
 	return 0;
@@ -513,17 +504,14 @@ static void join_args(char *out, size_t len, int argc, char **argv)
 }
 
 int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_kernel_profile *kp,
-		   char *err, size_t errlen)
+		   struct u32_rule_error *err)
 {
-	struct rule_parser ps = { .r = r,
-				  .argc = argc,
-				  .argv = argv,
-				  .cur_u32 = -1,
-				  .cur_str = -1,
-				  .err = err,
-				  .errlen = errlen };
+	struct rule_parser ps = {
+		.r = r, .argc = argc, .argv = argv, .cur_u32 = -1, .cur_str = -1, .err = err
+	};
 	int rc;
 
+	err->id = U32_RULE_OK;
 	r->nmatches = 0;
 	r->proto = -1;
 	r->family_hint = 0;
@@ -538,31 +526,31 @@ int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_k
 			return rc;
 	}
 	if (ps.invert)
-		return u32_errorf(err, errlen, "nothing appropriate following !");
+		return u32_rule_fail(err, U32_RULE_DANGLING_INVERT, NULL, NULL);
 	if (r->nmatches == 0 && r->proto < 0 && r->frag < 0)
-		return u32_errorf(err, errlen, "no match given (expected -m u32 or -m string)");
+		return u32_rule_fail(err, U32_RULE_NO_MATCH, NULL, NULL);
 	return check_matches(&ps, kp);
 }
 
 int u32_rule_parse_line(struct u32_rule *r, const char *line, const struct u32_kernel_profile *kp,
-			char *err, size_t errlen)
+			struct u32_rule_error *err)
 {
 	char *buf = malloc(strlen(line) + 1), *words[256];
 	int n, rc;
 
+	err->id = U32_RULE_OK;
 	if (!buf)
-		return -ENOMEM;
-	n = u32_split_words(line, buf, words, (int)ARRAY_SIZE(words), err, errlen);
+		return u32_rule_fail(err, U32_RULE_NOMEM, NULL, NULL);
+	n = u32_split_words(line, buf, words, (int)ARRAY_SIZE(words), err->detail,
+			    sizeof(err->detail));
 	if (n <= 0) {
 		free(buf);
-		return n < 0 ? n : 1;
+		return n < 0 ? u32_rule_fail(err, U32_RULE_WORDS, NULL, NULL) : 1;
 	}
 	if (strlen(words[0]) >= U32_RULE_NAME_LEN || words[0][0] == '-') {
-		rc = u32_errorf(err, errlen,
-				"a rule line starts with a name (at most %d characters)",
-				U32_RULE_NAME_LEN - 1);
+		rc = fail_count(err, U32_RULE_LINE_NAME, U32_RULE_NAME_LEN - 1);
 	} else {
-		rc = u32_rule_parse(r, n - 1, words + 1, kp, err, errlen);
+		rc = u32_rule_parse(r, n - 1, words + 1, kp, err);
 		snprintf(r->name, sizeof(r->name), "%s", words[0]);
 	}
 	free(buf);

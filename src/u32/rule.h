@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "u32/eval.h"
+#include "u32/rule_error.h"
 #include "u32/strmatch.h"
 #include "u32/verdict.h"
 #include "u32/view.h"
@@ -54,12 +55,12 @@ struct u32_rule {
 int u32_split_words(const char *line, char *buf, char **words, int maxwords, char *err,
 		    size_t errlen);
 
-/* Parses iptables match arguments into r. -EINVAL + message on error. */
+/* Parses iptables match arguments into r: 0, or -EINVAL/-ENOMEM and why in err. */
 int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_kernel_profile *kp,
-		   char *err, size_t errlen);
-/* Parses a rules-file line: 0 ok, 1 blank/comment, -EINVAL on error. */
+		   struct u32_rule_error *err);
+/* Parses a rules-file line: 0 ok, 1 blank/comment, -EINVAL/-ENOMEM and why in err. */
 int u32_rule_parse_line(struct u32_rule *r, const char *line, const struct u32_kernel_profile *kp,
-			char *err, size_t errlen);
+			struct u32_rule_error *err);
 
 struct u32_rule_result {
 	enum u32_verdict v;

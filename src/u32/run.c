@@ -49,23 +49,23 @@ int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_
 	size_t cap = 0;
 	unsigned lineno = 0;
 	struct u32_rule *r = malloc(sizeof(*r));
+	struct u32_rule_error *why = malloc(sizeof(*why));
 	int rc = 0;
 
-	if (!f || !r) {
+	if (!f || !r || !why) {
 		rc = f ? -ENOMEM : -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		goto out;
 	}
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
-		int pr = u32_rule_parse_line(r, line, kp, msg, sizeof(msg));
+		int pr = u32_rule_parse_line(r, line, kp, why);
 		if (pr == 1)
 			continue;
-		if (pr == 0 && name_taken(rs, r->name)) {
-			snprintf(msg, sizeof(msg), "rule name \"%s\" used twice", r->name);
-			pr = -EINVAL;
-		}
+		if (pr == 0 && name_taken(rs, r->name))
+			pr = u32_rule_fail(why, U32_RULE_NAME_TAKEN, NULL, r->name);
 		if (pr < 0) {
+			u32_rule_error_render(why, msg, sizeof(msg));
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
 			rc = pr;
 			goto out;
@@ -79,6 +79,7 @@ int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_
 out:
 	free(line);
 	free(r);
+	free(why);
 	if (f)
 		fclose(f);
 	return rc;

@@ -28,13 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct u32_frame f;
 	struct u32_view v;
 	struct u32_rule_result res;
+	struct u32_rule_error why;
 	char err[512];
 	unsigned n = 0;
 
 	if (!r || !d)
 		goto out;
 	for (unsigned k = 0; k < 4; k++)
-		if (u32_rule_parse_line(&r[k], rules[k], &kp, err, sizeof(err)))
+		if (u32_rule_parse_line(&r[k], rules[k], &kp, &why))
 			abort();
 	if (u32_capture_open_mem(&cap, data, size, err, sizeof(err)) == 0) {
 		while (n++ < 10000 && u32_capture_next(&cap, &f, err, sizeof(err)) == 1) {

@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct u32_lint_warning w[16];
 	struct u32_rule_result res;
 	char err[U32_ERR_LEN], canon[1024];
+	struct u32_rule_error why = { 0 };
 	struct u32_rule *r;
 	char *line;
 
@@ -48,12 +49,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	/* the same text as a rule given on the command line (bare expression, command line) */
-	struct u32_rule_args ra;
-	if (u32_rule_args_build(&ra, 1, &line, err, sizeof(err)) == 0)
-		(void)u32_rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-	u32_rule_args_free(&ra);
-	if (u32_rule_parse_line(r, line, size & 1 ? &old : &kp, err, sizeof(err)) == 0) {
+	/* the same text as a rule given to lint (bare expression, command line, --algo retry) */
+	struct u32_lint_set ls = { 0 };
+	(void)u32_lint_add(&ls, 1, &line, "fuzz");
+	u32_lint_set_free(&ls);
+	/* every refusal renders to a message */
+	int rc = u32_rule_parse_line(r, line, size & 1 ? &old : &kp, &why);
+	if (rc < 0)
+		u32_rule_error_render(&why, err, sizeof(err));
+	if (rc == 0) {
 		for (unsigned len = 0; len <= sizeof(packet); len += 7) {
 			struct u32_view v = udp4_view(packet, len);
 			u32_rule_eval(r, &kp, &v, (enum u32_bm_layout)(len % 5), &res);

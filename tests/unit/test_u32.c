@@ -325,6 +325,7 @@ TEST(words_and_rules)
 {
 	char buf[256], *w[16], err[U32_ERR_LEN];
 	struct u32_rule *r = calloc(1, sizeof(*r));
+	struct u32_rule_error why;
 
 	ASSERT_EQ(u32_split_words("a 'b c' \"d\\\"e\" f\\ g # no", buf, w, 16, err, sizeof(err)),
 		  4);
@@ -334,13 +335,12 @@ TEST(words_and_rules)
 	ASSERT_EQ(u32_split_words("a 'b", buf, w, 16, err, sizeof(err)), -EINVAL);
 	ASSERT_TRUE(r != NULL);
 	ASSERT_EQ(u32_rule_parse_line(r, "n1 -m u32 --u32 '0=1' -m string --algo kmp --string x",
-				      &KP, err, sizeof(err)),
+				      &KP, &why),
 		  0);
 	ASSERT_EQ(r->nmatches, 2);
-	ASSERT_EQ(
-	    u32_rule_parse_line(r, "n2 -m string --algo bm --string ''", &KP, err, sizeof(err)),
-	    -EINVAL);
-	ASSERT_EQ(u32_rule_parse_line(r, "   # comment", &KP, err, sizeof(err)), 1);
+	ASSERT_EQ(u32_rule_parse_line(r, "n2 -m string --algo bm --string ''", &KP, &why), -EINVAL);
+	ASSERT_EQ(why.id, U32_RULE_KERNEL_EMPTY);
+	ASSERT_EQ(u32_rule_parse_line(r, "   # comment", &KP, &why), 1);
 	free(r);
 }
 
@@ -385,13 +385,19 @@ TEST(rule_parse_messages)
 	};
 	char err[U32_ERR_LEN];
 	struct u32_rule *r = calloc(1, sizeof(*r));
+	struct u32_rule_error why;
 
 	ASSERT_TRUE(r != NULL);
 	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 		err[0] = '\0';
-		ASSERT_EQ(u32_rule_parse_line(r, cases[k].line, &KP, err, sizeof(err)), -EINVAL);
+		ASSERT_EQ(u32_rule_parse_line(r, cases[k].line, &KP, &why), -EINVAL);
+		u32_rule_error_render(&why, err, sizeof(err));
 		ASSERT_STREQ(err, cases[k].msg);
 	}
+	/* the id says what the text says: lint's --algo retry relies on it */
+	ASSERT_EQ(u32_rule_parse_line(r, "r -m u32 --u32 0=1 --algo bm", &KP, &why), -EINVAL);
+	ASSERT_EQ(why.id, U32_RULE_UNKNOWN_OPTION);
+	ASSERT_STREQ(why.what, "--algo");
 	free(r);
 }
 
