@@ -14,11 +14,10 @@
 #include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
-#include "u32/rule_error.h"
 #include "u32/capture.h"
-#include "u32/run.h"
-#include "u32/defrag.h"
 #include "u32/rule.h"
+#include "u32/rule_error.h"
+#include "u32/run.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -268,94 +267,42 @@ static void json_row(struct json_writer *w, const struct u32_ruleset *rs,
 	json_end(w);
 }
 
-struct run_state {
-	struct test_opts *o;
-	struct u32_ruleset *rs;
+/* What the output needs while frames go by. */
+struct test_output {
+	const struct test_opts *o;
+	const struct u32_ruleset *rs;
 	struct json_writer *jw;
-	struct u32_defrag *defrag;
-	uint64_t frames, ip, skipped;
+	const char *path; /* the capture being read, for the progress line */
 	bool progress;
 };
 
-static void account(struct run_state *st, struct u32_frame_verdicts *fv, const struct u32_view *v)
+/* One frame's row (--verdicts/--json) and, on a terminal, progress. */
+static int print_frame(void *ctx, const struct u32_frame_verdicts *fv)
 {
-	for (unsigned k = 0; k < st->rs->n; k++) {
-		struct u32_rule_counts *c = &st->rs->counts[k];
-		u32_rule_eval(&st->rs->rules[k], &st->o->kp, v, st->o->layout, &fv->res[k]);
-		if (fv->res[k].v == U32_VERDICT_YES) {
-			c->pkts++;
-			c->bytes += v->len;
-		} else if (fv->res[k].v == U32_VERDICT_INDET) {
-			c->indet++;
-		}
-		c->layout_dep += fv->res[k].layout_dependent;
-	}
-}
+	struct test_output *out = ctx;
 
-/* With --defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
-static int reassemble(struct run_state *st, struct u32_view *v)
-{
-	struct u32_view whole;
-	int rc = u32_defrag_add(st->defrag, v, &whole);
-
-	if (rc == 2) {
-		*v = whole;
-		return 0;
-	}
-	return rc;
-}
-
-struct capture_run {
-	struct run_state *st;
-	struct u32_frame_verdicts *fv;
-	const char *path;
-	int dlt;
-};
-
-/* One frame: build its view, evaluate every rule, write its row. */
-static int run_frame(void *ctx, const struct u32_frame *f)
-{
-	struct capture_run *cr = ctx;
-	struct run_state *st = cr->st;
-	struct u32_frame_verdicts *fv = cr->fv;
-	struct u32_view v;
-	int rc = 0;
-
-	fv->number = ++st->frames;
-	fv->status = u32_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
-	if (fv->status == U32_VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
-		return rc;
-	if (fv->status == U32_VIEW_OK && rc == 1)
-		fv->status = U32_VIEW_HELD;
-	if (fv->status == U32_VIEW_OK) {
-		st->ip++;
-		account(st, fv, &v);
-	} else {
-		st->skipped++;
-	}
-	if (st->o->verdicts && st->o->json)
-		json_row(st->jw, st->rs, fv);
-	else if (st->o->verdicts)
-		csv_row(st->rs, fv);
-	if (st->progress && (st->frames & 0xFFFF) == 0)
-		fprintf(stderr, "\r%s: %llu frames", cr->path, (unsigned long long)st->frames);
+	if (out->o->verdicts && out->o->json)
+		json_row(out->jw, out->rs, fv);
+	else if (out->o->verdicts)
+		csv_row(out->rs, fv);
+	if (out->progress && (fv->number & 0xFFFF) == 0)
+		fprintf(stderr, "\r%s: %llu frames", out->path, (unsigned long long)fv->number);
 	return 0;
 }
 
-static int run_capture(struct run_state *st, const char *path, struct u32_frame_verdicts *fv)
+static int run_capture(struct u32_run *run, struct test_output *out, const char *path)
 {
 	char err[512];
 	struct u32_capture cap;
-	struct capture_run cr = { .st = st, .fv = fv, .path = path };
 	int rc;
 
 	if (u32_capture_open(&cap, path, err, sizeof(err))) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
 	}
-	cr.dlt = cap.dlt;
-	rc = u32_capture_loop(&cap, run_frame, &cr, err, sizeof(err));
-	if (st->progress)
+	out->path = path;
+	rc = u32_ruleset_run(run, &cap, print_frame, out, err, sizeof(err));
+	if (out->progress)
 		fputs("\r\033[K", stderr);
 	u32_capture_close(&cap);
 	if (rc == -ENOMEM) {
@@ -369,9 +316,9 @@ static int run_capture(struct run_state *st, const char *path, struct u32_frame_
 	return 0;
 }
 
-static void print_counts_plain(const struct run_state *st)
+static void print_counts_plain(const struct u32_run *run)
 {
-	const struct u32_ruleset *rs = st->rs;
+	const struct u32_ruleset *rs = run->rs;
 	bool extra = false;
 
 	for (unsigned k = 0; k < rs->n; k++)
@@ -393,21 +340,21 @@ static void print_counts_plain(const struct run_state *st)
 	}
 	printf("# %llu frames, %llu IP packets seen by the rules, %llu not (not IP, or dropped "
 	       "before PREROUTING)\n",
-	       (unsigned long long)st->frames, (unsigned long long)st->ip,
-	       (unsigned long long)st->skipped);
+	       (unsigned long long)run->frames, (unsigned long long)run->ip,
+	       (unsigned long long)run->skipped);
 }
 
-static void print_counts_json(const struct run_state *st)
+static void print_counts_json(struct json_writer *w, const struct u32_run *run)
 {
-	struct json_writer *w = st->jw;
+	const struct u32_ruleset *rs = run->rs;
 
 	json_key(w, "rules");
 	json_array_begin(w);
-	for (unsigned k = 0; k < st->rs->n; k++) {
-		const struct u32_rule_counts *c = &st->rs->counts[k];
+	for (unsigned k = 0; k < rs->n; k++) {
+		const struct u32_rule_counts *c = &rs->counts[k];
 		json_object_begin(w);
-		json_kv_string(w, "name", st->rs->rules[k].name);
-		json_kv_string(w, "match", st->rs->rules[k].text);
+		json_kv_string(w, "name", rs->rules[k].name);
+		json_kv_string(w, "match", rs->rules[k].text);
 		json_kv_uint(w, "pkts", c->pkts);
 		json_kv_uint(w, "bytes", c->bytes);
 		json_kv_uint(w, "indeterminate", c->indet);
@@ -415,24 +362,21 @@ static void print_counts_json(const struct run_state *st)
 		json_end(w);
 	}
 	json_end(w);
-	json_kv_uint(w, "frames", st->frames);
-	json_kv_uint(w, "ip_packets", st->ip);
-	json_kv_uint(w, "not_seen", st->skipped);
+	json_kv_uint(w, "frames", run->frames);
+	json_kv_uint(w, "ip_packets", run->ip);
+	json_kv_uint(w, "not_seen", run->skipped);
 }
 
 static int run_test(struct test_opts *o, struct u32_ruleset *rs)
 {
 	struct json_writer jw;
-	struct run_state st = { .o = o, .rs = rs, .jw = &jw, .progress = isatty(2) == 1 };
-	struct u32_frame_verdicts fv = { .res = calloc(rs->n, sizeof(struct u32_rule_result)) };
+	struct test_output out = { .o = o, .rs = rs, .jw = &jw, .progress = isatty(2) == 1 };
+	struct u32_run_opts ro = { .kp = o->kp, .layout = o->layout, .defrag = o->defrag };
+	struct u32_run run;
 	int rc = 0;
 
-	if (!fv.res)
+	if (u32_run_init(&run, rs, &ro))
 		return EXIT_RUNTIME;
-	if (o->defrag && !(st.defrag = u32_defrag_new())) {
-		free(fv.res);
-		return EXIT_RUNTIME;
-	}
 	if (o->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
@@ -444,20 +388,19 @@ static int run_test(struct test_opts *o, struct u32_ruleset *rs)
 		csv_header(rs);
 	}
 	for (unsigned k = 0; k < o->ncaptures && rc == 0; k++)
-		rc = run_capture(&st, o->captures[k], &fv);
+		rc = run_capture(&run, &out, o->captures[k]);
 	/* counts of a capture that could not be read to the end would mislead */
 	if (o->json) {
 		if (o->verdicts)
 			json_end(&jw);
 		if (rc == 0)
-			print_counts_json(&st);
+			print_counts_json(&jw, &run);
 		json_finish(&jw);
 		fputc('\n', stdout);
 	} else if (!o->verdicts && rc == 0) {
-		print_counts_plain(&st);
+		print_counts_plain(&run);
 	}
-	free(fv.res);
-	u32_defrag_free(st.defrag);
+	u32_run_free(&run);
 	return rc;
 }
 

@@ -84,3 +84,98 @@ out:
 		fclose(f);
 	return rc;
 }
+
+int u32_run_init(struct u32_run *run, struct u32_ruleset *rs, const struct u32_run_opts *o)
+{
+	memset(run, 0, sizeof(*run));
+	run->rs = rs;
+	run->opts = *o;
+	run->fv.res = calloc(rs->n ? rs->n : 1, sizeof(*run->fv.res));
+	if (o->defrag)
+		run->defrag = u32_defrag_new();
+	if (!run->fv.res || (o->defrag && !run->defrag)) {
+		u32_run_free(run);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void u32_run_free(struct u32_run *run)
+{
+	free(run->fv.res);
+	u32_defrag_free(run->defrag);
+	run->fv.res = NULL;
+	run->defrag = NULL;
+}
+
+/* Every rule on one datagram, and the counters iptables -L -v -x would show. */
+static void account(struct u32_run *run, const struct u32_view *v)
+{
+	struct u32_ruleset *rs = run->rs;
+
+	for (unsigned k = 0; k < rs->n; k++) {
+		struct u32_rule_counts *c = &rs->counts[k];
+		struct u32_rule_result *res = &run->fv.res[k];
+		u32_rule_eval(&rs->rules[k], &run->opts.kp, v, run->opts.layout, res);
+		if (res->v == U32_VERDICT_YES) {
+			c->pkts++;
+			c->bytes += v->len;
+		} else if (res->v == U32_VERDICT_INDET) {
+			c->indet++;
+		}
+		c->layout_dep += res->layout_dependent;
+	}
+}
+
+/* With defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
+static int reassemble(struct u32_run *run, struct u32_view *v)
+{
+	struct u32_view whole;
+	int rc = u32_defrag_add(run->defrag, v, &whole);
+
+	if (rc == 2) {
+		*v = whole;
+		return 0;
+	}
+	return rc;
+}
+
+struct run_capture {
+	struct u32_run *run;
+	int dlt;
+	u32_frame_fn on_frame;
+	void *ctx;
+};
+
+/* One frame: its view, reassembly, every rule, then the caller's turn. */
+static int run_frame(void *ctx, const struct u32_frame *f)
+{
+	struct run_capture *rc = ctx;
+	struct u32_run *run = rc->run;
+	struct u32_frame_verdicts *fv = &run->fv;
+	struct u32_view v;
+	int held = 0;
+
+	fv->number = ++run->frames;
+	fv->status = u32_view_from_frame(rc->dlt, f->data, f->caplen, f->wirelen, &v);
+	if (fv->status == U32_VIEW_OK && run->defrag && (held = reassemble(run, &v)) < 0)
+		return held;
+	if (fv->status == U32_VIEW_OK && held == 1)
+		fv->status = U32_VIEW_HELD;
+	fv->iplen = fv->status == U32_VIEW_OK ? v.len : 0;
+	if (fv->status == U32_VIEW_OK) {
+		run->ip++;
+		account(run, &v);
+	} else {
+		run->skipped++;
+	}
+	return rc->on_frame ? rc->on_frame(rc->ctx, fv) : 0;
+}
+
+int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame, void *ctx,
+		    char *err, size_t errlen)
+{
+	struct run_capture rc = { .run = run, .dlt = cap->dlt, .on_frame = on_frame, .ctx = ctx };
+
+	return u32_capture_loop(cap, run_frame, &rc, err, errlen);
+}

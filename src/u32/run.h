@@ -1,10 +1,15 @@
-/* Running a rule set over captures: per-rule counters and per-frame verdicts. */
+/*
+ * Running a rule set over captures: per-rule counters and per-frame
+ * verdicts, with the kernel's reassembly before PREROUTING when asked.
+ */
 #ifndef TRIAGE_U32_RUN_H
 #define TRIAGE_U32_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "u32/capture.h"
+#include "u32/defrag.h"
 #include "u32/rule.h"
 
 struct u32_rule_counts {
@@ -31,5 +36,34 @@ struct u32_frame_verdicts {
 	uint32_t iplen;
 	struct u32_rule_result *res; /* n entries */
 };
+
+struct u32_run_opts {
+	struct u32_kernel_profile kp;
+	enum u32_bm_layout layout;
+	bool defrag; /* model nf_defrag_ipv4/ipv6 (a conntrack user in the namespace) */
+};
+
+/* Sees every frame's outcome, in order; nonzero stops the run with that value. */
+typedef int (*u32_frame_fn)(void *ctx, const struct u32_frame_verdicts *fv);
+
+/* One run over one or more captures, numbered as one sequence. */
+struct u32_run {
+	struct u32_ruleset *rs;
+	struct u32_run_opts opts;
+	struct u32_defrag *defrag; /* NULL without opts.defrag */
+	struct u32_frame_verdicts fv;
+	uint64_t frames, ip, skipped; /* frames, seen by the rules, not seen */
+};
+
+/* 0 or -ENOMEM. The counters of rs add up over the run. */
+int u32_run_init(struct u32_run *run, struct u32_ruleset *rs, const struct u32_run_opts *o);
+void u32_run_free(struct u32_run *run);
+/*
+ * Evaluates every rule on every frame of cap: 0 at the end of the capture,
+ * -EIO for a damaged one (libpcap's message in err), -ENOMEM, or what
+ * on_frame returned.
+ */
+int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame, void *ctx,
+		    char *err, size_t errlen);
 
 #endif
