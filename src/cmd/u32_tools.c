@@ -8,7 +8,6 @@
 #include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
-#include "u32/capture.h"
 #include "u32/explain.h"
 #include "u32/lint.h"
 #include "u32/recipe.h"
@@ -30,44 +29,15 @@ static void json_line(void *ctx, const char *text)
 	json_string(ctx, text);
 }
 
-/* Finds frame n (1-based) of path and builds its view; frame data is copied to buf. */
+/* Frame n of path as the rules see it; frame data is copied to buf. */
 static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v)
 {
 	char err[512];
-	struct u32_capture cap;
-	struct u32_frame f;
-	int rc;
-	unsigned long k = 0;
+	int rc = u32_packet_load(path, n, buf, v, err, sizeof(err));
 
-	if (u32_capture_open(&cap, path, err, sizeof(err))) {
+	if (rc)
 		cmd_error("u32", "%s: %s", path, err);
-		return EXIT_RUNTIME;
-	}
-	while ((rc = u32_capture_next(&cap, &f, err, sizeof(err))) == 1 && ++k < n)
-		;
-	if (rc != 1) {
-		/* a damaged capture is a runtime failure, a frame number past the end a usage error
-		 */
-		if (rc < 0)
-			cmd_error("u32", "%s: frame %lu: %s", path, k + 1, err);
-		else
-			cmd_error("u32", "%s: no frame %lu (the capture has %lu)", path, n, k);
-		u32_capture_close(&cap);
-		return rc < 0 ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	*buf = malloc(f.caplen ? f.caplen : 1);
-	if (!*buf) {
-		u32_capture_close(&cap);
-		return EXIT_RUNTIME;
-	}
-	memcpy(*buf, f.data, f.caplen);
-	enum u32_view_status st = u32_view_from_frame(cap.dlt, *buf, f.caplen, f.wirelen, v);
-	u32_capture_close(&cap);
-	if (st != U32_VIEW_OK) {
-		cmd_error("u32", "%s: frame %lu: %s", path, n, u32_view_status_reason(st));
-		return EXIT_USAGE;
-	}
-	return 0;
+	return rc == -EIO || rc == -ENOMEM ? EXIT_RUNTIME : rc ? EXIT_USAGE : 0;
 }
 
 struct explain_opts {

@@ -179,3 +179,43 @@ int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn o
 
 	return u32_capture_loop(cap, run_frame, &rc, err, errlen);
 }
+
+int u32_packet_load(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v, char *err,
+		    size_t errlen)
+{
+	char msg[512];
+	struct u32_capture cap;
+	struct u32_frame f;
+	enum u32_view_status st;
+	unsigned long k = 0;
+	int rc;
+
+	*buf = NULL;
+	if (u32_capture_open(&cap, path, err, errlen))
+		return -EIO;
+	while ((rc = u32_capture_next(&cap, &f, msg, sizeof(msg))) == 1 && ++k < n)
+		;
+	if (rc != 1) {
+		/* a damaged capture is a failure, a frame number past the end a mistake */
+		if (rc < 0)
+			snprintf(err, errlen, "frame %lu: %s", k + 1, msg);
+		else
+			snprintf(err, errlen, "no frame %lu (the capture has %lu)", n, k);
+		u32_capture_close(&cap);
+		return rc < 0 ? -EIO : -ERANGE;
+	}
+	*buf = malloc(f.caplen ? f.caplen : 1);
+	if (!*buf) {
+		u32_capture_close(&cap);
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memcpy(*buf, f.data, f.caplen);
+	st = u32_view_from_frame(cap.dlt, *buf, f.caplen, f.wirelen, v);
+	u32_capture_close(&cap);
+	if (st != U32_VIEW_OK) {
+		snprintf(err, errlen, "frame %lu: %s", n, u32_view_status_reason(st));
+		return -EPROTO;
+	}
+	return 0;
+}

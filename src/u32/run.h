@@ -66,4 +66,14 @@ void u32_run_free(struct u32_run *run);
 int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame, void *ctx,
 		    char *err, size_t errlen);
 
+/*
+ * Frame n (1-based) of the capture at path, copied to *buf (the caller
+ * frees it), as the rules see it in *v (explain --packet). 0; -EIO for a
+ * capture that cannot be opened or is damaged before frame n; -ERANGE when
+ * it has fewer frames; -EPROTO when the rules never see that frame (not
+ * IP, or dropped before PREROUTING); -ENOMEM. err says why, without path.
+ */
+int u32_packet_load(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v, char *err,
+		    size_t errlen);
+
 #endif
