@@ -104,7 +104,7 @@ static int parse_opt(int c, struct load_opts *o)
 		return EXIT_USAGE;
 	case 'h':
 		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -169,7 +169,7 @@ static int run_once(const struct load_opts *o)
 		render_snapshot_plain(stdout, &snap, &v);
 	}
 	load_snapshot_release(&snap);
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 struct emit_ctx {
@@ -204,7 +204,7 @@ static int run_watch(struct load_opts *o)
 		cmd_error("load", "--watch failed: %s", strerror(-err));
 		return errno_status(err);
 	}
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 int cmd_load(int argc, char **argv)
