@@ -1,6 +1,7 @@
 #!/bin/sh
 # The command layer (src/main.c, src/cmd/) sits on top of the cores in
-# libtriage.a: a core never names a cmd_* symbol nor includes a cmd/ header.
+# libtriage.a: a core never names a cmd_* symbol nor includes a cmd/ header;
+# and struct procfs is opaque outside src/procfs/.
 # Usage: scripts/check-layers.sh LIBTRIAGE.A [CMD_OBJECT...]
 # With the command objects given, also fails when the library needs any
 # symbol that only they define. Exit 0 clean, 1 with the offenders listed.
@@ -22,6 +23,13 @@ incs=$(grep -rn --include='*.[ch]' '#include "cmd' "$src" | grep -v "^$src/cmd/"
 if [ -n "$incs" ]; then
 	echo "check-layers: a core includes a command-layer header:"
 	echo "$incs" | sed 's/^/  /'
+	bad=1
+fi
+
+priv=$(grep -rln --include='*.[ch]' '#include "procfs/procfs_impl.h"' "$src" | grep -v "^$src/procfs/")
+if [ -n "$priv" ]; then
+	echo "check-layers: struct procfs is opaque outside src/procfs/, but these include procfs_impl.h:"
+	echo "$priv" | sed 's/^/  /'
 	bad=1
 fi
 

@@ -143,7 +143,7 @@ static long fd_budget(void)
 
 struct session {
 	struct pidstat_opts opts;
-	struct procfs pf;
+	struct procfs *pf;
 	struct host_facts host;
 	struct pidstat_run run;
 	struct json_writer jw;
@@ -171,11 +171,11 @@ static int open_root(struct session *s)
 		cmd_error("pidstat", "cannot open root '%s': %s", s->opts.root, strerror(-rc));
 		return EXIT_USAGE;
 	}
-	if (host_facts_load(&s->host, &s->pf)) {
+	if (host_facts_load(&s->host, s->pf)) {
 		cmd_error("pidstat", "bad fixture meta in '%s'", s->opts.root);
 		return EXIT_USAGE;
 	}
-	if (s->host.fixture && pidstat_fixture_step(&s->pf, 1)) {
+	if (s->host.fixture && procfs_step(s->pf, 1)) {
 		cmd_error("pidstat", "fixture '%s' has no step1/proc", s->opts.root);
 		return EXIT_USAGE;
 	}
@@ -185,7 +185,7 @@ static int open_root(struct session *s)
 static void setup_clock(struct session *s)
 {
 	if (s->host.fixture) {
-		s->fix.pf = &s->pf;
+		s->fix.pf = s->pf;
 		s->fix.epoch = s->host.start_time;
 		s->fix.step = 1;
 		s->fix.stop = &stop_requested;
@@ -237,7 +237,7 @@ static int prepare_run(struct session *s)
 		.stop_flag = &stop_requested,
 	};
 
-	if (pidstat_run_init(&s->run, &s->opts, &s->pf, &s->host, &env))
+	if (pidstat_run_init(&s->run, &s->opts, s->pf, &s->host, &env))
 		return pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
 	return 0;
 }
@@ -245,7 +245,7 @@ static int prepare_run(struct session *s)
 static void release_session(struct session *s)
 {
 	pidstat_run_release(&s->run);
-	procfs_close(&s->pf);
+	procfs_close(s->pf);
 	pidstat_opts_release(&s->opts);
 }
 
@@ -301,7 +301,7 @@ static int run_session(struct session *s)
 	s->outbuf = malloc(1 << 18);
 	if (s->outbuf)
 		setvbuf(stdout, s->outbuf, _IOFBF, 1 << 18);
-	pidstat_write_banner(r, pidstat_cpu_count(&s->pf, &s->host));
+	pidstat_write_banner(r, pidstat_cpu_count(s->pf, &s->host));
 	rc = pidstat_loop(r, &s->clk);
 	if (r->json)
 		json_finish(r->json);
@@ -315,7 +315,6 @@ int cmd_pidstat(int argc, char **argv)
 	int rc;
 
 	memset(&s, 0, sizeof(s));
-	s.pf.root_fd = s.pf.proc_fd = -1;
 	s.run.ts.fd = -1;
 	guard_closed_stdout();
 	init_locale();

@@ -23,42 +23,29 @@ int load_source_open(struct load_source *s, const char *root)
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	s->step.root_fd = s->step.proc_fd = -1;
-	err = procfs_open(&s->top, root);
+	err = procfs_open(&s->pf, root);
 	if (err)
 		return err;
-	err = host_facts_load(&s->facts, &s->top);
+	err = host_facts_load(&s->facts, s->pf);
 	if (err) {
-		procfs_close(&s->top);
+		procfs_close(s->pf);
+		s->pf = NULL;
 		return err;
 	}
 	s->fixture = s->facts.fixture;
-	if (!s->fixture)
-		s->step = s->top;
 	return 0;
 }
 
 void load_source_close(struct load_source *s)
 {
-	if (s->fixture)
-		procfs_close(&s->step);
-	procfs_close(&s->top);
+	procfs_close(s->pf);
+	s->pf = NULL;
 }
 
-/* Fixture: opens the next stepN; returns 1 when there is none. */
 int load_source_next_step(struct load_source *s)
 {
-	char name[32];
-	int fd;
-
-	snprintf(name, sizeof(name), "step%d", s->stepno + 1);
-	fd = openat(s->top.root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs_step_root(s->pf, s->stepno + 1))
 		return 1;
-	if (s->stepno)
-		procfs_close(&s->step);
-	s->step.root_fd = fd;
-	s->step.proc_fd = openat(fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	s->stepno++;
 	return 0;
 }
@@ -72,7 +59,7 @@ static double source_now(const struct load_source *s)
 
 	if (!s->fixture)
 		return clock_s(CLOCK_MONOTONIC);
-	n = procfs_read(&s->step, "uptime", buf, sizeof(buf));
+	n = procfs_read(s->pf, "uptime", buf, sizeof(buf));
 	if (n <= 0 || uptime_parse(buf, (size_t)n, &cs))
 		return 0;
 	return (double)cs / 100.0;
@@ -117,7 +104,7 @@ struct loop {
 /* The kernel's side: /proc/loadavg, cheap enough to read at POLL_S. */
 static int poll_kernel(struct loop *L, char *text, size_t size, double *now)
 {
-	ssize_t n = procfs_read(&L->src.step, "loadavg", text, size);
+	ssize_t n = procfs_read(L->src.pf, "loadavg", text, size);
 
 	if (n <= 0)
 		return n < 0 ? (int)n : -ENOENT;
@@ -130,7 +117,7 @@ static int scan(struct loop *L, const char *text, double now, bool first)
 {
 	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), cost;
 	struct load_snapshot snap;
-	int err = load_snapshot_take(&L->src.step, &L->scan, &snap);
+	int err = load_snapshot_take(L->src.pf, &L->scan, &snap);
 
 	if (err)
 		return err;
@@ -300,7 +287,7 @@ int load_look(struct load_source *src, const struct load_scan_opts *scan,
 
 	if (src->fixture && load_source_next_step(src))
 		return -ENOENT;
-	err = load_snapshot_take(&src->step, scan, snap);
+	err = load_snapshot_take(src->pf, scan, snap);
 	if (err)
 		return err;
 	if (!snap->have_loadavg) {

@@ -14,8 +14,7 @@
 
 /* Where samples come from: the running system, or a fixture's steps. */
 struct load_source {
-	struct procfs top;  /* the root given */
-	struct procfs step; /* live: the same as top; fixture: the current stepN */
+	struct procfs *pf; /* the root given; a fixture's /proc is its current stepN */
 	bool fixture;
 	int stepno;
 	struct host_facts facts;

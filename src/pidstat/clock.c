@@ -71,21 +71,6 @@ void pidstat_realclock_init(struct pidstat_clock *c, struct pidstat_realclock *r
 	c->ctx = rc;
 }
 
-int pidstat_fixture_step(struct procfs *pf, int n)
-{
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "step%d/proc", n);
-	fd = openat(pf->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (pf->proc_fd >= 0)
-		close(pf->proc_fd);
-	pf->proc_fd = fd;
-	return 0;
-}
-
 /* Step 1 is the start-up time (meta epoch); later steps carry stepN/time. */
 static time_t fix_now(struct pidstat_clock *c)
 {
@@ -110,7 +95,7 @@ static int fix_wait(struct pidstat_clock *c)
 {
 	struct pidstat_fixclock *fc = c->ctx;
 
-	if (*fc->stop || pidstat_fixture_step(fc->pf, fc->step + 1))
+	if (*fc->stop || procfs_step(fc->pf, fc->step + 1))
 		return 1;
 	fc->step++;
 	return 0;

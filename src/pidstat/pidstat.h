@@ -327,8 +327,6 @@ struct pidstat_fixclock {
 	volatile int *stop;
 };
 void pidstat_fixclock_init(struct pidstat_clock *c, struct pidstat_fixclock *fc);
-/* Points pf at the fixture's step n; returns 0 or -errno. */
-int pidstat_fixture_step(struct procfs *pf, int n);
 
 void pidstat_table_release(struct pidstat_table *t);
 struct pidstat_task *pidstat_table_find(struct pidstat_table *tb, struct pidstat_task *leader,

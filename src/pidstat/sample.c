@@ -61,26 +61,31 @@ static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *
 	char path[96];
 	struct pidstat_task *p = t->leader;
 
-	if (r->pf->proc_fd < 0) {
-		errno = ENOENT;
-		return -1;
-	}
+	int fd;
+
 	/*
 	 * A thread's files relative to its process's task/ directory: a
 	 * shorter path walk when its files cannot all be kept open.
 	 */
 	if (p && !r->host->fixture && p->taskdir < 0 && budget_take(&r->table)) {
 		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-		p->taskdir = openat(r->pf->proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (p->taskdir < 0)
+		p->taskdir = procfs_openat(r->pf, path, O_PATH | O_DIRECTORY);
+		if (p->taskdir < 0) {
+			p->taskdir = -1;
 			r->table.fd_budget++;
+		}
 	}
 	if (p && p->taskdir >= 0) {
 		snprintf(path, sizeof(path), "%d/%s", (int)t->pid, name);
 		return openat(p->taskdir, path, flags | O_CLOEXEC);
 	}
 	task_path(t, name, path, sizeof(path));
-	return openat(r->pf->proc_fd, path, flags | O_CLOEXEC);
+	fd = procfs_openat(r->pf, path, flags);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
 }
 
 /*

@@ -182,13 +182,13 @@ static int ksyms_read(FILE *f, struct symtab *out)
 
 int ksyms_load(const struct procfs *pf, struct symtab *out)
 {
-	int fd = openat(pf->proc_fd, "kallsyms", O_RDONLY | O_CLOEXEC);
+	int fd = procfs_openat(pf, "kallsyms", O_RDONLY);
 	FILE *f;
 	int err;
 
 	symtab_init(out);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "r");
 	if (!f) {
 		err = -errno;
@@ -476,12 +476,11 @@ static int open_mapped_file(const struct proc_syms *ps, const struct map_line *m
 
 	snprintf(rel, sizeof(rel), "%d/map_files/%" PRIx64 "-%" PRIx64, (int)ps->pid, m->start,
 		 m->end);
-	fd = openat(ps->pf->proc_fd, rel, O_RDONLY | O_CLOEXEC);
+	fd = procfs_openat(ps->pf, rel, O_RDONLY);
 	if (fd >= 0)
 		return fd;
 	snprintf(rel, sizeof(rel), "%d/root%.*s", (int)ps->pid, (int)m->path_len, m->path);
-	fd = openat(ps->pf->proc_fd, rel, O_RDONLY | O_CLOEXEC);
-	return fd >= 0 ? fd : -errno;
+	return procfs_openat(ps->pf, rel, O_RDONLY);
 }
 
 static char *dup_basename(const char *path, size_t len)
@@ -532,7 +531,7 @@ static long file_index(struct proc_syms *ps, const struct map_line *m)
 static int own_vdso(const struct proc_syms *ps, uint64_t *start, uint64_t *size)
 {
 	char line[512];
-	int fd = openat(ps->pf->proc_fd, "self/maps", O_RDONLY | O_CLOEXEC);
+	int fd = procfs_openat(ps->pf, "self/maps", O_RDONLY);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	int err = -ENOENT;
 
@@ -616,9 +615,9 @@ int proc_syms_refresh(struct proc_syms *ps)
 	FILE *f;
 
 	snprintf(rel, sizeof(rel), "%d/maps", (int)ps->pid);
-	fd = openat(ps->pf->proc_fd, rel, O_RDONLY | O_CLOEXEC);
+	fd = procfs_openat(ps->pf, rel, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);

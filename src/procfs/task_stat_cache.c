@@ -79,11 +79,11 @@ ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf,
 		return -EINVAL;
 	if (fd < 0) {
 		snprintf(path, sizeof(path), "%d/task/%d/stat", (int)pid, (int)tid);
-		if (c->ncur >= c->max_fds || pf->proc_fd < 0)
+		if (c->ncur >= c->max_fds)
 			return procfs_read(pf, path, buf, size);
-		fd = openat(pf->proc_fd, path, O_RDONLY | O_CLOEXEC);
+		fd = procfs_openat(pf, path, O_RDONLY);
 		if (fd < 0)
-			return -errno;
+			return fd;
 	}
 	n = procfs_reread_fd(fd, buf, size);
 	if (n <= 0 || keep(c, pid, tid, fd) < 0)

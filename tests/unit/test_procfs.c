@@ -165,7 +165,7 @@ TEST(meta_parse)
 /* The live reader against this very process. */
 TEST(live_self)
 {
-	struct procfs pf;
+	struct procfs *pf;
 	struct id_list tids = { 0 };
 	char buf[1024], path[64];
 	struct pid_stat s;
@@ -173,16 +173,16 @@ TEST(live_self)
 
 	ASSERT_EQ(procfs_open(&pf, "/"), 0);
 	snprintf(path, sizeof(path), "%d/stat", (int)getpid());
-	n = procfs_read(&pf, path, buf, sizeof(buf));
+	n = procfs_read(pf, path, buf, sizeof(buf));
 	ASSERT_TRUE(n > 0);
 	ASSERT_EQ(pid_stat_parse(buf, (size_t)n, &s), 0);
 	ASSERT_EQ(s.pid, getpid());
-	ASSERT_EQ(procfs_list_tids(&pf, getpid(), &tids), 0);
+	ASSERT_EQ(procfs_list_tids(pf, getpid(), &tids), 0);
 	ASSERT_EQ(tids.len, 1);
 	ASSERT_EQ(tids.ids[0], getpid());
-	ASSERT_EQ(procfs_read(&pf, "no-such-file", buf, sizeof(buf)), -ENOENT);
+	ASSERT_EQ(procfs_read(pf, "no-such-file", buf, sizeof(buf)), -ENOENT);
 	id_list_release(&tids);
-	procfs_close(&pf);
+	procfs_close(pf);
 }
 
 int main(void)
