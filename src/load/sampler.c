@@ -3,12 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "runloop/clock.h"
+#include "runloop/fdlimit.h"
 
 static double clock_s(clockid_t id)
 {
@@ -42,12 +43,9 @@ void load_source_close(struct load_source *s)
 	s->pf = NULL;
 }
 
-int load_source_next_step(struct load_source *s)
+int load_source_first_step(struct load_source *s)
 {
-	if (procfs_step_root(s->pf, s->stepno + 1))
-		return 1;
-	s->stepno++;
-	return 0;
+	return procfs_step_root(s->pf, 1) ? 1 : 0;
 }
 
 /* The sample's clock: the step's uptime in a fixture, the monotonic clock live. */
@@ -65,33 +63,13 @@ static double source_now(const struct load_source *s)
 	return (double)cs / 100.0;
 }
 
-/* Sleeps until t (monotonic seconds); returns 1 if a stop signal came. */
-static int wait_until(double t, const sigset_t *stop)
-{
-	double d = t - clock_s(CLOCK_MONOTONIC);
-	struct timespec ts;
-
-	if (d <= 0)
-		d = 0;
-	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-	for (;;) {
-		int sig = sigtimedwait(stop, NULL, &ts);
-
-		if (sig > 0)
-			return 1;
-		if (errno == EAGAIN)
-			return 0;
-		if (errno != EINTR)
-			return 0;
-	}
-}
-
 /* How often the kernel's figures are read: folds are found within this. */
 #define POLL_S 0.1
 
 struct loop {
 	struct task_stat_cache cache;
+	struct runloop_stop stop;
+	struct runloop_clock clk; /* POLL_S ticks, or fixture steps */
 	const struct watch_opts *o;
 	struct load_source src;
 	bool rt;
@@ -160,31 +138,24 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	return 0;
 }
 
-/*
- * How many stat files a scan may keep open: the soft file limit, raised to
- * the hard one, less room for everything else.
- */
+/* How many stat files a scan may keep open: room is left for everything else. */
 static size_t fd_room(void)
 {
-	struct rlimit rl;
+	rlim_t n = runloop_raise_nofile(1 << 20);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max > (1 << 20) ? (1 << 20) : rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl))
-			getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	return rl.rlim_cur > 256 ? (size_t)(rl.rlim_cur - 256) : 0;
+	return n > 256 ? (size_t)(n - 256) : 0;
 }
 
-/* Live: waits for the next poll; fixture: moves to the next step. Returns 1 to stop. */
-static int next_wake(struct loop *L, double *next, const sigset_t *stop)
+/* Live: a poll every POLL_S from now; fixture: one step per wait. */
+static void make_clock(struct loop *L)
 {
-	if (L->src.fixture)
-		return load_source_next_step(&L->src);
-	*next += POLL_S;
-	return wait_until(*next, stop);
+	if (L->src.fixture) {
+		runloop_clock_fixture(&L->clk, &L->stop, L->src.pf, RUNLOOP_STEP_ROOT, 1, 0);
+	} else {
+		struct timespec poll = runloop_seconds(POLL_S);
+
+		runloop_clock_real(&L->clk, &L->stop, &poll);
+	}
 }
 
 static int maybe_report(struct loop *L, double now, watch_emit_fn emit, void *ctx)
@@ -200,15 +171,17 @@ static int maybe_report(struct loop *L, double now, watch_emit_fn emit, void *ct
 	return L->o->count && L->printed >= L->o->count ? 1 : 0;
 }
 
-static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, void *ctx)
+static int run_loop(struct loop *L, watch_emit_fn emit, void *ctx)
 {
-	double next = clock_s(CLOCK_MONOTONIC), now = 0;
-	double next_scan = next + watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-							  L->o->min_period_s, L->o->max_period_s);
+	double now = 0;
+	double next_scan = clock_s(CLOCK_MONOTONIC) +
+			   watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+						   L->o->min_period_s, L->o->max_period_s);
 	char text[256];
 	int err;
 
-	while (!next_wake(L, &next, stop)) {
+	runloop_clock_arm(&L->clk);
+	while (!runloop_clock_wait(&L->clk)) {
 		err = poll_kernel(L, text, sizeof(text), &now);
 		if (!err)
 			watch_kernel_tick(&L->ws, text, now);
@@ -236,7 +209,6 @@ static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, vo
 int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 {
 	struct loop L = { .o = o };
-	sigset_t stop, old;
 	char text[256];
 	double now = 0;
 	int err;
@@ -248,7 +220,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	L.scan.want_stacks = o->stacks;
 	task_stat_cache_init(&L.cache, L.src.fixture ? 0 : fd_room());
 	L.scan.stat_cache = &L.cache;
-	if (L.src.fixture && load_source_next_step(&L.src)) {
+	if (L.src.fixture && load_source_first_step(&L.src)) {
 		load_source_close(&L.src);
 		return -ENOENT;
 	}
@@ -258,10 +230,8 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 		/* A short, budgeted sampler that is not starved sees what the tick sees. */
 		L.rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 	}
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, &old);
+	runloop_stop_init(&L.stop);
+	runloop_stop_arm(&L.stop);
 	L.cpu_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	L.wall_start = clock_s(CLOCK_MONOTONIC);
 	err = poll_kernel(&L, text, sizeof(text), &now);
@@ -270,9 +240,10 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	if (!err) {
 		L.last_print = L.ws.start;
 		L.next_print = L.ws.start + o->interval_s;
-		err = run_loop(&L, &stop, emit, ctx);
+		make_clock(&L);
+		err = run_loop(&L, emit, ctx);
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	runloop_stop_disarm(&L.stop);
 	watch_release(&L.ws);
 	task_stat_cache_release(&L.cache);
 	load_source_close(&L.src);
@@ -285,7 +256,7 @@ int load_look(struct load_source *src, const struct load_scan_opts *scan,
 	struct verdict_input in;
 	int err;
 
-	if (src->fixture && load_source_next_step(src))
+	if (src->fixture && load_source_first_step(src))
 		return -ENOENT;
 	err = load_snapshot_take(src->pf, scan, snap);
 	if (err)

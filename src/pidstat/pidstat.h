@@ -10,7 +10,6 @@
 #define TRIAGE_PIDSTAT_H
 
 #include <regex.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "procfs/host.h"
 #include "procfs/procfs.h"
 #include "procfs/taskstats.h"
+#include "runloop/clock.h"
 
 struct json_writer;
 
@@ -193,20 +193,6 @@ double pidstat_sp_value(uint64_t prev, uint64_t curr, uint64_t itv);
 double pidstat_s_value(uint64_t prev, uint64_t curr, uint64_t itv);
 uint64_t pidstat_interval(uint64_t prev, uint64_t curr);
 
-/* Sampling clock: real time, or the steps of a fixture root. */
-struct pidstat_clock {
-	/* Wall-clock time of the sample being taken. */
-	time_t (*now)(struct pidstat_clock *c);
-	/*
-	 * Waits for the next sample. Returns 0 when it is due, 1 when the run
-	 * is to stop as after SIGINT (signal, or no fixture step left).
-	 */
-	int (*wait)(struct pidstat_clock *c);
-	/* Called once after the first snapshot (sysstat arms its alarm there). */
-	void (*arm)(struct pidstat_clock *c);
-	void *ctx;
-};
-
 /* pidstat_loop() results besides 0; the shell prints sysstat's message. */
 enum pidstat_err {
 	PIDSTAT_E_UPTIME = 1001, /* "Cannot read /proc/uptime", exit 2 */
@@ -240,7 +226,6 @@ struct pidstat_run {
 	bool use_taskstats;
 	const char *average_label;
 	struct json_writer *json;
-	volatile int *stop_flag; /* set by the shell's signal handlers */
 	/* uid -> user name cache */
 	struct pidstat_user *users;
 	size_t nusers, users_cap;
@@ -256,7 +241,6 @@ struct pidstat_env {
 	long fd_budget;		   /* fds the run may keep open across samples */
 	bool taskstats;		   /* may try the taskstats netlink interface */
 	struct json_writer *json;  /* the writer -o JSON initialises and uses */
-	volatile int *stop_flag;   /* set by the shell's signal handlers */
 };
 
 /*
@@ -305,28 +289,7 @@ bool pidstat_header_due(unsigned long *lines, int rows);
  * The timing loop, after the banner: first snapshot, reports, Average.
  * Returns 0 or a PIDSTAT_E_* code.
  */
-int pidstat_loop(struct pidstat_run *r, struct pidstat_clock *clk);
-
-/*
- * Clocks. The real one sleeps to absolute deadlines (start + k * interval)
- * with the stop signals unblocked only while it sleeps, so no tick is
- * skipped and no signal is lost. The fixture one steps through stepN/.
- */
-struct pidstat_realclock {
-	long interval;
-	struct timespec deadline;
-	volatile int *stop;
-	sigset_t sleep_mask; /* the mask to sleep with (stop signals unblocked) */
-};
-void pidstat_realclock_init(struct pidstat_clock *c, struct pidstat_realclock *rc);
-
-struct pidstat_fixclock {
-	struct procfs *pf;
-	time_t epoch;
-	int step;
-	volatile int *stop;
-};
-void pidstat_fixclock_init(struct pidstat_clock *c, struct pidstat_fixclock *fc);
+int pidstat_loop(struct pidstat_run *r, struct runloop_clock *clk);
 
 void pidstat_table_release(struct pidstat_table *t);
 struct pidstat_task *pidstat_table_find(struct pidstat_table *tb, struct pidstat_task *leader,
