@@ -28,7 +28,7 @@ static void read_kernel_figures(const struct procfs *pf, struct load_snapshot *s
 
 static struct load_task *snapshot_push(struct load_snapshot *snap)
 {
-	if (grow(&snap->tasks, &snap->cap, snap->ntasks + 1, sizeof(*snap->tasks)))
+	if (util_grow(&snap->tasks, &snap->cap, snap->ntasks + 1, sizeof(*snap->tasks)))
 		return NULL;
 	memset(&snap->tasks[snap->ntasks], 0, sizeof(snap->tasks[0]));
 	return &snap->tasks[snap->ntasks++];

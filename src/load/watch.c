@@ -113,7 +113,7 @@ static int find_cgroup(struct watch_state *ws, const char *path)
 	for (size_t i = 0; i < ws->ncgs; i++)
 		if (!strcmp(ws->cgs[i].path, path))
 			return (int)i;
-	if (grow(&ws->cgs, &ws->cgcap, ws->ncgs + 1, sizeof(*ws->cgs)))
+	if (util_grow(&ws->cgs, &ws->cgcap, ws->ncgs + 1, sizeof(*ws->cgs)))
 		return -ENOMEM;
 	memset(&ws->cgs[ws->ncgs], 0, sizeof(ws->cgs[0]));
 	snprintf(ws->cgs[ws->ncgs].path, sizeof(ws->cgs[0].path), "%s", path);
@@ -140,7 +140,7 @@ static struct watch_task *find_task(struct watch_state *ws, const struct load_ta
 			return w;
 		/* The TID was reused: the old task's share keeps decaying under its cgroup only. */
 	} else {
-		if (grow(&ws->tasks, &ws->cap, ws->ntasks + 1, sizeof(*ws->tasks)))
+		if (util_grow(&ws->tasks, &ws->cap, ws->ntasks + 1, sizeof(*ws->tasks)))
 			return NULL;
 		memmove(&ws->tasks[lo + 1], &ws->tasks[lo], (ws->ntasks - lo) * sizeof(*w));
 		ws->ntasks++;

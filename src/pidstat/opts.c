@@ -26,7 +26,7 @@ static long digits_value(const char *s)
 
 int pidstat_opts_add_pid(struct pidstat_opts *o, pid_t pid)
 {
-	if (grow(&o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids)))
+	if (util_grow(&o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids)))
 		return -ENOMEM;
 	o->pids[o->npids++] = pid;
 	return 0;

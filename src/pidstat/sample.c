@@ -29,7 +29,7 @@ const char *pidstat_user_name(struct pidstat_run *r, unsigned uid)
 	for (size_t i = 0; i < r->nusers; i++)
 		if (r->users[i].uid == uid)
 			return r->users[i].name;
-	if (grow(&r->users, &r->users_cap, r->nusers + 1, sizeof(*r->users)))
+	if (util_grow(&r->users, &r->users_cap, r->nusers + 1, sizeof(*r->users)))
 		return NULL;
 	pw = getpwuid(uid);
 	u = &r->users[r->nusers++];
@@ -279,7 +279,6 @@ static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 {
 	char buf[4096];
 	ssize_t len;
-	bool found = false;
 	int fd = task_open(r, t, "cmdline", O_RDONLY);
 
 	if (fd < 0)
@@ -288,12 +287,7 @@ static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 	close(fd);
 	if (len < 0) /* unreadable: as an empty one, comm stands in */
 		return 0;
-	for (ssize_t i = len - 2; i >= 0; i--) {
-		if (buf[i])
-			found = true;
-		else if (found)
-			buf[i] = ' ';
-	}
+	cmdline_join(buf, (size_t)len);
 	if (len && buf[0]) {
 		free(t->cmdline);
 		t->cmdline = strdup(buf);
@@ -306,25 +300,19 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 {
 	char buf[8192];
 	size_t have = 0;
-	int state = 0, fd = task_open(r, t, "smaps", O_RDONLY);
+	struct smaps_stack st = { 0 };
+	int fd = task_open(r, t, "smaps", O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
 		return -ESRCH;
-	while (state < 3 && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+	while (st.state < 3 && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
 		char *p = buf, *end = buf + have + n, *nl;
 
 		*end = '\0';
-		while (state < 3 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		while (st.state < 3 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
 			*nl = '\0';
-			if (state == 0 && strstr(p, "[stack]"))
-				state = 1;
-			else if (state == 1 && strstr(p, "Size:"))
-				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10),
-				state = 2;
-			else if (state == 2 && strstr(p, "Referenced:"))
-				s->stack_ref = strtoull(strstr(p, "Referenced:") + 11, NULL, 10),
-				state = 3;
+			smaps_stack_line(&st, p);
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -333,6 +321,10 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 		memmove(buf, p, have);
 	}
 	close(fd);
+	if (st.state >= 2)
+		s->stack_size = st.size_kb;
+	if (st.state >= 3)
+		s->stack_ref = st.ref_kb;
 	return 0;
 }
 
@@ -437,8 +429,8 @@ static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id
 	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || !ids->len)
 		return false;
 	/* two arrays, one length: each grows to the same capacity */
-	if (grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
-	    grow(&pf->rc, &pf->cap_rc, ids->len, sizeof(*pf->rc)))
+	if (util_grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
+	    util_grow(&pf->rc, &pf->cap_rc, ids->len, sizeof(*pf->rc)))
 		return false;
 	taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
 	return true;
@@ -498,7 +490,7 @@ static bool known_threads(struct pidstat_run *r, const struct pidstat_task *p, s
 	if (r->host->fixture || !(p->flags & TASK_LISTED) || p->nthreads != p->ntids_seen ||
 	    from + p->ntids_seen > tb->len || tb->order[p->order_idx] != p)
 		return false;
-	if (grow(&tids->ids, &tids->cap, p->ntids_seen, sizeof(*tids->ids)))
+	if (util_grow(&tids->ids, &tids->cap, p->ntids_seen, sizeof(*tids->ids)))
 		return false;
 	tids->len = 0;
 	for (size_t i = from; i < from + p->ntids_seen; i++) {
@@ -576,7 +568,7 @@ static int sample_pids(struct pidstat_run *r, struct id_list *pids)
 	for (size_t i = 0; i < tb->len; i++) {
 		if (tb->order[i]->leader)
 			continue;
-		if (grow(&pids->ids, &pids->cap, pids->len + 1, sizeof(*pids->ids)))
+		if (util_grow(&pids->ids, &pids->cap, pids->len + 1, sizeof(*pids->ids)))
 			return -ENOMEM;
 		pids->ids[pids->len++] = tb->order[i]->pid;
 	}

@@ -147,7 +147,7 @@ static void free_task(struct pidstat_table *tb, struct pidstat_task *t)
 int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t)
 {
 	if (tb->next_len == tb->next_cap &&
-	    grow(&tb->next, &tb->next_cap, tb->next_len + 1, sizeof(*tb->next)))
+	    util_grow(&tb->next, &tb->next_cap, tb->next_len + 1, sizeof(*tb->next)))
 		return -ENOMEM;
 	tb->next[tb->next_len++] = t;
 	t->flags |= TASK_SEEN;

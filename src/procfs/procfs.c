@@ -159,7 +159,7 @@ void id_list_release(struct id_list *l)
 
 static int id_list_push(struct id_list *l, pid_t id)
 {
-	if (l->len == l->cap && grow(&l->ids, &l->cap, l->len + 1, sizeof(*l->ids)))
+	if (l->len == l->cap && util_grow(&l->ids, &l->cap, l->len + 1, sizeof(*l->ids)))
 		return -ENOMEM;
 	l->ids[l->len++] = id;
 	return 0;

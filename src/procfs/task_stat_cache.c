@@ -62,7 +62,7 @@ static int take_old(struct task_stat_cache *c, pid_t pid, pid_t tid)
 
 static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 {
-	if (grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
+	if (util_grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
 		return -ENOMEM;
 	c->cur[c->ncur++] = (struct task_stat_fd){ pid, tid, fd };
 	return 0;

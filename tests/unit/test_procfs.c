@@ -9,6 +9,8 @@
 #include "procfs/procfs.h"
 #include "unit.h"
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /* A 52-field stat line whose comm holds spaces and parentheses. */
 static const char stat_line[] =
     "6901 (a) b (c)) S 1 6901 6901 0 -1 4194560 9216 77 3 4 1234 567 -8 -9 20 0 5 0 "
@@ -185,6 +187,41 @@ TEST(live_self)
 	procfs_close(pf);
 }
 
+/* proc(5): smaps lists each mapping's header line, then "Key: value kB" lines. */
+TEST(smaps_stack_figures)
+{
+	static const char *const lines[] = {
+		"7f0000000000-7f0000001000 r-xp 00000000 08:01 12 /usr/lib/libc.so.6",
+		"Size:                  4 kB",
+		"Referenced:            4 kB",
+		"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0                          [stack]",
+		"Size:                132 kB",
+		"KernelPageSize:        4 kB",
+		"Rss:                  12 kB",
+		"Referenced:           12 kB",
+	};
+	struct smaps_stack st = { 0 };
+	size_t i = 0;
+
+	while (i < ARRAY_LEN(lines) && !smaps_stack_line(&st, lines[i]))
+		i++;
+	ASSERT_EQ(i, 7); /* done at the stack's Referenced line */
+	ASSERT_UEQ(st.size_kb, 132);
+	ASSERT_UEQ(st.ref_kb, 12);
+}
+
+TEST(cmdline_arguments_joined)
+{
+	char a[] = "sleep\0"
+		   "100\0"; /* argv {"sleep", "100"} as the kernel writes it */
+	char b[] = "x\0\0";
+
+	cmdline_join(a, sizeof(a) - 1);
+	ASSERT_STREQ(a, "sleep 100");
+	cmdline_join(b, sizeof(b) - 1);
+	ASSERT_STREQ(b, "x");
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -198,5 +235,7 @@ int main(void)
 	RUN(&st, loadavg_and_psi);
 	RUN(&st, meta_parse);
 	RUN(&st, live_self);
+	RUN(&st, smaps_stack_figures);
+	RUN(&st, cmdline_arguments_joined);
 	UNIT_MAIN_END(&st);
 }
