@@ -1,5 +1,5 @@
 /* pidstat command line: sysstat 12.6.1's hand-written grammar (spec 1). */
-#include "pidstat/pidstat.h"
+#include "pidstat/opts.h"
 #include "util/grow.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * finds a task in O(1), and the display order is rebuilt each sample from
  * the sorted /proc listing.
  */
-#include "pidstat/pidstat.h"
+#include "pidstat/table.h"
 #include "util/grow.h"
 
 #include <errno.h>
