@@ -163,10 +163,10 @@ static int run_once(const struct load_opts *o)
 	}
 	if (o->json) {
 		json_init(&w, stdout, o->pretty);
-		render_snapshot_json(&w, &snap, &v);
+		load_render_snapshot_json(&w, &snap, &v);
 		json_finish(&w);
 	} else {
-		render_snapshot_plain(stdout, &snap, &v);
+		load_render_snapshot_plain(stdout, &snap, &v);
 	}
 	load_snapshot_release(&snap);
 	return EXIT_OK;
@@ -183,10 +183,10 @@ static void emit(void *ctx, const struct watch_report *r, const struct load_verd
 
 	if (e->o->json) {
 		json_init(&w, stdout, e->o->pretty);
-		render_watch_json(&w, r, v);
+		load_render_watch_json(&w, r, v);
 		json_finish(&w);
 	} else {
-		render_watch_plain(stdout, r, v);
+		load_render_watch_plain(stdout, r, v);
 	}
 	fflush(stdout);
 }

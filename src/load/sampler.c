@@ -100,10 +100,10 @@ static int scan(struct loop *L, const char *text, double now, bool first)
 	if (err)
 		return err;
 	if (first) {
-		watch_init(&L->ws, text, now, L->src.facts.ncpu);
-		watch_kernel_tick(&L->ws, text, now); /* the first poll, no fold */
+		load_watch_init(&L->ws, text, now, L->src.facts.ncpu);
+		load_watch_kernel_tick(&L->ws, text, now); /* the first poll, no fold */
 	}
-	err = watch_add_scan(&L->ws, &snap);
+	err = load_watch_add_scan(&L->ws, &snap);
 	L->threads = snap.threads_scanned;
 	load_snapshot_release(&snap);
 	cost = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
@@ -120,7 +120,7 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	double wall = L->src.fixture ? now - L->ws.start : clock_s(CLOCK_MONOTONIC) - L->wall_start;
 	double span = now - L->last_print;
 
-	if (watch_report_build(&L->ws, now, L->o->top, &r))
+	if (load_watch_report_build(&L->ws, now, L->o->top, &r))
 		return -ENOMEM;
 	r.rate_hz = span > 0 ? L->samples_since_print / span : 0;
 	r.scan_ms = L->cost_avg * 1e3;
@@ -128,10 +128,10 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	    wall > 0 ? 100.0 * (clock_s(CLOCK_PROCESS_CPUTIME_ID) - L->cpu_start) / wall : 0;
 	r.threads = L->threads;
 	r.realtime = L->rt;
-	verdict_input_from_watch(&r, &L->ws, &in);
+	load_verdict_input_from_watch(&r, &L->ws, &in);
 	load_verdict_build(&in, &v);
 	emit(ctx, &r, &v);
-	watch_report_release(&r);
+	load_watch_report_release(&r);
 	L->samples_since_print = 0;
 	L->last_print = now;
 	L->printed++;
@@ -175,8 +175,8 @@ static int run_loop(struct loop *L, watch_emit_fn emit, void *ctx)
 {
 	double now = 0;
 	double next_scan = clock_s(CLOCK_MONOTONIC) +
-			   watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-						   L->o->min_period_s, L->o->max_period_s);
+			   load_watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+							L->o->min_period_s, L->o->max_period_s);
 	char text[256];
 	int err;
 
@@ -184,16 +184,16 @@ static int run_loop(struct loop *L, watch_emit_fn emit, void *ctx)
 	while (!runloop_clock_wait(&L->clk)) {
 		err = poll_kernel(L, text, sizeof(text), &now);
 		if (!err)
-			watch_kernel_tick(&L->ws, text, now);
+			load_watch_kernel_tick(&L->ws, text, now);
 		/* A fixture step is one scan; live scans run as often as the budget allows. */
 		if (!err && (L->src.fixture || clock_s(CLOCK_MONOTONIC) >= next_scan)) {
 			double start = clock_s(CLOCK_MONOTONIC);
 
 			err = scan(L, text, now, false);
 			/* Aim below the budget: polls, clocks and reports cost too. */
-			next_scan =
-			    start + watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-							    L->o->min_period_s, L->o->max_period_s);
+			next_scan = start + load_watch_period_for_budget(
+						L->cost_avg, 0.85 * L->o->budget,
+						L->o->min_period_s, L->o->max_period_s);
 		}
 		if (!err)
 			err = maybe_report(L, now, emit, ctx);
@@ -244,7 +244,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 		err = run_loop(&L, emit, ctx);
 	}
 	runloop_stop_disarm(&L.stop);
-	watch_release(&L.ws);
+	load_watch_release(&L.ws);
 	task_stat_cache_release(&L.cache);
 	load_source_close(&L.src);
 	return err;
@@ -266,7 +266,7 @@ int load_look(struct load_source *src, const struct load_scan_opts *scan,
 		return -ENOENT;
 	}
 	snap->ncpu = src->facts.ncpu;
-	verdict_input_from_snapshot(snap, &in);
+	load_verdict_input_from_snapshot(snap, &in);
 	load_verdict_build(&in, v);
 	return 0;
 }

@@ -47,14 +47,6 @@ static void task_path(const struct pidstat_task *t, const char *file, char *buf,
 		snprintf(buf, size, "%d/%s", (int)t->pid, file);
 }
 
-static bool budget_take(struct pidstat_table *tb)
-{
-	if (tb->fd_budget <= 0)
-		return false;
-	tb->fd_budget--;
-	return true;
-}
-
 /* Opens a file of the task by its path under <root>/proc. */
 static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *name, int flags)
 {
@@ -67,12 +59,13 @@ static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *
 	 * A thread's files relative to its process's task/ directory: a
 	 * shorter path walk when its files cannot all be kept open.
 	 */
-	if (p && !r->host->fixture && p->taskdir < 0 && budget_take(&r->table)) {
+	if (p && !r->host->fixture && p->taskdir < 0 &&
+	    procfs_fd_budget_take(&r->table.fd_budget)) {
 		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
 		p->taskdir = procfs_openat(r->pf, path, O_PATH | O_DIRECTORY);
 		if (p->taskdir < 0) {
 			p->taskdir = -1;
-			r->table.fd_budget++;
+			r->table.fd_budget.left++;
 		}
 	}
 	if (p && p->taskdir >= 0) {
@@ -97,18 +90,12 @@ static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *
 static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx, char *buf,
 			 size_t size)
 {
-	ssize_t n;
-	int fd = t->fds[idx];
+	ssize_t n = procfs_kept_reread(&t->fds[idx], &r->table.fd_budget, buf, size);
+	int fd;
 
-	if (fd >= 0) {
-		n = procfs_reread_fd(fd, buf, size);
-		if (n >= 0)
-			return n;
-		/* the task died, or its PID now names another task: reopen */
-		close(fd);
-		t->fds[idx] = -1;
-		r->table.fd_budget++;
-	}
+	if (n >= 0)
+		return n;
+	/* nothing kept, the task died, or its PID now names another task: open */
 	fd = task_open(r, t, file_names[idx], O_RDONLY);
 	if (fd < 0)
 		return -errno;
@@ -118,10 +105,7 @@ static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx,
 		return -EIO;
 	}
 	buf[n] = '\0';
-	if (budget_take(&r->table))
-		t->fds[idx] = fd;
-	else
-		close(fd);
+	procfs_kept_keep(&t->fds[idx], fd, &r->table.fd_budget);
 	return n;
 }
 

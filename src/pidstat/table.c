@@ -68,11 +68,7 @@ struct pidstat_task *pidstat_table_find(struct pidstat_table *tb, struct pidstat
 
 static void close_fd(struct pidstat_table *tb, int *fd)
 {
-	if (*fd >= 0) {
-		close(*fd);
-		tb->fd_budget++;
-	}
-	*fd = -1;
+	procfs_kept_close(fd, &tb->fd_budget);
 }
 
 static void close_files(struct pidstat_table *tb, struct pidstat_task *t)

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "procfs/kept.h"
+
 /* One snapshot of a task's counters (sysstat's struct pid_stats). */
 struct pidstat_snap {
 	uint64_t utime, stime, gtime, wtime; /* ticks */
@@ -67,7 +69,7 @@ struct pidstat_table {
 	size_t next_len, next_cap;
 	struct pidstat_task **buckets;
 	size_t nbuckets, count;
-	long fd_budget; /* how many more fds may be kept open */
+	struct procfs_fd_budget fd_budget; /* how many more fds may be kept open */
 };
 
 void pidstat_table_release(struct pidstat_table *t);

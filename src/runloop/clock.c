@@ -14,12 +14,28 @@ void runloop_clock_real(struct runloop_clock *c, struct runloop_stop *stop,
 	c->deadline = c->origin;
 }
 
-void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop,
-			   struct procfs *pf, enum runloop_step_kind kind, int step, time_t epoch)
+void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
+			   enum runloop_step_kind kind, int step, time_t epoch)
 {
 	*c = (struct runloop_clock){
 		.stop = stop, .fixture = pf, .kind = kind, .step = step, .epoch = epoch
 	};
+}
+
+int runloop_clock_open(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
+		       const struct host_facts *facts, const struct timespec *interval)
+{
+	int err;
+
+	if (!facts->fixture) {
+		runloop_clock_real(c, stop, interval);
+		return 0;
+	}
+	err = procfs_step(pf, 1);
+	if (err)
+		return err;
+	runloop_clock_fixture(c, stop, pf, RUNLOOP_STEP_PROC, 1, facts->start_time);
+	return 0;
 }
 
 struct timespec runloop_seconds(double s)
@@ -94,4 +110,18 @@ time_t runloop_clock_now(const struct runloop_clock *c)
 	if (n <= 0 || parse_u64(buf, INT64_MAX, &v))
 		return c->epoch;
 	return (time_t)v;
+}
+
+int runloop_run(struct runloop_clock *c, unsigned count, runloop_sample_fn sample, void *ctx)
+{
+	for (unsigned k = 0; !count || k < count; k++) {
+		int rc;
+
+		if (k && runloop_clock_wait(c))
+			return 0;
+		rc = sample(ctx, k);
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
+	return 0;
 }

@@ -6,11 +6,12 @@
  * Both end on a stop signal; a fixture also ends, as if interrupted, when
  * no step is left.
  *
- * Typical use (a command sampling for N seconds):
+ * Typical use (a command sampling every second for N seconds, --root aware):
+ *	procfs_open(&pf, root); host_facts_load(&facts, pf);
  *	runloop_stop_init(&stop);
- *	runloop_clock_real(&clk, &stop, &interval);  // or runloop_clock_fixture()
- *	runloop_clock_arm(&clk);                     // stop signals now end the loop
- *	do sample(); while (more && !runloop_clock_wait(&clk));
+ *	runloop_clock_open(&clk, &stop, pf, &facts, &(struct timespec){ 1, 0 });
+ *	runloop_clock_arm(&clk);    // SIGINT/SIGTERM now end the loop, not us
+ *	runloop_run(&clk, N + 1, sample, ctx);
  */
 #ifndef TRIAGE_RUNLOOP_CLOCK_H
 #define TRIAGE_RUNLOOP_CLOCK_H
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "procfs/host.h"
 #include "procfs/procfs.h"
 #include "runloop/stop.h"
 
@@ -44,8 +46,15 @@ struct runloop_clock {
 void runloop_clock_real(struct runloop_clock *c, struct runloop_stop *stop,
 			const struct timespec *interval);
 /* A fixture clock over pf, whose current step is step (0: none yet). */
-void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop,
-			   struct procfs *pf, enum runloop_step_kind kind, int step, time_t epoch);
+void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
+			   enum runloop_step_kind kind, int step, time_t epoch);
+/*
+ * The clock for a root: a fixture root (facts->fixture) steps from its
+ * step1, made current here (-ENOENT if it has none), only /proc moving;
+ * any other root gets a real clock with interval.
+ */
+int runloop_clock_open(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
+		       const struct host_facts *facts, const struct timespec *interval);
 /* Interval in seconds (>= 0) as a timespec. */
 struct timespec runloop_seconds(double s);
 
@@ -61,5 +70,14 @@ int runloop_clock_wait(struct runloop_clock *c);
  * meta epoch until step 2, then stepN/time.
  */
 time_t runloop_clock_now(const struct runloop_clock *c);
+
+/* One sample; k counts from 0. Nonzero ends the loop (< 0: an error). */
+typedef int (*runloop_sample_fn)(void *ctx, unsigned k);
+/*
+ * The loop itself: sample at once, then once per wait, until count samples
+ * were taken (0: no limit), a stop, or sample() returns nonzero. Arm the
+ * clock first. Returns sample()'s negative result, or 0.
+ */
+int runloop_run(struct runloop_clock *c, unsigned count, runloop_sample_fn sample, void *ctx);
 
 #endif

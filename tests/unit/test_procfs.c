@@ -1,10 +1,12 @@
 /* The pure /proc parsers, on lines written as the kernel writes them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "procfs/host.h"
+#include "procfs/kept.h"
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
 #include "unit.h"
@@ -222,6 +224,31 @@ TEST(cmdline_arguments_joined)
 	ASSERT_STREQ(b, "x");
 }
 
+/* Kept-open files stay within their budget and give fds back when closed. */
+TEST(kept_files_respect_the_budget)
+{
+	struct procfs_fd_budget b = { 1 };
+	int kept = -1, other = -1, fd;
+	char buf[1024];
+
+	ASSERT_EQ(procfs_kept_reread(&kept, &b, buf, sizeof(buf)), -EBADF); /* nothing kept */
+	fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(fd >= 0);
+	procfs_kept_keep(&kept, fd, &b);
+	ASSERT_EQ(kept, fd);
+	ASSERT_EQ(b.left, 0);
+	fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(fd >= 0);
+	procfs_kept_keep(&other, fd, &b); /* no budget left: closed, not kept */
+	ASSERT_EQ(other, -1);
+	ASSERT_TRUE(fcntl(fd, F_GETFD) < 0);
+	ASSERT_TRUE(procfs_kept_reread(&kept, &b, buf, sizeof(buf)) > 0);
+	ASSERT_EQ(atoi(buf), getpid()); /* proc(5): stat starts with the pid */
+	procfs_kept_close(&kept, &b);
+	ASSERT_EQ(kept, -1);
+	ASSERT_EQ(b.left, 1);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -237,5 +264,6 @@ int main(void)
 	RUN(&st, live_self);
 	RUN(&st, smaps_stack_figures);
 	RUN(&st, cmdline_arguments_joined);
+	RUN(&st, kept_files_respect_the_budget);
 	UNIT_MAIN_END(&st);
 }

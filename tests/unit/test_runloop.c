@@ -15,6 +15,7 @@
 
 #include "runloop/clock.h"
 #include "runloop/fdlimit.h"
+#include "procfs/host.h"
 #include "runloop/stop.h"
 #include "unit.h"
 
@@ -136,6 +137,66 @@ TEST(a_fixture_clock_steps_and_stops_when_no_step_is_left)
 	ASSERT_EQ(system(cmd), 0);
 }
 
+static int count_sample(void *ctx, unsigned k)
+{
+	unsigned *seen = ctx;
+
+	(*seen)++;
+	return k == 5 ? 1 : 0;
+}
+
+TEST(runloop_run_samples_once_per_step_until_none_is_left)
+{
+	char dir[] = "/tmp/triage-runloop-XXXXXX";
+	struct host_facts facts = { .fixture = true, .start_time = 1700000000 };
+	struct runloop_stop stop;
+	struct runloop_clock clk;
+	struct procfs *pf;
+	char cmd[64];
+	unsigned seen = 0;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	for (int i = 1; i <= 3; i++) {
+		char rel[32];
+
+		snprintf(rel, sizeof(rel), "step%d", i);
+		mkdirs(dir, rel);
+		snprintf(rel, sizeof(rel), "step%d/proc", i);
+		mkdirs(dir, rel);
+	}
+	ASSERT_EQ(procfs_open(&pf, dir), 0);
+	runloop_stop_init(&stop);
+	ASSERT_EQ(runloop_clock_open(&clk, &stop, pf, &facts, &(struct timespec){ 1, 0 }), 0);
+	runloop_clock_arm(&clk);
+	ASSERT_EQ(runloop_run(&clk, 10, count_sample, &seen), 0);
+	ASSERT_EQ(seen, 3); /* step1, step2, step3: then none is left */
+	seen = 0;
+	ASSERT_EQ(runloop_run(&clk, 10, count_sample, &seen), 0);
+	ASSERT_EQ(seen, 1); /* the current step, and no next one */
+	runloop_stop_disarm(&stop);
+	procfs_close(pf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ASSERT_EQ(system(cmd), 0);
+}
+
+TEST(runloop_run_stops_at_count_and_on_the_sample_s_word)
+{
+	struct runloop_stop stop;
+	struct runloop_clock clk;
+	struct timespec iv = { 0, 1000 }; /* 1 us: the test is about counts, not time */
+	unsigned seen = 0;
+
+	runloop_stop_init(&stop);
+	runloop_clock_real(&clk, &stop, &iv);
+	runloop_clock_arm(&clk);
+	ASSERT_EQ(runloop_run(&clk, 3, count_sample, &seen), 0);
+	ASSERT_EQ(seen, 3);
+	seen = 0;
+	ASSERT_EQ(runloop_run(&clk, 0, count_sample, &seen), 0);
+	ASSERT_EQ(seen, 6); /* k = 0..5, the sample said stop at k == 5 */
+	runloop_stop_disarm(&stop);
+}
+
 TEST(the_file_limit_raise_reports_the_limit_in_force)
 {
 	struct rlimit before, after;
@@ -158,6 +219,8 @@ int main(void)
 	RUN(&st, an_added_signal_stops_too);
 	RUN(&st, the_real_clock_waits_for_each_deadline_of_its_grid);
 	RUN(&st, a_fixture_clock_steps_and_stops_when_no_step_is_left);
+	RUN(&st, runloop_run_samples_once_per_step_until_none_is_left);
+	RUN(&st, runloop_run_stops_at_count_and_on_the_sample_s_word);
 	RUN(&st, the_file_limit_raise_reports_the_limit_in_force);
 	UNIT_MAIN_END(&st);
 }
