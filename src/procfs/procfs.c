@@ -49,15 +49,23 @@ void procfs_close(struct procfs *pf)
 	free(pf);
 }
 
-int procfs_step(struct procfs *pf, int n)
+/* Opens <top>/step<n>, or with proc <top>/step<n>/proc; an fd or -errno. */
+static int open_step(const struct procfs *pf, int n, bool proc)
 {
 	char path[64];
 	int fd;
 
-	snprintf(path, sizeof(path), "step%d/proc", n);
+	snprintf(path, sizeof(path), proc ? "step%d/proc" : "step%d", n);
 	fd = openat(pf->top_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int procfs_step(struct procfs *pf, int n)
+{
+	int fd = open_step(pf, n, true);
+
 	if (fd < 0)
-		return -errno;
+		return fd;
 	close_fd(pf->proc_fd);
 	pf->proc_fd = fd;
 	return 0;
@@ -65,13 +73,10 @@ int procfs_step(struct procfs *pf, int n)
 
 int procfs_step_root(struct procfs *pf, int n)
 {
-	char path[32];
-	int fd;
+	int fd = open_step(pf, n, false);
 
-	snprintf(path, sizeof(path), "step%d", n);
-	fd = openat(pf->top_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	close_fd(pf->proc_fd);
 	if (pf->root_fd != pf->top_fd)
 		close_fd(pf->root_fd);
