@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "common.h"
-#include "u32/rule.h"
 #include "u32/rule_error.h"
 
 int u32_rule_fail(struct u32_rule_error *e, enum u32_rule_error_id id, const char *ext,
