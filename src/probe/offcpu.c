@@ -53,7 +53,7 @@ static void task_comm(const struct sp_session *s, int pid, uint32_t tid, char *c
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "%d/task/%u/comm", pid, tid);
-	n = procfs_read(&s->pf, rel, comm, SP_COMM_LEN);
+	n = procfs_read(s->pf, rel, comm, SP_COMM_LEN);
 	if (n <= 0)
 		comm[0] = '\0';
 	else if (comm[n - 1] == '\n') /* the file's newline, not one inside the name */

@@ -83,7 +83,7 @@ int probe_target_check(const struct probe_target *t)
 
 int probe_check_process(FILE *stream, const char *probe, int pid)
 {
-	struct procfs pf;
+	struct procfs *pf;
 	struct pid_status st;
 	char rel[32], buf[4096];
 	ssize_t n;
@@ -91,8 +91,8 @@ int probe_check_process(FILE *stream, const char *probe, int pid)
 	if (pid <= 0 || procfs_open(&pf, NULL))
 		return 0;
 	snprintf(rel, sizeof(rel), "%d/status", pid);
-	n = procfs_read(&pf, rel, buf, sizeof(buf));
-	procfs_close(&pf);
+	n = procfs_read(pf, rel, buf, sizeof(buf));
+	procfs_close(pf);
 	if (n <= 0 || pid_status_parse(buf, (size_t)n, &st) || st.tgid <= 0 || st.tgid == pid)
 		return 0;
 	fprintf(stream, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe, pid,

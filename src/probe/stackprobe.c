@@ -10,7 +10,6 @@
 #include <bpf/bpf.h>
 #endif
 
-#include "cmd.h"
 #include "common.h"
 #include "bpf/stackprobes.h"
 #include "probe/stackprobe.h"
@@ -168,7 +167,7 @@ static void read_comm(struct sp_session *s, int pid)
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "%d/comm", pid);
-	n = procfs_read(&s->pf, rel, s->comm, sizeof(s->comm));
+	n = procfs_read(s->pf, rel, s->comm, sizeof(s->comm));
 	if (n <= 0) {
 		s->comm[0] = '\0';
 		return;
@@ -179,8 +178,8 @@ static void read_comm(struct sp_session *s, int pid)
 
 static void load_symbolizers(struct sp_session *s, int pid)
 {
-	s->ksyms_err = ksyms_load(&s->pf, &s->ksyms);
-	s->ps_err = proc_syms_open(&s->pf, pid, "/usr/lib/debug", &s->ps);
+	s->ksyms_err = ksyms_load(s->pf, &s->ksyms);
+	s->ps_err = proc_syms_open(s->pf, pid, "/usr/lib/debug", &s->ps);
 	if (s->ksyms_err)
 		fprintf(stderr,
 			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
@@ -204,7 +203,7 @@ static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, cons
 
 	memset(s, 0, sizeof(*s));
 	s->probe = p;
-	s->pf.root_fd = s->pf.proc_fd = -1; /* so sp_session_end() closes nothing it did not open */
+	s->pf = NULL; /* so sp_session_end() closes nothing it did not open */
 	symtab_init(&s->ksyms);
 	err = probe_check_privileges();
 	if (err)
@@ -281,7 +280,7 @@ static void sp_session_end(struct sp_session *s)
 	proc_syms_close(s->ps);
 	s->ps = NULL;
 	symtab_release(&s->ksyms);
-	procfs_close(&s->pf);
+	procfs_close(s->pf);
 }
 
 double sp_session_seconds(const struct sp_session *s)
@@ -351,7 +350,7 @@ static int sp_report(const struct sp_probe *p, const struct sp_session *s, const
 
 	if (err)
 		return probe_report_failure(stderr, p->name, "reading the results", err);
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK; /* main checks stdout */
 }
 
 int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o)

@@ -70,7 +70,7 @@ int sp_probe_selftest(const struct sp_probe *p, const char **stage);
 
 struct sp_session {
 	const struct sp_probe *probe;
-	struct procfs pf;
+	struct procfs *pf;
 	struct symtab ksyms;
 	int ksyms_err; /* 0, or why kernel frames stay raw addresses */
 	struct proc_syms *ps;
