@@ -129,8 +129,8 @@ int probe_enrich_top_syscalls(const struct probe_enrich *e, int pid,
 struct probe_enrich_dwait {
 	int pid, tid;
 	char comm[PROBE_ENRICH_COMM_LEN];
-	uint64_t total_ns; /* time off-CPU in D within the window */
-	uint64_t count;	   /* sleeps */
+	uint64_t total_ns;  /* time off-CPU in D within the window */
+	uint64_t count;	    /* sleeps */
 	bool still_blocked; /* in D when the window ended */
 	size_t nframes;
 	char frames[PROBE_ENRICH_FRAMES][PROBE_ENRICH_NAME_LEN]; /* "io_schedule+0x12" */
