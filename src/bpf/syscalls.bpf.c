@@ -54,6 +54,12 @@ struct {
 	__type(value, __u64);
 } sc_errs SEC(".maps");
 
+/*
+ * A busy machine starts hundreds of processes a second, each with tens of
+ * syscalls: room for many rows, preallocated (allocating in the
+ * tracepoint fails in bursts). Rows that find no room are counted
+ * (pid_rows_full) and reported.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, SC_MAX_PID_ROWS);

@@ -19,7 +19,7 @@ struct sc_err_key {
 };
 
 /* Per process and syscall, when tracing every task (per_pid). */
-#define SC_MAX_PID_ROWS 16384
+#define SC_MAX_PID_ROWS 65536
 #define SC_COMM_LEN 16
 
 struct sc_pid_key {

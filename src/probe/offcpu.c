@@ -85,7 +85,7 @@ void offcpu_flush_pending(void *skel, const struct procfs *pf, int64_t end_ns)
 static int add_thread(struct offcpu_result *r, const struct offcpu_key *k,
 		      const struct offcpu_val *v)
 {
-	struct thread_sum *t = NULL;
+	struct offcpu_thread *t = NULL;
 
 	for (size_t i = 0; i < r->nt && !t; i++)
 		if (r->t[i].tid == k->tid)
@@ -142,7 +142,7 @@ static int collect(struct offcpu_bpf *sk, struct offcpu_result *r)
 
 static int thread_cmp(const void *a, const void *b)
 {
-	const struct thread_sum *x = a, *y = b;
+	const struct offcpu_thread *x = a, *y = b;
 	uint64_t tx = x->ns[0] + x->ns[1], ty = y->ns[0] + y->ns[1];
 
 	if (tx != ty)
@@ -179,7 +179,7 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 	fprintf(s->out, "%8s %-16s %10s %6s %8s %10s %6s %8s\n", "TID", "COMM", "VOL_ms", "VOL%",
 		"VOL_n", "INVOL_ms", "INVOL%", "INVOL_n");
 	for (size_t i = 0; i < r->nt; i++) {
-		const struct thread_sum *t = &r->t[i];
+		const struct offcpu_thread *t = &r->t[i];
 
 		text_sanitize(comm, sizeof(comm), t->comm);
 		if (!one)

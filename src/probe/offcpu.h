@@ -9,7 +9,7 @@
 #include "probe/stackprobe.h"
 
 /* Off-CPU time of one thread: [0] voluntary, [1] involuntary. */
-struct thread_sum {
+struct offcpu_thread {
 	uint32_t pid, tid;
 	char comm[STACK_COMM_LEN];
 	uint64_t ns[2], n[2];
@@ -19,7 +19,7 @@ struct offcpu_result {
 	struct stack_entry *e; /* per thread, kind and stacks; most time first */
 	struct offcpu_key *keys;
 	size_t n;
-	struct thread_sum *t; /* most time first */
+	struct offcpu_thread *t; /* most time first */
 	size_t nt;
 	uint64_t stack_errors, map_full;
 };

@@ -190,7 +190,7 @@ static const struct stack_frame *leaf_frame(const struct stack_entry *e)
 
 static int func_cmp(const void *a, const void *b)
 {
-	const struct func_count *x = a, *y = b;
+	const struct profile_func *x = a, *y = b;
 
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
@@ -217,7 +217,7 @@ static int count_functions(struct profile_result *r)
 		       !(same_str(r->f[j].name, name) && same_str(r->f[j].module, mod)))
 			j++;
 		if (j == r->nf)
-			r->f[r->nf++] = (struct func_count){ name, mod, r->e[i].nk > 0, 0 };
+			r->f[r->nf++] = (struct profile_func){ name, mod, r->e[i].nk > 0, 0 };
 		r->f[j].samples += r->e[i].value;
 	}
 	if (r->nf)
@@ -226,14 +226,14 @@ static int count_functions(struct profile_result *r)
 }
 
 /* Unknown user frames (a process gone before its maps were read) are not the kernel's. */
-static const char *func_module(const struct func_count *f)
+static const char *func_module(const struct profile_func *f)
 {
 	if (f->module)
 		return f->module;
 	return f->kernel ? "kernel" : "unknown";
 }
 
-static void func_label(const struct func_count *f, char *buf, size_t len)
+static void func_label(const struct profile_func *f, char *buf, size_t len)
 {
 	char name[256], mod[128];
 

@@ -9,7 +9,7 @@
 #include "probe/stackprobe.h"
 
 /* Self samples of one function (the frame a sample hit). */
-struct func_count {
+struct profile_func {
 	const char *name, *module; /* owned by the symbolizer; NULL when unknown */
 	bool kernel;
 	uint64_t samples;
@@ -18,7 +18,7 @@ struct func_count {
 struct profile_result {
 	struct stack_entry *e; /* one per thread and pair of stacks */
 	size_t n;
-	struct func_count *f; /* most samples first */
+	struct profile_func *f; /* most samples first */
 	size_t nf;
 	uint64_t samples, stack_errors, map_full; /* of every followed task */
 };

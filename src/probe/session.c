@@ -10,7 +10,6 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/capability.h>
 
 #if TRIAGE_HAVE_BPF
 #include <bpf/libbpf.h>
@@ -19,15 +18,9 @@
 #include "common.h"
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
+#include "util/caps.h"
 #include "util/parse.h"
 #include "util/text.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
 
 int probe_parse_pid(const char *arg, int *pid)
 {
@@ -106,21 +99,14 @@ int probe_process_tgid(int pid, int *tgid)
 	return err;
 }
 
-static bool cap_has(const struct __user_cap_data_struct *d, int cap)
-{
-	return d[cap / 32].effective & (1u << (cap % 32));
-}
-
 int probe_check_privileges(void)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = { 0 };
+	struct caps c;
+	int err = caps_read(&c);
 
-	if (syscall(SYS_capget, &h, d))
-		return -errno;
-	if (cap_has(d, CAP_SYS_ADMIN) || (cap_has(d, CAP_BPF) && cap_has(d, CAP_PERFMON)))
-		return 0;
-	return -EPERM;
+	if (err)
+		return err;
+	return caps_can_trace(&c) ? 0 : -EPERM;
 }
 
 int probe_check_btf(void)

@@ -154,7 +154,7 @@ void stack_print_frames(FILE *out, const struct stack_entry *e)
 	print_frame_list(out, e->uframes, e->nu, e->ustack_err);
 }
 
-void folded_sanitize(char *dst, size_t len, const char *src)
+void stacks_folded_sanitize(char *dst, size_t len, const char *src)
 {
 	if (!len)
 		return;
@@ -170,7 +170,7 @@ static void folded_frame(FILE *f, const struct stack_frame *fr, bool kernel)
 {
 	char name[256];
 
-	folded_sanitize(name, sizeof(name), fr->name ? fr->name : "[unknown]");
+	stacks_folded_sanitize(name, sizeof(name), fr->name ? fr->name : "[unknown]");
 	fprintf(f, ";%s%s", name, kernel ? "_[k]" : "");
 }
 
@@ -183,7 +183,7 @@ static char *folded_key(const struct stack_entry *e)
 
 	if (!f)
 		return NULL;
-	folded_sanitize(comm, sizeof(comm), e->comm[0] ? e->comm : "[unknown]");
+	stacks_folded_sanitize(comm, sizeof(comm), e->comm[0] ? e->comm : "[unknown]");
 	fputs(comm, f);
 	for (size_t i = e->nu; i-- > 0;)
 		folded_frame(f, &e->uframes[i], false);

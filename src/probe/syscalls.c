@@ -154,36 +154,48 @@ static int take_snapshot(struct syscalls_bpf *skel, bool hist, struct sc_snapsho
 	return err;
 }
 
+/* The keys of sc_pids now (a walk that deletes as it goes skips keys). */
+static int pid_row_keys(int fd, size_t cap, struct sc_pid_key **keys, size_t *n)
+{
+	struct sc_pid_key *k = calloc(cap ? cap : 1, sizeof(*k)), *prev = NULL;
+
+	*keys = k;
+	*n = 0;
+	if (!k)
+		return -ENOMEM;
+	while (*n < cap && !bpf_map_get_next_key(fd, prev, &k[*n])) {
+		prev = &k[*n];
+		(*n)++;
+	}
+	return 0;
+}
+
 int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n)
 {
 	int fd = bpf_map__fd(((struct syscalls_bpf *)skel)->maps.sc_pids);
-	size_t cap = bpf_map__max_entries(((struct syscalls_bpf *)skel)->maps.sc_pids);
-	struct sc_pid_key key, next, *prev = NULL;
-	struct sc_pid_row *r = calloc(cap, sizeof(*r));
+	size_t cap = bpf_map__max_entries(((struct syscalls_bpf *)skel)->maps.sc_pids), nkeys;
+	struct sc_pid_key *keys;
+	struct sc_pid_row *r = calloc(cap ? cap : 1, sizeof(*r));
+	int err = r ? pid_row_keys(fd, cap, &keys, &nkeys) : -ENOMEM;
 
 	*rows = r;
 	*n = 0;
-	if (!r)
-		return -ENOMEM;
-	while (*n < cap && !bpf_map_get_next_key(fd, prev, &next)) {
+	if (err)
+		return err;
+	for (size_t i = 0; i < nkeys; i++) {
 		struct sc_pid_val v;
-		int err;
 
-		key = next;
-		/* Deleting key: the walk goes on from the start (entries read are gone). */
-		prev = drain ? NULL : &key;
-		err = drain ? bpf_map_lookup_and_delete_elem(fd, &key, &v)
-			    : bpf_map_lookup_elem(fd, &key, &v);
-		if (err) {
-			if (drain)
-				return -errno; /* would loop on the same key */
+		/* Taken and deleted at once: a call counted after it is in the next read. */
+		if (drain ? bpf_map_lookup_and_delete_elem(fd, &keys[i], &v)
+			  : bpf_map_lookup_elem(fd, &keys[i], &v))
 			continue;
-		}
-		r[*n] = (struct sc_pid_row){ key.tgid, key.nr, v.count, v.errors, v.total_ns };
+		r[*n] =
+		    (struct sc_pid_row){ keys[i].tgid, keys[i].nr, v.count, v.errors, v.total_ns };
 		memcpy(r[*n].comm, v.comm, PROBE_COMM_LEN);
 		r[*n].comm[PROBE_COMM_LEN - 1] = '\0';
 		(*n)++;
 	}
+	free(keys);
 	return 0;
 }
 
@@ -206,6 +218,7 @@ static int read_procs(struct syscalls_bpf *skel, struct sc_report *r)
 	if (!err)
 		err = sc_procs_from_rows(rows, n, &r->procs, &r->nprocs);
 	free(rows);
+	r->procs_lost = skel->bss->pid_rows_full;
 	return err;
 }
 

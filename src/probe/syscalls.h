@@ -66,7 +66,8 @@ struct sc_report {
 	struct probe_target target;
 	struct sc_proc *procs; /* every task traced: per process, most calls first */
 	size_t nprocs;
-	double elapsed_s; /* of this report's window */
+	uint64_t procs_lost; /* calls not counted per process: no room (cumulative) */
+	double elapsed_s;    /* of this report's window */
 	double since_start_s;
 	bool final;
 	bool target_exited;

@@ -285,6 +285,9 @@ static void print_procs(FILE *out, const struct sc_report *r)
 			(double)p->total_ns / 1e6, sc_row_name(p->top_nr, buf, sizeof(buf)),
 			(unsigned long long)p->top_count);
 	}
+	if (r->procs_lost)
+		fprintf(out, "lost: %llu calls not counted per process (no room)\n",
+			(unsigned long long)r->procs_lost);
 }
 
 void sc_report_print(FILE *out, const struct sc_report *r, bool hist)
@@ -361,6 +364,7 @@ static void procs_json(struct json_writer *w, const struct sc_report *r)
 		json_end(w);
 	}
 	json_end(w);
+	json_kv_uint(w, "processes_lost_calls", r->procs_lost);
 }
 
 void sc_report_json(struct json_writer *w, const struct sc_report *r, bool hist)
