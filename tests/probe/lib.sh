@@ -60,6 +60,21 @@ start_probe() {
 	fi
 }
 
+# run_probe_until_workload_exits OUT ERR ARGS...: attaches triage probe ARGS
+# (system-wide runs end on SIGINT, not with the target), starts the workload
+# $WPID with SIGUSR1, waits for it to exit, then stops the probe with SIGINT;
+# fails unless the probe then exits 0.
+run_probe_until_workload_exits() {
+	local out=$1 err=$2
+	shift 2
+	start_probe "$out" "$err" "$@"
+	kill -USR1 "$WPID"
+	wait "$WPID"
+	kill -INT "$PPID_PROBE"
+	wait_pid_rc "$PPID_PROBE" 60
+	[ "$RC" = 0 ] || { cat "$err"; fail "probe $* exited $RC"; }
+}
+
 # running PID: alive and not a zombie.
 running() {
 	local st

@@ -99,13 +99,10 @@ echo "ok pending sleep counted up to the end ($(jq .threads[0].voluntary_ns "$SC
 
 # 6. No -p: every task. The workload's thread is in the report under its
 #    pid, and its voluntary time still matches its time in nanosleep.
+kill "$WPID" 2>/dev/null # the sleeper of 5.: its late output must not reach the next $WOUT
+wait "$WPID" 2>/dev/null
 start_stack_workload probe_funcs half-sleep 20 10
-start_probe "$SCRATCH/all.json" "$SCRATCH/all.err" offcpu --json --top 5 -d 60
-kill -USR1 "$WPID"
-wait "$WPID"
-kill -INT "$PPID_PROBE"
-wait_pid_rc "$PPID_PROBE" 60
-[ "$RC" = 0 ] || { cat "$SCRATCH/all.err"; fail "system-wide offcpu exited $RC"; }
+run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/all.err" offcpu --json --top 5 -d 60
 J="$SCRATCH/all.json"
 jq -e '.all == true and .end == "interrupted"' "$J" >/dev/null || fail "system-wide header: $(jq -c '{all, end}' "$J")"
 sleep_ns=$(wl_value sleep_ns)

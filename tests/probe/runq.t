@@ -39,12 +39,7 @@ echo "ok plain"
 # No -p: every task; the workload's threads are there under its pid, and
 # still match the kernel's run_delay.
 start_stack_workload probe_crowd "$n" 1
-start_probe "$SCRATCH/all.json" "$SCRATCH/all.err" runq --json -d 60
-kill -USR1 "$WPID"
-wait "$WPID"
-kill -INT "$PPID_PROBE"
-wait_pid_rc "$PPID_PROBE" 60
-[ "$RC" = 0 ] || { cat "$SCRATCH/all.err"; fail "system-wide runq exited $RC"; }
+run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/all.err" runq --json -d 60
 J="$SCRATCH/all.json"
 sum_ours=0 sum_kernel=0
 while IFS=' ' read -r tidf delayf; do

@@ -125,12 +125,7 @@ echo "ok usage"
 # 7. No -p/-C: every process, with a per-process table naming the workload,
 # whose getppid count is still exact.
 start_workload $N_PPID $N_OK $N_MISSING "$SCRATCH/file"
-start_probe "$SCRATCH/all.json" "$SCRATCH/err.all" syscalls --json -d 60
-kill -USR1 "$WPID"
-wait "$WPID"
-kill -INT "$PPID_PROBE"
-wait_pid_rc "$PPID_PROBE"
-[ "$RC" = 0 ] || { cat "$SCRATCH/err.all"; fail "system-wide probe exited $RC"; }
+run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/err.all" syscalls --json -d 60
 J="$SCRATCH/all.json"
 jq -e '.target.all == true' "$J" >/dev/null || fail "system-wide JSON does not say all"
 lost=$(jq '.reports[-1].processes_lost_calls' "$J")
