@@ -10,10 +10,11 @@
  *   - the top syscalls of one pid (counts, errors, time);
  *   - off-CPU time with kernel stacks of tasks in D (TASK_UNINTERRUPTIBLE).
  *
- * Each part starts on its own: a part that cannot start (privilege,
- * kernel support) is skipped with its reason, the others still run.
- * Functions return 0 or -errno, never print, never exit. Queries fill
- * caller-provided plain structs (data only: render them as you like).
+ * Queries work after probe_enrich_stop() (-EBUSY before), and return the
+ * part's start error when it was skipped. Each part starts on its own: a part that cannot start
+ * (privilege, kernel support) is skipped with its reason, the others still run. Functions return 0
+ * or -errno, never print, never exit. Queries fill caller-provided plain structs (data only: render
+ * them as you like).
  */
 #ifndef TRIAGE_PROBE_ENRICH_H
 #define TRIAGE_PROBE_ENRICH_H
