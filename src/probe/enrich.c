@@ -34,8 +34,7 @@ struct enrich_part {
 struct probe_enrich {
 	struct enrich_part part[PART_COUNT];
 	struct sp_opts opts; /* every task; stack and rate settings */
-	struct procfs pf;
-	bool pf_open;
+	struct procfs *pf;
 	struct sp_symbolizer syms; /* opened on the first symbolized query */
 	bool syms_ready;
 	int64_t start_ns, stop_ns;
@@ -104,7 +103,7 @@ static void part_destroy(struct enrich_part *p, int i)
 static struct sp_symbolizer *symbolizer(struct probe_enrich *e)
 {
 	if (!e->syms_ready) {
-		sp_symbolizer_init(&e->syms, &e->pf);
+		sp_symbolizer_init(&e->syms, e->pf);
 		e->syms_ready = true;
 	}
 	return &e->syms;
@@ -131,7 +130,6 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 		free(e);
 		return err;
 	}
-	e->pf_open = true;
 	probe_libbpf_quiet(opts && opts->verbose);
 	for (int i = 0; i < PART_COUNT; i++) {
 		struct enrich_part *p = &e->part[i];
@@ -170,7 +168,7 @@ int probe_enrich_stop(struct probe_enrich *e)
 	e->stop_ns = probe_now_ns();
 	e->stopped = true;
 	if (e->part[PART_DSTATE].skel && !e->part[PART_DSTATE].err)
-		offcpu_flush_pending(e->part[PART_DSTATE].skel, &e->pf, e->stop_ns);
+		offcpu_flush_pending(e->part[PART_DSTATE].skel, e->pf, e->stop_ns);
 	return 0;
 }
 
@@ -182,8 +180,7 @@ void probe_enrich_free(struct probe_enrich *e)
 		part_destroy(&e->part[i], i);
 	if (e->syms_ready)
 		sp_symbolizer_release(&e->syms);
-	if (e->pf_open)
-		procfs_close(&e->pf);
+	procfs_close(e->pf);
 	free(e);
 }
 

@@ -283,7 +283,7 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	size_t top = 0;
 	int err;
 
-	offcpu_flush_pending(skel, &s->pf, s->end_ns);
+	offcpu_flush_pending(skel, s->pf, s->end_ns);
 	err = offcpu_read(skel, s->syms, o->folded ? SIZE_MAX : o->top, &r);
 	if (!err) {
 		top = o->folded ? r.n : sp_top(o->top, r.n);

@@ -99,6 +99,13 @@ bpf_prog_ids() {
 	bpftool prog list -j | jq -r --arg re "$1" '.[] | select((.name // "") | test($re)) | .id' | sort -n
 }
 
+# new_prog_ids NAME_REGEX BEFORE: ids matching now that were not in BEFORE (an
+# earlier bpf_prog_ids), so programs of other users of this machine, loaded
+# before our probe, are not taken for ours.
+new_prog_ids() {
+	comm -13 <(echo "$2") <(bpf_prog_ids "$1")
+}
+
 # expect_progs_gone IDS...: each id must disappear (the kernel frees programs
 # after an RCU grace period, so allow a few seconds).
 expect_progs_gone() {

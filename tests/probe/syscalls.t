@@ -10,10 +10,11 @@ echo hello >"$SCRATCH/file"
 
 # 1. Exact counts, JSON, the target exits first.
 start_workload $N_PPID $N_OK $N_MISSING "$SCRATCH/file"
+before=$(bpf_prog_ids '^sc_(enter|exit)$')
 start_probe "$SCRATCH/nolat.json" "$SCRATCH/err.nolat" syscalls -p "$WPID" --json --no-latency
 P_NOLAT=$PPID_PROBE
 start_probe "$SCRATCH/out.json" "$SCRATCH/err" syscalls -p "$WPID" --json
-ids=$(bpf_prog_ids '^sc_(enter|exit)$')
+ids=$(new_prog_ids '^sc_(enter|exit)$' "$before")
 [ -n "$ids" ] || fail "no sc_enter/sc_exit programs loaded while attached"
 kill -USR1 "$WPID"
 wait_pid_rc "$PPID_PROBE"
@@ -71,8 +72,9 @@ echo "ok -C comm"
 # 3. SIGINT and SIGTERM end the probe with its totals and detach everything.
 for sig in INT TERM; do
 	start_workload 0 0 0 "$SCRATCH/file" # waits for SIGUSR1: stays idle
+	before=$(bpf_prog_ids '^sc_(enter|exit)$')
 	start_probe "$SCRATCH/out.$sig" "$SCRATCH/err" syscalls -p "$WPID" --json
-	ids=$(bpf_prog_ids '^sc_(enter|exit)$')
+	ids=$(new_prog_ids '^sc_(enter|exit)$' "$before")
 	[ -n "$ids" ] || fail "nothing attached"
 	kill -"$sig" "$PPID_PROBE"
 	wait_pid_rc "$PPID_PROBE" 20
