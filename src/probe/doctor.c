@@ -14,10 +14,11 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <linux/capability.h>
 
 #include "probe/session.h"
+#include "probe/doctor_bpf.h"
 #include "probe/elf_fp.h"
+#include "util/caps.h"
 
 #ifndef TRACEFS_MAGIC
 #define TRACEFS_MAGIC 0x74726163
@@ -26,55 +27,21 @@
 #define BPF_FS_MAGIC 0xcafe4a11
 #endif
 
-struct doc_check *doc_add(struct doc_report *r, const char *name, enum doc_status st,
-			  const char *fix, const char *fmt, ...)
-{
-	struct doc_check *c;
-	va_list ap;
-
-	if (r->nchecks == DOC_MAX_CHECKS)
-		return NULL;
-	c = &r->checks[r->nchecks++];
-	c->name = name;
-	c->status = st;
-	c->fix = st == DOC_OK ? NULL : fix;
-	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
-	va_end(ap);
-	return c;
-}
-
-const struct doc_check *doc_find(const struct doc_report *r, const char *name)
-{
-	for (size_t i = 0; i < r->nchecks; i++)
-		if (!strcmp(r->checks[i].name, name))
-			return &r->checks[i];
-	return NULL;
-}
-
-static bool cap_in(const struct __user_cap_data_struct *d, int cap)
-{
-	return d[cap / 32].effective & (1u << (cap % 32));
-}
-
 static void check_privileges(struct doc_report *r)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = { 0 };
-	bool admin, bpf, perfmon;
+	struct caps c;
+	int err = caps_read(&c);
 
-	if (syscall(SYS_capget, &h, d)) {
-		doc_add(r, "privileges", DOC_MISSING, NULL, "capget: %s", strerror(errno));
+	if (err) {
+		doc_add(r, "privileges", DOC_MISSING, NULL, "capget: %s", strerror(-err));
 		return;
 	}
-	admin = cap_in(d, 21);
-	bpf = cap_in(d, 39);
-	perfmon = cap_in(d, 38);
-	doc_add(r, "privileges", admin || (bpf && perfmon) ? DOC_OK : DOC_MISSING,
+	doc_add(r, "privileges", caps_can_trace(&c) ? DOC_OK : DOC_MISSING,
 		"run as root, or give triage CAP_BPF and CAP_PERFMON "
 		"(setcap cap_bpf,cap_perfmon+ep triage)",
 		"uid %u; CAP_SYS_ADMIN %s, CAP_BPF %s, CAP_PERFMON %s", (unsigned)geteuid(),
-		admin ? "yes" : "no", bpf ? "yes" : "no", perfmon ? "yes" : "no");
+		caps_has(&c, CAPS_SYS_ADMIN) ? "yes" : "no", caps_has(&c, CAPS_BPF) ? "yes" : "no",
+		caps_has(&c, CAPS_PERFMON) ? "yes" : "no");
 }
 
 static void check_btf(struct doc_report *r)
@@ -239,7 +206,7 @@ static int read_whole(const char *path, uint8_t **buf, size_t *len)
 static void check_libc_fp(struct doc_report *r)
 {
 	char path[256] = "";
-	struct fp_survey s;
+	struct elf_fp_survey s;
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	int err;

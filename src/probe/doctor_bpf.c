@@ -3,7 +3,7 @@
  * verdict for each probe from loading and attaching its own programs.
  */
 #define _GNU_SOURCE
-#include "probe/doctor.h"
+#include "probe/doctor_bpf.h"
 #include "common.h"
 
 #include <errno.h>

@@ -69,7 +69,7 @@ static int has_fp_prologue(const uint8_t *p)
 }
 
 static void survey_symbols(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh,
-			   const Elf64_Shdr *dynsym, struct fp_survey *out)
+			   const Elf64_Shdr *dynsym, struct elf_fp_survey *out)
 {
 	size_t n = dynsym->sh_size / sizeof(Elf64_Sym);
 
@@ -88,7 +88,7 @@ static void survey_symbols(const uint8_t *buf, size_t len, const Elf64_Ehdr *eh,
 	}
 }
 
-int elf_fp_survey(const uint8_t *buf, size_t len, struct fp_survey *out)
+int elf_fp_survey(const uint8_t *buf, size_t len, struct elf_fp_survey *out)
 {
 	Elf64_Shdr sh, dynsym = { 0 };
 	bool have_dynsym = false;

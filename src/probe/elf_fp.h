@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct fp_survey {
+struct elf_fp_survey {
 	unsigned functions; /* defined FUNC symbols of at least 16 bytes, read */
 	unsigned with_fp;   /* of them, starting with the frame-pointer prologue */
 	int has_eh_frame;   /* .eh_frame present: DWARF unwinding is possible */
 };
 
 /* Returns 0, or -EINVAL for anything that is not a 64-bit x86-64 ELF with .dynsym. */
-int elf_fp_survey(const uint8_t *buf, size_t len, struct fp_survey *out);
+int elf_fp_survey(const uint8_t *buf, size_t len, struct elf_fp_survey *out);
 
 #endif

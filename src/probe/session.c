@@ -10,7 +10,6 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/capability.h>
 
 #if TRIAGE_HAVE_BPF
 #include <bpf/libbpf.h>
@@ -19,15 +18,9 @@
 #include "common.h"
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
+#include "util/caps.h"
 #include "util/parse.h"
 #include "util/text.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
 
 int probe_parse_pid(const char *arg, int *pid)
 {
@@ -78,43 +71,42 @@ int probe_target_check(const struct probe_target *t)
 {
 	bool by_pid = t->pid > 0, by_comm = t->comm[0] != '\0';
 
-	return by_pid != by_comm ? 0 : -EINVAL;
+	return by_pid && by_comm ? -EINVAL : 0;
 }
 
-int probe_check_process(FILE *stream, const char *probe, int pid)
+int probe_process_tgid(int pid, int *tgid)
 {
 	struct procfs *pf;
 	struct pid_status st;
 	char rel[32], buf[4096];
 	ssize_t n;
+	int err;
 
-	if (pid <= 0 || procfs_open(&pf, NULL))
+	*tgid = pid;
+	if (pid <= 0)
 		return 0;
+	err = procfs_open(&pf, NULL);
+	if (err)
+		return err;
 	snprintf(rel, sizeof(rel), "%d/status", pid);
 	n = procfs_read(pf, rel, buf, sizeof(buf));
 	procfs_close(pf);
-	if (n <= 0 || pid_status_parse(buf, (size_t)n, &st) || st.tgid <= 0 || st.tgid == pid)
-		return 0;
-	fprintf(stream, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe, pid,
-		st.tgid, st.tgid);
-	return EXIT_USAGE;
-}
-
-static bool cap_has(const struct __user_cap_data_struct *d, int cap)
-{
-	return d[cap / 32].effective & (1u << (cap % 32));
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	err = pid_status_parse(buf, (size_t)n, &st);
+	if (!err && st.tgid > 0)
+		*tgid = st.tgid;
+	return err;
 }
 
 int probe_check_privileges(void)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = { 0 };
+	struct caps c;
+	int err = caps_read(&c);
 
-	if (syscall(SYS_capget, &h, d))
-		return -errno;
-	if (cap_has(d, CAP_SYS_ADMIN) || (cap_has(d, CAP_BPF) && cap_has(d, CAP_PERFMON)))
-		return 0;
-	return -EPERM;
+	if (err)
+		return err;
+	return caps_can_trace(&c) ? 0 : -EPERM;
 }
 
 int probe_check_btf(void)
@@ -487,6 +479,10 @@ void probe_target_describe(const struct probe_target *t, char *buf, size_t len)
 
 	if (t->pid > 0) {
 		snprintf(buf, len, "pid %d", t->pid);
+		return;
+	}
+	if (probe_target_all(t)) {
+		snprintf(buf, len, "all processes");
 		return;
 	}
 	text_sanitize(safe, sizeof(safe), t->comm);

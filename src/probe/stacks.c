@@ -10,7 +10,7 @@
 static bool is_bpf_machinery(const char *name)
 {
 	return name && (!strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
-			!strncmp(name, "__bpf_trace_", 12));
+			!strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12));
 }
 
 static size_t frames_in(const uint64_t *ips, size_t n)
@@ -25,7 +25,7 @@ static size_t frames_in(const uint64_t *ips, size_t n)
 /*
  * A tracepoint program's stack starts in the program itself (a JIT address
  * kallsyms may not list yet) and the tracepoint glue: everything up to the
- * last bpf_trace_run / __bpf_trace_ frame among the first few goes.
+ * last bpf_trace_run / __bpf_trace_ / __traceiter_ frame among the first few goes.
  */
 static size_t bpf_frames_to_skip(const struct stack_frame *f, size_t n)
 {
@@ -154,7 +154,7 @@ void stack_print_frames(FILE *out, const struct stack_entry *e)
 	print_frame_list(out, e->uframes, e->nu, e->ustack_err);
 }
 
-void folded_sanitize(char *dst, size_t len, const char *src)
+void stacks_folded_sanitize(char *dst, size_t len, const char *src)
 {
 	if (!len)
 		return;
@@ -170,7 +170,7 @@ static void folded_frame(FILE *f, const struct stack_frame *fr, bool kernel)
 {
 	char name[256];
 
-	folded_sanitize(name, sizeof(name), fr->name ? fr->name : "[unknown]");
+	stacks_folded_sanitize(name, sizeof(name), fr->name ? fr->name : "[unknown]");
 	fprintf(f, ";%s%s", name, kernel ? "_[k]" : "");
 }
 
@@ -183,7 +183,7 @@ static char *folded_key(const struct stack_entry *e)
 
 	if (!f)
 		return NULL;
-	folded_sanitize(comm, sizeof(comm), e->comm[0] ? e->comm : "[unknown]");
+	stacks_folded_sanitize(comm, sizeof(comm), e->comm[0] ? e->comm : "[unknown]");
 	fputs(comm, f);
 	for (size_t i = e->nu; i-- > 0;)
 		folded_frame(f, &e->uframes[i], false);

@@ -28,6 +28,7 @@ struct stack_frame {
 
 /* One aggregated row: a thread, an optional kind, a pair of stacks and a value. */
 struct stack_entry {
+	uint32_t pid; /* tgid */
 	uint32_t tid;
 	char comm[STACK_COMM_LEN];
 	const char *kind; /* "voluntary", "involuntary", or NULL (profile) */
@@ -68,7 +69,7 @@ void stack_print_frames(FILE *out, const struct stack_entry *e);
  */
 int stacks_write_folded(FILE *out, const struct stack_entry *e, size_t n, uint64_t divisor);
 /* A name for a folded frame: control bytes escaped as by text_sanitize(), ';' and ' ' as '_'. */
-void folded_sanitize(char *dst, size_t len, const char *src);
+void stacks_folded_sanitize(char *dst, size_t len, const char *src);
 /* {"kernel":[...],"user":[...]} members of the entry, inside an open object. */
 void stack_json_frames(struct json_writer *w, const struct stack_entry *e);
 

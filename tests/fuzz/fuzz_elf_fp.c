@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fp_survey s;
+	struct elf_fp_survey s;
 
 	elf_fp_survey(data, size, &s);
 	return 0;

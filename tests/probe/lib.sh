@@ -60,6 +60,21 @@ start_probe() {
 	fi
 }
 
+# run_probe_until_workload_exits OUT ERR ARGS...: attaches triage probe ARGS
+# (system-wide runs end on SIGINT, not with the target), starts the workload
+# $WPID with SIGUSR1, waits for it to exit, then stops the probe with SIGINT;
+# fails unless the probe then exits 0.
+run_probe_until_workload_exits() {
+	local out=$1 err=$2
+	shift 2
+	start_probe "$out" "$err" "$@"
+	kill -USR1 "$WPID"
+	wait "$WPID"
+	kill -INT "$PPID_PROBE"
+	wait_pid_rc "$PPID_PROBE" 60
+	[ "$RC" = 0 ] || { cat "$err"; fail "probe $* exited $RC"; }
+}
+
 # running PID: alive and not a zombie.
 running() {
 	local st
@@ -82,6 +97,13 @@ wait_pid_rc() {
 # bpf_prog_ids NAME_REGEX: ids of loaded BPF programs whose name matches.
 bpf_prog_ids() {
 	bpftool prog list -j | jq -r --arg re "$1" '.[] | select((.name // "") | test($re)) | .id' | sort -n
+}
+
+# new_prog_ids NAME_REGEX BEFORE: ids matching now that were not in BEFORE (an
+# earlier bpf_prog_ids), so programs of other users of this machine, loaded
+# before our probe, are not taken for ours.
+new_prog_ids() {
+	comm -13 <(echo "$2") <(bpf_prog_ids "$1")
 }
 
 # expect_progs_gone IDS...: each id must disappear (the kernel frees programs

@@ -96,3 +96,18 @@ jq -e '.end == "duration elapsed" and (.threads[0].voluntary_switches == 1) and
 	([.stacks[] | select(.kind == "voluntary") | .user[].symbol] | index("sleep_in_known_function"))' \
 	"$SCRATCH/p.json" >/dev/null || fail "pending sleep not counted: $(cat "$SCRATCH/p.json")"
 echo "ok pending sleep counted up to the end ($(jq .threads[0].voluntary_ns "$SCRATCH/p.json") ns)"
+
+# 6. No -p: every task. The workload's thread is in the report under its
+#    pid, and its voluntary time still matches its time in nanosleep.
+kill "$WPID" 2>/dev/null # the sleeper of 5.: its late output must not reach the next $WOUT
+wait "$WPID" 2>/dev/null
+start_stack_workload probe_funcs half-sleep 20 10
+run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/all.err" offcpu --json --top 5 -d 60
+J="$SCRATCH/all.json"
+jq -e '.all == true and .end == "interrupted"' "$J" >/dev/null || fail "system-wide header: $(jq -c '{all, end}' "$J")"
+sleep_ns=$(wl_value sleep_ns)
+vol_ns=$(jq --argjson p "$WPID" '.threads[] | select(.pid == $p and .tid == $p) | .voluntary_ns' "$J")
+[ -n "$vol_ns" ] || fail "no row for pid $WPID in the system-wide report"
+within "$vol_ns" "$sleep_ns" 10 || fail "system-wide: voluntary $vol_ns ns vs $sleep_ns ns in nanosleep"
+[ "$(jq '[.threads[].pid] | unique | length' "$J")" -gt 1 ] || fail "system-wide report holds one process"
+echo "ok system-wide ($vol_ns ns for pid $WPID among $(jq '.threads | length' "$J") threads)"

@@ -66,3 +66,20 @@ if [ -n "$bid" ] && [ -r "/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug" ];
 else
 	echo "note: libc6-dbg is not installed; start_thread check not run"
 fi
+
+# No -p: every task. The spinner's samples are under its pid, its hottest
+# stack in the function it spins in. It keeps spinning until the report is
+# written (user frames are symbolized from a live process's maps).
+start_stack_workload probe_funcs burn 60
+start_probe "$SCRATCH/all.json" "$SCRATCH/all.err" profile --json --top 100000 -d 60
+kill -USR1 "$WPID"
+sleep 1
+kill -INT "$PPID_PROBE"
+wait_pid_rc "$PPID_PROBE" 60
+[ "$RC" = 0 ] || { cat "$SCRATCH/all.err"; fail "system-wide profile exited $RC"; }
+J="$SCRATCH/all.json"
+jq -e --argjson p "$WPID" '[.stacks[] | select(.pid == $p)] | max_by(.samples)
+	| .user[0].symbol == "burn_cycles_in_known_function"' "$J" >/dev/null ||
+	fail "system-wide: hottest stack of $WPID: $(jq -c --argjson p "$WPID" \
+		'[.stacks[] | select(.pid == $p)] | max_by(.samples)' "$J")"
+echo "ok system-wide"

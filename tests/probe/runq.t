@@ -35,3 +35,20 @@ grep -qE '^ +all ' "$SCRATCH/r.txt" && grep -q 'usecs' "$SCRATCH/r.txt" ||
 [ "$(grep -cE '^tid [0-9]+ \(probe_crowd\):$' "$SCRATCH/r.txt")" -ge "$n" ] ||
 	fail "--per-thread: $(cat "$SCRATCH/r.txt")"
 echo "ok plain"
+
+# No -p: every task; the workload's threads are there under its pid, and
+# still match the kernel's run_delay.
+start_stack_workload probe_crowd "$n" 1
+run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/all.err" runq --json -d 60
+J="$SCRATCH/all.json"
+sum_ours=0 sum_kernel=0
+while IFS=' ' read -r tidf delayf; do
+	tid=${tidf#tid=} kernel=${delayf#run_delay_ns=}
+	ours=$(jq --argjson t "$tid" --argjson p "$WPID" \
+		'.threads[] | select(.tid == $t and .pid == $p) | .total_ns' "$J")
+	[ -n "$ours" ] || fail "system-wide: no row for thread $tid of pid $WPID"
+	sum_ours=$((sum_ours + ours)) sum_kernel=$((sum_kernel + kernel))
+done < <(grep '^tid=' "$WOUT")
+within "$sum_ours" "$sum_kernel" 10 || fail "system-wide total $sum_ours ns vs kernel $sum_kernel ns"
+jq -e --argjson s "$sum_ours" '.all.total_ns >= $s' "$J" >/dev/null || fail "all-threads row below the workload's"
+echo "ok system-wide (ours $sum_ours ns, kernel $sum_kernel ns)"

@@ -10,10 +10,11 @@ echo hello >"$SCRATCH/file"
 
 # 1. Exact counts, JSON, the target exits first.
 start_workload $N_PPID $N_OK $N_MISSING "$SCRATCH/file"
+before=$(bpf_prog_ids '^sc_(enter|exit)$')
 start_probe "$SCRATCH/nolat.json" "$SCRATCH/err.nolat" syscalls -p "$WPID" --json --no-latency
 P_NOLAT=$PPID_PROBE
 start_probe "$SCRATCH/out.json" "$SCRATCH/err" syscalls -p "$WPID" --json
-ids=$(bpf_prog_ids '^sc_(enter|exit)$')
+ids=$(new_prog_ids '^sc_(enter|exit)$' "$before")
 [ -n "$ids" ] || fail "no sc_enter/sc_exit programs loaded while attached"
 kill -USR1 "$WPID"
 wait_pid_rc "$PPID_PROBE"
@@ -71,8 +72,9 @@ echo "ok -C comm"
 # 3. SIGINT and SIGTERM end the probe with its totals and detach everything.
 for sig in INT TERM; do
 	start_workload 0 0 0 "$SCRATCH/file" # waits for SIGUSR1: stays idle
+	before=$(bpf_prog_ids '^sc_(enter|exit)$')
 	start_probe "$SCRATCH/out.$sig" "$SCRATCH/err" syscalls -p "$WPID" --json
-	ids=$(bpf_prog_ids '^sc_(enter|exit)$')
+	ids=$(new_prog_ids '^sc_(enter|exit)$' "$before")
 	[ -n "$ids" ] || fail "nothing attached"
 	kill -"$sig" "$PPID_PROBE"
 	wait_pid_rc "$PPID_PROBE" 20
@@ -113,7 +115,7 @@ fi
 kill "$WPID"
 
 # 6. Usage errors and a missing process.
-"$TRIAGE" probe syscalls >/dev/null 2>&1; [ $? = 2 ] || fail "no target: not exit 2"
+"$TRIAGE" probe trace openat >/dev/null 2>&1; [ $? = 2 ] || fail "trace without a target: not exit 2"
 "$TRIAGE" probe syscalls -p 0 >/dev/null 2>&1; [ $? = 2 ] || fail "-p 0: not exit 2"
 "$TRIAGE" probe syscalls -p 1 -C x >/dev/null 2>&1; [ $? = 2 ] || fail "-p and -C: not exit 2"
 "$TRIAGE" probe syscalls -C 0123456789abcdefg >/dev/null 2>&1; [ $? = 2 ] || fail "long comm: not 2"
@@ -121,3 +123,19 @@ kill "$WPID"
 "$TRIAGE" probe syscalls -p 4194303 >/dev/null 2>"$SCRATCH/err"; rc=$?
 [ $rc = 1 ] && grep -q 'no such process' "$SCRATCH/err" || fail "missing pid: exit $rc"
 echo "ok usage"
+
+# 7. No -p/-C: every process, with a per-process table naming the workload,
+# whose getppid count is still exact.
+start_workload $N_PPID $N_OK $N_MISSING "$SCRATCH/file"
+run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/err.all" syscalls --json -d 60
+J="$SCRATCH/all.json"
+jq -e '.target.all == true' "$J" >/dev/null || fail "system-wide JSON does not say all"
+lost=$(jq '.reports[-1].processes_lost_calls' "$J")
+[ "$lost" = 0 ] || skip "per-process rows overflowed ($lost calls): this machine started too many processes"
+jq -e --argjson p "$WPID" --argjson n $N_PPID '.reports[-1].processes[] | select(.pid == $p)
+	| .top_syscall == "getppid" and .top_count == $n and .calls > $n' "$J" >/dev/null ||
+	fail "workload $WPID not listed with $N_PPID getppid: $(jq -c --argjson p "$WPID" \
+		'.reports[-1].processes[] | select(.pid == $p)' "$J")"
+jq -e --argjson n $N_PPID '.reports[-1].syscalls[] | select(.name == "getppid") | .count >= $n' \
+	"$J" >/dev/null || fail "system-wide getppid total below the workload's"
+echo "ok system-wide"

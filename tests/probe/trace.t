@@ -15,10 +15,11 @@ strace -p "$WPID" -e trace=openat,close -o "$SCRATCH/strace.out" 2>"$SCRATCH/str
 SPID=$!
 STARTED_PIDS+=("$SPID")
 wait_for_file "$SCRATCH/strace.err" 'attached' || fail "strace did not attach"
+before=$(bpf_prog_ids '^tr_(enter|exit)$')
 start_probe "$SCRATCH/trace.txt" "$SCRATCH/err" trace openat,close,exit_group -p "$WPID"
 P0=$PPID_PROBE
 start_probe "$SCRATCH/trace.json" "$SCRATCH/err2" trace openat -p "$WPID" --json
-ids=$(bpf_prog_ids '^tr_(enter|exit)$')
+ids=$(new_prog_ids '^tr_(enter|exit)$' "$before")
 [ -n "$ids" ] || fail "no tr_enter/tr_exit programs loaded while attached"
 P1=$PPID_PROBE
 kill -USR1 "$WPID"
@@ -53,8 +54,9 @@ echo "ok json"
 
 # Ctrl-C detaches.
 start_workload 0 0 0 "$F"
+before=$(bpf_prog_ids '^tr_(enter|exit)$')
 start_probe "$SCRATCH/t2" "$SCRATCH/err3" trace openat -p "$WPID"
-ids=$(bpf_prog_ids '^tr_(enter|exit)$')
+ids=$(new_prog_ids '^tr_(enter|exit)$' "$before")
 kill -INT "$PPID_PROBE"
 wait_pid_rc "$PPID_PROBE" 20
 [ "$RC" = 0 ] || fail "SIGINT: exit $RC"

@@ -12,6 +12,7 @@
 #include "probe/hist.h"
 #include "probe/syscall_names.h"
 #include "probe/syscalls.h"
+#include "util/caps.h"
 
 /* Slots follow floor(log2(v)), computed here with libm as the oracle. */
 TEST(hist_slot_is_floor_log2)
@@ -133,9 +134,11 @@ TEST(probe_option_parsing)
 	ASSERT_EQ(cnt, 5);
 	ASSERT_EQ(probe_parse_interval(4, args, 1, &iv, &cnt), -E2BIG);
 	ASSERT_EQ(probe_parse_interval(2, args, 0, &iv, &cnt), -EINVAL);
-	ASSERT_EQ(probe_target_check(&t), -EINVAL);
+	ASSERT_EQ(probe_target_check(&t), 0); /* neither: every task */
+	ASSERT_TRUE(probe_target_all(&t));
 	t.pid = 5;
 	ASSERT_EQ(probe_target_check(&t), 0);
+	ASSERT_TRUE(!probe_target_all(&t));
 	strcpy(t.comm, "x");
 	ASSERT_EQ(probe_target_check(&t), -EINVAL);
 }
@@ -196,7 +199,7 @@ TEST(syscall_and_errno_names)
 	ASSERT_STREQ(sc_row_name((unsigned)syscall_nr("openat"), buf, sizeof(buf)), "openat");
 }
 
-static int survey_file(const char *path, struct fp_survey *s)
+static int survey_file(const char *path, struct elf_fp_survey *s)
 {
 	static uint8_t buf[1 << 16];
 	FILE *f = fopen(path, "rb");
@@ -216,7 +219,7 @@ static int survey_file(const char *path, struct fp_survey *s)
  */
 TEST(frame_pointer_survey_tells_builds_apart)
 {
-	struct fp_survey s;
+	struct elf_fp_survey s;
 
 	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/fp.so", &s), 0);
 	ASSERT_EQ(s.functions, 2);
@@ -226,6 +229,30 @@ TEST(frame_pointer_survey_tells_builds_apart)
 	ASSERT_EQ(s.functions, 2);
 	ASSERT_EQ(s.with_fp, 0);
 	ASSERT_EQ(survey_file("tests/fuzz/corpus/fuzz_elf_fp/trunc", &s), -EINVAL);
+}
+
+TEST(caps_by_name)
+{
+	struct caps c = { 1ull << CAPS_BPF };
+	unsigned long long kernel = 0;
+	char line[256];
+	FILE *f;
+
+	ASSERT_TRUE(caps_has(&c, CAPS_BPF) && !caps_has(&c, CAPS_PERFMON));
+	ASSERT_TRUE(!caps_can_trace(&c));
+	c.effective |= 1ull << CAPS_PERFMON;
+	ASSERT_TRUE(caps_can_trace(&c));
+	c.effective = 1ull << CAPS_SYS_ADMIN;
+	ASSERT_TRUE(caps_can_trace(&c));
+	/* Our effective set is the kernel's CapEff line. */
+	ASSERT_EQ(caps_read(&c), 0);
+	f = fopen("/proc/self/status", "r");
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &kernel) == 1)
+			break;
+	fclose(f);
+	ASSERT_UEQ(c.effective, kernel);
 }
 
 int main(void)
@@ -241,5 +268,6 @@ int main(void)
 	RUN(&st, syscalls_report_is_a_delta);
 	RUN(&st, syscall_and_errno_names);
 	RUN(&st, frame_pointer_survey_tells_builds_apart);
+	RUN(&st, caps_by_name);
 	UNIT_MAIN_END(&st);
 }

@@ -128,9 +128,9 @@ TEST(folded_names_are_safe)
 {
 	char buf[32];
 
-	folded_sanitize(buf, sizeof(buf), "a;b c\td\x1b[0m");
+	stacks_folded_sanitize(buf, sizeof(buf), "a;b c\td\x1b[0m");
 	ASSERT_STREQ(buf, "a_b_c\\x09d\\x1b[0m");
-	folded_sanitize(buf, sizeof(buf), "x\xc2\x9by");
+	stacks_folded_sanitize(buf, sizeof(buf), "x\xc2\x9by");
 	ASSERT_TRUE(strchr(buf, '\x9b') == NULL);
 }
 
