@@ -271,6 +271,10 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 		rc = window_end(w);
 	if (!rc)
 		rc = window_results(w, d);
+	if (!rc && !o->bpf)
+		report_skip(d, "ebpf", "turned off by --no-bpf");
+	else if (!rc)
+		report_skip(d, "ebpf", "enrichment (run-queue latency, profiles, off-CPU stacks) is not built into this version");
 	task_sampler_close(w->ts);
 	cg_set_release(&w->cg);
 	procfs_close(&w->top);

@@ -219,7 +219,7 @@ struct rp_finding {
 	enum report_kind kind;
 	enum report_sev sev;
 	struct rp_subject subject;
-	char summary[640];
+	char summary[1024];
 	struct rp_evidence ev[RP_MAX_EVIDENCE];
 	int nev;
 	char next[256]; /* "" when there is no next command */
