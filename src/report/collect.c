@@ -19,6 +19,7 @@
 #include "procfs/task_info.h"
 #include "report/cgroups.h"
 #include "report/collect.h"
+#include "report/enrich.h"
 #include "report/sources.h"
 #include "report/thresholds.h"
 
@@ -38,6 +39,7 @@ void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
 
 void report_data_release(struct report_data *d)
 {
+	report_enrich_free(d);
 	free(d->procs);
 	d->procs = NULL;
 	d->nprocs = 0;
@@ -262,20 +264,16 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	if (!rc) {
 		w->self = w->host.fixture ? 0 : getpid();
 		w->wall0 = w->host.fixture ? w->host.start_time : time(NULL);
+		report_enrich_start(o, w->host.fixture, d);
 		rc = window_begin(w);
 	}
 	if (!rc)
 		rc = w->host.fixture ? run_fixture(w) : run_live(w);
+	report_enrich_stop(d);
 	if (!rc)
 		rc = window_end(w);
 	if (!rc)
 		rc = window_results(w, d);
-	if (!rc && !o->bpf)
-		report_skip(d, "ebpf", "turned off by --no-bpf");
-	else if (!rc)
-		report_skip(d, "ebpf",
-			    "enrichment (run-queue latency, profiles, off-CPU stacks) is not built "
-			    "into this version");
 	task_sampler_close(w->ts);
 	cg_set_release(&w->cg);
 	procfs_close(&w->top);
