@@ -157,7 +157,8 @@ static int window_begin(struct window *w)
 
 	find_netns(w->pf, w);
 	read_host(w->pf, w, &w->h[0]);
-	if (cg_scan_start(w->pf, &w->cg, &w->cg_mounted) == -ENOMEM)
+	snprintf(w->cg_prefix, sizeof(w->cg_prefix), "%s", w->host.fixture ? "step1/" : "");
+	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
 	w->have_d0 = !dtasks_look(w->pf, w->self, &w->d0);
 	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget);
@@ -228,7 +229,9 @@ static int run_fixture(struct window *w)
 static int window_end(struct window *w)
 {
 	read_host(w->pf, w, &w->h[1]);
-	cg_scan_end(w->pf, &w->cg);
+	if (w->host.fixture)
+		snprintf(w->cg_prefix, sizeof(w->cg_prefix), "step%d/", w->last_step);
+	cg_scan_end(w->pf, w->cg_prefix, &w->cg);
 	w->have_d1 = !dtasks_look(w->pf, w->self, &w->d1);
 	return 0;
 }
