@@ -161,8 +161,9 @@ int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *se
 {
 	*any_mount = false;
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
-		struct scan_ctx c = { pf,	       prefix,		set, mounts[i].version,
-				      mounts[i].cpu, mounts[i].mem, 0 };
+		struct scan_ctx c = {
+			pf, prefix, set, mounts[i].version, mounts[i].cpu, mounts[i].mem, 0
+		};
 		char base[128], probe[160];
 
 		snprintf(base, sizeof(base), "%s%s", prefix, mounts[i].base);

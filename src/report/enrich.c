@@ -111,13 +111,14 @@ static void runq_detail(struct probe_enrich *e, struct rp_finding *x)
 	struct probe_enrich_runq q;
 	char line[200];
 
-	if (probe_enrich_runq(e, x->kind == RK_CPU_CONTENTION ? x->subject.pid : 0, &q) ||
-	    !q.count)
+	if (probe_enrich_runq(e, x->kind == RK_CPU_CONTENTION ? x->subject.pid : 0, &q) || !q.count)
 		return;
-	snprintf(line, sizeof(line), "eBPF run-queue latency%s: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, max %.3f ms",
-		 x->kind == RK_CPU_CONTENTION ? " of the subject" : " of every task",
-		 (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
-		 (double)q.max_ns / 1e6);
+	snprintf(
+	    line, sizeof(line),
+	    "eBPF run-queue latency%s: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, max %.3f ms",
+	    x->kind == RK_CPU_CONTENTION ? " of the subject" : " of every task",
+	    (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
+	    (double)q.max_ns / 1e6);
 	detail(x, line);
 }
 
@@ -152,9 +153,9 @@ static void syscalls_detail(struct probe_enrich *e, struct rp_finding *x)
 		return;
 	detail(x, "eBPF syscalls (count, errors, time inside):");
 	for (size_t i = 0; i < n; i++) {
-		snprintf(line, sizeof(line), "  %-16.31s %10llu calls %8llu errors %10.3f ms", sc[i].name,
-			 (unsigned long long)sc[i].count, (unsigned long long)sc[i].errors,
-			 (double)sc[i].total_ns / 1e6);
+		snprintf(line, sizeof(line), "  %-16.31s %10llu calls %8llu errors %10.3f ms",
+			 sc[i].name, (unsigned long long)sc[i].count,
+			 (unsigned long long)sc[i].errors, (double)sc[i].total_ns / 1e6);
 		detail(x, line);
 	}
 }
@@ -168,11 +169,13 @@ static void dstate_detail(struct probe_enrich *e, struct rp_finding *x)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		char line[200];
-		size_t used = (size_t)snprintf(line, sizeof(line), "eBPF off-CPU: TID %d %s in D %.1f s%s:",
-					       dw[i].tid, dw[i].comm, (double)dw[i].total_ns / 1e9,
+		size_t used = (size_t)snprintf(line, sizeof(line),
+					       "eBPF off-CPU: TID %d %s in D %.1f s%s:", dw[i].tid,
+					       dw[i].comm, (double)dw[i].total_ns / 1e9,
 					       dw[i].still_blocked ? " (still blocked)" : "");
 
-		for (size_t k = 0; k < dw[i].nframes && k < ENRICH_FRAMES && used < sizeof(line); k++)
+		for (size_t k = 0; k < dw[i].nframes && k < ENRICH_FRAMES && used < sizeof(line);
+		     k++)
 			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s",
 						 k ? "< " : "", dw[i].frames[k]);
 		detail(x, line);
@@ -189,7 +192,9 @@ static void runq_checked(struct probe_enrich *e, struct report_findings *f)
 		return;
 	c = &f->checked[f->nchecked++];
 	set_str(c->resource, sizeof(c->resource), "cpu-runq");
-	snprintf(c->summary, sizeof(c->summary), "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, max %.3f ms",
+	snprintf(c->summary, sizeof(c->summary),
+		 "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f "
+		 "ms, max %.3f ms",
 		 (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
 		 (double)q.max_ns / 1e6);
 }
