@@ -89,10 +89,11 @@ TEST(netdev_interfaces)
 {
 	static struct iface_stats s;
 	const char *t =
-		"Inter-|   Receive                            |  Transmit\n"
-		" face |bytes    packets errs drop fifo frame compressed multicast|bytes ...\n"
-		"    lo:    3267      29    0    0    0     0          0         0     3267      29    0    0    0     0       0          0\n"
-		"  eth0:1000 10 1 2 0 0 0 0 2000 20 3 4 0 0 0 0\n";
+	    "Inter-|   Receive                            |  Transmit\n"
+	    " face |bytes    packets errs drop fifo frame compressed multicast|bytes ...\n"
+	    "    lo:    3267      29    0    0    0     0          0         0     3267      29    "
+	    "0    0    0     0       0          0\n"
+	    "  eth0:1000 10 1 2 0 0 0 0 2000 20 3 4 0 0 0 0\n";
 
 	ASSERT_EQ(netdev_parse(P(t), &s), 0);
 	ASSERT_EQ(s.n, 2);
@@ -108,10 +109,11 @@ TEST(snmp_and_netstat)
 {
 	struct tcp_counters t;
 	uint64_t v;
-	const char *snmp = "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
-			   "Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails "
-			   "EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors\n"
-			   "Tcp: 1 200 120000 -1 10 5 0 0 2 900 1000 37 1 3 0\n";
+	const char *snmp =
+	    "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
+	    "Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails "
+	    "EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors\n"
+	    "Tcp: 1 200 120000 -1 10 5 0 0 2 900 1000 37 1 3 0\n";
 	const char *ns = "TcpExt: SyncookiesSent ListenOverflows ListenDrops\n"
 			 "TcpExt: 0 4 6\nIpExt: InNoRoutes\nIpExt: 0\n";
 
@@ -141,9 +143,9 @@ TEST(cgroup_cpu_files)
 	ASSERT_UEQ(c.nr_throttled, 40);
 	ASSERT_UEQ(c.throttled_us, 3000000);
 	/* v1: nanoseconds */
-	ASSERT_EQ(cg_cpu_stat_parse(P("nr_periods 50\nnr_throttled 40\nthrottled_time 2000000000\n"),
-				    &c),
-		  0);
+	ASSERT_EQ(
+	    cg_cpu_stat_parse(P("nr_periods 50\nnr_throttled 40\nthrottled_time 2000000000\n"), &c),
+	    0);
 	ASSERT_UEQ(c.throttled_us, 2000000);
 	ASSERT_EQ(cg_cpu_max_parse(P("20000 100000\n"), &quota, &period), 0);
 	ASSERT_EQ(quota, 20000);
@@ -175,7 +177,7 @@ static void classify(const char *line, struct kmsg_class *c)
 	if (kmsg_record_parse(line, strlen(line), &r) == 0)
 		kmsg_classify(&r, c);
 	else
-		c->event = (enum kmsg_event)-1;
+		c->event = (enum kmsg_event) - 1;
 }
 
 TEST(kmsg_records)
