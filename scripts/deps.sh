@@ -17,6 +17,7 @@ RUN_PKGS="
  libelf-dev
  zlib1g-dev
  libpcap-dev
+ libmicrohttpd-dev
  iproute2
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
