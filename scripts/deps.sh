@@ -35,6 +35,8 @@ TEST_PKGS="
  locales
  python3
  libc6-dbg
+ graphite-carbon
+ prometheus
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

@@ -39,30 +39,31 @@ static void on_stop(int sig)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"Usage: triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen ADDR:PORT]\n"
-		"                      [--prefix P] [--group comm|cgroup|pid] [--top N]\n"
-		"                      [-p PID,...] [--buffer SECONDS] [--once] [--root DIR]\n"
-		"\n"
-		"Feeds Graphite (plaintext over TCP) and Prometheus (/metrics) with CPU,\n"
-		"switches, run-queue delay, memory and I/O per group of processes, and the\n"
-		"host's CPU, load, pressure, memory, disks and network (docs/collect.md).\n"
-		"\n"
-		"  -i, --interval S     seconds between samples (default 10); timestamps align to it\n"
-		"      --graphite H:P   send to carbon at H:P (plaintext protocol)\n"
-		"      --listen A:P     serve /metrics and /healthz at A:P (e.g. 127.0.0.1:9977)\n"
-		"      --prefix P       Graphite prefix (default triage.<short hostname>)\n"
-		"      --group BY       comm (default), cgroup, or pid (one group per process)\n"
-		"      --top N          at most N groups, the busiest by CPU (default 50)\n"
-		"  -p, --pid PID,...    only these processes\n"
-		"      --buffer S       keep up to S seconds of Graphite points while carbon\n"
-		"                       is away (default %d)\n"
-		"      --once           one sample, Graphite lines on stdout, then exit\n"
-		"      --root DIR       read DIR/proc instead of /proc\n"
-		"\n"
-		"SIGTERM or SIGINT: sends what is buffered (5 s at most), then exits 0.\n"
-		"Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n",
-		COLLECT_DEFAULT_BUFFER);
+	fprintf(
+	    out,
+	    "Usage: triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen ADDR:PORT]\n"
+	    "                      [--prefix P] [--group comm|cgroup|pid] [--top N]\n"
+	    "                      [-p PID,...] [--buffer SECONDS] [--once] [--root DIR]\n"
+	    "\n"
+	    "Feeds Graphite (plaintext over TCP) and Prometheus (/metrics) with CPU,\n"
+	    "switches, run-queue delay, memory and I/O per group of processes, and the\n"
+	    "host's CPU, load, pressure, memory, disks and network (docs/collect.md).\n"
+	    "\n"
+	    "  -i, --interval S     seconds between samples (default 10); timestamps align to it\n"
+	    "      --graphite H:P   send to carbon at H:P (plaintext protocol)\n"
+	    "      --listen A:P     serve /metrics and /healthz at A:P (e.g. 127.0.0.1:9977)\n"
+	    "      --prefix P       Graphite prefix (default triage.<short hostname>)\n"
+	    "      --group BY       comm (default), cgroup, or pid (one group per process)\n"
+	    "      --top N          at most N groups, the busiest by CPU (default 50)\n"
+	    "  -p, --pid PID,...    only these processes\n"
+	    "      --buffer S       keep up to S seconds of Graphite points while carbon\n"
+	    "                       is away (default %d)\n"
+	    "      --once           one sample, Graphite lines on stdout, then exit\n"
+	    "      --root DIR       read DIR/proc instead of /proc\n"
+	    "\n"
+	    "SIGTERM or SIGINT: sends what is buffered (5 s at most), then exits 0.\n"
+	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n",
+	    COLLECT_DEFAULT_BUFFER);
 }
 
 static int parse_pids(const char *s, struct collect_cli *c)
@@ -104,9 +105,9 @@ static int parse_opt(int ch, struct collect_cli *c)
 {
 	switch (ch) {
 	case 'i':
-		return parse_uint(optarg, 1, COLLECT_MAX_INTERVAL, &c->o.interval) ?
-			       bad("-i", optarg, "whole seconds, 1 to 3600") :
-			       -1;
+		return parse_uint(optarg, 1, COLLECT_MAX_INTERVAL, &c->o.interval)
+			   ? bad("-i", optarg, "whole seconds, 1 to 3600")
+			   : -1;
 	case 'g':
 		c->o.graphite = optarg;
 		return strrchr(optarg, ':') ? -1 : bad("--graphite", optarg, "HOST:PORT");
@@ -117,19 +118,19 @@ static int parse_opt(int ch, struct collect_cli *c)
 		c->o.prefix = optarg;
 		return -1;
 	case 'G':
-		return parse_group(optarg, &c->o.group_by) ?
-			       bad("--group", optarg, "comm, cgroup or pid") :
-			       -1;
+		return parse_group(optarg, &c->o.group_by)
+			   ? bad("--group", optarg, "comm, cgroup or pid")
+			   : -1;
 	case 't':
-		return parse_uint(optarg, 1, GROUPS_KEEP, &c->o.top) ?
-			       bad("--top", optarg, "1 to 4096 groups") :
-			       -1;
+		return parse_uint(optarg, 1, GROUPS_KEEP, &c->o.top)
+			   ? bad("--top", optarg, "1 to 4096 groups")
+			   : -1;
 	case 'p':
 		return parse_pids(optarg, c) ? bad("-p", optarg, "PIDs separated by commas") : -1;
 	case 'b':
-		return parse_uint(optarg, 1, 7 * 86400, &c->o.buffer_seconds) ?
-			       bad("--buffer", optarg, "seconds, 1 to 604800") :
-			       -1;
+		return parse_uint(optarg, 1, 7 * 86400, &c->o.buffer_seconds)
+			   ? bad("--buffer", optarg, "seconds, 1 to 604800")
+			   : -1;
 	case 'o':
 		c->o.once = true;
 		return -1;

@@ -14,21 +14,21 @@
 #include "collect/groups.h"
 
 struct collect_opts {
-	unsigned interval;	/* seconds; timestamps align to multiples of it */
-	const char *graphite;	/* "HOST:PORT" or NULL */
-	const char *listen;	/* "ADDR:PORT" or NULL */
-	const char *prefix;	/* Graphite prefix (sanitised here) */
+	unsigned interval;    /* seconds; timestamps align to multiples of it */
+	const char *graphite; /* "HOST:PORT" or NULL */
+	const char *listen;   /* "ADDR:PORT" or NULL */
+	const char *prefix;   /* Graphite prefix (sanitised here) */
 	enum group_by group_by;
-	unsigned top;		/* at most this many groups */
-	const pid_t *pids;	/* only these processes (npids 0: all) */
+	unsigned top;	   /* at most this many groups */
+	const pid_t *pids; /* only these processes (npids 0: all) */
 	size_t npids;
-	bool once;		/* one sample, Graphite lines to out, then return */
+	bool once;		 /* one sample, Graphite lines to out, then return */
 	unsigned buffer_seconds; /* Graphite buffer: this many seconds of intervals */
-	const char *root;	/* procfs root */
+	const char *root;	 /* procfs root */
 	long fd_budget;
-	FILE *out;		   /* --once output */
-	FILE *err;		   /* warnings (connection state changes) */
-	volatile int *stop;	   /* set by the shell's SIGINT/SIGTERM handlers */
+	FILE *out;		    /* --once output */
+	FILE *err;		    /* warnings (connection state changes) */
+	volatile int *stop;	    /* set by the shell's SIGINT/SIGTERM handlers */
 	const sigset_t *sleep_mask; /* signal mask to sleep with (stop signals unblocked) */
 };
 

@@ -121,8 +121,8 @@ static bool peer_gone(int fd)
 
 static int connect_timeout(const struct addrinfo *ai, int timeout_ms)
 {
-	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			ai->ai_protocol);
+	int fd =
+	    socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
 	struct pollfd p = { .events = POLLOUT };
 	int err = 0;
 	socklen_t el = sizeof(err);
@@ -134,8 +134,7 @@ static int connect_timeout(const struct addrinfo *ai, int timeout_ms)
 	if (errno != EINPROGRESS)
 		goto fail;
 	p.fd = fd;
-	if (poll(&p, 1, timeout_ms) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) ||
-	    err)
+	if (poll(&p, 1, timeout_ms) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) || err)
 		goto fail;
 	return fd;
 fail:

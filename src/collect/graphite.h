@@ -29,8 +29,8 @@ struct graphite_out {
 	int fd;
 	struct graphite_batch *b; /* a ring of cap batches */
 	size_t head, n, cap;
-	uint64_t seq;	  /* ticks so far */
-	uint64_t dropped; /* points dropped past the buffer */
+	uint64_t seq;		  /* ticks so far */
+	uint64_t dropped;	  /* points dropped past the buffer */
 	double backoff, next_try; /* monotonic seconds */
 	unsigned reconnects;
 };

@@ -37,8 +37,7 @@ struct group_table {
 	size_t caporder;
 };
 
-int group_table_new(struct group_table **out, enum group_by by, const struct procfs *pf,
-		    double hz)
+int group_table_new(struct group_table **out, enum group_by by, const struct procfs *pf, double hz)
 {
 	struct group_table *gt = calloc(1, sizeof(*gt));
 
@@ -129,7 +128,7 @@ void group_table_begin(struct group_table *gt)
 int group_table_add(void *ctx, const struct proc_row *r)
 {
 	struct group_table *gt = ctx;
-	const uint64_t c[NCTR] = { r->utime,  r->stime,	     r->wtime,	     r->nvcsw,
+	const uint64_t c[NCTR] = { r->utime,  r->stime,	     r->wtime,	    r->nvcsw,
 				   r->nivcsw, r->read_bytes, r->write_bytes };
 	const struct seen *prev = NULL;
 	struct seen *s;
@@ -164,7 +163,6 @@ int group_table_add(void *ctx, const struct proc_row *r)
 	g->procs++;
 	return 0;
 }
-
 
 static uint64_t group_cpu(const struct group *g)
 {
@@ -230,7 +228,7 @@ static int group_metrics(const struct group *g, double hz, struct metric_set *m)
 	rc = rc ? rc : metric_add(m, M_PROC_READ_BYTES, n, NULL, (double)g->c[C_READ]);
 	rc = rc ? rc : metric_add(m, M_PROC_WRITTEN_BYTES, n, NULL, (double)g->c[C_WRITE]);
 	rc = rc ? rc : metric_add(m, M_PROC_THREADS, n, NULL, g->threads);
-	return rc ? rc : metric_add(m, M_PROC_COUNT, n, NULL, g->procs);
+	return rc ? rc : metric_add(m, M_PROC_PROCS, n, NULL, g->procs);
 }
 
 int group_table_metrics(struct group_table *gt, unsigned top, struct metric_set *m)

@@ -19,8 +19,7 @@ enum group_by { GROUP_COMM, GROUP_CGROUP, GROUP_PID };
 
 struct group_table;
 
-int group_table_new(struct group_table **out, enum group_by by, const struct procfs *pf,
-		    double hz);
+int group_table_new(struct group_table **out, enum group_by by, const struct procfs *pf, double hz);
 void group_table_free(struct group_table *gt);
 /* Before a sample's rows: resets the gauges. */
 void group_table_begin(struct group_table *gt);

@@ -105,8 +105,8 @@ static int collector_sample(struct collector *c, int64_t ts)
 	rc = rc ? rc : group_table_metrics(c->gt, c->o->top, &c->m);
 	if (!rc && c->have_graphite) {
 		rc = metric_add(&c->m, M_GRAPHITE_DROPPED, NULL, NULL, (double)c->g.dropped);
-		rc = rc ? rc :
-			  metric_add(&c->m, M_GRAPHITE_BUFFERED, NULL, NULL,
+		rc = rc ? rc
+			: metric_add(&c->m, M_GRAPHITE_BUFFERED, NULL, NULL,
 				     (double)graphite_pending_points(&c->g));
 	}
 	rc = rc ? rc : metric_add(&c->m, M_SAMPLE_SECONDS, NULL, NULL, c->sample_cpu);

@@ -90,14 +90,13 @@ int task_reader_read(struct task_reader *tr, proc_row_fn fn, void *ctx)
 	return rc;
 }
 
-static const char *const cpu_modes[] = { "user",    "nice", "system",  "idle",
+static const char *const cpu_modes[] = { "user",   "nice", "system",  "idle",
 					 "iowait", "irq",  "softirq", "steal" };
 
-static int cpu_metrics(const struct cpu_times *t, const char *cpu, double hz,
-		       struct metric_set *m)
+static int cpu_metrics(const struct cpu_times *t, const char *cpu, double hz, struct metric_set *m)
 {
-	const uint64_t v[] = { t->user, t->nice, t->system,  t->idle,
-			       t->iowait, t->irq, t->softirq, t->steal };
+	const uint64_t v[] = { t->user,	  t->nice, t->system,  t->idle,
+			       t->iowait, t->irq,  t->softirq, t->steal };
 	int rc = 0;
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]) && !rc; i++)
@@ -118,7 +117,8 @@ static int load_metrics(const struct procfs *pf, const struct cpu_stat *cs, bool
 	}
 	if (have_cs && !rc) {
 		rc = metric_add(m, M_TASKS_RUNNABLE, NULL, NULL, (double)cs->procs_running);
-		rc = rc ? rc : metric_add(m, M_TASKS_BLOCKED, NULL, NULL, (double)cs->procs_blocked);
+		rc =
+		    rc ? rc : metric_add(m, M_TASKS_BLOCKED, NULL, NULL, (double)cs->procs_blocked);
 	}
 	return rc;
 }
@@ -138,8 +138,10 @@ static int psi_metrics(const struct procfs *pf, struct metric_set *m)
 		for (int k = 0; k < 2 && !rc; k++) {
 			if (!l[k]->present)
 				continue;
-			rc = metric_add(m, M_PSI_STALL, res[i], kind[k], (double)l[k]->total_us / 1e6);
-			rc = rc ? rc : metric_add(m, M_PSI_AVG10, res[i], kind[k], l[k]->avg10 / 100);
+			rc = metric_add(m, M_PSI_STALL, res[i], kind[k],
+					(double)l[k]->total_us / 1e6);
+			rc = rc ? rc
+				: metric_add(m, M_PSI_AVG10, res[i], kind[k], l[k]->avg10 / 100);
 		}
 	}
 	return rc;
@@ -173,14 +175,18 @@ static int disk_metrics(const struct procfs *pf, struct metric_set *m)
 
 			if (!strncmp(d->name, "loop", 4) || !strncmp(d->name, "ram", 3))
 				continue; /* idle pseudo devices would crowd the export */
-			rc = metric_add(m, M_DISK_READ_BYTES, d->name, NULL, (double)d->rd_sectors * 512);
-			rc = rc ? rc :
-				  metric_add(m, M_DISK_WRITTEN_BYTES, d->name, NULL,
+			rc = metric_add(m, M_DISK_READ_BYTES, d->name, NULL,
+					(double)d->rd_sectors * 512);
+			rc = rc ? rc
+				: metric_add(m, M_DISK_WRITTEN_BYTES, d->name, NULL,
 					     (double)d->wr_sectors * 512);
-			rc = rc ? rc : metric_add(m, M_DISK_READS, d->name, NULL, (double)d->rd_ios);
-			rc = rc ? rc : metric_add(m, M_DISK_WRITES, d->name, NULL, (double)d->wr_ios);
-			rc = rc ? rc :
-				  metric_add(m, M_DISK_IO_TIME, d->name, NULL, (double)d->io_ticks / 1e3);
+			rc =
+			    rc ? rc : metric_add(m, M_DISK_READS, d->name, NULL, (double)d->rd_ios);
+			rc = rc ? rc
+				: metric_add(m, M_DISK_WRITES, d->name, NULL, (double)d->wr_ios);
+			rc = rc ? rc
+				: metric_add(m, M_DISK_IO_TIME, d->name, NULL,
+					     (double)d->io_ticks / 1e3);
 		}
 	}
 	free(ds);
@@ -200,10 +206,14 @@ static int net_metrics(const struct procfs *pf, struct metric_set *m)
 			const struct {
 				enum metric_id id;
 				uint64_t v;
-			} f[] = { { M_NET_RX_BYTES, s->rx_bytes },   { M_NET_TX_BYTES, s->tx_bytes },
-				  { M_NET_RX_PACKETS, s->rx_packets }, { M_NET_TX_PACKETS, s->tx_packets },
-				  { M_NET_RX_ERRORS, s->rx_errs },   { M_NET_TX_ERRORS, s->tx_errs },
-				  { M_NET_RX_DROPS, s->rx_drop },    { M_NET_TX_DROPS, s->tx_drop } };
+			} f[] = { { M_NET_RX_BYTES, s->rx_bytes },
+				  { M_NET_TX_BYTES, s->tx_bytes },
+				  { M_NET_RX_PACKETS, s->rx_packets },
+				  { M_NET_TX_PACKETS, s->tx_packets },
+				  { M_NET_RX_ERRORS, s->rx_errs },
+				  { M_NET_TX_ERRORS, s->tx_errs },
+				  { M_NET_RX_DROPS, s->rx_drop },
+				  { M_NET_TX_DROPS, s->tx_drop } };
 
 			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]) && !rc; k++)
 				rc = metric_add(m, f[k].id, s->name, NULL, (double)f[k].v);

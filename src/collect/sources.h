@@ -36,7 +36,8 @@ int task_reader_open(struct task_reader **out, struct procfs *pf, const struct h
 int task_reader_read(struct task_reader *tr, proc_row_fn fn, void *ctx);
 void task_reader_close(struct task_reader *tr);
 
-/* Appends the host's metrics (CPU, load, PSI, memory, disks, network); what is missing is skipped. */
+/* Appends the host's metrics (CPU, load, PSI, memory, disks, network); what is missing is skipped.
+ */
 int host_metrics(const struct procfs *pf, const struct host_facts *h, struct metric_set *m);
 
 #endif
