@@ -120,7 +120,8 @@ int http_server_start(struct http_server **out, const char *addr)
 	struct sockaddr_storage ss;
 	socklen_t sl;
 	struct http_server *hs;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+	/* epoll, not select(): the sampler keeps thousands of /proc files open */
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
 	int rc = parse_addr(addr, &ss, &sl);
 
 	if (rc)

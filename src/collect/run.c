@@ -171,7 +171,9 @@ static int run_loop(struct collector *c)
 				connected ? "connected" : "unreachable; buffering");
 		}
 		next += iv;
-		if (next < clock_s(CLOCK_REALTIME)) /* a late sample skips ahead, aligned */
+		/* a late sample is taken at once with its own timestamp; only one
+		 * more than an interval late skips ahead (aligned) */
+		if (next + iv < clock_s(CLOCK_REALTIME))
 			next = ceil(clock_s(CLOCK_REALTIME) / iv) * iv;
 		sleep_until(o, next);
 	}

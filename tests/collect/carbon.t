@@ -60,6 +60,7 @@ sleep 2 # carbon away for two intervals at least: the collector buffers
 carbon_start
 sleep 3
 c1=$(cpu_seconds "$wpid") t1=$(date +%s)
+sleep 1.5 # the sample stamped t1 is taken at most an interval late
 kill -TERM "$collector"
 wait "$collector"
 st=$?

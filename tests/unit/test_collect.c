@@ -13,8 +13,10 @@
 #include "unit.h"
 
 /* Names built to attack: components, lines, label syntax, terminals. */
-static const char *const hostile[] = { "a.b c", "x\ny 1 2", "\"}{", "\033[2J\033]0;t\007",
-				       "..", "a\\", "\r\nfoo.bar 1 1", "\xff\xfe" };
+static const char *const hostile[] = {
+	"a.b c", "x\ny 1 2",	    "\"}{",    "\033[2J\033]0;t\007", "..",
+	"a\\",	 "\r\nfoo.bar 1 1", "\xff\xfe"
+};
 
 TEST(graphite_component_keeps_one_component)
 {
@@ -100,7 +102,9 @@ TEST(prom_label_escape_rules)
 	ASSERT_STREQ(out, "x\\ny 1 2");
 	prom_label_escape("\033[2J", out, sizeof(out));
 	ASSERT_STREQ(out, "?[2J");
-	prom_label_escape("\xff" "a\xc3", out, sizeof(out));
+	prom_label_escape("\xff"
+			  "a\xc3",
+			  out, sizeof(out));
 	ASSERT_STREQ(out, "?a?");
 	prom_label_escape("caf\xc3\xa9", out, sizeof(out));
 	ASSERT_STREQ(out, "caf\xc3\xa9");
@@ -252,7 +256,8 @@ TEST(graphite_buffer_drops_oldest_and_counts)
 
 static int listen_any(char *addr, size_t size)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t sl = sizeof(sa);
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
