@@ -66,22 +66,6 @@ static void usage(FILE *out)
 	    COLLECT_DEFAULT_BUFFER);
 }
 
-static int parse_pids(const char *s, struct collect_cli *c)
-{
-	char buf[4096], *save = NULL, *tok;
-	unsigned v;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (c->o.npids >= COLLECT_MAX_PIDS || parse_uint(tok, 1, 1u << 30, &v))
-			return -EINVAL;
-		c->pids[c->o.npids++] = (pid_t)v;
-	}
-	return c->o.npids ? 0 : -EINVAL;
-}
-
 static int parse_group(const char *s, enum group_by *out)
 {
 	static const char *const names[] = { "comm", "cgroup", "pid" };
@@ -126,7 +110,9 @@ static int parse_opt(int ch, struct collect_cli *c)
 			   ? bad("--top", optarg, "1 to 4096 groups")
 			   : -1;
 	case 'p':
-		return parse_pids(optarg, c) ? bad("-p", optarg, "PIDs separated by commas") : -1;
+		return parse_pid_list(optarg, c->pids, COLLECT_MAX_PIDS, &c->o.npids)
+			   ? bad("-p", optarg, "PIDs separated by commas")
+			   : -1;
 	case 'b':
 		return parse_uint(optarg, 1, 7 * 86400, &c->o.buffer_seconds)
 			   ? bad("--buffer", optarg, "seconds, 1 to 604800")

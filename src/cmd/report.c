@@ -61,22 +61,6 @@ static void usage(FILE *out)
 		"2 usage error, 3 no /proc or missing privilege.\n");
 }
 
-static int parse_pids(const char *s, struct report_cli *c)
-{
-	char buf[4096], *save = NULL, *tok;
-	unsigned v;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (c->o.npids >= REPORT_MAX_PIDS || parse_uint(tok, 1, 1u << 30, &v))
-			return -EINVAL;
-		c->pids[c->o.npids++] = (pid_t)v;
-	}
-	return c->o.npids ? 0 : -EINVAL;
-}
-
 static int parse_color(const char *s, enum color_when *out)
 {
 	static const char *const names[] = { "auto", "always", "never" };
@@ -100,7 +84,7 @@ static int parse_opt(int ch, struct report_cli *c)
 			  REPORT_MAX_SECONDS);
 		return EXIT_USAGE;
 	case 'p':
-		if (!parse_pids(optarg, c))
+		if (!parse_pid_list(optarg, c->pids, REPORT_MAX_PIDS, &c->o.npids))
 			return -1;
 		cmd_error("report", "bad -p '%s': PIDs separated by commas", optarg);
 		return EXIT_USAGE;
