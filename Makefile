@@ -38,9 +38,12 @@ else
 CFLAGS += -D_FORTIFY_SOURCE=2
 endif
 
-# Every .c under src/ except the BPF side; main.c is kept out of the
-# library so unit tests and fuzzers link the core directly.
-CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c src/*/*/*.c))
+# The command layer (main.c and the shells in src/cmd/) sits on top and is
+# linked only into the binary; libtriage.a holds the cores that unit tests
+# and fuzzers link, so a core that calls into cmd/ fails to build (and
+# scripts/check-layers.sh says so by name, see $(LIB)).
+CMD_SRCS := src/main.c $(wildcard src/cmd/*.c)
+CORE_SRCS := $(filter-out $(CMD_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c))
 CORE_SRCS := $(filter-out %.bpf.c,$(CORE_SRCS))
 BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -49,6 +52,7 @@ WORKLOAD_SRCS := $(wildcard tests/workloads/*.c)
 include $(wildcard src/*/module.mk)
 
 CORE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CORE_SRCS))
+CMD_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CMD_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY_BINS := $(patsubst tests/fuzz/%.c,$(OUTPUT)/fuzz/%,$(FUZZ_SRCS))
@@ -62,16 +66,17 @@ LIB := $(OUTPUT)/libtriage.a
 
 all: $(OUTPUT)/triage $(OUTPUT)/pidstat $(UNIT_BINS) $(FUZZ_REPLAY_BINS) $(WORKLOAD_BINS) $(EXTRA_TARGETS)
 
-$(OUTPUT)/triage: $(OUTPUT)/src/main.o $(LIB)
+$(OUTPUT)/triage: $(CMD_OBJS) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(OUTPUT)/pidstat: $(OUTPUT)/triage
 	$(Q)ln -sf triage $@
 
-$(LIB): $(CORE_OBJS)
+$(LIB): $(CORE_OBJS) scripts/check-layers.sh
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $(CORE_OBJS)
+	$(Q)scripts/check-layers.sh $@ || { rm -f $@; exit 1; }
 
 $(OUTPUT)/%.o: %.c
 	$(call msg,CC,$<)

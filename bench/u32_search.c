@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "u32/u32.h"
+#include "u32/strmatch.h"
 
 static double cpu_now(void)
 {
@@ -22,8 +22,8 @@ static double cpu_now(void)
 int main(int argc, char **argv)
 {
 	size_t n = (size_t)(argc > 1 ? atoi(argv[1]) : 64) << 20;
-	uint8_t *text = malloc(n), pat[STR_MAX_PATTERN];
-	static struct bm_tables bt;
+	uint8_t *text = malloc(n), pat[U32_STR_MAX_PATTERN];
+	static struct u32_bm_tables bt;
 	unsigned lens[] = {4, 16, 64};
 	unsigned seed = 1;
 	volatile long sink = 0;
@@ -40,11 +40,11 @@ int main(int argc, char **argv)
 		for (unsigned k = 0; k < m; k++)
 			pat[k] = (uint8_t)('a' + k % 26);
 		pat[m - 1] = 0; /* never in the text */
-		str_bm_prepare(&bt, pat, m, false);
+		u32_str_bm_prepare(&bt, pat, m, false);
 		double t0 = cpu_now();
-		sink += str_bm_search(&bt, text, n);
+		sink += u32_str_bm_search(&bt, text, n);
 		double t1 = cpu_now();
-		sink += str_kmp_search(pat, m, false, text, n);
+		sink += u32_str_kmp_search(pat, m, false, text, n);
 		double t2 = cpu_now();
 		sink += memmem(text, n, pat, m) != NULL;
 		double t3 = cpu_now();

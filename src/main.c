@@ -2,21 +2,20 @@
  * triage: one binary, one command table. Invoked as "pidstat" it behaves
  * exactly as "triage pidstat".
  */
-#include <errno.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "common.h"
 
 static const struct cmd commands[] = {
 	{ "report", cmd_report,
 	  "watch the machine a few seconds: what is wrong, the numbers, what to run next" },
+	/* sysstat's pidstat does not report a failed stdout: neither do we */
 	{ "pidstat", cmd_pidstat,
-	  "per-task CPU, memory, I/O and context switches (sysstat-compatible)" },
+	  "per-task CPU, memory, I/O and context switches (sysstat-compatible)",
+	  .own_stdout = true },
 	{ "collect", cmd_collect,
 	  "feed Graphite and Prometheus: per-process groups and host figures" },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },
@@ -44,13 +43,24 @@ static const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * The one place stdout is checked: output lost to a full disk or EIO makes
+ * the command fail, whatever it printed.
+ */
+static int run(const struct cmd *cmd, int argc, char **argv)
+{
+	int status = cmd->run(argc, argv);
+
+	return cmd->own_stdout ? status : cmd_finish_stdout(status);
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *cmd;
 	const char *self = argc > 0 ? basename(argv[0]) : "triage";
 
 	if (strcmp(self, "pidstat") == 0)
-		return cmd_pidstat(argc, argv);
+		return run(find_command("pidstat"), argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -60,12 +70,12 @@ int main(int argc, char **argv)
 		return cmd_finish_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version"))
-		return cmd_version(argc - 1, argv + 1);
+		return run(find_command("version"), argc - 1, argv + 1);
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		fprintf(stderr, "triage: '%s' is not a triage command; see 'triage help'\n",
 			argv[1]);
 		return EXIT_USAGE;
 	}
-	return cmd->run(argc - 1, argv + 1);
+	return run(cmd, argc - 1, argv + 1);
 }

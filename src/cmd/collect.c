@@ -12,12 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "collect/collect.h"
 #include "common.h"
+#include "runloop/fdlimit.h"
+#include "runloop/stop.h"
 #include "util/parse.h"
 
 #define COLLECT_MAX_PIDS 1024
@@ -28,14 +29,6 @@ struct collect_cli {
 	struct collect_opts o;
 	pid_t pids[COLLECT_MAX_PIDS];
 };
-
-static volatile int stop_requested;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 static void usage(FILE *out)
 {
@@ -125,7 +118,7 @@ static int parse_opt(int ch, struct collect_cli *c)
 		return -1;
 	case 'h':
 		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -166,40 +159,12 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 	return -1;
 }
 
-/* Per-task files kept open between samples need fds: raise the soft limit to the hard one. */
+/* Per-task files kept open between samples need fds; keep 256 for the rest. */
 static long fd_budget(void)
 {
-	struct rlimit rl;
+	rlim_t n = runloop_raise_nofile(1 << 18);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1 << 18))
-		rl.rlim_cur = 1 << 18;
-	return (long)rl.rlim_cur > 256 ? (long)rl.rlim_cur - 256 : 0;
-}
-
-/* SIGINT/SIGTERM are blocked except while the loop sleeps, so none is lost. */
-static void catch_stop_signals(sigset_t *sleep_mask)
-{
-	struct sigaction sa;
-	sigset_t stop;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, sleep_mask);
-	sigdelset(sleep_mask, SIGINT);
-	sigdelset(sleep_mask, SIGTERM);
-	signal(SIGPIPE, SIG_IGN);
+	return n > 256 ? (long)n - 256 : 0;
 }
 
 int cmd_collect(int argc, char **argv)
@@ -209,14 +174,15 @@ int cmd_collect(int argc, char **argv)
 					.buffer_seconds = COLLECT_DEFAULT_BUFFER,
 					.out = stdout,
 					.err = stderr } };
-	sigset_t sleep_mask;
+	struct runloop_stop stop;
 	int status = parse_args(argc, argv, &c), rc;
 
 	if (status >= 0)
 		return status;
-	catch_stop_signals(&sleep_mask);
-	c.o.stop = &stop_requested;
-	c.o.sleep_mask = &sleep_mask;
+	runloop_stop_init(&stop);
+	runloop_stop_arm(&stop);
+	signal(SIGPIPE, SIG_IGN); /* a peer that went away is an error return, not a death */
+	c.o.stop = &stop;
 	c.o.fd_budget = c.o.root ? 0 : fd_budget();
 	rc = collect_run(&c.o);
 	if (rc == -ENOENT || rc == -EACCES || rc == -EPERM) {
@@ -228,5 +194,5 @@ int cmd_collect(int argc, char **argv)
 		cmd_error("collect", "%s", strerror(-rc));
 		return EXIT_RUNTIME;
 	}
-	return c.o.once ? cmd_finish_stdout(EXIT_OK) : EXIT_OK;
+	return EXIT_OK; /* main checks stdout (--once) */
 }

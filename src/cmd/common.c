@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -21,10 +22,15 @@ void cmd_error(const char *cmd, const char *fmt, ...)
 
 int cmd_finish_stdout(int status)
 {
+	int err;
+
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
-	if (errno == EPIPE)
+	err = errno;
+	__fpurge(stdout); /* what could not be written is gone: do not report it twice */
+	clearerr(stdout);
+	if (err == EPIPE)
 		return status;
-	fprintf(stderr, "triage: write error on stdout: %s\n", strerror(errno));
+	fprintf(stderr, "triage: write error on stdout: %s\n", strerror(err));
 	return status ? status : EXIT_RUNTIME;
 }

@@ -59,7 +59,7 @@ int cmd_doctor(int argc, char **argv)
 	int rc = parse_args(argc, argv, &json, &pretty);
 
 	if (rc)
-		return rc < 0 ? cmd_finish_stdout(EXIT_OK) : rc;
+		return rc < 0 ? EXIT_OK : rc;
 	doctor_run(&r);
 	for (size_t i = 0; i < r.nprobes; i++)
 		all_work &= r.probes[i].works;
@@ -72,5 +72,5 @@ int cmd_doctor(int argc, char **argv)
 	} else {
 		doctor_print(stdout, &r);
 	}
-	return cmd_finish_stdout(all_work ? EXIT_OK : EXIT_NOSUPPORT);
+	return all_work ? EXIT_OK : EXIT_NOSUPPORT;
 }

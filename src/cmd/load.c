@@ -104,7 +104,7 @@ static int parse_opt(int c, struct load_opts *o)
 		return EXIT_USAGE;
 	case 'h':
 		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -163,13 +163,13 @@ static int run_once(const struct load_opts *o)
 	}
 	if (o->json) {
 		json_init(&w, stdout, o->pretty);
-		render_snapshot_json(&w, &snap, &v);
+		load_render_snapshot_json(&w, &snap, &v);
 		json_finish(&w);
 	} else {
-		render_snapshot_plain(stdout, &snap, &v);
+		load_render_snapshot_plain(stdout, &snap, &v);
 	}
 	load_snapshot_release(&snap);
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 struct emit_ctx {
@@ -183,10 +183,10 @@ static void emit(void *ctx, const struct watch_report *r, const struct load_verd
 
 	if (e->o->json) {
 		json_init(&w, stdout, e->o->pretty);
-		render_watch_json(&w, r, v);
+		load_render_watch_json(&w, r, v);
 		json_finish(&w);
 	} else {
-		render_watch_plain(stdout, r, v);
+		load_render_watch_plain(stdout, r, v);
 	}
 	fflush(stdout);
 }
@@ -204,7 +204,7 @@ static int run_watch(struct load_opts *o)
 		cmd_error("load", "--watch failed: %s", strerror(-err));
 		return errno_status(err);
 	}
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 int cmd_load(int argc, char **argv)

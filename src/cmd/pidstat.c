@@ -14,21 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "common.h"
 #include "pidstat/pidstat.h"
+#include "runloop/clock.h"
+#include "runloop/fdlimit.h"
 #include "util/json.h"
-
-static volatile int stop_requested;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 static int print_version(void)
 {
@@ -61,36 +54,16 @@ static void init_locale(void)
 	pidstat_bind_messages();
 }
 
-/* The stop signals: SIGINT (as sysstat), SIGTERM (as 12.7.8), SIGCHLD for -e. */
-static void install_stop_handlers(sigset_t *sleep_mask)
+/*
+ * -e: sysstat forks while parsing; a failed exec is reported by the child.
+ * SIGCHLD is blocked from here on: the child's end stops the loop.
+ */
+static pid_t start_program(char **argv, struct runloop_stop *stop)
 {
-	struct sigaction sa;
-	sigset_t block;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, sleep_mask);
-	sigdelset(sleep_mask, SIGINT);
-	sigdelset(sleep_mask, SIGTERM);
-	sigdelset(sleep_mask, SIGCHLD);
-}
-
-/* -e: sysstat forks while parsing; a failed exec is reported by the child. */
-static pid_t start_program(char **argv)
-{
-	struct sigaction sa;
 	sigset_t block;
 	pid_t child;
 
 	fflush(NULL);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, NULL);
@@ -105,7 +78,7 @@ static pid_t start_program(char **argv)
 		perror("exec");
 		_exit(4);
 	}
-	sigaction(SIGCHLD, &sa, NULL);
+	runloop_stop_add(stop, SIGCHLD);
 	return child;
 }
 
@@ -119,49 +92,27 @@ static int terminal_rows(void)
 }
 
 /*
- * Keeping per-task files open needs fds (4 per task): raise the limit, the
- * hard one too when privileged, up to PIDSTAT_MAX_FDS.
+ * Keeping per-task files open needs fds (4 per task): up to
+ * PIDSTAT_MAX_FDS, less room for stdio, directories and -e.
  */
 #define PIDSTAT_MAX_FDS (1 << 18)
 static long fd_budget(void)
 {
-	struct rlimit rl, want = { PIDSTAT_MAX_FDS, PIDSTAT_MAX_FDS };
+	rlim_t n = runloop_raise_nofile(PIDSTAT_MAX_FDS);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_max < PIDSTAT_MAX_FDS && !setrlimit(RLIMIT_NOFILE, &want))
-		getrlimit(RLIMIT_NOFILE, &rl);
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > PIDSTAT_MAX_FDS)
-		rl.rlim_cur = PIDSTAT_MAX_FDS;
-	return (long)rl.rlim_cur - 64; /* room for stdio, directories, -e */
+	return n ? (long)n - 64 : 0;
 }
 
 struct session {
 	struct pidstat_opts opts;
-	struct procfs pf;
+	struct procfs *pf;
 	struct host_facts host;
 	struct pidstat_run run;
 	struct json_writer jw;
-	struct pidstat_clock clk;
-	struct pidstat_realclock real;
-	struct pidstat_fixclock fix;
+	struct runloop_stop stop; /* SIGINT (as sysstat), SIGTERM (as 12.7.8), SIGCHLD for -e */
+	struct runloop_clock clk;
 	char *outbuf;
-	bool handlers;
-	struct timespec start_mono; /* start-up, on the sampling clock */
 };
-
-static void ensure_handlers(struct session *s)
-{
-	if (!s->handlers) {
-		install_stop_handlers(&s->real.sleep_mask);
-		s->handlers = true;
-	}
-}
 
 static int open_root(struct session *s)
 {
@@ -171,49 +122,30 @@ static int open_root(struct session *s)
 		cmd_error("pidstat", "cannot open root '%s': %s", s->opts.root, strerror(-rc));
 		return EXIT_USAGE;
 	}
-	if (host_facts_load(&s->host, &s->pf)) {
+	if (host_facts_load(&s->host, s->pf)) {
 		cmd_error("pidstat", "bad fixture meta in '%s'", s->opts.root);
 		return EXIT_USAGE;
 	}
-	if (s->host.fixture && pidstat_fixture_step(&s->pf, 1)) {
+	if (s->host.fixture && procfs_step(s->pf, 1)) {
 		cmd_error("pidstat", "fixture '%s' has no step1/proc", s->opts.root);
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
+/*
+ * The grid starts at start-up, not after the first snapshot (sysstat arms
+ * its alarm there): a slow first snapshot does not delay sample 1. Plain
+ * mode takes the stop signals once the first snapshot is in, as sysstat.
+ */
 static void setup_clock(struct session *s)
 {
-	if (s->host.fixture) {
-		s->fix.pf = &s->pf;
-		s->fix.epoch = s->host.start_time;
-		s->fix.step = 1;
-		s->fix.stop = &stop_requested;
-		pidstat_fixclock_init(&s->clk, &s->fix);
-	} else {
-		s->real.interval = s->opts.interval;
-		s->real.stop = &stop_requested;
-		pidstat_realclock_init(&s->clk, &s->real);
-	}
-}
-
-/* Plain mode takes the stop signals once the first snapshot is in, as sysstat does. */
-static void arm_real(struct pidstat_clock *c)
-{
-	struct session *s = (struct session *)((char *)c - offsetof(struct session, clk));
-
-	ensure_handlers(s);
-	/*
-	 * The grid starts at start-up, not after the first snapshot (sysstat
-	 * arms its alarm there): a slow first snapshot does not delay sample 1.
-	 */
-	s->real.deadline = s->start_mono;
-	s->real.deadline.tv_sec += s->real.interval;
-}
-
-static void arm_fixture(struct pidstat_clock *c)
-{
-	ensure_handlers((struct session *)((char *)c - offsetof(struct session, clk)));
+	if (s->host.fixture)
+		runloop_clock_fixture(&s->clk, &s->stop, s->pf, RUNLOOP_STEP_PROC, 1,
+				      s->host.start_time);
+	else
+		runloop_clock_real(&s->clk, &s->stop,
+				   &(struct timespec){ .tv_sec = s->opts.interval });
 }
 
 static bool getenv_is(const char *name, const char *value)
@@ -234,10 +166,9 @@ static int prepare_run(struct session *s)
 		.fd_budget = s->host.fixture ? 0 : fd_budget(),
 		.taskstats = !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"),
 		.json = &s->jw,
-		.stop_flag = &stop_requested,
 	};
 
-	if (pidstat_run_init(&s->run, &s->opts, &s->pf, &s->host, &env))
+	if (pidstat_run_init(&s->run, &s->opts, s->pf, &s->host, &env))
 		return pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
 	return 0;
 }
@@ -245,7 +176,7 @@ static int prepare_run(struct session *s)
 static void release_session(struct session *s)
 {
 	pidstat_run_release(&s->run);
-	procfs_close(&s->pf);
+	procfs_close(s->pf);
 	pidstat_opts_release(&s->opts);
 }
 
@@ -267,7 +198,7 @@ static bool parse_args(struct session *s, int argc, char **argv, int *status)
 		return true;
 	}
 	if (s->opts.exec_argv) {
-		pid_t child = start_program(s->opts.exec_argv);
+		pid_t child = start_program(s->opts.exec_argv, &s->stop);
 
 		if (pidstat_opts_add_pid(&s->opts, child)) {
 			pidstat_opts_release(&s->opts);
@@ -291,17 +222,15 @@ static int run_session(struct session *s)
 	int rc;
 
 	setup_clock(s);
-	s->clk.arm = s->host.fixture ? arm_fixture : arm_real;
 	if (s->opts.json) /* the document must be closed whatever stops us */
-		ensure_handlers(s);
+		runloop_stop_arm(&s->stop);
 	r->rows = s->opts.dis_hdr ? 23 : terminal_rows();
-	start = s->clk.now(&s->clk);
-	clock_gettime(CLOCK_MONOTONIC, &s->start_mono);
+	start = runloop_clock_now(&s->clk);
 	localtime_r(&start, &r->tstamp[0]);
 	s->outbuf = malloc(1 << 18);
 	if (s->outbuf)
 		setvbuf(stdout, s->outbuf, _IOFBF, 1 << 18);
-	pidstat_write_banner(r, pidstat_cpu_count(&s->pf, &s->host));
+	pidstat_write_banner(r, pidstat_cpu_count(s->pf, &s->host));
 	rc = pidstat_loop(r, &s->clk);
 	if (r->json)
 		json_finish(r->json);
@@ -315,8 +244,8 @@ int cmd_pidstat(int argc, char **argv)
 	int rc;
 
 	memset(&s, 0, sizeof(s));
-	s.pf.root_fd = s.pf.proc_fd = -1;
 	s.run.ts.fd = -1;
+	runloop_stop_init(&s.stop);
 	guard_closed_stdout();
 	init_locale();
 	if (parse_args(&s, argc, argv, &rc))

@@ -15,8 +15,9 @@
 #include "common.h"
 #include "u32/args.h"
 #include "u32/capture.h"
+#include "u32/rule.h"
+#include "u32/rule_error.h"
 #include "u32/run.h"
-#include "u32/u32.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -24,8 +25,8 @@
 #define MAX_INLINE_WORDS 256
 
 struct test_opts {
-	struct kernel_profile kp;
-	enum bm_layout layout;
+	struct u32_kernel_profile kp;
+	enum u32_bm_layout layout;
 	bool verdicts, json, defrag;
 	const char *captures[MAX_CAPTURES];
 	unsigned ncaptures;
@@ -68,62 +69,47 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int parse_layout(const char *s, enum bm_layout *out)
+static int parse_layout(const char *s, enum u32_bm_layout *out)
 {
 	static const char *const names[] = { "auto", "linear", "l3", "l4", "kmp" };
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
 		if (strcmp(s, names[k]) == 0) {
-			*out = (enum bm_layout)k;
+			*out = (enum u32_bm_layout)k;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-int u32_profile_option(struct kernel_profile *kp, const char *opt, const char *val)
-{
-	bool shift = strcmp(opt, "--shift") == 0;
-
-	if (!shift && strcmp(opt, "--string-to"))
-		return 0;
-	if (!val)
-		return -EINVAL;
-	if (shift && (!strcmp(val, "reject") || !strcmp(val, "mod32")))
-		kp->shift_mod32 = strcmp(val, "mod32") == 0;
-	else if (!shift && (!strcmp(val, "end") || !strcmp(val, "start")))
-		kp->to_start = strcmp(val, "start") == 0;
-	else
-		return -EINVAL;
-	return 1;
-}
-
 /* Parses the inline rule collected so far (if any) and adds it, named ruleN. */
-static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
+static int add_inline_rule(struct u32_ruleset *rs, struct test_opts *o)
 {
-	char err[U32_ERR_LEN];
-	struct rule_args ra;
-	struct rule *r;
-	int rc;
+	char msg[U32_ERR_LEN];
+	struct u32_rule_error *why = NULL;
+	struct u32_rule *r = NULL;
+	const char *note = NULL;
+	int rc = -ENOMEM;
 
 	if (o->nwords == 0)
 		return 0;
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return EXIT_RUNTIME;
-	rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
-	if (rc == 0)
-		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
-	r->family_hint = ra.family;
-	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
-	if (ra.note)
-		cmd_error("u32", "%s: note: %s", r->name, ra.note);
-	rule_args_free(&ra);
+	why = calloc(1, sizeof(*why));
+	if (!r || !why)
+		goto out;
+	rc = u32_rule_from_words(r, o->nwords, o->words, NULL, &o->kp, why, &note);
 	o->nwords = 0;
-	if (rc == -EINVAL)
-		cmd_error("u32", "%s: %s", r->name, err);
-	else if (rc == 0 && ruleset_add(rs, r))
+	snprintf(r->name, sizeof(r->name), "rule%u", rs->n + 1);
+	if (note)
+		cmd_error("u32", "%s: note: %s", r->name, note);
+	if (rc == -EINVAL) {
+		u32_rule_error_render(why, msg, sizeof(msg));
+		cmd_error("u32", "%s: %s", r->name, msg);
+	} else if (rc == 0 && u32_ruleset_add(rs, r)) {
 		rc = -ENOMEM;
+	}
+out:
 	free(r);
+	free(why);
 	return rc == -EINVAL ? EXIT_USAGE : rc ? EXIT_RUNTIME : 0;
 }
 
@@ -131,10 +117,10 @@ static int add_inline_rule(struct ruleset *rs, struct test_opts *o)
  * Options of triage itself. Returns the number of words consumed (1 or 2),
  * 0 when a is not one of them, or an exit status (negated) on error.
  */
-static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, const char *val)
+static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *a, const char *val)
 {
 	char err[U32_ERR_LEN];
-	int rc = u32_profile_option(&o->kp, a, val);
+	int rc = u32_kernel_profile_option(&o->kp, a, val);
 
 	if (rc < 0)
 		return -usage_error("%s wants %s, not \"%s\"", a,
@@ -156,7 +142,7 @@ static int test_option(struct test_opts *o, struct ruleset *rs, const char *a, c
 			    "unknown --bm-layout \"%s\" (auto, linear, l3, l4, kmp)", val);
 		return 2;
 	} else if (strcmp(a, "--rules") == 0) {
-		if (ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
+		if (u32_ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
 			cmd_error("u32", "%s", err);
 			return -EXIT_USAGE;
 		}
@@ -174,7 +160,7 @@ static int rule_word(struct test_opts *o, char *word, char *next)
 				    MAX_INLINE_WORDS - 2);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
-	if (rule_arg_takes_value(word) && next && strcmp(next, "--")) {
+	if (u32_rule_arg_takes_value(word) && next && strcmp(next, "--")) {
 		o->words[o->nwords++] = next;
 		return 2;
 	}
@@ -182,14 +168,14 @@ static int rule_word(struct test_opts *o, char *word, char *next)
 }
 
 /* One argument that is not an option of triage: returns the words consumed or -status. */
-static int test_arg(struct test_opts *o, struct ruleset *rs, char *a, char *next)
+static int test_arg(struct test_opts *o, struct u32_ruleset *rs, char *a, char *next)
 {
 	bool rule_time = o->ncaptures == 0; /* rules come before the captures */
 	int status;
 
 	if (strcmp(a, "--") == 0)
 		return -add_inline_rule(rs, o) ?: 1;
-	if (rule_time && rule_arg_is_whole_rule(a)) {
+	if (rule_time && u32_rule_arg_is_whole_rule(a)) {
 		/* a whole rule in one argument stands alone */
 		if ((status = add_inline_rule(rs, o)))
 			return -status;
@@ -208,7 +194,7 @@ static int test_arg(struct test_opts *o, struct ruleset *rs, char *a, char *next
 	return 1;
 }
 
-static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ruleset *rs)
+static int parse_test_args(int argc, char **argv, struct test_opts *o, struct u32_ruleset *rs)
 {
 	int rc, status;
 
@@ -230,12 +216,12 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct ru
 	return 0;
 }
 
-static char verdict_char(enum verdict v)
+static char verdict_char(enum u32_verdict v)
 {
-	return v == V_YES ? '1' : v == V_NO ? '0' : '?';
+	return v == U32_VERDICT_YES ? '1' : v == U32_VERDICT_NO ? '0' : '?';
 }
 
-static void csv_header(const struct ruleset *rs)
+static void csv_header(const struct u32_ruleset *rs)
 {
 	fputs("packet", stdout);
 	for (unsigned k = 0; k < rs->n; k++) {
@@ -245,131 +231,80 @@ static void csv_header(const struct ruleset *rs)
 	fputc('\n', stdout);
 }
 
-static void csv_row(const struct ruleset *rs, const struct frame_verdicts *fv)
+static void csv_row(const struct u32_ruleset *rs, const struct u32_frame_verdicts *fv)
 {
 	printf("%llu", (unsigned long long)fv->number);
 	for (unsigned k = 0; k < rs->n; k++) {
 		fputc(',', stdout);
-		fputc(fv->status == VIEW_OK ? verdict_char(fv->res[k].v) : '-', stdout);
+		fputc(fv->status == U32_VIEW_OK ? verdict_char(fv->res[k].v) : '-', stdout);
 	}
 	fputc('\n', stdout);
 }
 
-static void json_row(struct json_writer *w, const struct ruleset *rs,
-		     const struct frame_verdicts *fv)
+static void json_row(struct json_writer *w, const struct u32_ruleset *rs,
+		     const struct u32_frame_verdicts *fv)
 {
 	json_object_begin(w);
 	json_kv_uint(w, "packet", fv->number);
-	json_kv_string(w, "status", fv->status == VIEW_OK ? "ip" : view_status_reason(fv->status));
+	json_kv_string(w, "status",
+		       fv->status == U32_VIEW_OK ? "ip" : u32_view_status_reason(fv->status));
 	json_key(w, "verdicts");
 	json_object_begin(w);
 	for (unsigned k = 0; k < rs->n; k++) {
 		json_key(w, rs->rules[k].name);
-		if (fv->status != VIEW_OK || fv->res[k].v == V_INDET)
+		if (fv->status != U32_VIEW_OK || fv->res[k].v == U32_VERDICT_INDET)
 			json_null(w);
 		else
-			json_int(w, fv->res[k].v == V_YES);
+			json_int(w, fv->res[k].v == U32_VERDICT_YES);
 	}
 	json_end(w);
 	json_key(w, "layout_dependent");
 	json_array_begin(w);
-	for (unsigned k = 0; fv->status == VIEW_OK && k < rs->n; k++)
+	for (unsigned k = 0; fv->status == U32_VIEW_OK && k < rs->n; k++)
 		if (fv->res[k].layout_dependent)
 			json_string(w, rs->rules[k].name);
 	json_end(w);
 	json_end(w);
 }
 
-struct run_state {
-	struct test_opts *o;
-	struct ruleset *rs;
+/* What the output needs while frames go by. */
+struct test_output {
+	const struct test_opts *o;
+	const struct u32_ruleset *rs;
 	struct json_writer *jw;
-	struct defrag *defrag;
-	uint64_t frames, ip, skipped;
+	const char *path; /* the capture being read, for the progress line */
 	bool progress;
 };
 
-static void account(struct run_state *st, struct frame_verdicts *fv, const struct pkt_view *v)
+/* One frame's row (--verdicts/--json) and, on a terminal, progress. */
+static int print_frame(void *ctx, const struct u32_frame_verdicts *fv)
 {
-	for (unsigned k = 0; k < st->rs->n; k++) {
-		struct rule_counts *c = &st->rs->counts[k];
-		rule_eval(&st->rs->rules[k], &st->o->kp, v, st->o->layout, &fv->res[k]);
-		if (fv->res[k].v == V_YES) {
-			c->pkts++;
-			c->bytes += v->len;
-		} else if (fv->res[k].v == V_INDET) {
-			c->indet++;
-		}
-		c->layout_dep += fv->res[k].layout_dependent;
-	}
-}
+	struct test_output *out = ctx;
 
-/* With --defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
-static int reassemble(struct run_state *st, struct pkt_view *v)
-{
-	struct pkt_view whole;
-	int rc = defrag_add(st->defrag, v, &whole);
-
-	if (rc == 2) {
-		*v = whole;
-		return 0;
-	}
-	return rc;
-}
-
-struct capture_run {
-	struct run_state *st;
-	struct frame_verdicts *fv;
-	const char *path;
-	int dlt;
-};
-
-/* One frame: build its view, evaluate every rule, write its row. */
-static int run_frame(void *ctx, const struct frame *f)
-{
-	struct capture_run *cr = ctx;
-	struct run_state *st = cr->st;
-	struct frame_verdicts *fv = cr->fv;
-	struct pkt_view v;
-	int rc = 0;
-
-	fv->number = ++st->frames;
-	fv->status = pkt_view_from_frame(cr->dlt, f->data, f->caplen, f->wirelen, &v);
-	if (fv->status == VIEW_OK && st->defrag && (rc = reassemble(st, &v)) < 0)
-		return rc;
-	if (fv->status == VIEW_OK && rc == 1)
-		fv->status = VIEW_HELD;
-	if (fv->status == VIEW_OK) {
-		st->ip++;
-		account(st, fv, &v);
-	} else {
-		st->skipped++;
-	}
-	if (st->o->verdicts && st->o->json)
-		json_row(st->jw, st->rs, fv);
-	else if (st->o->verdicts)
-		csv_row(st->rs, fv);
-	if (st->progress && (st->frames & 0xFFFF) == 0)
-		fprintf(stderr, "\r%s: %llu frames", cr->path, (unsigned long long)st->frames);
+	if (out->o->verdicts && out->o->json)
+		json_row(out->jw, out->rs, fv);
+	else if (out->o->verdicts)
+		csv_row(out->rs, fv);
+	if (out->progress && (fv->number & 0xFFFF) == 0)
+		fprintf(stderr, "\r%s: %llu frames", out->path, (unsigned long long)fv->number);
 	return 0;
 }
 
-static int run_capture(struct run_state *st, const char *path, struct frame_verdicts *fv)
+static int run_capture(struct u32_run *run, struct test_output *out, const char *path)
 {
 	char err[512];
-	struct capture cap;
-	struct capture_run cr = { .st = st, .fv = fv, .path = path };
+	struct u32_capture cap;
 	int rc;
 
-	if (capture_open(&cap, path, err, sizeof(err))) {
+	if (u32_capture_open(&cap, path, err, sizeof(err))) {
 		cmd_error("u32", "%s: %s", path, err);
 		return EXIT_RUNTIME;
 	}
-	cr.dlt = cap.dlt;
-	rc = capture_loop(&cap, run_frame, &cr, err, sizeof(err));
-	if (st->progress)
+	out->path = path;
+	rc = u32_ruleset_run(run, &cap, print_frame, out, err, sizeof(err));
+	if (out->progress)
 		fputs("\r\033[K", stderr);
-	capture_close(&cap);
+	u32_capture_close(&cap);
 	if (rc == -ENOMEM) {
 		cmd_error("u32", "out of memory");
 		return EXIT_RUNTIME;
@@ -381,9 +316,9 @@ static int run_capture(struct run_state *st, const char *path, struct frame_verd
 	return 0;
 }
 
-static void print_counts_plain(const struct run_state *st)
+static void print_counts_plain(const struct u32_run *run)
 {
-	const struct ruleset *rs = st->rs;
+	const struct u32_ruleset *rs = run->rs;
 	bool extra = false;
 
 	for (unsigned k = 0; k < rs->n; k++)
@@ -391,7 +326,7 @@ static void print_counts_plain(const struct run_state *st)
 	printf("%8s %10s %-12s %s\n", "pkts", "bytes", "rule",
 	       extra ? "[indet layout-dep] match" : "match");
 	for (unsigned k = 0; k < rs->n; k++) {
-		const struct rule_counts *c = &rs->counts[k];
+		const struct u32_rule_counts *c = &rs->counts[k];
 		printf("%8llu %10llu ", (unsigned long long)c->pkts, (unsigned long long)c->bytes);
 		text_put_safe(stdout, rs->rules[k].name);
 		printf("%*s ",
@@ -405,21 +340,21 @@ static void print_counts_plain(const struct run_state *st)
 	}
 	printf("# %llu frames, %llu IP packets seen by the rules, %llu not (not IP, or dropped "
 	       "before PREROUTING)\n",
-	       (unsigned long long)st->frames, (unsigned long long)st->ip,
-	       (unsigned long long)st->skipped);
+	       (unsigned long long)run->frames, (unsigned long long)run->ip,
+	       (unsigned long long)run->skipped);
 }
 
-static void print_counts_json(const struct run_state *st)
+static void print_counts_json(struct json_writer *w, const struct u32_run *run)
 {
-	struct json_writer *w = st->jw;
+	const struct u32_ruleset *rs = run->rs;
 
 	json_key(w, "rules");
 	json_array_begin(w);
-	for (unsigned k = 0; k < st->rs->n; k++) {
-		const struct rule_counts *c = &st->rs->counts[k];
+	for (unsigned k = 0; k < rs->n; k++) {
+		const struct u32_rule_counts *c = &rs->counts[k];
 		json_object_begin(w);
-		json_kv_string(w, "name", st->rs->rules[k].name);
-		json_kv_string(w, "match", st->rs->rules[k].text);
+		json_kv_string(w, "name", rs->rules[k].name);
+		json_kv_string(w, "match", rs->rules[k].text);
 		json_kv_uint(w, "pkts", c->pkts);
 		json_kv_uint(w, "bytes", c->bytes);
 		json_kv_uint(w, "indeterminate", c->indet);
@@ -427,24 +362,21 @@ static void print_counts_json(const struct run_state *st)
 		json_end(w);
 	}
 	json_end(w);
-	json_kv_uint(w, "frames", st->frames);
-	json_kv_uint(w, "ip_packets", st->ip);
-	json_kv_uint(w, "not_seen", st->skipped);
+	json_kv_uint(w, "frames", run->frames);
+	json_kv_uint(w, "ip_packets", run->ip);
+	json_kv_uint(w, "not_seen", run->skipped);
 }
 
-static int run_test(struct test_opts *o, struct ruleset *rs)
+static int run_test(struct test_opts *o, struct u32_ruleset *rs)
 {
 	struct json_writer jw;
-	struct run_state st = { .o = o, .rs = rs, .jw = &jw, .progress = isatty(2) == 1 };
-	struct frame_verdicts fv = { .res = calloc(rs->n, sizeof(struct rule_result)) };
+	struct test_output out = { .o = o, .rs = rs, .jw = &jw, .progress = isatty(2) == 1 };
+	struct u32_run_opts ro = { .kp = o->kp, .layout = o->layout, .defrag = o->defrag };
+	struct u32_run run;
 	int rc = 0;
 
-	if (!fv.res)
+	if (u32_run_init(&run, rs, &ro))
 		return EXIT_RUNTIME;
-	if (o->defrag && !(st.defrag = defrag_new())) {
-		free(fv.res);
-		return EXIT_RUNTIME;
-	}
 	if (o->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
@@ -456,27 +388,26 @@ static int run_test(struct test_opts *o, struct ruleset *rs)
 		csv_header(rs);
 	}
 	for (unsigned k = 0; k < o->ncaptures && rc == 0; k++)
-		rc = run_capture(&st, o->captures[k], &fv);
+		rc = run_capture(&run, &out, o->captures[k]);
 	/* counts of a capture that could not be read to the end would mislead */
 	if (o->json) {
 		if (o->verdicts)
 			json_end(&jw);
 		if (rc == 0)
-			print_counts_json(&st);
+			print_counts_json(&jw, &run);
 		json_finish(&jw);
 		fputc('\n', stdout);
 	} else if (!o->verdicts && rc == 0) {
-		print_counts_plain(&st);
+		print_counts_plain(&run);
 	}
-	free(fv.res);
-	defrag_free(st.defrag);
+	u32_run_free(&run);
 	return rc;
 }
 
 static int cmd_u32_test(int argc, char **argv)
 {
 	struct test_opts *o = calloc(1, sizeof(*o));
-	struct ruleset rs = { 0 };
+	struct u32_ruleset rs = { 0 };
 	int rc;
 
 	if (!o)
@@ -484,7 +415,7 @@ static int cmd_u32_test(int argc, char **argv)
 	rc = parse_test_args(argc, argv, o, &rs);
 	if (rc == 0)
 		rc = run_test(o, &rs);
-	ruleset_free(&rs);
+	u32_ruleset_free(&rs);
 	free(o);
 	return rc;
 }

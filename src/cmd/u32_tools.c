@@ -8,9 +8,12 @@
 #include "cmd/u32_cmd.h"
 #include "common.h"
 #include "u32/args.h"
-#include "u32/capture.h"
+#include "u32/explain.h"
+#include "u32/lint.h"
+#include "u32/recipe.h"
+#include "u32/rule.h"
+#include "u32/rule_error.h"
 #include "u32/run.h"
-#include "u32/u32.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -26,52 +29,23 @@ static void json_line(void *ctx, const char *text)
 	json_string(ctx, text);
 }
 
-/* Finds frame n (1-based) of path and builds its view; frame data is copied to buf. */
-static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct pkt_view *v)
+/* Frame n of path as the rules see it; frame data is copied to buf. */
+static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v)
 {
 	char err[512];
-	struct capture cap;
-	struct frame f;
-	int rc;
-	unsigned long k = 0;
+	int rc = u32_packet_load(path, n, buf, v, err, sizeof(err));
 
-	if (capture_open(&cap, path, err, sizeof(err))) {
+	if (rc)
 		cmd_error("u32", "%s: %s", path, err);
-		return EXIT_RUNTIME;
-	}
-	while ((rc = capture_next(&cap, &f, err, sizeof(err))) == 1 && ++k < n)
-		;
-	if (rc != 1) {
-		/* a damaged capture is a runtime failure, a frame number past the end a usage error
-		 */
-		if (rc < 0)
-			cmd_error("u32", "%s: frame %lu: %s", path, k + 1, err);
-		else
-			cmd_error("u32", "%s: no frame %lu (the capture has %lu)", path, n, k);
-		capture_close(&cap);
-		return rc < 0 ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	*buf = malloc(f.caplen ? f.caplen : 1);
-	if (!*buf) {
-		capture_close(&cap);
-		return EXIT_RUNTIME;
-	}
-	memcpy(*buf, f.data, f.caplen);
-	enum view_status st = pkt_view_from_frame(cap.dlt, *buf, f.caplen, f.wirelen, v);
-	capture_close(&cap);
-	if (st != VIEW_OK) {
-		cmd_error("u32", "%s: frame %lu: %s", path, n, view_status_reason(st));
-		return EXIT_USAGE;
-	}
-	return 0;
+	return rc == -EIO || rc == -ENOMEM ? EXIT_RUNTIME : rc ? EXIT_USAGE : 0;
 }
 
 struct explain_opts {
 	const char *capture;
 	unsigned long pktno;
 	bool json;
-	struct kernel_profile kp;
-	char *words[RULE_ARGS_MAX]; /* the rule: an expression or match arguments */
+	struct u32_kernel_profile kp;
+	char *words[U32_RULE_ARGS_MAX]; /* the rule: an expression or match arguments */
 	int nwords;
 };
 
@@ -111,7 +85,7 @@ static int parse_explain_option(struct explain_opts *o, int argc, char **argv, i
 		*i += 2;
 	} else if (strcmp(a, "--shift") == 0) {
 		const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
-		if (u32_profile_option(&o->kp, a, val) < 0)
+		if (u32_kernel_profile_option(&o->kp, a, val) < 0)
 			return explain_usage("--shift wants reject or mod32, not", val ? val : "");
 		++*i;
 	} else {
@@ -131,10 +105,10 @@ static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
 				return rc;
 			continue;
 		}
-		if (o->nwords + 2 > RULE_ARGS_MAX)
+		if (o->nwords + 2 > U32_RULE_ARGS_MAX)
 			return explain_usage("too many words in the rule", NULL);
 		o->words[o->nwords++] = argv[i];
-		if (rule_arg_takes_value(a) && i + 1 < argc)
+		if (u32_rule_arg_takes_value(a) && i + 1 < argc)
 			o->words[o->nwords++] = argv[++i];
 	}
 	if (o->nwords == 0)
@@ -143,18 +117,18 @@ static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
 }
 
 /* Plain text, or {"explanation": [...], "packet": [...]} with --json. */
-static void explain_render(const struct explain_opts *o, const struct match *m, bool others,
-			   const struct pkt_view *v)
+static void explain_render(const struct explain_opts *o, const struct u32_match *m, bool others,
+			   const struct u32_view *v)
 {
 	struct json_writer jw;
-	struct text_sink out = { print_line, NULL };
+	struct u32_text_sink out = { print_line, NULL };
 
 	if (o->json) {
 		json_init(&jw, stdout, false);
 		json_object_begin(&jw);
 		json_key(&jw, "explanation");
 		json_array_begin(&jw);
-		out = (struct text_sink){ json_line, &jw };
+		out = (struct u32_text_sink){ json_line, &jw };
 	}
 	u32_explain(&m->u32, &out);
 	if (m->invert)
@@ -172,8 +146,8 @@ static void explain_render(const struct explain_opts *o, const struct match *m, 
 		if (!o->json)
 			print_line(NULL, "");
 		u32_explain_packet(&m->u32, &o->kp, v, &out);
-		if (m->invert && u32_eval(&m->u32, &o->kp, v, NULL) != V_INDET)
-			out.line(out.ctx, u32_eval(&m->u32, &o->kp, v, NULL) == V_YES
+		if (m->invert && u32_eval(&m->u32, &o->kp, v, NULL) != U32_VERDICT_INDET)
+			out.line(out.ctx, u32_eval(&m->u32, &o->kp, v, NULL) == U32_VERDICT_YES
 					      ? "with !: no match"
 					      : "with !: match");
 	}
@@ -184,24 +158,25 @@ static void explain_render(const struct explain_opts *o, const struct match *m, 
 }
 
 /* The one -m u32 match of the rule the user wrote; EXIT_USAGE with a message if none. */
-static int explain_rule(struct explain_opts *o, struct rule *r)
+static int explain_rule(struct explain_opts *o, struct u32_rule *r)
 {
-	char err[U32_ERR_LEN];
-	struct rule_args ra;
-	int rc = rule_args_build(&ra, o->nwords, o->words, err, sizeof(err));
+	char msg[U32_ERR_LEN];
+	struct u32_rule_error *why = calloc(1, sizeof(*why));
+	int rc =
+	    why ? u32_rule_from_words(r, o->nwords, o->words, NULL, &o->kp, why, NULL) : -ENOMEM;
 
-	if (rc == 0)
-		rc = rule_parse(r, ra.n, ra.word, &o->kp, err, sizeof(err));
-	rule_args_free(&ra);
+	if (rc == -EINVAL)
+		u32_rule_error_render(why, msg, sizeof(msg));
+	free(why);
 	if (rc == -ENOMEM)
 		return EXIT_RUNTIME;
 	if (rc) {
-		cmd_error("u32", "explain: %s", err);
+		cmd_error("u32", "explain: %s", msg);
 		return EXIT_USAGE;
 	}
 	unsigned nu32 = 0;
 	for (unsigned k = 0; k < r->nmatches; k++)
-		nu32 += r->m[k].kind == M_U32;
+		nu32 += r->m[k].kind == U32_MATCH_U32;
 	if (nu32 != 1) {
 		cmd_error("u32", "explain: the rule has %u -m u32 matches; give one", nu32);
 		return EXIT_USAGE;
@@ -212,9 +187,9 @@ static int explain_rule(struct explain_opts *o, struct rule *r)
 int u32_cmd_explain(int argc, char **argv)
 {
 	struct explain_opts o = { 0 };
-	struct rule *r = calloc(1, sizeof(*r));
+	struct u32_rule *r = calloc(1, sizeof(*r));
 	uint8_t *buf = NULL;
-	struct pkt_view v;
+	struct u32_view v;
 	int rc;
 
 	if (!r)
@@ -226,7 +201,7 @@ int u32_cmd_explain(int argc, char **argv)
 		rc = load_packet(o.capture, o.pktno, &buf, &v);
 	if (rc == 0) {
 		unsigned u = 0;
-		while (r->m[u].kind != M_U32)
+		while (r->m[u].kind != U32_MATCH_U32)
 			u++;
 		bool others = r->nmatches > 1 || r->proto >= 0 || r->frag >= 0;
 		explain_render(&o, &r->m[u], others, o.capture ? &v : NULL);
@@ -236,7 +211,7 @@ int u32_cmd_explain(int argc, char **argv)
 	return rc;
 }
 
-static void lint_print(const struct rule *r, const struct lint_warning *w, unsigned nw,
+static void lint_print(const struct u32_rule *r, const struct u32_lint_warning *w, unsigned nw,
 		       struct json_writer *jw)
 {
 	for (unsigned k = 0; k < nw; k++) {
@@ -259,101 +234,13 @@ static void lint_print(const struct rule *r, const struct lint_warning *w, unsig
 	}
 }
 
-/* Removes an option and its value from an argument list. */
-static int drop_option(char **args, int n, const char *opt)
-{
-	int m = 0;
-
-	for (int k = 0; k < n; k++) {
-		if (strcmp(args[k], opt) == 0) {
-			k++;
-			continue;
-		}
-		args[m++] = args[k];
-	}
-	return m;
-}
-
-/* What lint says about a rule besides warnings: iptables' refusal, or a note. */
-struct lint_msg {
-	char rule[32];
-	bool is_note;
-	struct lint_warning w; /* text, and a fix for refusals that have one */
-};
-
 struct lint_input {
-	struct ruleset rs;
+	struct u32_lint_set set;
 	bool json;
-	unsigned refused, inline_rules;
-	struct lint_msg *msgs;
-	unsigned nmsgs;
-	char *words[RULE_ARGS_MAX]; /* the rule being written in words */
+	unsigned inline_rules;
+	char *words[U32_RULE_ARGS_MAX]; /* the rule being written in words */
 	int nwords;
 };
-
-static int lint_say(struct lint_input *in, const char *rule, bool is_note, const char *what,
-		    const char *text)
-{
-	struct lint_msg *m = realloc(in->msgs, (in->nmsgs + 1) * sizeof(*m));
-
-	if (!m)
-		return -ENOMEM;
-	in->msgs = m;
-	m += in->nmsgs++;
-	memset(m, 0, sizeof(*m));
-	snprintf(m->rule, sizeof(m->rule), "%s", rule);
-	m->is_note = is_note;
-	m->w.id = is_note ? "note" : "refused";
-	snprintf(m->w.text, sizeof(m->w.text), "%s%s", what, text);
-	if (!is_note && strcmp(text, "unknown option \"--algo\"") == 0)
-		snprintf(m->w.fix, sizeof(m->w.fix),
-			 "--algo belongs to -m string; a rule with only -m u32 takes no --algo "
-			 "(drop it, or add -m string --algo bm --string ...)");
-	return 0;
-}
-
-static int lint_refusal(struct lint_input *in, const char *rule, const char *err)
-{
-	return lint_say(in, rule, false, "iptables refuses this rule: ", err);
-}
-
-/*
- * Parses one rule into in->rs. 0: added; 1: refused; 3: refused for a stray
- * --algo (the blog's mistake), then added without it so the rest is linted.
- */
-static int lint_rule(struct lint_input *in, int n, char **words, const char *name)
-{
-	char err[U32_ERR_LEN];
-	struct kernel_profile kp = { 0 };
-	struct rule_args ra;
-	struct rule *r = calloc(1, sizeof(*r));
-	int rc, refused = 0;
-
-	if (!r)
-		return EXIT_RUNTIME;
-	rc = rule_args_build(&ra, n, words, err, sizeof(err));
-	if (rc == 0)
-		rc = rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-	else if (rc == -EINVAL)
-		rc = lint_say(in, name, false, "", err) ?: 1; /* cannot be split into words */
-	if (ra.note && lint_say(in, name, true, "", ra.note))
-		rc = -ENOMEM;
-	if (rc == -EINVAL && strcmp(err, "unknown option \"--algo\"") == 0) {
-		int said = lint_refusal(in, name, err);
-		ra.n = drop_option(ra.word, ra.n, "--algo");
-		rc = said ? -ENOMEM : rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-		refused = 1;
-	}
-	if (rc == -EINVAL && lint_refusal(in, name, err))
-		rc = -ENOMEM;
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->family_hint = ra.family;
-	rule_args_free(&ra);
-	if (rc == 0 && ruleset_add(&in->rs, r))
-		rc = -ENOMEM;
-	free(r);
-	return rc == -ENOMEM ? EXIT_RUNTIME : rc ? 1 : refused ? 3 : 0;
-}
 
 /* Ends the rule being written in words, if any. */
 static int lint_flush(struct lint_input *in)
@@ -364,17 +251,16 @@ static int lint_flush(struct lint_input *in)
 	if (in->nwords == 0)
 		return 0;
 	snprintf(name, sizeof(name), "rule%u", ++in->inline_rules);
-	rc = lint_rule(in, in->nwords, in->words, name);
+	rc = u32_lint_add(&in->set, in->nwords, in->words, name);
 	in->nwords = 0;
-	if (rc == 1 || rc == 3)
-		in->refused++;
-	return rc == 1 || rc == 3 ? 0 : rc;
+	return rc ? EXIT_RUNTIME : 0;
 }
 
 static int lint_word(struct lint_input *in, char *word)
 {
-	if (in->nwords == RULE_ARGS_MAX) {
-		cmd_error("u32", "lint: too many words in one rule (at most %d)", RULE_ARGS_MAX);
+	if (in->nwords == U32_RULE_ARGS_MAX) {
+		cmd_error("u32", "lint: too many words in one rule (at most %d)",
+			  U32_RULE_ARGS_MAX);
 		return EXIT_USAGE;
 	}
 	in->words[in->nwords++] = word;
@@ -385,22 +271,23 @@ static int lint_word(struct lint_input *in, char *word)
 static int lint_collect(int argc, char **argv, struct lint_input *in)
 {
 	char err[U32_ERR_LEN];
-	struct kernel_profile kp = { 0 };
+	struct u32_kernel_profile kp = { 0 };
 	int rc = 0;
 
 	for (int i = 1; i < argc && rc == 0; i++) {
 		char *a = argv[i];
-		bool has_value = i + 1 < argc && rule_arg_takes_value(a);
+		bool has_value = i + 1 < argc && u32_rule_arg_takes_value(a);
 		if (strcmp(a, "--json") == 0) {
 			in->json = true;
 		} else if (strcmp(a, "--rules") == 0 && i + 1 < argc) {
-			if (ruleset_load(&in->rs, argv[++i], &kp, err, sizeof(err))) {
+			if (u32_ruleset_load(&in->set.rs, argv[++i], &kp, err, sizeof(err))) {
 				cmd_error("u32", "%s", err);
 				return EXIT_USAGE;
 			}
 		} else if (strcmp(a, "--") == 0) {
 			rc = lint_flush(in);
-		} else if (rule_arg_is_whole_rule(a) || (in->nwords == 0 && rule_arg_is_expr(a))) {
+		} else if (u32_rule_arg_is_whole_rule(a) ||
+			   (in->nwords == 0 && u32_rule_arg_is_expr(a))) {
 			if (!(rc = lint_flush(in)) && !(rc = lint_word(in, a)))
 				rc = lint_flush(in);
 		} else if (!(rc = lint_word(in, a)) && has_value) {
@@ -412,24 +299,24 @@ static int lint_collect(int argc, char **argv, struct lint_input *in)
 
 static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
 {
-	for (unsigned k = 0; k < in->nmsgs; k++) {
-		const struct lint_msg *m = &in->msgs[k];
+	for (unsigned k = 0; k < in->set.nmsgs; k++) {
+		const struct u32_lint_msg *m = &in->set.msgs[k];
 		if (jw) {
 			json_object_begin(jw);
 			json_kv_string(jw, "rule", m->rule);
-			json_kv_string(jw, m->is_note ? "note" : "error", m->w.text);
-			if (m->w.fix[0])
-				json_kv_string(jw, "fix", m->w.fix);
+			json_kv_string(jw, m->is_note ? "note" : "error", m->text);
+			if (m->fix[0])
+				json_kv_string(jw, "fix", m->fix);
 			json_end(jw);
 			continue;
 		}
 		fputs(m->is_note ? "note: " : "error: ", stdout);
 		text_put_safe(stdout, m->rule);
 		fputs(": ", stdout);
-		text_put_safe(stdout, m->w.text);
-		if (m->w.fix[0]) {
+		text_put_safe(stdout, m->text);
+		if (m->fix[0]) {
 			fputs("\n  fix: ", stdout);
-			text_put_safe(stdout, m->w.fix);
+			text_put_safe(stdout, m->fix);
 		}
 		fputc('\n', stdout);
 	}
@@ -438,7 +325,7 @@ static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
 /* Plain text, or {"messages": [...], "warnings": [...], "refused": N} with --json. */
 static int lint_report(const struct lint_input *in)
 {
-	struct lint_warning w[32];
+	struct u32_lint_warning w[32];
 	struct json_writer jw;
 	unsigned total = 0;
 
@@ -454,20 +341,20 @@ static int lint_report(const struct lint_input *in)
 		json_key(&jw, "warnings");
 		json_array_begin(&jw);
 	}
-	for (unsigned k = 0; k < in->rs.n; k++) {
-		unsigned nw = rule_lint(&in->rs.rules[k], w, ARRAY_SIZE(w));
-		lint_print(&in->rs.rules[k], w, nw, in->json ? &jw : NULL);
+	for (unsigned k = 0; k < in->set.rs.n; k++) {
+		unsigned nw = u32_rule_lint(&in->set.rs.rules[k], w, ARRAY_SIZE(w));
+		lint_print(&in->set.rs.rules[k], w, nw, in->json ? &jw : NULL);
 		total += nw;
 	}
 	if (in->json) {
 		json_end(&jw);
-		json_kv_uint(&jw, "refused", in->refused);
+		json_kv_uint(&jw, "refused", in->set.refused);
 		json_finish(&jw);
 		fputc('\n', stdout);
-	} else if (total == 0 && in->refused == 0) {
+	} else if (total == 0 && in->set.refused == 0) {
 		printf("no warnings\n");
 	}
-	return total || in->refused ? 1 : 0;
+	return total || in->set.refused ? 1 : 0;
 }
 
 int u32_cmd_lint(int argc, char **argv)
@@ -478,15 +365,14 @@ int u32_cmd_lint(int argc, char **argv)
 	if (!in)
 		return EXIT_RUNTIME;
 	rc = lint_collect(argc, argv, in);
-	if (rc == 0 && in->rs.n == 0 && in->refused == 0) {
+	if (rc == 0 && in->set.rs.n == 0 && in->set.refused == 0) {
 		cmd_error("u32",
 			  "usage: triage u32 lint [--json] [--rules FILE] [RULE [-- RULE]...]");
 		rc = EXIT_USAGE;
 	} else if (rc == 0) {
 		rc = lint_report(in);
 	}
-	ruleset_free(&in->rs);
-	free(in->msgs);
+	u32_lint_set_free(&in->set);
 	free(in);
 	return rc;
 }
@@ -535,12 +421,12 @@ int u32_cmd_recipe(int argc, char **argv)
 					    o.domain ? o.domain
 					    : o.type ? "--type"
 						     : "--ipv6");
-		rc = recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
+		rc = u32_recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
 	} else if (strcmp(argv[1], "dns-query") == 0) {
 		if (!o.domain || o.sni)
 			return recipe_usage(
 			    o.sni ? "dns-query takes no --sni" : "dns-query wants a DOMAIN", NULL);
-		rc = recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
+		rc = u32_recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
 	} else {
 		return recipe_usage("unknown recipe (tls-client-hello, dns-query):", argv[1]);
 	}

@@ -39,7 +39,7 @@ int cmd_version(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("Usage: triage version [--json]\n");
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json"))) {
 		fprintf(stderr, "Usage: triage version [--json]\n");
@@ -47,10 +47,10 @@ int cmd_version(int argc, char **argv)
 	}
 	if (argc == 2) {
 		print_version_json();
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	linked_libbpf_version(bpf, sizeof(bpf));
 	printf("triage %s (bpf: %s, libbpf %s; %s)\n", TRIAGE_VERSION,
 	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, linked_libpcap_version());
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }

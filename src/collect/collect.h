@@ -6,12 +6,12 @@
 #ifndef TRIAGE_COLLECT_H
 #define TRIAGE_COLLECT_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "collect/groups.h"
+#include "runloop/stop.h"
 
 struct collect_opts {
 	unsigned interval;    /* seconds; timestamps align to multiples of it */
@@ -26,17 +26,17 @@ struct collect_opts {
 	unsigned buffer_seconds; /* Graphite buffer: this many seconds of intervals */
 	const char *root;	 /* procfs root */
 	long fd_budget;
-	FILE *out;		    /* --once output */
-	FILE *err;		    /* warnings (connection state changes) */
-	volatile int *stop;	    /* set by the shell's SIGINT/SIGTERM handlers */
-	const sigset_t *sleep_mask; /* signal mask to sleep with (stop signals unblocked) */
+	FILE *out; /* --once output */
+	FILE *err; /* warnings (connection state changes) */
+	/* armed before collect_run, so the HTTP thread inherits the blocked stop signals */
+	struct runloop_stop *stop;
 };
 
 /* The default prefix: "triage.<short hostname>" into buf. */
 void collect_default_prefix(const char *nodename, char *buf, size_t size);
 
 /*
- * Runs until *stop (or one sample with once). On a stop, sends what the
+ * Runs until a stop signal (or one sample with once). On a stop, sends what the
  * Graphite buffer holds (for a few seconds at most). Returns 0, or -errno:
  * -ENOENT no /proc at root, -EADDRINUSE and the like for --listen.
  */

@@ -91,7 +91,7 @@ static void group_name(const struct group_table *gt, const struct proc_row *r, c
 		return;
 	case GROUP_CGROUP:
 		snprintf(path, sizeof(path), "%d/cgroup", (int)r->pid);
-		n = read_file_at(gt->pf->proc_fd, path, buf, sizeof(buf) - 1);
+		n = procfs_read(gt->pf, path, buf, sizeof(buf));
 		buf[n > 0 ? n : 0] = '\0';
 		cgroup_path_parse(buf, out, size);
 		return;
@@ -107,7 +107,7 @@ static int group_find(struct group_table *gt, const char *name, size_t *idx)
 			*idx = i;
 			return 0;
 		}
-	if (grow(&gt->g, &gt->capg, gt->ng + 1, sizeof(*gt->g)))
+	if (util_grow(&gt->g, &gt->capg, gt->ng + 1, sizeof(*gt->g)))
 		return -ENOMEM;
 	memset(&gt->g[gt->ng], 0, sizeof(gt->g[0]));
 	snprintf(gt->g[gt->ng].name, sizeof(gt->g[0].name), "%s", name);
@@ -134,7 +134,7 @@ int group_table_add(void *ctx, const struct proc_row *r)
 	struct seen *s;
 	struct group *g;
 
-	if (grow(&gt->cur, &gt->capcur, gt->ncur + 1, sizeof(*gt->cur)))
+	if (util_grow(&gt->cur, &gt->capcur, gt->ncur + 1, sizeof(*gt->cur)))
 		return -ENOMEM;
 	while (gt->j < gt->nold && gt->old[gt->j].pid < r->pid)
 		gt->j++;
@@ -243,7 +243,7 @@ int group_table_metrics(struct group_table *gt, unsigned top, struct metric_set 
 	gt->cur = tmp;
 	gt->capcur = cap;
 	group_table_prune(gt);
-	if (grow(&gt->order, &gt->caporder, gt->ng + 1, sizeof(*gt->order)))
+	if (util_grow(&gt->order, &gt->caporder, gt->ng + 1, sizeof(*gt->order)))
 		return -ENOMEM;
 	n = select_top(gt, top);
 	for (size_t k = 0; k < n && !rc; k++)

@@ -178,7 +178,7 @@ int metric_add(struct metric_set *m, enum metric_id id, const char *l0, const ch
 {
 	struct metric_sample *s;
 
-	if (grow(&m->s, &m->cap, m->n + 1, sizeof(*m->s)))
+	if (util_grow(&m->s, &m->cap, m->n + 1, sizeof(*m->s)))
 		return -ENOMEM;
 	s = &m->s[m->n++];
 	s->id = id;

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,7 +19,7 @@
 
 struct collector {
 	const struct collect_opts *o;
-	struct procfs pf;
+	struct procfs *pf;
 	struct host_facts host;
 	struct task_reader *tr;
 	struct group_table *gt;
@@ -55,7 +54,7 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 	c->o = o;
 	if (rc)
 		return rc;
-	rc = host_facts_load(&c->host, &c->pf);
+	rc = host_facts_load(&c->host, c->pf);
 	if (!rc) {
 		const char *p = o->prefix;
 		char def[300];
@@ -65,10 +64,10 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 			p = def;
 		}
 		graphite_prefix(p, c->prefix, sizeof(c->prefix));
-		rc = task_reader_open(&c->tr, &c->pf, &c->host, o->pids, o->npids, o->fd_budget);
+		rc = task_reader_open(&c->tr, c->pf, &c->host, o->pids, o->npids, o->fd_budget);
 	}
 	if (!rc)
-		rc = group_table_new(&c->gt, o->group_by, &c->pf, (double)c->host.hz);
+		rc = group_table_new(&c->gt, o->group_by, c->pf, (double)c->host.hz);
 	if (!rc && o->graphite && !o->once) {
 		size_t batches = (o->buffer_seconds + o->interval - 1) / o->interval;
 
@@ -88,7 +87,7 @@ static void collector_close(struct collector *c)
 	group_table_free(c->gt);
 	task_reader_close(c->tr);
 	metric_set_release(&c->m);
-	procfs_close(&c->pf);
+	procfs_close(c->pf);
 }
 
 /* One sample of everything into c->m, stamped ts. */
@@ -99,7 +98,7 @@ static int collector_sample(struct collector *c, int64_t ts)
 
 	metric_set_clear(&c->m);
 	c->m.timestamp = ts;
-	rc = host_metrics(&c->pf, &c->host, &c->m);
+	rc = host_metrics(c->pf, &c->host, &c->m);
 	group_table_begin(c->gt);
 	rc = rc ? rc : task_reader_read(c->tr, group_table_add, c->gt);
 	rc = rc ? rc : group_table_metrics(c->gt, c->o->top, &c->m);
@@ -134,21 +133,16 @@ static int send_graphite(struct collector *c)
 }
 
 /*
- * Sleeps until the wall clock reaches deadline or a stop signal arrives;
- * ppoll unblocks the stop signals only while it sleeps, so none is lost.
+ * Sleeps until the wall clock reaches deadline or a stop signal comes
+ * (taken by runloop_stop_wait, so none is lost between check and sleep).
  */
 static void sleep_until(const struct collect_opts *o, double deadline)
 {
-	for (;;) {
-		double left = deadline - clock_s(CLOCK_REALTIME);
-		struct timespec ts;
+	double mono = clock_s(CLOCK_MONOTONIC) + deadline - clock_s(CLOCK_REALTIME);
+	struct timespec ts = { .tv_sec = (time_t)mono };
 
-		if (*o->stop || left <= 0)
-			return;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-		ppoll(NULL, 0, &ts, o->sleep_mask);
-	}
+	ts.tv_nsec = (long)((mono - (double)ts.tv_sec) * 1e9);
+	runloop_stop_wait(o->stop, &ts);
 }
 
 static int run_loop(struct collector *c)
@@ -159,7 +153,7 @@ static int run_loop(struct collector *c)
 	bool connected = false;
 	int rc = 0;
 
-	while (!*o->stop && !rc) {
+	while (!runloop_stop_requested(o->stop) && !rc) {
 		rc = collector_sample(c, (int64_t)next);
 		if (!rc && c->have_graphite)
 			rc = send_graphite(c);

@@ -13,7 +13,6 @@ struct task_reader {
 	struct pidstat_run run;
 	struct host_facts host;
 	unsigned nsamples;
-	volatile int never_stop;
 };
 
 int task_reader_open(struct task_reader **out, struct procfs *pf, const struct host_facts *h,
@@ -35,7 +34,6 @@ int task_reader_open(struct task_reader **out, struct procfs *pf, const struct h
 	for (size_t i = 0; i < npids && !rc; i++)
 		rc = pidstat_opts_add_pid(&tr->opts, pids[i]);
 	env.s_colors = "never";
-	env.stop_flag = &tr->never_stop;
 	if (!rc)
 		rc = pidstat_run_init(&tr->run, &tr->opts, pf, &tr->host, &env);
 	if (rc) {

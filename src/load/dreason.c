@@ -125,7 +125,7 @@ static bool is_vfork_wait(const char *wchan, const struct kstack *st)
 	return wchan && !strcmp(wchan, "kernel_clone");
 }
 
-void d_reason_classify(const char *wchan, const struct kstack *stack, struct d_verdict *out)
+void load_dreason_classify(const char *wchan, const struct kstack *stack, struct d_verdict *out)
 {
 	const struct kstack *st = stack && stack->nframes ? stack : NULL;
 
@@ -148,7 +148,7 @@ void d_reason_classify(const char *wchan, const struct kstack *stack, struct d_v
 	set_verdict(out, D_OTHER, wchan && *wchan ? wchan : st ? st->frame[0] : "");
 }
 
-const char *d_reason_key(enum d_reason r)
+const char *load_dreason_key(enum d_reason r)
 {
 	static const char *const keys[D_REASON_COUNT] = {
 		"none", "disk_io", "page_fault", "lock", "vfork", "netfs", "freezer", "other",
@@ -157,7 +157,7 @@ const char *d_reason_key(enum d_reason r)
 	return (unsigned)r < D_REASON_COUNT ? keys[r] : "other";
 }
 
-const char *d_reason_words(enum d_reason r, bool plural)
+const char *load_dreason_words(enum d_reason r, bool plural)
 {
 	static const char *const words[D_REASON_COUNT][2] = {
 		{ "not in D", "not in D" },

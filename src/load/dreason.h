@@ -30,11 +30,11 @@ struct d_verdict {
  * Classifies a D task from its wchan (may be "") and stack (may be NULL or
  * empty when unreadable). Pure.
  */
-void d_reason_classify(const char *wchan, const struct kstack *stack, struct d_verdict *out);
+void load_dreason_classify(const char *wchan, const struct kstack *stack, struct d_verdict *out);
 
 /* Stable key for JSON ("disk_io", "vfork", ...). */
-const char *d_reason_key(enum d_reason r);
+const char *load_dreason_key(enum d_reason r);
 /* Words for sentences ("disk I/O", "vfork parent waiting for its child", ...). */
-const char *d_reason_words(enum d_reason r, bool plural);
+const char *load_dreason_words(enum d_reason r, bool plural);
 
 #endif

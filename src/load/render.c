@@ -19,10 +19,10 @@ static void plain_header(FILE *out, const struct load_snapshot *s)
 	fprintf(out, "PSI avg10    ");
 	for (int r = 0; r < PSI_COUNT; r++) {
 		if (!s->have_psi[r]) {
-			fprintf(out, " %s n/a", psi_resource_name(r));
+			fprintf(out, " %s n/a", load_psi_resource_name(r));
 			continue;
 		}
-		fprintf(out, " %s some %.2f%%", psi_resource_name(r), s->psi[r].some.avg10);
+		fprintf(out, " %s some %.2f%%", load_psi_resource_name(r), s->psi[r].some.avg10);
 		if (s->psi[r].full.present)
 			fprintf(out, " full %.2f%%", s->psi[r].full.avg10);
 		fprintf(out, r + 1 < PSI_COUNT ? " |" : "");
@@ -50,7 +50,7 @@ static void plain_task(FILE *out, const struct load_task *t)
 	text_sanitize(comm, sizeof(comm), t->comm);
 	text_sanitize(wchan, sizeof(wchan), t->state == 'D' && t->wchan[0] ? t->wchan : "-");
 	fprintf(out, "%7d %7d  %c  %-16s %-8s %-6s %-28s ", t->pid, t->tid, t->state, comm,
-		t->state == 'D' ? d_reason_key(t->why.reason) : "cpu", t->counts ? "yes" : "no",
+		t->state == 'D' ? load_dreason_key(t->why.reason) : "cpu", t->counts ? "yes" : "no",
 		wchan);
 	text_put_safe(out, t->cgroup);
 	fputc('\n', out);
@@ -65,7 +65,8 @@ static void plain_verdict(FILE *out, const struct load_verdict *v)
 		fprintf(out, "  %s\n", v->line[i]);
 }
 
-void render_snapshot_plain(FILE *out, const struct load_snapshot *s, const struct load_verdict *v)
+void load_render_snapshot_plain(FILE *out, const struct load_snapshot *s,
+				const struct load_verdict *v)
 {
 	plain_header(out, s);
 	if (s->ntasks) {
@@ -110,7 +111,7 @@ static void json_psi(struct json_writer *w, const struct load_snapshot *s)
 	json_key(w, "psi");
 	json_object_begin(w);
 	for (int r = 0; r < PSI_COUNT; r++) {
-		json_key(w, psi_resource_name(r));
+		json_key(w, load_psi_resource_name(r));
 		if (!s->have_psi[r]) {
 			json_null(w);
 			continue;
@@ -137,7 +138,7 @@ static void json_task(struct json_writer *w, const struct load_task *t)
 	json_kv_bool(w, "kernel_thread", t->kernel_thread);
 	json_kv_string(w, "cgroup", t->cgroup);
 	if (t->state == 'D') {
-		json_kv_string(w, "reason", d_reason_key(t->why.reason));
+		json_kv_string(w, "reason", load_dreason_key(t->why.reason));
 		json_kv_string(w, "reason_frame", t->why.frame);
 		json_kv_string(w, "wchan", t->wchan);
 		json_key(w, "stack");
@@ -158,8 +159,8 @@ static void json_verdict(struct json_writer *w, const struct load_verdict *v)
 	json_end(w);
 }
 
-void render_snapshot_json(struct json_writer *w, const struct load_snapshot *s,
-			  const struct load_verdict *v)
+void load_render_snapshot_json(struct json_writer *w, const struct load_snapshot *s,
+			       const struct load_verdict *v)
 {
 	json_object_begin(w);
 	if (s->have_loadavg)
@@ -176,7 +177,7 @@ void render_snapshot_json(struct json_writer *w, const struct load_snapshot *s,
 	json_key(w, "d_reasons");
 	json_object_begin(w);
 	for (int r = D_DISK_IO; r < D_REASON_COUNT; r++)
-		json_kv_uint(w, d_reason_key(r), s->reason_count[r]);
+		json_kv_uint(w, load_dreason_key(r), s->reason_count[r]);
 	json_end(w);
 	json_key(w, "tasks");
 	json_array_begin(w);
@@ -196,7 +197,7 @@ static void plain_contrib(FILE *out, const struct watch_contrib *c, bool task)
 	text_sanitize(name, sizeof(name), c->name);
 	if (task) {
 		fprintf(out, "    %7d %7d  %-16s %6.2f %6.2f  %-10s ", c->pid, c->tid, name,
-			c->runnable, c->d, c->d >= 0.005 ? d_reason_key(c->why.reason) : "");
+			c->runnable, c->d, c->d >= 0.005 ? load_dreason_key(c->why.reason) : "");
 		text_put_safe(out, c->cgroup);
 		fputc('\n', out);
 	} else {
@@ -206,7 +207,7 @@ static void plain_contrib(FILE *out, const struct watch_contrib *c, bool task)
 	}
 }
 
-void render_watch_plain(FILE *out, const struct watch_report *r, const struct load_verdict *v)
+void load_render_watch_plain(FILE *out, const struct watch_report *r, const struct load_verdict *v)
 {
 	fprintf(out, "t=%.0fs  kernel %.2f %.2f %.2f  reconstructed %.2f %.2f %.2f  (1m %+.1f%%)\n",
 		r->elapsed, r->kernel[0], r->kernel[1], r->kernel[2], r->recon[0], r->recon[1],
@@ -257,14 +258,14 @@ static void json_contrib(struct json_writer *w, const struct watch_contrib *c, b
 	json_kv_double(w, "runnable_1m", c->runnable, 3);
 	json_kv_double(w, "d_1m", c->d, 3);
 	if (task && c->d >= 0.0005) {
-		json_kv_string(w, "reason", d_reason_key(c->why.reason));
+		json_kv_string(w, "reason", load_dreason_key(c->why.reason));
 		json_kv_string(w, "reason_frame", c->why.frame);
 	}
 	json_end(w);
 }
 
-void render_watch_json(struct json_writer *w, const struct watch_report *r,
-		       const struct load_verdict *v)
+void load_render_watch_json(struct json_writer *w, const struct watch_report *r,
+			    const struct load_verdict *v)
 {
 	json_object_begin(w);
 	json_kv_double(w, "elapsed_s", r->elapsed, 1);
@@ -279,7 +280,7 @@ void render_watch_json(struct json_writer *w, const struct watch_report *r,
 	json_object_begin(w);
 	for (int k = D_DISK_IO; k < D_REASON_COUNT; k++)
 		if (k != D_FREEZER)
-			json_kv_double(w, d_reason_key(k), r->reason1[k], 3);
+			json_kv_double(w, load_dreason_key(k), r->reason1[k], 3);
 	json_end(w);
 	json_kv_uint(w, "folds", r->steps);
 	json_kv_uint(w, "predicted_folds", r->forced_steps);

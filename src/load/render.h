@@ -12,13 +12,14 @@
 #include "load/watch.h"
 #include "util/json.h"
 
-void render_snapshot_plain(FILE *out, const struct load_snapshot *s, const struct load_verdict *v);
-void render_snapshot_json(struct json_writer *w, const struct load_snapshot *s,
-			  const struct load_verdict *v);
+void load_render_snapshot_plain(FILE *out, const struct load_snapshot *s,
+				const struct load_verdict *v);
+void load_render_snapshot_json(struct json_writer *w, const struct load_snapshot *s,
+			       const struct load_verdict *v);
 
 /* One --watch interval: the report is built by watch_report(). */
-void render_watch_plain(FILE *out, const struct watch_report *r, const struct load_verdict *v);
-void render_watch_json(struct json_writer *w, const struct watch_report *r,
-		       const struct load_verdict *v);
+void load_render_watch_plain(FILE *out, const struct watch_report *r, const struct load_verdict *v);
+void load_render_watch_json(struct json_writer *w, const struct watch_report *r,
+			    const struct load_verdict *v);
 
 #endif

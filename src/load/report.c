@@ -66,15 +66,15 @@ static void add_cgroups(const struct watch_state *ws, struct watch_report *r)
 	}
 }
 
-void watch_report_release(struct watch_report *r)
+void load_watch_report_release(struct watch_report *r)
 {
 	free(r->top);
 	r->top = NULL;
 	r->ntop = 0;
 }
 
-int watch_report_build(const struct watch_state *ws, double now, int max_top,
-		       struct watch_report *r)
+int load_watch_report_build(const struct watch_state *ws, double now, int max_top,
+			    struct watch_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->max_top = max_top > 0 ? max_top : 1;
@@ -101,8 +101,8 @@ int watch_report_build(const struct watch_state *ws, double now, int max_top,
 	return 0;
 }
 
-void verdict_input_from_watch(const struct watch_report *r, const struct watch_state *ws,
-			      struct verdict_input *in)
+void load_verdict_input_from_watch(const struct watch_report *r, const struct watch_state *ws,
+				   struct verdict_input *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->averaged = true;

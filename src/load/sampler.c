@@ -3,12 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "runloop/clock.h"
+#include "runloop/fdlimit.h"
 
 static double clock_s(clockid_t id)
 {
@@ -23,44 +24,28 @@ int load_source_open(struct load_source *s, const char *root)
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	s->step.root_fd = s->step.proc_fd = -1;
-	err = procfs_open(&s->top, root);
+	err = procfs_open(&s->pf, root);
 	if (err)
 		return err;
-	err = host_facts_load(&s->facts, &s->top);
+	err = host_facts_load(&s->facts, s->pf);
 	if (err) {
-		procfs_close(&s->top);
+		procfs_close(s->pf);
+		s->pf = NULL;
 		return err;
 	}
 	s->fixture = s->facts.fixture;
-	if (!s->fixture)
-		s->step = s->top;
 	return 0;
 }
 
 void load_source_close(struct load_source *s)
 {
-	if (s->fixture)
-		procfs_close(&s->step);
-	procfs_close(&s->top);
+	procfs_close(s->pf);
+	s->pf = NULL;
 }
 
-/* Fixture: opens the next stepN; returns 1 when there is none. */
-int load_source_next_step(struct load_source *s)
+int load_source_first_step(struct load_source *s)
 {
-	char name[32];
-	int fd;
-
-	snprintf(name, sizeof(name), "step%d", s->stepno + 1);
-	fd = openat(s->top.root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	if (s->stepno)
-		procfs_close(&s->step);
-	s->step.root_fd = fd;
-	s->step.proc_fd = openat(fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	s->stepno++;
-	return 0;
+	return procfs_step_root(s->pf, 1) ? 1 : 0;
 }
 
 /* The sample's clock: the step's uptime in a fixture, the monotonic clock live. */
@@ -72,32 +57,10 @@ static double source_now(const struct load_source *s)
 
 	if (!s->fixture)
 		return clock_s(CLOCK_MONOTONIC);
-	n = procfs_read(&s->step, "uptime", buf, sizeof(buf));
+	n = procfs_read(s->pf, "uptime", buf, sizeof(buf));
 	if (n <= 0 || uptime_parse(buf, (size_t)n, &cs))
 		return 0;
 	return (double)cs / 100.0;
-}
-
-/* Sleeps until t (monotonic seconds); returns 1 if a stop signal came. */
-static int wait_until(double t, const sigset_t *stop)
-{
-	double d = t - clock_s(CLOCK_MONOTONIC);
-	struct timespec ts;
-
-	if (d <= 0)
-		d = 0;
-	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-	for (;;) {
-		int sig = sigtimedwait(stop, NULL, &ts);
-
-		if (sig > 0)
-			return 1;
-		if (errno == EAGAIN)
-			return 0;
-		if (errno != EINTR)
-			return 0;
-	}
 }
 
 /* How often the kernel's figures are read: folds are found within this. */
@@ -105,6 +68,8 @@ static int wait_until(double t, const sigset_t *stop)
 
 struct loop {
 	struct task_stat_cache cache;
+	struct runloop_stop stop;
+	struct runloop_clock clk; /* POLL_S ticks, or fixture steps */
 	const struct watch_opts *o;
 	struct load_source src;
 	bool rt;
@@ -117,7 +82,7 @@ struct loop {
 /* The kernel's side: /proc/loadavg, cheap enough to read at POLL_S. */
 static int poll_kernel(struct loop *L, char *text, size_t size, double *now)
 {
-	ssize_t n = procfs_read(&L->src.step, "loadavg", text, size);
+	ssize_t n = procfs_read(L->src.pf, "loadavg", text, size);
 
 	if (n <= 0)
 		return n < 0 ? (int)n : -ENOENT;
@@ -130,15 +95,15 @@ static int scan(struct loop *L, const char *text, double now, bool first)
 {
 	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), cost;
 	struct load_snapshot snap;
-	int err = load_snapshot_take(&L->src.step, &L->scan, &snap);
+	int err = load_snapshot_take(L->src.pf, &L->scan, &snap);
 
 	if (err)
 		return err;
 	if (first) {
-		watch_init(&L->ws, text, now, L->src.facts.ncpu);
-		watch_kernel_tick(&L->ws, text, now); /* the first poll, no fold */
+		load_watch_init(&L->ws, text, now, L->src.facts.ncpu);
+		load_watch_kernel_tick(&L->ws, text, now); /* the first poll, no fold */
 	}
-	err = watch_add_scan(&L->ws, &snap);
+	err = load_watch_add_scan(&L->ws, &snap);
 	L->threads = snap.threads_scanned;
 	load_snapshot_release(&snap);
 	cost = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
@@ -155,7 +120,7 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	double wall = L->src.fixture ? now - L->ws.start : clock_s(CLOCK_MONOTONIC) - L->wall_start;
 	double span = now - L->last_print;
 
-	if (watch_report_build(&L->ws, now, L->o->top, &r))
+	if (load_watch_report_build(&L->ws, now, L->o->top, &r))
 		return -ENOMEM;
 	r.rate_hz = span > 0 ? L->samples_since_print / span : 0;
 	r.scan_ms = L->cost_avg * 1e3;
@@ -163,41 +128,34 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	    wall > 0 ? 100.0 * (clock_s(CLOCK_PROCESS_CPUTIME_ID) - L->cpu_start) / wall : 0;
 	r.threads = L->threads;
 	r.realtime = L->rt;
-	verdict_input_from_watch(&r, &L->ws, &in);
+	load_verdict_input_from_watch(&r, &L->ws, &in);
 	load_verdict_build(&in, &v);
 	emit(ctx, &r, &v);
-	watch_report_release(&r);
+	load_watch_report_release(&r);
 	L->samples_since_print = 0;
 	L->last_print = now;
 	L->printed++;
 	return 0;
 }
 
-/*
- * How many stat files a scan may keep open: the soft file limit, raised to
- * the hard one, less room for everything else.
- */
+/* How many stat files a scan may keep open: room is left for everything else. */
 static size_t fd_room(void)
 {
-	struct rlimit rl;
+	rlim_t n = runloop_raise_nofile(1 << 20);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max > (1 << 20) ? (1 << 20) : rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl))
-			getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	return rl.rlim_cur > 256 ? (size_t)(rl.rlim_cur - 256) : 0;
+	return n > 256 ? (size_t)(n - 256) : 0;
 }
 
-/* Live: waits for the next poll; fixture: moves to the next step. Returns 1 to stop. */
-static int next_wake(struct loop *L, double *next, const sigset_t *stop)
+/* Live: a poll every POLL_S from now; fixture: one step per wait. */
+static void make_clock(struct loop *L)
 {
-	if (L->src.fixture)
-		return load_source_next_step(&L->src);
-	*next += POLL_S;
-	return wait_until(*next, stop);
+	if (L->src.fixture) {
+		runloop_clock_fixture(&L->clk, &L->stop, L->src.pf, RUNLOOP_STEP_ROOT, 1, 0);
+	} else {
+		struct timespec poll = runloop_seconds(POLL_S);
+
+		runloop_clock_real(&L->clk, &L->stop, &poll);
+	}
 }
 
 static int maybe_report(struct loop *L, double now, watch_emit_fn emit, void *ctx)
@@ -213,27 +171,29 @@ static int maybe_report(struct loop *L, double now, watch_emit_fn emit, void *ct
 	return L->o->count && L->printed >= L->o->count ? 1 : 0;
 }
 
-static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, void *ctx)
+static int run_loop(struct loop *L, watch_emit_fn emit, void *ctx)
 {
-	double next = clock_s(CLOCK_MONOTONIC), now = 0;
-	double next_scan = next + watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-							  L->o->min_period_s, L->o->max_period_s);
+	double now = 0;
+	double next_scan = clock_s(CLOCK_MONOTONIC) +
+			   load_watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+							L->o->min_period_s, L->o->max_period_s);
 	char text[256];
 	int err;
 
-	while (!next_wake(L, &next, stop)) {
+	runloop_clock_arm(&L->clk);
+	while (!runloop_clock_wait(&L->clk)) {
 		err = poll_kernel(L, text, sizeof(text), &now);
 		if (!err)
-			watch_kernel_tick(&L->ws, text, now);
+			load_watch_kernel_tick(&L->ws, text, now);
 		/* A fixture step is one scan; live scans run as often as the budget allows. */
 		if (!err && (L->src.fixture || clock_s(CLOCK_MONOTONIC) >= next_scan)) {
 			double start = clock_s(CLOCK_MONOTONIC);
 
 			err = scan(L, text, now, false);
 			/* Aim below the budget: polls, clocks and reports cost too. */
-			next_scan =
-			    start + watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-							    L->o->min_period_s, L->o->max_period_s);
+			next_scan = start + load_watch_period_for_budget(
+						L->cost_avg, 0.85 * L->o->budget,
+						L->o->min_period_s, L->o->max_period_s);
 		}
 		if (!err)
 			err = maybe_report(L, now, emit, ctx);
@@ -249,7 +209,6 @@ static int run_loop(struct loop *L, const sigset_t *stop, watch_emit_fn emit, vo
 int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 {
 	struct loop L = { .o = o };
-	sigset_t stop, old;
 	char text[256];
 	double now = 0;
 	int err;
@@ -261,7 +220,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	L.scan.want_stacks = o->stacks;
 	task_stat_cache_init(&L.cache, L.src.fixture ? 0 : fd_room());
 	L.scan.stat_cache = &L.cache;
-	if (L.src.fixture && load_source_next_step(&L.src)) {
+	if (L.src.fixture && load_source_first_step(&L.src)) {
 		load_source_close(&L.src);
 		return -ENOENT;
 	}
@@ -271,10 +230,8 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 		/* A short, budgeted sampler that is not starved sees what the tick sees. */
 		L.rt = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 	}
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, &old);
+	runloop_stop_init(&L.stop);
+	runloop_stop_arm(&L.stop);
 	L.cpu_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	L.wall_start = clock_s(CLOCK_MONOTONIC);
 	err = poll_kernel(&L, text, sizeof(text), &now);
@@ -283,10 +240,11 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	if (!err) {
 		L.last_print = L.ws.start;
 		L.next_print = L.ws.start + o->interval_s;
-		err = run_loop(&L, &stop, emit, ctx);
+		make_clock(&L);
+		err = run_loop(&L, emit, ctx);
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	watch_release(&L.ws);
+	runloop_stop_disarm(&L.stop);
+	load_watch_release(&L.ws);
 	task_stat_cache_release(&L.cache);
 	load_source_close(&L.src);
 	return err;
@@ -298,9 +256,9 @@ int load_look(struct load_source *src, const struct load_scan_opts *scan,
 	struct verdict_input in;
 	int err;
 
-	if (src->fixture && load_source_next_step(src))
+	if (src->fixture && load_source_first_step(src))
 		return -ENOENT;
-	err = load_snapshot_take(&src->step, scan, snap);
+	err = load_snapshot_take(src->pf, scan, snap);
 	if (err)
 		return err;
 	if (!snap->have_loadavg) {
@@ -308,7 +266,7 @@ int load_look(struct load_source *src, const struct load_scan_opts *scan,
 		return -ENOENT;
 	}
 	snap->ncpu = src->facts.ncpu;
-	verdict_input_from_snapshot(snap, &in);
+	load_verdict_input_from_snapshot(snap, &in);
 	load_verdict_build(&in, v);
 	return 0;
 }

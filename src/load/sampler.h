@@ -14,17 +14,15 @@
 
 /* Where samples come from: the running system, or a fixture's steps. */
 struct load_source {
-	struct procfs top;  /* the root given */
-	struct procfs step; /* live: the same as top; fixture: the current stepN */
+	struct procfs *pf; /* the root given; a fixture's /proc is its current stepN */
 	bool fixture;
-	int stepno;
 	struct host_facts facts;
 };
 
 /* Opens root (NULL: "/") and loads its host facts; a fixture starts before step1. */
 int load_source_open(struct load_source *s, const char *root);
-/* Fixture: moves to the next stepN; returns 1 when there is none. */
-int load_source_next_step(struct load_source *s);
+/* Fixture: makes step1 current (the clock moves on from there); 1 if there is none. */
+int load_source_first_step(struct load_source *s);
 void load_source_close(struct load_source *s);
 
 /*

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *psi_resource_name(enum psi_resource r)
+const char *load_psi_resource_name(enum psi_resource r)
 {
 	static const char *const names[PSI_COUNT] = { "cpu", "io", "memory" };
 
@@ -20,7 +20,7 @@ static void read_kernel_figures(const struct procfs *pf, struct load_snapshot *s
 
 	snap->have_loadavg = n > 0 && loadavg_parse(buf, (size_t)n, &snap->kernel) == 0;
 	for (int r = 0; r < PSI_COUNT; r++) {
-		snprintf(path, sizeof(path), "pressure/%s", psi_resource_name(r));
+		snprintf(path, sizeof(path), "pressure/%s", load_psi_resource_name(r));
 		n = procfs_read(pf, path, buf, sizeof(buf));
 		snap->have_psi[r] = n > 0 && psi_parse(buf, (size_t)n, &snap->psi[r]) == 0;
 	}
@@ -28,7 +28,7 @@ static void read_kernel_figures(const struct procfs *pf, struct load_snapshot *s
 
 static struct load_task *snapshot_push(struct load_snapshot *snap)
 {
-	if (grow(&snap->tasks, &snap->cap, snap->ntasks + 1, sizeof(*snap->tasks)))
+	if (util_grow(&snap->tasks, &snap->cap, snap->ntasks + 1, sizeof(*snap->tasks)))
 		return NULL;
 	memset(&snap->tasks[snap->ntasks], 0, sizeof(snap->tasks[0]));
 	return &snap->tasks[snap->ntasks++];
@@ -42,7 +42,7 @@ void load_task_judge(struct load_task *t, int frozen)
 		t->counts = t->state == 'R';
 		return;
 	}
-	d_reason_classify(t->wchan, &t->stack, &t->why);
+	load_dreason_classify(t->wchan, &t->stack, &t->why);
 	/*
 	 * Frozen tasks are reported as D (TASK_FROZEN is shown as
 	 * uninterruptible) but the kernel does not count them. A task frozen

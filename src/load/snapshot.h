@@ -62,6 +62,6 @@ void load_snapshot_release(struct load_snapshot *snap);
  */
 void load_task_judge(struct load_task *t, int frozen);
 
-const char *psi_resource_name(enum psi_resource r);
+const char *load_psi_resource_name(enum psi_resource r);
 
 #endif

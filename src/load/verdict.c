@@ -84,7 +84,7 @@ static void d_sentence(const struct verdict_input *in, struct load_verdict *v)
 			continue;
 		append(line, "%s%s %s", first ? "" : ", ",
 		       num(b, sizeof(b), in->reason[r], in->averaged),
-		       d_reason_words(r, in->averaged || in->reason[r] > 1.5));
+		       load_dreason_words(r, in->averaged || in->reason[r] > 1.5));
 		first = false;
 	}
 	if (in->reason[D_DISK_IO] < 0.005 && in->reason[D_PAGE_FAULT] < 0.005)
@@ -131,7 +131,7 @@ void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
 			 in->frozen == 1 ? "es" : "");
 }
 
-void verdict_input_from_snapshot(const struct load_snapshot *s, struct verdict_input *in)
+void load_verdict_input_from_snapshot(const struct load_snapshot *s, struct verdict_input *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->load1 = s->have_loadavg ? s->kernel.load[0] : 0;

@@ -37,6 +37,6 @@ struct verdict_input {
 void load_verdict_build(const struct verdict_input *in, struct load_verdict *out);
 
 /* The verdict input of a one-shot snapshot. */
-void verdict_input_from_snapshot(const struct load_snapshot *s, struct verdict_input *in);
+void load_verdict_input_from_snapshot(const struct load_snapshot *s, struct verdict_input *in);
 
 #endif

@@ -11,7 +11,7 @@
 /* How late a fold may come before we fold on our own. */
 #define OVERDUE_GRACE_S 0.6
 
-void loadavg_figures(const char *text, char *out, size_t size)
+void load_avg_figures(const char *text, char *out, size_t size)
 {
 	const char *p = text;
 	int spaces = 0;
@@ -26,7 +26,7 @@ void loadavg_figures(const char *text, char *out, size_t size)
 	out[n] = '\0';
 }
 
-void watch_init(struct watch_state *ws, const char *loadavg_text, double now, int ncpu)
+void load_watch_init(struct watch_state *ws, const char *loadavg_text, double now, int ncpu)
 {
 	memset(ws, 0, sizeof(*ws));
 	if (loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel) == 0) {
@@ -35,14 +35,14 @@ void watch_init(struct watch_state *ws, const char *loadavg_text, double now, in
 			ws->before[k] = ws->total[k] << (WATCH_FINE_SHIFT - LOAD_FSHIFT);
 		}
 	}
-	loadavg_figures(loadavg_text, ws->last_figures, sizeof(ws->last_figures));
+	load_avg_figures(loadavg_text, ws->last_figures, sizeof(ws->last_figures));
 	ws->start = ws->last_step = now;
 	ws->period = KERNEL_PERIOD_S;
 	ws->next_due = now + ws->period;
 	ws->ncpu = ncpu;
 }
 
-void watch_release(struct watch_state *ws)
+void load_watch_release(struct watch_state *ws)
 {
 	free(ws->tasks);
 	free(ws->cgs);
@@ -113,7 +113,7 @@ static int find_cgroup(struct watch_state *ws, const char *path)
 	for (size_t i = 0; i < ws->ncgs; i++)
 		if (!strcmp(ws->cgs[i].path, path))
 			return (int)i;
-	if (grow(&ws->cgs, &ws->cgcap, ws->ncgs + 1, sizeof(*ws->cgs)))
+	if (util_grow(&ws->cgs, &ws->cgcap, ws->ncgs + 1, sizeof(*ws->cgs)))
 		return -ENOMEM;
 	memset(&ws->cgs[ws->ncgs], 0, sizeof(ws->cgs[0]));
 	snprintf(ws->cgs[ws->ncgs].path, sizeof(ws->cgs[0].path), "%s", path);
@@ -140,7 +140,7 @@ static struct watch_task *find_task(struct watch_state *ws, const struct load_ta
 			return w;
 		/* The TID was reused: the old task's share keeps decaying under its cgroup only. */
 	} else {
-		if (grow(&ws->tasks, &ws->cap, ws->ntasks + 1, sizeof(*ws->tasks)))
+		if (util_grow(&ws->tasks, &ws->cap, ws->ntasks + 1, sizeof(*ws->tasks)))
 			return NULL;
 		memmove(&ws->tasks[lo + 1], &ws->tasks[lo], (ws->ntasks - lo) * sizeof(*w));
 		ws->ntasks++;
@@ -207,12 +207,12 @@ static bool fold_due(struct watch_state *ws, const char *figures, double now)
 	return false;
 }
 
-int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now)
+int load_watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now)
 {
 	char figures[64];
 	bool folded;
 
-	loadavg_figures(loadavg_text, figures, sizeof(figures));
+	load_avg_figures(loadavg_text, figures, sizeof(figures));
 	loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel);
 	folded = fold_due(ws, figures, now);
 	if (folded)
@@ -225,7 +225,7 @@ int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double n
 	return folded;
 }
 
-int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap)
+int load_watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap)
 {
 	int err;
 
@@ -245,17 +245,17 @@ int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap)
 	return 0;
 }
 
-int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct load_snapshot *snap,
-	       double now)
+int load_watch_tick(struct watch_state *ws, const char *loadavg_text,
+		    const struct load_snapshot *snap, double now)
 {
 	/* The scan was taken after a kernel fold seen here: it belongs to the next period. */
-	int folded = watch_kernel_tick(ws, loadavg_text, now);
-	int err = watch_add_scan(ws, snap);
+	int folded = load_watch_kernel_tick(ws, loadavg_text, now);
+	int err = load_watch_add_scan(ws, snap);
 
 	return err < 0 ? err : folded;
 }
 
-double watch_period_for_budget(double cost_s, double budget, double min_s, double max_s)
+double load_watch_period_for_budget(double cost_s, double budget, double min_s, double max_s)
 {
 	double p = budget > 0 ? cost_s / budget : max_s;
 

@@ -79,8 +79,8 @@ struct watch_state {
 };
 
 /* Starts from the kernel's figures: seeds the total and the "before" bucket. */
-void watch_init(struct watch_state *ws, const char *loadavg_text, double now, int ncpu);
-void watch_release(struct watch_state *ws);
+void load_watch_init(struct watch_state *ws, const char *loadavg_text, double now, int ncpu);
+void load_watch_release(struct watch_state *ws);
 
 /*
  * Reads the kernel's side: the /proc/loadavg text and the time (seconds,
@@ -90,14 +90,14 @@ void watch_release(struct watch_state *ws);
  * so the folds keep the kernel's phase even when scans are seconds apart.
  * Returns 1 if it folded, else 0.
  */
-int watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now);
+int load_watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, double now);
 
 /* Adds one task scan to the current period. Returns 0 or -ENOMEM. */
-int watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap);
+int load_watch_add_scan(struct watch_state *ws, const struct load_snapshot *snap);
 
 /* Both, for a scan taken right after reading loadavg_text. */
-int watch_tick(struct watch_state *ws, const char *loadavg_text, const struct load_snapshot *snap,
-	       double now);
+int load_watch_tick(struct watch_state *ws, const char *loadavg_text,
+		    const struct load_snapshot *snap, double now);
 
 /* One task or cgroup in the report, 1-minute shares. */
 struct watch_contrib {
@@ -130,21 +130,21 @@ struct watch_report {
 };
 
 /* Builds r with the max_top largest tasks; returns 0 or -ENOMEM. */
-int watch_report_build(const struct watch_state *ws, double now, int max_top,
-		       struct watch_report *r);
-void watch_report_release(struct watch_report *r);
+int load_watch_report_build(const struct watch_state *ws, double now, int max_top,
+			    struct watch_report *r);
+void load_watch_report_release(struct watch_report *r);
 
 /* The verdict of an interval, from the 1-minute shares. */
-void verdict_input_from_watch(const struct watch_report *r, const struct watch_state *ws,
-			      struct verdict_input *in);
+void load_verdict_input_from_watch(const struct watch_report *r, const struct watch_state *ws,
+				   struct verdict_input *in);
 
 /*
  * The sampling period that keeps a scan costing cost_s CPU seconds within
  * budget (fraction of one CPU), bounded to [min_s, max_s].
  */
-double watch_period_for_budget(double cost_s, double budget, double min_s, double max_s);
+double load_watch_period_for_budget(double cost_s, double budget, double min_s, double max_s);
 
 /* Copies the three averages of a /proc/loadavg text ("1.11 0.37 0.13"). */
-void loadavg_figures(const char *text, char *out, size_t size);
+void load_avg_figures(const char *text, char *out, size_t size);
 
 #endif

@@ -2,7 +2,7 @@
  * Field formatting shared by every pidstat block: decimals (--dec), units
  * (--human) and colours, with sysstat's exact widths and thresholds.
  */
-#include "pidstat/pidstat.h"
+#include "pidstat/fmt.h"
 
 #include <locale.h>
 #include <math.h>

@@ -147,7 +147,7 @@ bool pidstat_header_due(unsigned long *lines, int rows)
 	return due;
 }
 
-static int sample_loop(struct pidstat_run *r, struct pidstat_clock *clk)
+static int sample_loop(struct pidstat_run *r, struct runloop_clock *clk)
 {
 	const struct pidstat_opts *o = r->opts;
 	long count = o->count;
@@ -156,7 +156,7 @@ static int sample_loop(struct pidstat_run *r, struct pidstat_clock *clk)
 	bool dis = true;
 
 	do {
-		time_t now = clk->now(clk);
+		time_t now = runloop_clock_now(clk);
 
 		localtime_r(&now, &r->tstamp[curr]);
 		if ((rc = read_sample(r, curr)))
@@ -172,7 +172,7 @@ static int sample_loop(struct pidstat_run *r, struct pidstat_clock *clk)
 		if (count > 0)
 			count--;
 		if (count) {
-			if (clk->wait(clk)) {
+			if (runloop_clock_wait(clk)) {
 				count = 0;
 				if (!r->json)
 					fputc('\n', r->out.f);
@@ -185,7 +185,7 @@ static int sample_loop(struct pidstat_run *r, struct pidstat_clock *clk)
 	return 0;
 }
 
-int pidstat_loop(struct pidstat_run *r, struct pidstat_clock *clk)
+int pidstat_loop(struct pidstat_run *r, struct runloop_clock *clk)
 {
 	const struct pidstat_opts *o = r->opts;
 	int rc;
@@ -197,9 +197,8 @@ int pidstat_loop(struct pidstat_run *r, struct pidstat_clock *clk)
 	if (!o->interval && !o->exec_argv)
 		return since_boot(r);
 	keep_first(r);
-	if (clk->arm)
-		clk->arm(clk);
-	if (clk->wait(clk) && o->interval)
+	runloop_clock_arm(clk); /* sysstat arms its alarm here */
+	if (runloop_clock_wait(clk) && o->interval)
 		return 0; /* stopped during the first interval: banner only */
 	rc = sample_loop(r, clk);
 	if (rc == PIDSTAT_DONE_NO_AVG)

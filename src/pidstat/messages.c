@@ -7,7 +7,7 @@
 #include <libintl.h>
 #include <string.h>
 
-#include "pidstat/pidstat.h"
+#include "pidstat/messages.h"
 
 #define _(s) dgettext("sysstat", s)
 

@@ -1,5 +1,5 @@
 /* pidstat command line: sysstat 12.6.1's hand-written grammar (spec 1). */
-#include "pidstat/pidstat.h"
+#include "pidstat/opts.h"
 #include "util/grow.h"
 
 #include <errno.h>
@@ -26,7 +26,7 @@ static long digits_value(const char *s)
 
 int pidstat_opts_add_pid(struct pidstat_opts *o, pid_t pid)
 {
-	if (grow(&o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids)))
+	if (util_grow(&o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids)))
 		return -ENOMEM;
 	o->pids[o->npids++] = pid;
 	return 0;

@@ -46,9 +46,8 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	r->out.fast = pidstat_fast_numbers();
 	r->iso_time = env->s_time_format && !strcmp(env->s_time_format, "ISO");
 	r->kb_shift = log2_kb(h->pagesize);
-	r->table.fd_budget = h->fixture ? 0 : env->fd_budget;
+	r->table.fd_budget.left = h->fixture ? 0 : env->fd_budget;
 	r->average_label = pidstat_average_label();
-	r->stop_flag = env->stop_flag;
 	if (o->json) {
 		json_init(env->json, env->out, true);
 		r->json = env->json;

@@ -29,7 +29,7 @@ const char *pidstat_user_name(struct pidstat_run *r, unsigned uid)
 	for (size_t i = 0; i < r->nusers; i++)
 		if (r->users[i].uid == uid)
 			return r->users[i].name;
-	if (grow(&r->users, &r->users_cap, r->nusers + 1, sizeof(*r->users)))
+	if (util_grow(&r->users, &r->users_cap, r->nusers + 1, sizeof(*r->users)))
 		return NULL;
 	pw = getpwuid(uid);
 	u = &r->users[r->nusers++];
@@ -47,40 +47,38 @@ static void task_path(const struct pidstat_task *t, const char *file, char *buf,
 		snprintf(buf, size, "%d/%s", (int)t->pid, file);
 }
 
-static bool budget_take(struct pidstat_table *tb)
-{
-	if (tb->fd_budget <= 0)
-		return false;
-	tb->fd_budget--;
-	return true;
-}
-
 /* Opens a file of the task by its path under <root>/proc. */
 static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *name, int flags)
 {
 	char path[96];
 	struct pidstat_task *p = t->leader;
 
-	if (r->pf->proc_fd < 0) {
-		errno = ENOENT;
-		return -1;
-	}
+	int fd;
+
 	/*
 	 * A thread's files relative to its process's task/ directory: a
 	 * shorter path walk when its files cannot all be kept open.
 	 */
-	if (p && !r->host->fixture && p->taskdir < 0 && budget_take(&r->table)) {
+	if (p && !r->host->fixture && p->taskdir < 0 &&
+	    procfs_fd_budget_take(&r->table.fd_budget)) {
 		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-		p->taskdir = openat(r->pf->proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (p->taskdir < 0)
-			r->table.fd_budget++;
+		p->taskdir = procfs_openat(r->pf, path, O_PATH | O_DIRECTORY);
+		if (p->taskdir < 0) {
+			p->taskdir = -1;
+			r->table.fd_budget.left++;
+		}
 	}
 	if (p && p->taskdir >= 0) {
 		snprintf(path, sizeof(path), "%d/%s", (int)t->pid, name);
 		return openat(p->taskdir, path, flags | O_CLOEXEC);
 	}
 	task_path(t, name, path, sizeof(path));
-	return openat(r->pf->proc_fd, path, flags | O_CLOEXEC);
+	fd = procfs_openat(r->pf, path, flags);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
 }
 
 /*
@@ -92,18 +90,12 @@ static int task_open(struct pidstat_run *r, struct pidstat_task *t, const char *
 static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx, char *buf,
 			 size_t size)
 {
-	ssize_t n;
-	int fd = t->fds[idx];
+	ssize_t n = procfs_kept_reread(&t->fds[idx], &r->table.fd_budget, buf, size);
+	int fd;
 
-	if (fd >= 0) {
-		n = procfs_reread_fd(fd, buf, size);
-		if (n >= 0)
-			return n;
-		/* the task died, or its PID now names another task: reopen */
-		close(fd);
-		t->fds[idx] = -1;
-		r->table.fd_budget++;
-	}
+	if (n >= 0)
+		return n;
+	/* nothing kept, the task died, or its PID now names another task: open */
 	fd = task_open(r, t, file_names[idx], O_RDONLY);
 	if (fd < 0)
 		return -errno;
@@ -113,10 +105,7 @@ static ssize_t task_read(struct pidstat_run *r, struct pidstat_task *t, int idx,
 		return -EIO;
 	}
 	buf[n] = '\0';
-	if (budget_take(&r->table))
-		t->fds[idx] = fd;
-	else
-		close(fd);
+	procfs_kept_keep(&t->fds[idx], fd, &r->table.fd_budget);
 	return n;
 }
 
@@ -274,7 +263,6 @@ static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 {
 	char buf[4096];
 	ssize_t len;
-	bool found = false;
 	int fd = task_open(r, t, "cmdline", O_RDONLY);
 
 	if (fd < 0)
@@ -283,12 +271,7 @@ static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 	close(fd);
 	if (len < 0) /* unreadable: as an empty one, comm stands in */
 		return 0;
-	for (ssize_t i = len - 2; i >= 0; i--) {
-		if (buf[i])
-			found = true;
-		else if (found)
-			buf[i] = ' ';
-	}
+	cmdline_join(buf, (size_t)len);
 	if (len && buf[0]) {
 		free(t->cmdline);
 		t->cmdline = strdup(buf);
@@ -301,25 +284,19 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 {
 	char buf[8192];
 	size_t have = 0;
-	int state = 0, fd = task_open(r, t, "smaps", O_RDONLY);
+	struct smaps_stack st = { 0 };
+	int fd = task_open(r, t, "smaps", O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
 		return -ESRCH;
-	while (state < 3 && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+	while (st.state < 3 && (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
 		char *p = buf, *end = buf + have + n, *nl;
 
 		*end = '\0';
-		while (state < 3 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		while (st.state < 3 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
 			*nl = '\0';
-			if (state == 0 && strstr(p, "[stack]"))
-				state = 1;
-			else if (state == 1 && strstr(p, "Size:"))
-				s->stack_size = strtoull(strstr(p, "Size:") + 5, NULL, 10),
-				state = 2;
-			else if (state == 2 && strstr(p, "Referenced:"))
-				s->stack_ref = strtoull(strstr(p, "Referenced:") + 11, NULL, 10),
-				state = 3;
+			smaps_stack_line(&st, p);
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -328,6 +305,10 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 		memmove(buf, p, have);
 	}
 	close(fd);
+	if (st.state >= 2)
+		s->stack_size = st.size_kb;
+	if (st.state >= 3)
+		s->stack_ref = st.ref_kb;
 	return 0;
 }
 
@@ -432,8 +413,8 @@ static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id
 	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || !ids->len)
 		return false;
 	/* two arrays, one length: each grows to the same capacity */
-	if (grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
-	    grow(&pf->rc, &pf->cap_rc, ids->len, sizeof(*pf->rc)))
+	if (util_grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
+	    util_grow(&pf->rc, &pf->cap_rc, ids->len, sizeof(*pf->rc)))
 		return false;
 	taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
 	return true;
@@ -493,7 +474,7 @@ static bool known_threads(struct pidstat_run *r, const struct pidstat_task *p, s
 	if (r->host->fixture || !(p->flags & TASK_LISTED) || p->nthreads != p->ntids_seen ||
 	    from + p->ntids_seen > tb->len || tb->order[p->order_idx] != p)
 		return false;
-	if (grow(&tids->ids, &tids->cap, p->ntids_seen, sizeof(*tids->ids)))
+	if (util_grow(&tids->ids, &tids->cap, p->ntids_seen, sizeof(*tids->ids)))
 		return false;
 	tids->len = 0;
 	for (size_t i = from; i < from + p->ntids_seen; i++) {
@@ -571,7 +552,7 @@ static int sample_pids(struct pidstat_run *r, struct id_list *pids)
 	for (size_t i = 0; i < tb->len; i++) {
 		if (tb->order[i]->leader)
 			continue;
-		if (grow(&pids->ids, &pids->cap, pids->len + 1, sizeof(*pids->ids)))
+		if (util_grow(&pids->ids, &pids->cap, pids->len + 1, sizeof(*pids->ids)))
 			return -ENOMEM;
 		pids->ids[pids->len++] = tb->order[i]->pid;
 	}

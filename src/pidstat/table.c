@@ -4,7 +4,7 @@
  * finds a task in O(1), and the display order is rebuilt each sample from
  * the sorted /proc listing.
  */
-#include "pidstat/pidstat.h"
+#include "pidstat/table.h"
 #include "util/grow.h"
 
 #include <errno.h>
@@ -68,11 +68,7 @@ struct pidstat_task *pidstat_table_find(struct pidstat_table *tb, struct pidstat
 
 static void close_fd(struct pidstat_table *tb, int *fd)
 {
-	if (*fd >= 0) {
-		close(*fd);
-		tb->fd_budget++;
-	}
-	*fd = -1;
+	procfs_kept_close(fd, &tb->fd_budget);
 }
 
 static void close_files(struct pidstat_table *tb, struct pidstat_task *t)
@@ -147,7 +143,7 @@ static void free_task(struct pidstat_table *tb, struct pidstat_task *t)
 int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t)
 {
 	if (tb->next_len == tb->next_cap &&
-	    grow(&tb->next, &tb->next_cap, tb->next_len + 1, sizeof(*tb->next)))
+	    util_grow(&tb->next, &tb->next_cap, tb->next_len + 1, sizeof(*tb->next)))
 		return -ENOMEM;
 	tb->next[tb->next_len++] = t;
 	t->flags |= TASK_SEEN;

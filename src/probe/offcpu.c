@@ -261,7 +261,7 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	size_t top;
 	int err;
 
-	flush_pending(&s->pf, skel, s->end_ns);
+	flush_pending(s->pf, skel, s->end_ns);
 	err = collect(skel, &r);
 	if (!err) {
 		stacks_sort(r.e, r.n);

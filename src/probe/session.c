@@ -83,7 +83,7 @@ int probe_target_check(const struct probe_target *t)
 
 int probe_process_tgid(int pid, int *tgid)
 {
-	struct procfs pf;
+	struct procfs *pf;
 	struct pid_status st;
 	char rel[32], buf[4096];
 	ssize_t n;
@@ -96,8 +96,8 @@ int probe_process_tgid(int pid, int *tgid)
 	if (err)
 		return err;
 	snprintf(rel, sizeof(rel), "%d/status", pid);
-	n = procfs_read(&pf, rel, buf, sizeof(buf));
-	procfs_close(&pf);
+	n = procfs_read(pf, rel, buf, sizeof(buf));
+	procfs_close(pf);
 	if (n <= 0)
 		return n < 0 ? (int)n : -ESRCH;
 	err = pid_status_parse(buf, (size_t)n, &st);

@@ -82,7 +82,7 @@ static void read_comm(struct sp_session *s, int pid)
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "%d/comm", pid);
-	n = procfs_read(&s->pf, rel, s->comm, sizeof(s->comm));
+	n = procfs_read(s->pf, rel, s->comm, sizeof(s->comm));
 	if (n <= 0) {
 		s->comm[0] = '\0';
 		return;
@@ -95,7 +95,7 @@ static void load_symbolizers(struct sp_session *s, int pid)
 {
 	int err = 0;
 
-	sp_symbolizer_init(s->syms, &s->pf);
+	sp_symbolizer_init(s->syms, s->pf);
 	if (s->syms->ksyms_err)
 		fprintf(s->diag,
 			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
@@ -122,7 +122,7 @@ static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, cons
 	int err;
 
 	s->probe = p;
-	s->pf.root_fd = s->pf.proc_fd = -1; /* so sp_session_end() closes nothing it did not open */
+	s->pf = NULL; /* so sp_session_end() closes nothing it did not open */
 	*stage = "checking privileges";
 	err = probe_check_privileges();
 	if (err)
@@ -220,7 +220,7 @@ static void sp_session_end(struct sp_session *s)
 		sp_symbolizer_release(s->syms);
 	free(s->syms);
 	s->syms = NULL;
-	procfs_close(&s->pf);
+	procfs_close(s->pf);
 }
 
 double sp_session_seconds(const struct sp_session *s)

@@ -99,7 +99,7 @@ void sp_symbolizer_release(struct sp_symbolizer *z);
 struct sp_session {
 	const struct sp_probe *probe;
 	FILE *out, *diag;
-	struct procfs pf;
+	struct procfs *pf;
 	struct sp_symbolizer *syms; /* NULL unless the probe symbolizes */
 	struct probe_loop loop;
 	bool loop_ready;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "probe/syms.h"
+#include "util/grow.h"
 
 /* Past the last symbol of a table, an unsized symbol covers this much. */
 #define LAST_SYM_SPAN 4096
@@ -34,23 +35,6 @@ void symtab_release(struct symtab *t)
 	symtab_init(t);
 }
 
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*buf, ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = ncap;
-	return 0;
-}
-
 int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, const char *name, size_t name_len,
 	       int prio)
 {
@@ -58,8 +42,8 @@ int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, const char *name,
 
 	if (t->pool_len + name_len + 1 > UINT32_MAX)
 		return -E2BIG;
-	if (grow((void **)&t->syms, &t->cap, t->len + 1, sizeof(*t->syms)) ||
-	    grow((void **)&t->pool, &t->pool_cap, t->pool_len + name_len + 1, 1))
+	if (util_grow(&t->syms, &t->cap, t->len + 1, sizeof(*t->syms)) ||
+	    util_grow(&t->pool, &t->pool_cap, t->pool_len + name_len + 1, 1))
 		return -ENOMEM;
 	s = &t->syms[t->len++];
 	s->addr = addr;
@@ -133,30 +117,6 @@ const char *symtab_lookup(const struct symtab *t, uint64_t addr, uint64_t *off)
 
 /* ---- kernel ---- */
 
-int kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
-			size_t *name_len)
-{
-	char *end;
-	const char *p;
-
-	errno = 0;
-	*addr = strtoull(line, &end, 16);
-	if (end == line || errno || *end != ' ' || !end[1] || end[2] != ' ')
-		return -EINVAL;
-	*type = end[1];
-	p = end + 3;
-	*name = p;
-	while (*p && *p != ' ' && *p != '\t' && *p != '\n')
-		p++;
-	*name_len = (size_t)(p - *name);
-	return *name_len ? 0 : -EINVAL;
-}
-
-bool kallsyms_is_text(char type)
-{
-	return type == 't' || type == 'T' || type == 'w' || type == 'W';
-}
-
 static int ksyms_read(FILE *f, struct symtab *out)
 {
 	char line[512];
@@ -182,13 +142,13 @@ static int ksyms_read(FILE *f, struct symtab *out)
 
 int ksyms_load(const struct procfs *pf, struct symtab *out)
 {
-	int fd = openat(pf->proc_fd, "kallsyms", O_RDONLY | O_CLOEXEC);
+	int fd = procfs_openat(pf, "kallsyms", O_RDONLY);
 	FILE *f;
 	int err;
 
 	symtab_init(out);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "r");
 	if (!f) {
 		err = -errno;
@@ -202,32 +162,6 @@ int ksyms_load(const struct procfs *pf, struct symtab *out)
 		return err;
 	}
 	symtab_finish(out);
-	return 0;
-}
-
-/* ---- maps ---- */
-
-int maps_parse_line(const char *line, struct map_line *m)
-{
-	char perms[5];
-	unsigned long long start, end, pgoff, inode;
-	int pos = 0;
-
-	memset(m, 0, sizeof(*m));
-	if (sscanf(line, "%llx-%llx %4s %llx %*x:%*x %llu%n", &start, &end, perms, &pgoff, &inode,
-		   &pos) != 5 ||
-	    strlen(perms) != 4 || end < start)
-		return -EINVAL;
-	m->start = start;
-	m->end = end;
-	m->pgoff = pgoff;
-	m->inode = inode;
-	m->exec = perms[2] == 'x';
-	line += pos;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	m->path = line;
-	m->path_len = strcspn(line, "\n");
 	return 0;
 }
 
@@ -476,12 +410,11 @@ static int open_mapped_file(const struct proc_syms *ps, const struct map_line *m
 
 	snprintf(rel, sizeof(rel), "%d/map_files/%" PRIx64 "-%" PRIx64, (int)ps->pid, m->start,
 		 m->end);
-	fd = openat(ps->pf->proc_fd, rel, O_RDONLY | O_CLOEXEC);
+	fd = procfs_openat(ps->pf, rel, O_RDONLY);
 	if (fd >= 0)
 		return fd;
 	snprintf(rel, sizeof(rel), "%d/root%.*s", (int)ps->pid, (int)m->path_len, m->path);
-	fd = openat(ps->pf->proc_fd, rel, O_RDONLY | O_CLOEXEC);
-	return fd >= 0 ? fd : -errno;
+	return procfs_openat(ps->pf, rel, O_RDONLY);
 }
 
 static char *dup_basename(const char *path, size_t len)
@@ -511,7 +444,7 @@ static long file_index(struct proc_syms *ps, const struct map_line *m)
 			close(fd);
 			return (long)i;
 		}
-	if (grow((void **)&ps->files, &ps->fcap, ps->nfiles + 1, sizeof(*ps->files))) {
+	if (util_grow(&ps->files, &ps->fcap, ps->nfiles + 1, sizeof(*ps->files))) {
 		close(fd);
 		return -ENOMEM;
 	}
@@ -532,7 +465,7 @@ static long file_index(struct proc_syms *ps, const struct map_line *m)
 static int own_vdso(const struct proc_syms *ps, uint64_t *start, uint64_t *size)
 {
 	char line[512];
-	int fd = openat(ps->pf->proc_fd, "self/maps", O_RDONLY | O_CLOEXEC);
+	int fd = procfs_openat(ps->pf, "self/maps", O_RDONLY);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	int err = -ENOENT;
 
@@ -567,7 +500,7 @@ static long vdso_index(struct proc_syms *ps, const struct map_line *m)
 	if (ps->vdso_file == -1) {
 		ps->vdso_file = -2;
 		if (own_vdso(ps, &start, &size) || start != getauxval(AT_SYSINFO_EHDR) ||
-		    grow((void **)&ps->files, &ps->fcap, ps->nfiles + 1, sizeof(*ps->files)))
+		    util_grow(&ps->files, &ps->fcap, ps->nfiles + 1, sizeof(*ps->files)))
 			return -ENOENT;
 		cf = &ps->files[ps->nfiles];
 		memset(cf, 0, sizeof(*cf));
@@ -601,7 +534,7 @@ static int add_map(struct proc_syms *ps, struct proc_map **maps, size_t *n, size
 		return -ENOMEM;
 	if (idx < 0)
 		return 0;
-	if (grow((void **)maps, cap, *n + 1, sizeof(**maps)))
+	if (util_grow(maps, cap, *n + 1, sizeof(**maps)))
 		return -ENOMEM;
 	(*maps)[(*n)++] = (struct proc_map){ m->start, m->end, m->pgoff, (size_t)idx };
 	return 0;
@@ -616,9 +549,9 @@ int proc_syms_refresh(struct proc_syms *ps)
 	FILE *f;
 
 	snprintf(rel, sizeof(rel), "%d/maps", (int)ps->pid);
-	fd = openat(ps->pf->proc_fd, rel, O_RDONLY | O_CLOEXEC);
+	fd = procfs_openat(ps->pf, rel, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "procfs/maps.h" /* the line parsers the symbolizer uses */
 #include "procfs/procfs.h"
 
 /* ---- a sorted address -> name table ---- */
@@ -54,33 +55,12 @@ const char *symtab_lookup(const struct symtab *t, uint64_t addr, uint64_t *off);
 /* ---- kernel symbols ---- */
 
 /*
- * Parses one /proc/kallsyms line "ADDR TYPE NAME [MODULE]". Sets *name and
- * *name_len to the name inside line. Returns 0, or -EINVAL when malformed.
- */
-int kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
-			size_t *name_len);
-/* True for the types of code symbols (t, T, w, W). */
-bool kallsyms_is_text(char type);
-
-/*
  * Loads the text symbols of <pf root>/proc/kallsyms. -EACCES when every
  * address reads as zero (kptr_restrict hides them).
  */
 int ksyms_load(const struct procfs *pf, struct symtab *out);
 
 /* ---- user symbols ---- */
-
-/* One line of /proc/PID/maps. */
-struct map_line {
-	uint64_t start, end, pgoff;
-	uint64_t inode;
-	bool exec;
-	const char *path; /* points into the parsed line; "" for anonymous */
-	size_t path_len;
-};
-
-/* Parses one maps line (without its newline). Returns 0 or -EINVAL. */
-int maps_parse_line(const char *line, struct map_line *m);
 
 /* A PT_LOAD segment: file range [off, off+filesz) maps at vaddr. */
 struct elf_seg {

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "procfs/procfs_impl.h"
 #include "util/parse.h"
 
 static void set_text(char *dst, size_t size, const char *v, size_t n)
@@ -116,7 +117,7 @@ int host_facts_load(struct host_facts *h, const struct procfs *pf)
 	ssize_t n;
 
 	memset(h, 0, sizeof(*h));
-	n = read_file_at(pf->root_fd, "meta", buf, sizeof(buf));
+	n = procfs_read_root(pf, "meta", buf, sizeof(buf));
 	if (n >= 0) {
 		h->fixture = true;
 		if (host_meta_parse(buf, (size_t)n, h))

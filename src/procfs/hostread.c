@@ -1,5 +1,6 @@
 /* Host-level readers through the procfs root (see hostread.h). */
 #include "procfs/hostread.h"
+#include "procfs/procfs_impl.h"
 
 #include <dirent.h>
 #include <errno.h>

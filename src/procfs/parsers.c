@@ -1,6 +1,7 @@
 #include "procfs/parsers.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A bounded cursor over a buffer that need not be NUL-terminated. */
@@ -412,4 +413,30 @@ int psi_parse(const char *buf, size_t len, struct psi *out)
 		p = lend + 1;
 	}
 	return out->some.present ? 0 : -EINVAL;
+}
+
+bool smaps_stack_line(struct smaps_stack *st, const char *line)
+{
+	if (st->state == 0 && strstr(line, "[stack]")) {
+		st->state = 1;
+	} else if (st->state == 1 && strstr(line, "Size:")) {
+		st->size_kb = strtoull(strstr(line, "Size:") + 5, NULL, 10);
+		st->state = 2;
+	} else if (st->state == 2 && strstr(line, "Referenced:")) {
+		st->ref_kb = strtoull(strstr(line, "Referenced:") + 11, NULL, 10);
+		st->state = 3;
+	}
+	return st->state == 3;
+}
+
+void cmdline_join(char *buf, size_t len)
+{
+	bool found = false;
+
+	for (size_t i = len > 1 ? len - 1 : 0; i-- > 0;) {
+		if (buf[i])
+			found = true;
+		else if (found)
+			buf[i] = ' ';
+	}
 }

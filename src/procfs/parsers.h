@@ -113,4 +113,22 @@ struct psi {
 
 int psi_parse(const char *buf, size_t len, struct psi *out);
 
+/*
+ * /proc/PID/smaps, fed one line at a time (NUL-terminated, no newline):
+ * the Size and Referenced figures (kB) of the [stack] mapping.
+ */
+struct smaps_stack {
+	int state; /* 0: before [stack], 1: Size next, 2: Referenced next, 3: done */
+	uint64_t size_kb, ref_kb;
+};
+
+/* Feeds one line; returns true once both figures are in (feed no more). */
+bool smaps_stack_line(struct smaps_stack *st, const char *line);
+
+/*
+ * /proc/PID/cmdline of len bytes: the NULs between arguments become
+ * spaces, as ps shows them; the final NUL (and trailing empty ones) stay.
+ */
+void cmdline_join(char *buf, size_t len);
+
 #endif

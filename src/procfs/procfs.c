@@ -8,25 +8,91 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "procfs/procfs_impl.h"
 #include "util/grow.h"
 
-int procfs_open(struct procfs *pf, const char *root)
+int procfs_open(struct procfs **out, const char *root)
 {
-	pf->root_fd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (pf->root_fd < 0)
-		return -errno;
+	struct procfs *pf = malloc(sizeof(*pf));
+
+	*out = NULL;
+	if (!pf)
+		return -ENOMEM;
+	pf->top_fd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pf->top_fd < 0) {
+		int err = -errno;
+
+		free(pf);
+		return err;
+	}
+	pf->root_fd = pf->top_fd;
 	/* A fixture's top directory has no proc/ of its own, only stepN/proc. */
 	pf->proc_fd = openat(pf->root_fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*out = pf;
 	return 0;
+}
+
+static void close_fd(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 void procfs_close(struct procfs *pf)
 {
-	if (pf->proc_fd >= 0)
-		close(pf->proc_fd);
-	if (pf->root_fd >= 0)
-		close(pf->root_fd);
-	pf->proc_fd = pf->root_fd = -1;
+	if (!pf)
+		return;
+	close_fd(pf->proc_fd);
+	if (pf->root_fd != pf->top_fd)
+		close_fd(pf->root_fd);
+	close_fd(pf->top_fd);
+	free(pf);
+}
+
+/* Opens <top>/step<n>, or with proc <top>/step<n>/proc; an fd or -errno. */
+static int open_step(const struct procfs *pf, int n, bool proc)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), proc ? "step%d/proc" : "step%d", n);
+	fd = openat(pf->top_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int procfs_step(struct procfs *pf, int n)
+{
+	int fd = open_step(pf, n, true);
+
+	if (fd < 0)
+		return fd;
+	close_fd(pf->proc_fd);
+	pf->proc_fd = fd;
+	return 0;
+}
+
+int procfs_step_root(struct procfs *pf, int n)
+{
+	int fd = open_step(pf, n, false);
+
+	if (fd < 0)
+		return fd;
+	close_fd(pf->proc_fd);
+	if (pf->root_fd != pf->top_fd)
+		close_fd(pf->root_fd);
+	pf->root_fd = fd;
+	pf->proc_fd = openat(fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return 0;
+}
+
+int procfs_openat(const struct procfs *pf, const char *path, int flags)
+{
+	int fd;
+
+	if (pf->proc_fd < 0)
+		return -ENOENT;
+	fd = openat(pf->proc_fd, path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 ssize_t procfs_read_fd(int fd, char *buf, size_t size)
@@ -65,7 +131,7 @@ ssize_t procfs_reread_fd(int fd, char *buf, size_t size)
 	return n;
 }
 
-ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size)
+ssize_t procfs_read_at(int dirfd, const char *name, char *buf, size_t size)
 {
 	int fd = dirfd < 0 ? -1 : openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -79,14 +145,14 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size)
 
 ssize_t procfs_read(const struct procfs *pf, const char *path, char *buf, size_t size)
 {
-	return read_file_at(pf->proc_fd, path, buf, size);
+	return procfs_read_at(pf->proc_fd, path, buf, size);
 }
 
 ssize_t procfs_read_root(const struct procfs *pf, const char *path, char *buf, size_t size)
 {
 	while (*path == '/')
 		path++;
-	return read_file_at(pf->root_fd, path, buf, size);
+	return procfs_read_at(pf->root_fd, path, buf, size);
 }
 
 void id_list_release(struct id_list *l)
@@ -98,7 +164,7 @@ void id_list_release(struct id_list *l)
 
 static int id_list_push(struct id_list *l, pid_t id)
 {
-	if (l->len == l->cap && grow(&l->ids, &l->cap, l->len + 1, sizeof(*l->ids)))
+	if (l->len == l->cap && util_grow(&l->ids, &l->cap, l->len + 1, sizeof(*l->ids)))
 		return -ENOMEM;
 	l->ids[l->len++] = id;
 	return 0;

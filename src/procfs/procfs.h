@@ -14,14 +14,32 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct procfs {
-	int root_fd; /* the chosen root directory */
-	int proc_fd; /* <root>/proc, or -1 if it has none (a fixture's top) */
-};
+/* Opaque: only src/procfs/ knows the directory fds behind it. */
+struct procfs;
 
-/* Opens root ("/" when NULL or empty); fails only if root cannot be opened. */
-int procfs_open(struct procfs *pf, const char *root);
+/*
+ * Opens root ("/" when NULL or empty) into a new *pf; fails only if root
+ * cannot be opened (or with -ENOMEM). A fixture's top has no proc/ of its
+ * own: procfs_step() selects one of its stepN/proc.
+ */
+int procfs_open(struct procfs **pf, const char *root);
+/* Closes and frees pf; NULL is a no-op. */
 void procfs_close(struct procfs *pf);
+
+/*
+ * Fixture roots (docs/fixtures.md): from now on "/proc" is <top>/stepN/proc;
+ * files relative to the root (/sys) stay the top's, as for the pidstat
+ * shim. Returns 0, or -errno (-ENOENT: no step n) keeping the current step.
+ */
+int procfs_step(struct procfs *pf, int n);
+/*
+ * The same where each step is a whole root (load fixtures carry a /sys per
+ * step): the root becomes <top>/stepN, "/proc" its proc/ (which may lack).
+ */
+int procfs_step_root(struct procfs *pf, int n);
+
+/* Opens path relative to <root>/proc with flags (O_CLOEXEC added); an fd or -errno. */
+int procfs_openat(const struct procfs *pf, const char *path, int flags);
 
 /*
  * Reads the file at path (relative to <root>/proc, e.g. "1/stat") into buf,
@@ -34,8 +52,8 @@ ssize_t procfs_read(const struct procfs *pf, const char *path, char *buf, size_t
 /* Same, for a path relative to the root itself (e.g. "sys/devices/..."). */
 ssize_t procfs_read_root(const struct procfs *pf, const char *path, char *buf, size_t size);
 
-/* Reads name relative to an already open directory fd. */
-ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size);
+/* Reads name relative to an already open directory fd (-ENOENT if dirfd < 0). */
+ssize_t procfs_read_at(int dirfd, const char *name, char *buf, size_t size);
 
 /* Reads an open file to its end (or size - 1 bytes) into buf, NUL-terminated. */
 ssize_t procfs_read_fd(int fd, char *buf, size_t size);

@@ -11,20 +11,19 @@
 void task_stat_cache_init(struct task_stat_cache *c, size_t max_fds)
 {
 	memset(c, 0, sizeof(*c));
-	c->max_fds = max_fds;
+	c->budget.left = (long)max_fds;
 }
 
-static void close_all(struct task_stat_fd *e, size_t n)
+static void close_all(struct task_stat_cache *c, struct task_stat_fd *e, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (e[i].fd >= 0)
-			close(e[i].fd);
+		procfs_kept_close(&e[i].fd, &c->budget);
 }
 
 void task_stat_cache_release(struct task_stat_cache *c)
 {
-	close_all(c->old, c->nold);
-	close_all(c->cur, c->ncur);
+	close_all(c, c->old, c->nold);
+	close_all(c, c->cur, c->ncur);
 	free(c->old);
 	free(c->cur);
 	memset(c, 0, sizeof(*c));
@@ -55,14 +54,14 @@ static int take_old(struct task_stat_cache *c, pid_t pid, pid_t tid)
 		c->pos++;
 		if (cmp == 0)
 			return e->fd;
-		close(e->fd); /* not listed any more: the task is gone */
+		procfs_kept_close(&e->fd, &c->budget); /* not listed any more: the task is gone */
 	}
 	return -1;
 }
 
 static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 {
-	if (grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
+	if (util_grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
 		return -ENOMEM;
 	c->cur[c->ncur++] = (struct task_stat_fd){ pid, tid, fd };
 	return 0;
@@ -79,15 +78,17 @@ ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf,
 		return -EINVAL;
 	if (fd < 0) {
 		snprintf(path, sizeof(path), "%d/task/%d/stat", (int)pid, (int)tid);
-		if (c->ncur >= c->max_fds || pf->proc_fd < 0)
+		if (!procfs_fd_budget_take(&c->budget))
 			return procfs_read(pf, path, buf, size);
-		fd = openat(pf->proc_fd, path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
+		fd = procfs_openat(pf, path, O_RDONLY);
+		if (fd < 0) {
+			c->budget.left++;
+			return fd;
+		}
 	}
 	n = procfs_reread_fd(fd, buf, size);
 	if (n <= 0 || keep(c, pid, tid, fd) < 0)
-		close(fd); /* gone (ESRCH), or no memory to keep it */
+		procfs_kept_close(&fd, &c->budget); /* gone (ESRCH), or no memory to keep it */
 	return n;
 }
 
@@ -97,7 +98,7 @@ void task_stat_cache_end(struct task_stat_cache *c)
 	size_t cap = c->cap_old;
 
 	while (c->pos < c->nold)
-		close(c->old[c->pos++].fd);
+		procfs_kept_close(&c->old[c->pos++].fd, &c->budget);
 	c->old = c->cur;
 	c->nold = c->ncur;
 	c->cap_old = c->cap_cur;

@@ -5,6 +5,8 @@
  * thread. An fd pins its task: once the task is gone the read fails and
  * the entry is dropped, so a reused TID gets a fresh open.
  *
+ * (The kept-open mechanics are procfs/kept.h's.)
+ *
  * A scan reads tasks in increasing (pid, tid) order, as procfs_list_pids
  * and procfs_list_tids give them; entries the scan did not read are closed
  * at its end.
@@ -15,6 +17,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "procfs/kept.h"
 #include "procfs/procfs.h"
 
 struct task_stat_fd {
@@ -25,8 +28,8 @@ struct task_stat_fd {
 struct task_stat_cache {
 	struct task_stat_fd *old, *cur; /* the previous scan's entries, this scan's */
 	size_t nold, ncur, cap_old, cap_cur;
-	size_t pos;	/* merge cursor into old */
-	size_t max_fds; /* beyond this, files are opened and closed each time */
+	size_t pos;			/* merge cursor into old */
+	struct procfs_fd_budget budget; /* beyond it, files are opened and closed each time */
 };
 
 void task_stat_cache_init(struct task_stat_cache *c, size_t max_fds);

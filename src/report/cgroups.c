@@ -124,7 +124,7 @@ static void track(struct scan_ctx *c, const char *dir, bool cpu, bool mem, doubl
 	struct cg_set *s = c->set;
 	struct cg_track *t;
 
-	if (grow(&s->t, &s->cap, s->n + 1, sizeof(*s->t))) {
+	if (util_grow(&s->t, &s->cap, s->n + 1, sizeof(*s->t))) {
 		c->rc = -ENOMEM;
 		return;
 	}

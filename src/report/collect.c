@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,18 +239,19 @@ static int window_end(struct window *w)
 
 static int open_source(struct window *w, const char *root)
 {
-	int rc = procfs_open(&w->top, root);
+	int rc = procfs_open(&w->pf, root), fd;
 
 	if (rc)
 		return rc;
-	w->pf = &w->top;
 	rc = host_facts_load(&w->host, w->pf);
 	if (rc)
 		return rc;
 	if (w->host.fixture && (rc = source_fixture_step(w->pf, 1)))
 		return rc;
-	if (w->pf->proc_fd < 0)
+	fd = procfs_openat(w->pf, ".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
 		return -ENOENT;
+	close(fd);
 	return 0;
 }
 
@@ -262,7 +264,6 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	if (!w)
 		return -ENOMEM;
 	w->o = o;
-	w->top.root_fd = w->top.proc_fd = -1;
 	rc = open_source(w, o->root);
 	if (!rc) {
 		w->self = w->host.fixture ? 0 : getpid();
@@ -279,7 +280,7 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 		rc = window_results(w, d);
 	task_sampler_close(w->ts);
 	cg_set_release(&w->cg);
-	procfs_close(&w->top);
+	procfs_close(w->pf);
 	free(w);
 	return rc;
 }

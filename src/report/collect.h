@@ -26,7 +26,7 @@ struct host_snap {
 
 struct window {
 	const struct report_opts *o;
-	struct procfs top, *pf;
+	struct procfs *pf;
 	struct host_facts host;
 	pid_t self;
 	time_t wall0;

@@ -52,7 +52,7 @@ struct rp_finding *finding_add(struct report_findings *f, enum report_kind k, en
 {
 	struct rp_finding *x;
 
-	if (grow(&f->f, &f->cap, f->n + 1, sizeof(*f->f)))
+	if (util_grow(&f->f, &f->cap, f->n + 1, sizeof(*f->f)))
 		return NULL;
 	x = &f->f[f->n++];
 	memset(x, 0, sizeof(*x));

@@ -34,7 +34,6 @@ struct task_sampler {
 	unsigned nsamples;
 	struct acc *acc, *next;
 	size_t nacc, cap, nnext, cap_next;
-	volatile int never_stop;
 };
 
 static int key_cmp(pid_t pa, pid_t ta, pid_t pb, pid_t tb)
@@ -63,7 +62,6 @@ int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct
 	for (size_t i = 0; i < npids && !rc; i++)
 		rc = pidstat_opts_add_pid(&ts->opts, pids[i]);
 	env.s_colors = "never";
-	env.stop_flag = &ts->never_stop;
 	if (!rc)
 		rc = pidstat_run_init(&ts->run, &ts->opts, pf, &ts->host, &env);
 	if (rc) {
@@ -118,7 +116,7 @@ static int merge_order(struct task_sampler *ts, int curr)
 	const struct pidstat_table *tb = &ts->run.table;
 	size_t j = 0;
 
-	if (grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
+	if (util_grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
 		return -ENOMEM;
 	ts->nnext = 0;
 	for (size_t i = 0; i < tb->len; i++) {
@@ -268,8 +266,10 @@ int dtasks_look(const struct procfs *pf, pid_t self, struct dtask_look *out)
 		d->pid = t->pid;
 		d->tid = t->tid;
 		snprintf(d->comm, sizeof(d->comm), "%s", t->comm);
-		snprintf(d->reason, sizeof(d->reason), "%s", d_reason_words(t->why.reason, false));
-		snprintf(d->reason_key, sizeof(d->reason_key), "%s", d_reason_key(t->why.reason));
+		snprintf(d->reason, sizeof(d->reason), "%s",
+			 load_dreason_words(t->why.reason, false));
+		snprintf(d->reason_key, sizeof(d->reason_key), "%s",
+			 load_dreason_key(t->why.reason));
 	}
 	load_snapshot_release(&snap);
 	return 0;
@@ -277,5 +277,5 @@ int dtasks_look(const struct procfs *pf, pid_t self, struct dtask_look *out)
 
 int source_fixture_step(struct procfs *pf, int n)
 {
-	return pidstat_fixture_step(pf, n);
+	return procfs_step(pf, n);
 }

@@ -7,7 +7,7 @@
 #include "common.h"
 #include "u32/args.h"
 #include "u32/internal.h"
-#include "u32/u32.h"
+#include "u32/rule.h"
 
 static const char CONNTRACK_NOTE[] =
     "-m state/conntrack is not modelled and was left out; note that any conntrack user "
@@ -22,7 +22,7 @@ static bool is_one_of(const char *w, const char *const *list, size_t n)
 	return false;
 }
 
-bool rule_arg_takes_value(const char *word)
+bool u32_rule_arg_takes_value(const char *word)
 {
 	static const char *const opts[] = {
 		"-m",
@@ -51,7 +51,7 @@ static const char *skip_blanks(const char *s)
 	return s;
 }
 
-bool rule_arg_is_command(const char *word)
+bool u32_rule_arg_is_command(const char *word)
 {
 	size_t n = strcspn(word, " \t\n");
 	const char *base = word, *rest;
@@ -69,20 +69,20 @@ bool rule_arg_is_command(const char *word)
 	return rest == word + n || *rest == '-';
 }
 
-bool rule_arg_is_whole_rule(const char *arg)
+bool u32_rule_arg_is_whole_rule(const char *arg)
 {
 	const char *s = skip_blanks(arg);
 
 	if (!strpbrk(s, " \t\n"))
 		return false;
-	return *s == '-' || *s == '!' || rule_arg_is_command(s);
+	return *s == '-' || *s == '!' || u32_rule_arg_is_command(s);
 }
 
-bool rule_arg_is_expr(const char *arg)
+bool u32_rule_arg_is_expr(const char *arg)
 {
 	const char *s = skip_blanks(arg);
 
-	return *s != '\0' && *s != '-' && *s != '!' && !rule_arg_is_command(s);
+	return *s != '\0' && *s != '-' && *s != '!' && !u32_rule_arg_is_command(s);
 }
 
 /* Skips -m state/conntrack and their options; returns the index of the last word skipped. */
@@ -90,13 +90,13 @@ static int skip_conntrack(int k, int n, char **w)
 {
 	k += 2;
 	while (k + 1 < n && !strncmp(w[k], "--", 2) && strcmp(w[k], "--u32") &&
-	       !rule_arg_takes_value(w[k]))
+	       !u32_rule_arg_takes_value(w[k]))
 		k += 2;
 	return k - 1;
 }
 
 /* Keeps only the matches of an iptables command line (word[0] names the command). */
-static void strip_command(struct rule_args *ra)
+static void strip_command(struct u32_rule_args *ra)
 {
 	char **w = ra->word;
 	int n = ra->n, m = 0;
@@ -123,7 +123,7 @@ static void strip_command(struct rule_args *ra)
 }
 
 /* A bare expression becomes -m u32 --u32 EXPR. */
-static void expr_to_args(struct rule_args *ra, char *expr)
+static void expr_to_args(struct u32_rule_args *ra, char *expr)
 {
 	static const char *const words[] = { "-m", "u32", "--u32" };
 
@@ -135,34 +135,73 @@ static void expr_to_args(struct rule_args *ra, char *expr)
 	ra->n = 4;
 }
 
-int rule_args_build(struct rule_args *ra, int n, char **words, char *err, size_t errlen)
+int u32_rule_args_build(struct u32_rule_args *ra, int n, char **words, char *err, size_t errlen)
 {
 	memset(ra, 0, sizeof(*ra));
-	if (n == 1 && rule_arg_is_expr(words[0])) {
+	if (n == 1 && u32_rule_arg_is_expr(words[0])) {
 		expr_to_args(ra, words[0]);
 		return 0;
 	}
-	if (n == 1 && rule_arg_is_whole_rule(words[0])) {
+	if (n == 1 && u32_rule_arg_is_whole_rule(words[0])) {
 		ra->buf = malloc(strlen(words[0]) + 1);
 		if (!ra->buf)
 			return -ENOMEM;
-		ra->n = u32_split_words(words[0], ra->buf, ra->word, RULE_ARGS_MAX, err, errlen);
+		ra->n =
+		    u32_split_words(words[0], ra->buf, ra->word, U32_RULE_ARGS_MAX, err, errlen);
 		if (ra->n < 0)
 			return ra->n;
 	} else {
-		if (n > RULE_ARGS_MAX)
+		if (n > U32_RULE_ARGS_MAX)
 			return u32_errorf(err, errlen, "too many words in one rule (at most %d)",
-					  RULE_ARGS_MAX);
+					  U32_RULE_ARGS_MAX);
 		memcpy(ra->word, words, (size_t)n * sizeof(*words));
 		ra->n = n;
 	}
-	if (ra->n > 0 && rule_arg_is_command(ra->word[0]))
+	if (ra->n > 0 && u32_rule_arg_is_command(ra->word[0]))
 		strip_command(ra);
 	return 0;
 }
 
-void rule_args_free(struct rule_args *ra)
+void u32_rule_args_free(struct u32_rule_args *ra)
 {
 	free(ra->buf);
 	ra->buf = NULL;
+}
+
+/* Leaves out an option and its value. */
+static void drop_option(struct u32_rule_args *ra, const char *opt)
+{
+	int m = 0;
+
+	for (int k = 0; k < ra->n; k++) {
+		if (strcmp(ra->word[k], opt) == 0) {
+			k++;
+			continue;
+		}
+		ra->word[m++] = ra->word[k];
+	}
+	ra->n = m;
+}
+
+int u32_rule_from_words(struct u32_rule *r, int n, char **words, const char *drop,
+			const struct u32_kernel_profile *kp, struct u32_rule_error *err,
+			const char **note)
+{
+	struct u32_rule_args ra;
+	int rc = u32_rule_args_build(&ra, n, words, err->detail, sizeof(err->detail));
+
+	if (note)
+		*note = ra.note;
+	r->family_hint = 0;
+	if (rc == -ENOMEM)
+		rc = u32_rule_fail(err, U32_RULE_NOMEM, NULL, NULL);
+	else if (rc)
+		rc = u32_rule_fail(err, U32_RULE_WORDS, NULL, NULL);
+	if (rc == 0 && drop)
+		drop_option(&ra, drop);
+	if (rc == 0)
+		rc = u32_rule_parse(r, ra.n, ra.word, kp, err);
+	r->family_hint = ra.family;
+	u32_rule_args_free(&ra);
+	return rc;
 }

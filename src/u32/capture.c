@@ -9,7 +9,7 @@
 
 #include "u32/capture.h"
 
-static int capture_start(struct capture *c, pcap_t *p, const char *pcap_err, char *err,
+static int capture_start(struct u32_capture *c, pcap_t *p, const char *pcap_err, char *err,
 			 size_t errlen)
 {
 	if (!p) {
@@ -48,7 +48,7 @@ static FILE *open_stream(const char *path)
 	return f;
 }
 
-int capture_open(struct capture *c, const char *path, char *err, size_t errlen)
+int u32_capture_open(struct u32_capture *c, const char *path, char *err, size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	FILE *f;
@@ -67,7 +67,8 @@ int capture_open(struct capture *c, const char *path, char *err, size_t errlen)
 	return capture_start(c, p, perr, err, errlen);
 }
 
-int capture_open_mem(struct capture *c, const void *data, size_t len, char *err, size_t errlen)
+int u32_capture_open_mem(struct u32_capture *c, const void *data, size_t len, char *err,
+			 size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	pcap_t *p;
@@ -86,7 +87,7 @@ int capture_open_mem(struct capture *c, const void *data, size_t len, char *err,
 	return capture_start(c, p, perr, err, errlen);
 }
 
-int capture_next(struct capture *c, struct frame *f, char *err, size_t errlen)
+int u32_capture_next(struct u32_capture *c, struct u32_frame *f, char *err, size_t errlen)
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
@@ -106,7 +107,7 @@ int capture_next(struct capture *c, struct frame *f, char *err, size_t errlen)
 
 struct loop_ctx {
 	pcap_t *p;
-	int (*fn)(void *ctx, const struct frame *f);
+	int (*fn)(void *ctx, const struct u32_frame *f);
 	void *ctx;
 	int stop;
 };
@@ -114,7 +115,7 @@ struct loop_ctx {
 static void loop_one(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
 {
 	struct loop_ctx *l = (struct loop_ctx *)user;
-	struct frame f = { .data = data, .caplen = h->caplen, .wirelen = h->len };
+	struct u32_frame f = { .data = data, .caplen = h->caplen, .wirelen = h->len };
 
 	if (l->stop)
 		return;
@@ -123,8 +124,8 @@ static void loop_one(u_char *user, const struct pcap_pkthdr *h, const u_char *da
 		pcap_breakloop(l->p);
 }
 
-int capture_loop(struct capture *c, int (*fn)(void *ctx, const struct frame *f), void *ctx,
-		 char *err, size_t errlen)
+int u32_capture_loop(struct u32_capture *c, int (*fn)(void *ctx, const struct u32_frame *f),
+		     void *ctx, char *err, size_t errlen)
 {
 	struct loop_ctx l = { .p = c->pcap, .fn = fn, .ctx = ctx };
 	int rc = pcap_loop(c->pcap, -1, loop_one, (u_char *)&l);
@@ -138,7 +139,7 @@ int capture_loop(struct capture *c, int (*fn)(void *ctx, const struct frame *f),
 	return 0;
 }
 
-void capture_close(struct capture *c)
+void u32_capture_close(struct u32_capture *c)
 {
 	/* pcap_close() also closes a FILE handed to pcap_fopen_offline() */
 	if (c->pcap)

@@ -14,7 +14,7 @@
 #include <pcap/dlt.h>
 
 #include "common.h"
-#include "u32/u32.h"
+#include "u32/defrag.h"
 
 #define DEFRAG_SLOTS 64
 #define DEFRAG_MAX_FRAGS 32
@@ -36,16 +36,16 @@ struct frag_queue {
 	uint64_t age;
 };
 
-struct defrag {
+struct u32_defrag {
 	struct frag_queue q[DEFRAG_SLOTS];
 	uint64_t clock;
 	uint8_t *out;
 	uint32_t cuts[DEFRAG_MAX_FRAGS];
 };
 
-struct defrag *defrag_new(void)
+struct u32_defrag *u32_defrag_new(void)
 {
-	return calloc(1, sizeof(struct defrag));
+	return calloc(1, sizeof(struct u32_defrag));
 }
 
 static void queue_clear(struct frag_queue *q)
@@ -56,7 +56,7 @@ static void queue_clear(struct frag_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
-void defrag_free(struct defrag *d)
+void u32_defrag_free(struct u32_defrag *d)
 {
 	if (!d)
 		return;
@@ -66,7 +66,7 @@ void defrag_free(struct defrag *d)
 	free(d);
 }
 
-static struct frag_queue *queue_for(struct defrag *d, const uint8_t *key)
+static struct frag_queue *queue_for(struct u32_defrag *d, const uint8_t *key)
 {
 	struct frag_queue *oldest = &d->q[0];
 
@@ -153,7 +153,7 @@ static void fix_header(uint8_t *buf, uint32_t len, const struct frag_queue *q)
 }
 
 /* Builds the datagram and its view; the queue is released. */
-static int reassemble(struct defrag *d, struct frag_queue *q, struct pkt_view *out)
+static int reassemble(struct u32_defrag *d, struct frag_queue *q, struct u32_view *out)
 {
 	uint32_t len = q->headlen + q->total, at = q->headlen;
 	uint8_t *buf = malloc(len);
@@ -172,7 +172,7 @@ static int reassemble(struct defrag *d, struct frag_queue *q, struct pkt_view *o
 	queue_clear(q);
 	free(d->out);
 	d->out = buf;
-	if (pkt_view_from_frame(DLT_RAW, buf, len, len, out) != VIEW_OK)
+	if (u32_view_from_frame(DLT_RAW, buf, len, len, out) != U32_VIEW_OK)
 		return 1; /* the datagram would fail the IP checks: nothing is delivered */
 	out->l2len = 14;
 	out->frag_cuts = d->cuts;
@@ -188,7 +188,7 @@ struct frag_desc {
 	uint32_t datapos;
 };
 
-static int store_piece(struct frag_queue *q, const struct pkt_view *v, const struct frag_desc *f)
+static int store_piece(struct frag_queue *q, const struct u32_view *v, const struct frag_desc *f)
 {
 	struct frag_piece *p = &q->piece[q->npieces];
 
@@ -213,7 +213,7 @@ static int store_piece(struct frag_queue *q, const struct pkt_view *v, const str
 	return 0;
 }
 
-static void describe_v4(const struct pkt_view *v, struct frag_desc *f)
+static void describe_v4(const struct u32_view *v, struct frag_desc *f)
 {
 	uint16_t fo = (uint16_t)(v->data[6] << 8 | v->data[7]);
 
@@ -230,7 +230,7 @@ static void describe_v4(const struct pkt_view *v, struct frag_desc *f)
 }
 
 /* false: a non-final fragment whose length is not a multiple of 8 bytes */
-static bool describe_v6(const struct pkt_view *v, struct frag_desc *f)
+static bool describe_v6(const struct u32_view *v, struct frag_desc *f)
 {
 	const uint8_t *fh = v->data + v->v6frag_hdr;
 	uint16_t fo = (uint16_t)(fh[2] << 8 | fh[3]);
@@ -246,7 +246,7 @@ static bool describe_v6(const struct pkt_view *v, struct frag_desc *f)
 	return !(f->more && (f->dlen & 7));
 }
 
-int defrag_add(struct defrag *d, const struct pkt_view *v, struct pkt_view *out)
+int u32_defrag_add(struct u32_defrag *d, const struct u32_view *v, struct u32_view *out)
 {
 	struct frag_desc f = { .more = false };
 	struct frag_queue *q;

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "common.h"
-#include "u32/u32.h"
+#include "u32/explain.h"
 
-static void say(const struct text_sink *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void say(const struct u32_text_sink *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
-static void say(const struct text_sink *out, const char *fmt, ...)
+static void say(const struct u32_text_sink *out, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -67,7 +67,7 @@ static const struct length_idiom *length_idiom_at(const struct u32_test *t, unsi
  * live is the set of bits that can still be set (all after a fresh read).
  */
 static void describe_isolation(const struct u32_test *t, unsigned k, uint32_t pos, enum base_kind b,
-			       uint32_t *live, int *byte, const struct text_sink *out)
+			       uint32_t *live, int *byte, const struct u32_text_sink *out)
 {
 	uint32_t n = t->num[k];
 	bool fresh = *live == 0xFFFFFFFF;
@@ -103,7 +103,7 @@ static void describe_isolation(const struct u32_test *t, unsigned k, uint32_t po
 }
 
 /* What a byte at the start of a TCP payload means for TLS. */
-static void tls_note(int byte, const struct text_sink *out)
+static void tls_note(int byte, const struct u32_text_sink *out)
 {
 	static const char *const meaning[] = {
 		"TLS record type (0x16 = handshake)",
@@ -118,7 +118,7 @@ static void tls_note(int byte, const struct text_sink *out)
 		say(out, "  if this is TLS, payload byte %d is the %s", byte, meaning[byte]);
 }
 
-static void explain_ranges(const struct u32_test *t, const struct text_sink *out)
+static void explain_ranges(const struct u32_test *t, const struct u32_text_sink *out)
 {
 	for (unsigned r = 0; r < t->nranges; r++) {
 		if (t->min[r] == t->max[r])
@@ -131,7 +131,7 @@ static void explain_ranges(const struct u32_test *t, const struct text_sink *out
 	}
 }
 
-static void explain_test(const struct u32_test *t, unsigned idx, const struct text_sink *out)
+static void explain_test(const struct u32_test *t, unsigned idx, const struct u32_text_sink *out)
 {
 	enum base_kind b = BASE_IP, next = BASE_UNKNOWN;
 	uint32_t pos = t->num[0], live = 0xFFFFFFFF;
@@ -170,7 +170,7 @@ static void explain_test(const struct u32_test *t, unsigned idx, const struct te
 		tls_note(byte, out);
 }
 
-void u32_explain(const struct u32_expr *e, const struct text_sink *out)
+void u32_explain(const struct u32_expr *e, const struct u32_text_sink *out)
 {
 	char canon[1024];
 
@@ -186,8 +186,8 @@ void u32_explain(const struct u32_expr *e, const struct text_sink *out)
 		    e->ntests);
 }
 
-static void explain_step(const struct u32_step *s, const struct pkt_view *v,
-			 const struct text_sink *out)
+static void explain_step(const struct u32_step *s, const struct u32_view *v,
+			 const struct u32_text_sink *out)
 {
 	static const char *const ops[] = { "&", "<<", ">>", "@" };
 
@@ -226,11 +226,11 @@ static void explain_step(const struct u32_step *s, const struct pkt_view *v,
 		    s->after);
 }
 
-void u32_explain_packet(const struct u32_expr *e, const struct kernel_profile *kp,
-			const struct pkt_view *v, const struct text_sink *out)
+void u32_explain_packet(const struct u32_expr *e, const struct u32_kernel_profile *kp,
+			const struct u32_view *v, const struct u32_text_sink *out)
 {
 	struct u32_trace tr;
-	enum verdict r = u32_eval(e, kp, v, &tr);
+	enum u32_verdict r = u32_eval(e, kp, v, &tr);
 
 	say(out, "packet: IPv%u, %u bytes seen by the match (%u captured)", v->family, v->len,
 	    v->caplen);
@@ -246,7 +246,7 @@ void u32_explain_packet(const struct u32_expr *e, const struct kernel_profile *k
 		}
 	}
 	say(out, "result: %s",
-	    r == V_YES	? "match"
-	    : r == V_NO ? "no match"
-			: "indeterminate (capture cut short)");
+	    r == U32_VERDICT_YES  ? "match"
+	    : r == U32_VERDICT_NO ? "no match"
+				  : "indeterminate (capture cut short)");
 }

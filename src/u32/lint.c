@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "common.h"
-#include "u32/u32.h"
+#include "u32/lint.h"
+#include "u32/recipe.h"
 
 struct linter {
-	const struct rule *r;
-	struct lint_warning *w;
+	const struct u32_rule *r;
+	struct u32_lint_warning *w;
 	unsigned n, max;
 };
 
@@ -98,7 +99,7 @@ static void lint_u32_test(struct linter *l, const struct u32_test *t, unsigned i
 			     t->min[r], t->max[r]);
 }
 
-static void lint_u32(struct linter *l, const struct match *m, bool guarded, bool v6)
+static void lint_u32(struct linter *l, const struct u32_match *m, bool guarded, bool v6)
 {
 	const struct u32_expr *e = &m->u32;
 	bool transport = false;
@@ -174,13 +175,13 @@ static unsigned label_run(const uint8_t *p, unsigned n, unsigned k, unsigned *la
 	return *labels >= 2 ? k - start : 0;
 }
 
-static bool port_has_53(const struct port_match *p)
+static bool port_has_53(const struct u32_port_match *p)
 {
 	return p->set && !p->invert && p->lo <= 53 && p->hi >= 53;
 }
 
 /* Is the rule about DNS (port 53 in --dport or a u32 port test, or 00 after the name)? */
-static bool dns_context(const struct rule *r, const struct str_match *s)
+static bool dns_context(const struct u32_rule *r, const struct u32_str_match *s)
 {
 	const uint8_t *dot = memchr(s->pat, '.', s->plen);
 
@@ -191,7 +192,7 @@ static bool dns_context(const struct rule *r, const struct str_match *s)
 		return true;
 	for (unsigned k = 0; k < r->nmatches; k++) {
 		const struct u32_expr *e = &r->m[k].u32;
-		for (unsigned t = 0; r->m[k].kind == M_U32 && t < e->ntests; t++)
+		for (unsigned t = 0; r->m[k].kind == U32_MATCH_U32 && t < e->ntests; t++)
 			for (unsigned g = 0; g < e->test[t].nranges; g++)
 				if (e->test[t].min[g] == 53 && e->test[t].max[g] == 53)
 					return true;
@@ -199,7 +200,7 @@ static bool dns_context(const struct rule *r, const struct str_match *s)
 	return false;
 }
 
-static void lint_dns_pattern(struct linter *l, const struct str_match *s)
+static void lint_dns_pattern(struct linter *l, const struct u32_str_match *s)
 {
 	unsigned labels;
 
@@ -238,7 +239,7 @@ static void lint_dns_pattern(struct linter *l, const struct str_match *s)
 	}
 }
 
-static void lint_string(struct linter *l, const struct str_match *s)
+static void lint_string(struct linter *l, const struct u32_str_match *s)
 {
 	bool gap = false;
 
@@ -250,10 +251,10 @@ static void lint_string(struct linter *l, const struct str_match *s)
 		     "matches",
 		     s->from, s->to, s->plen);
 	for (unsigned k = 0; k < s->plen; k++) {
-		uint8_t f = str_fold(s->pat[k]);
+		uint8_t f = u32_str_fold(s->pat[k]);
 		gap |= f == 0xBF || f == 0xDF;
 	}
-	if (s->algo == ALGO_BM && s->icase && gap)
+	if (s->algo == U32_ALGO_BM && s->icase && gap)
 		warn(l, "bm-icase-gap", "use --algo kmp",
 		     "bm with --icase on a pattern with 0xBF/0xDF/0xFF: text bytes 0xDF and 0xFF "
 		     "can make bm skip a real match, even in a linear packet");
@@ -266,20 +267,21 @@ static void lint_string(struct linter *l, const struct str_match *s)
 	lint_dns_pattern(l, s);
 }
 
-unsigned rule_lint(const struct rule *r, struct lint_warning *w, unsigned max)
+unsigned u32_rule_lint(const struct u32_rule *r, struct u32_lint_warning *w, unsigned max)
 {
 	struct linter l = { .r = r, .w = w, .max = max };
 	bool guarded = r->frag == 0, v6 = r->family_hint == 6;
 
 	for (unsigned k = 0; k < r->nmatches; k++) {
-		const struct match *m = &r->m[k];
-		for (unsigned t = 0; m->kind == M_U32 && !m->invert && t < m->u32.ntests; t++) {
+		const struct u32_match *m = &r->m[k];
+		for (unsigned t = 0; m->kind == U32_MATCH_U32 && !m->invert && t < m->u32.ntests;
+		     t++) {
 			guarded |= is_frag_guard(&m->u32.test[t]);
 			v6 |= is_v6_check(&m->u32.test[t]);
 		}
 	}
 	for (unsigned k = 0; k < r->nmatches; k++) {
-		if (r->m[k].kind == M_U32)
+		if (r->m[k].kind == U32_MATCH_U32)
 			lint_u32(&l, &r->m[k], guarded, v6);
 		else
 			lint_string(&l, &r->m[k].str);

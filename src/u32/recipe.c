@@ -11,7 +11,8 @@
 
 #include "common.h"
 #include "u32/internal.h"
-#include "u32/u32.h"
+#include "u32/recipe.h"
+#include "u32/strmatch.h"
 
 static bool label_char(char c)
 {
@@ -20,7 +21,7 @@ static bool label_char(char c)
 }
 
 /* Wire form of a name: length-prefixed labels and the 00 root label. */
-int dns_encode_name(const char *domain, uint8_t *out, size_t outlen, char *err, size_t errlen)
+int u32_dns_encode_name(const char *domain, uint8_t *out, size_t outlen, char *err, size_t errlen)
 {
 	size_t n = 0, len = strlen(domain);
 	const char *p = domain;
@@ -52,7 +53,7 @@ int dns_encode_name(const char *domain, uint8_t *out, size_t outlen, char *err, 
 	return (int)n;
 }
 
-int dns_type_code(const char *type)
+int u32_dns_type_code(const char *type)
 {
 	static const struct {
 		const char *name;
@@ -90,19 +91,19 @@ static void hex_pattern(const uint8_t *name, int n, int qtype, char *out, size_t
 	snprintf(out + at, len - at, "|00 %04x|", (unsigned)qtype);
 }
 
-int recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t len, char *err,
-	       size_t errlen)
+int u32_recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t len, char *err,
+		   size_t errlen)
 {
 	uint8_t name[256];
 	char pat[1024];
-	int n = dns_encode_name(domain, name, sizeof(name), err, errlen);
-	int qtype = dns_type_code(type ? type : "A");
+	int n = u32_dns_encode_name(domain, name, sizeof(name), err, errlen);
+	int qtype = u32_dns_type_code(type ? type : "A");
 
 	if (n < 0)
 		return n;
 	if (qtype < 0)
 		return u32_errorf(err, errlen, "unknown query type \"%s\"", type);
-	if (n + 2 > STR_MAX_PATTERN)
+	if (n + 2 > U32_STR_MAX_PATTERN)
 		return u32_errorf(err, errlen, "name too long for one string pattern (%d bytes)",
 				  n);
 	hex_pattern(name, n, qtype, pat, sizeof(pat));
@@ -121,7 +122,7 @@ int recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t 
 	return 0;
 }
 
-int recipe_tls(const char *sni, char *buf, size_t len, char *err, size_t errlen)
+int u32_recipe_tls(const char *sni, char *buf, size_t len, char *err, size_t errlen)
 {
 	int at = snprintf(buf, len,
 			  "iptables -I FORWARD -p tcp --dport 443 -m u32 --u32 \"6&0xFF=6 && "
@@ -132,9 +133,9 @@ int recipe_tls(const char *sni, char *buf, size_t len, char *err, size_t errlen)
 	if (!sni)
 		return 0;
 	l = strlen(sni);
-	if (l == 0 || l > STR_MAX_PATTERN - 3)
+	if (l == 0 || l > U32_STR_MAX_PATTERN - 3)
 		return u32_errorf(err, errlen, "SNI name must have 1-%d characters",
-				  STR_MAX_PATTERN - 3);
+				  U32_STR_MAX_PATTERN - 3);
 	for (size_t k = 0; k < l; k++)
 		if (!label_char(sni[k]) && sni[k] != '.')
 			return u32_errorf(err, errlen, "unsupported character '%c' in the SNI name",

@@ -10,7 +10,8 @@
 
 #include "common.h"
 #include "u32/internal.h"
-#include "u32/u32.h"
+#include "u32/rule.h"
+#include "u32/rule_error.h"
 
 static bool is_blank(char c)
 {
@@ -75,21 +76,31 @@ int u32_split_words(const char *line, char *buf, char **words, int maxwords, cha
 }
 
 struct rule_parser {
-	struct rule *r;
+	struct u32_rule *r;
 	int argc, i;
 	char **argv;
 	bool invert;
 	int cur_u32, cur_str; /* index of the last -m u32 / -m string, -1 if none */
-	bool have_u32[RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
-	char *err;
-	size_t errlen;
+	bool have_u32[U32_RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
+	bool both_patterns[U32_RULE_MAX_MATCHES]; /* --string and --hex-string in one match */
+	bool have_proto, have_frag, have_comment; /* options iptables takes once */
+	struct u32_rule_error *err;
 };
 
-static const char *next_arg(struct rule_parser *ps, const char *opt, const char *ext)
+/* A refusal that names a limit. */
+static int fail_count(struct u32_rule_error *err, enum u32_rule_error_id id, int n)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", n);
+	return u32_rule_fail(err, id, NULL, num);
+}
+
+/* getopt's complaint, which iptables prints without the extension's name. */
+static const char *next_arg(struct rule_parser *ps, const char *opt)
 {
 	if (ps->i + 1 >= ps->argc) {
-		u32_errorf(ps->err, ps->errlen, "%s%soption \"%s\" requires an argument",
-			   ext ? ext : "", ext ? ": " : "", opt);
+		u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
 		return NULL;
 	}
 	return ps->argv[++ps->i];
@@ -124,32 +135,29 @@ static int unmodelled_match(struct rule_parser *ps, const char *name)
 
 	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
 		if (strcmp(name, known[k]) == 0)
-			return u32_errorf(ps->err, ps->errlen,
-					  "match \"%s\" is not modelled (triage u32 knows u32, "
-					  "string, comment and -p tcp/udp ports)",
-					  name);
-	return u32_errorf(ps->err, ps->errlen, "Couldn't load match `%s':No such file or directory",
-			  name);
+			return u32_rule_fail(ps->err, U32_RULE_UNMODELLED_MATCH, NULL, name);
+	return u32_rule_fail(ps->err, U32_RULE_UNKNOWN_MATCH, NULL, name);
 }
 
 static int add_match(struct rule_parser *ps, const char *name)
 {
-	struct match *m;
+	struct u32_match *m;
 
+	if (strcmp(name, "comment") == 0)
+		ps->have_comment = false; /* each -m comment takes one --comment */
 	if (strcmp(name, "comment") == 0 || strcmp(name, "tcp") == 0 || strcmp(name, "udp") == 0)
 		return 0;
 	if (strcmp(name, "u32") && strcmp(name, "string"))
 		return unmodelled_match(ps, name);
-	if (ps->r->nmatches == RULE_MAX_MATCHES)
-		return u32_errorf(ps->err, ps->errlen, "too many matches (at most %d)",
-				  RULE_MAX_MATCHES);
+	if (ps->r->nmatches == U32_RULE_MAX_MATCHES)
+		return fail_count(ps->err, U32_RULE_TOO_MANY_MATCHES, U32_RULE_MAX_MATCHES);
 	m = &ps->r->m[ps->r->nmatches];
 	memset(m, 0, sizeof(*m));
 	if (name[0] == 'u') {
-		m->kind = M_U32;
+		m->kind = U32_MATCH_U32;
 		ps->cur_u32 = (int)ps->r->nmatches;
 	} else {
-		m->kind = M_STRING;
+		m->kind = U32_MATCH_STRING;
 		m->str.to = 65535;
 		ps->cur_str = (int)ps->r->nmatches;
 		ps->have_pat_str = ps->have_pat_hex = false;
@@ -158,103 +166,110 @@ static int add_match(struct rule_parser *ps, const char *name)
 	return 0;
 }
 
-static int opt_u32(struct rule_parser *ps)
+/*
+ * The checks xtables_option_parse() makes before it looks at a value, in
+ * its order: getopt's missing argument, a repeated option, a '!' the
+ * option does not take. 0, or -EINVAL with iptables' message.
+ */
+static int opt_precheck(struct rule_parser *ps, const char *ext, const char *opt, bool takes_value,
+			bool seen, bool invertible)
 {
-	struct match *m = &ps->r->m[ps->cur_u32];
-	const char *arg;
-
-	if (ps->have_u32[ps->cur_u32])
-		return u32_errorf(ps->err, ps->errlen,
-				  "u32: option \"--u32\" can only be used once.");
-	arg = next_arg(ps, "--u32", NULL);
-	if (!arg)
-		return -EINVAL;
-	ps->have_u32[ps->cur_u32] = true;
-	m->invert = ps->invert;
-	return u32_parse(arg, &m->u32, ps->err, ps->errlen);
+	if (takes_value && ps->i + 1 >= ps->argc)
+		return u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
+	if (seen)
+		return u32_rule_fail(ps->err, U32_RULE_REPEATED, ext, opt);
+	if (ps->invert && !invertible)
+		return u32_rule_fail(ps->err, U32_RULE_NOT_INVERTIBLE, ext, opt);
+	return 0;
 }
 
-static int opt_string_pattern(struct rule_parser *ps, struct str_match *s, bool hex)
+static int opt_u32(struct rule_parser *ps)
+{
+	struct u32_match *m = &ps->r->m[ps->cur_u32];
+	int rc = opt_precheck(ps, "u32", "--u32", true, ps->have_u32[ps->cur_u32], true);
+
+	if (rc)
+		return rc;
+	ps->have_u32[ps->cur_u32] = true;
+	m->invert = ps->invert;
+	if (u32_parse(next_arg(ps, "--u32"), &m->u32, ps->err->detail, sizeof(ps->err->detail)))
+		return u32_rule_fail(ps->err, U32_RULE_BAD_EXPR, "u32", NULL);
+	return 0;
+}
+
+/* --string and --hex-string together are refused by the final check (check_matches). */
+static int opt_string_pattern(struct rule_parser *ps, struct u32_str_match *s, bool hex)
 {
 	const char *name = hex ? "--hex-string" : "--string";
+	bool *seen = hex ? &ps->have_pat_hex : &ps->have_pat_str;
 	const char *arg;
 	size_t n;
+	int rc = opt_precheck(ps, "string", name, true, *seen, true);
 
-	if (hex ? ps->have_pat_hex : ps->have_pat_str)
-		return u32_errorf(ps->err, ps->errlen,
-				  "string: option \"%s\" can only be used once.", name);
-	if (hex ? ps->have_pat_str : ps->have_pat_hex)
-		return u32_errorf(ps->err, ps->errlen,
-				  "string: option \"--string\" cannot be used "
-				  "together with \"--hex-string\".");
-	arg = next_arg(ps, name, "string");
-	if (!arg)
-		return -EINVAL;
-	*(hex ? &ps->have_pat_hex : &ps->have_pat_str) = true;
+	if (rc)
+		return rc;
+	arg = next_arg(ps, name);
+	*seen = true;
+	ps->both_patterns[ps->cur_str] = ps->have_pat_str && ps->have_pat_hex;
 	ps->r->m[ps->cur_str].invert = ps->invert;
 	s->have_pattern = true;
 	s->hex = hex;
+	if (hex &&
+	    u32_str_parse_hex(arg, s->pat, &s->plen, ps->err->detail, sizeof(ps->err->detail)))
+		return u32_rule_fail(ps->err, U32_RULE_BAD_HEX, "string", NULL);
 	if (hex)
-		return str_parse_hex(arg, s->pat, &s->plen, ps->err, ps->errlen);
+		return 0;
 	n = strlen(arg);
-	if (n > STR_MAX_PATTERN)
-		return u32_errorf(ps->err, ps->errlen, "STRING too long \"%s\"", arg);
+	if (n > U32_STR_MAX_PATTERN)
+		return u32_rule_fail(ps->err, U32_RULE_STRING_TOO_LONG, "string", arg);
 	memcpy(s->pat, arg, n);
 	s->plen = (unsigned)n;
 	return 0;
 }
 
-static int opt_string_window(struct rule_parser *ps, struct str_match *s, const char *opt)
+static int opt_string_window(struct rule_parser *ps, struct u32_str_match *s, const char *opt)
 {
-	const char *arg = next_arg(ps, opt, "string");
+	bool from = strcmp(opt, "--from") == 0;
+	int rc = opt_precheck(ps, "string", opt, true, from ? s->have_from : s->have_to, false);
 	uint16_t v;
 
-	if (!arg)
-		return -EINVAL;
-	if (parse_u16(arg, &v))
-		return u32_errorf(ps->err, ps->errlen,
-				  "string: bad value for option \"%s\", or out of range (0-65535).",
-				  opt);
-	if (strcmp(opt, "--from") == 0) {
-		s->from = v;
-		s->have_from = true;
-	} else {
-		s->to = v;
-		s->have_to = true;
-	}
+	if (rc)
+		return rc;
+	if (parse_u16(next_arg(ps, opt), &v))
+		return u32_rule_fail(ps->err, U32_RULE_BAD_WINDOW, "string", opt);
+	*(from ? &s->from : &s->to) = v;
+	*(from ? &s->have_from : &s->have_to) = true;
+	return 0;
+}
+
+static int opt_string_algo(struct rule_parser *ps, struct u32_str_match *s)
+{
+	const char *arg;
+	int rc = opt_precheck(ps, "string", "--algo", true, s->have_algo, false);
+
+	if (rc)
+		return rc;
+	arg = next_arg(ps, "--algo");
+	if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
+		return u32_rule_fail(ps->err, U32_RULE_KERNEL_ALGO, "string", arg);
+	s->algo = arg[0] == 'b' ? U32_ALGO_BM : U32_ALGO_KMP;
+	s->have_algo = true;
 	return 0;
 }
 
 static int opt_string(struct rule_parser *ps, const char *opt)
 {
-	struct str_match *s = &ps->r->m[ps->cur_str].str;
-	const char *arg;
+	struct u32_str_match *s = &ps->r->m[ps->cur_str].str;
+	int rc;
 
 	if (strcmp(opt, "--string") == 0 || strcmp(opt, "--hex-string") == 0)
 		return opt_string_pattern(ps, s, opt[2] == 'h');
-	if (ps->invert)
-		return u32_errorf(ps->err, ps->errlen, "string: option \"%s\" cannot be inverted.",
-				  opt);
+	if (strcmp(opt, "--algo") == 0)
+		return opt_string_algo(ps, s);
 	if (strcmp(opt, "--icase") == 0) {
+		rc = opt_precheck(ps, "string", opt, false, s->icase, false);
 		s->icase = true;
-		return 0;
-	}
-	if (strcmp(opt, "--algo") == 0) {
-		if (s->have_algo)
-			return u32_errorf(ps->err, ps->errlen,
-					  "string: option \"--algo\" can only be used once.");
-		arg = next_arg(ps, opt, "string");
-		if (!arg)
-			return -EINVAL;
-		if (strcmp(arg, "bm") && strcmp(arg, "kmp"))
-			return u32_errorf(
-			    ps->err, ps->errlen,
-			    "the kernel refuses this rule at load (%s): algorithm \"%s\"",
-			    strcmp(arg, "fsm") ? "No such file or directory" : "Invalid argument",
-			    arg);
-		s->algo = arg[0] == 'b' ? ALGO_BM : ALGO_KMP;
-		s->have_algo = true;
-		return 0;
+		return rc;
 	}
 	return opt_string_window(ps, s, opt);
 }
@@ -287,7 +302,7 @@ static int parse_port(const char *s, uint16_t *out)
 	return -EINVAL;
 }
 
-static int parse_ports(const char *arg, struct port_match *pm, char *bad, size_t badlen)
+static int parse_ports(const char *arg, struct u32_port_match *pm, char *bad, size_t badlen)
 {
 	char buf[64], *colon;
 
@@ -321,7 +336,7 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 		int num;
 	} protos[] = { { "tcp", 6 },	    { "udp", 17 },   { "icmp", 1 }, { "icmpv6", 58 },
 		       { "ipv6-icmp", 58 }, { "sctp", 132 }, { "all", -1 } };
-	const char *arg = next_arg(ps, opt, NULL);
+	const char *arg = next_arg(ps, opt);
 	char *end;
 
 	if (!arg)
@@ -335,37 +350,66 @@ static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 	}
 	unsigned long v = strtoul(arg, &end, 10);
 	if (*arg == '\0' || *end || v > 255)
-		return u32_errorf(ps->err, ps->errlen, "unknown protocol \"%s\" specified", arg);
+		return u32_rule_fail(ps->err, U32_RULE_BAD_PROTOCOL, NULL, arg);
 	ps->r->proto = v == 0 ? -1 : (int)v;
+	return 0;
+}
+
+/* --sport/--dport, once each: libxt_tcp and libxt_udp word the repeat differently. */
+static int opt_basic_port(struct rule_parser *ps, const char *opt, bool sport)
+{
+	struct u32_port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
+	const char *name = sport ? "--source-port" : "--destination-port";
+	const char *arg;
+	char bad[64];
+
+	if (ps->i + 1 >= ps->argc)
+		return u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
+	if (pm->set && ps->r->proto == 6)
+		return u32_rule_fail(ps->err, U32_RULE_TCP_PORT_REPEATED, "tcp", name);
+	if (pm->set)
+		return u32_rule_fail(ps->err, U32_RULE_REPEATED, "udp", name);
+	arg = next_arg(ps, opt);
+	pm->invert = ps->invert;
+	if (parse_ports(arg, pm, bad, sizeof(bad)))
+		return u32_rule_fail(ps->err, U32_RULE_BAD_PORT, NULL, bad);
+	return 0;
+}
+
+/* iptables' own -p and -f take a value check after "multiple ... flags". */
+static int opt_basic_once(struct rule_parser *ps, bool *seen, const char *flag)
+{
+	if (*seen)
+		return u32_rule_fail(ps->err, U32_RULE_MULTIPLE_FLAGS, NULL, flag);
+	*seen = true;
 	return 0;
 }
 
 static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 {
+	int rc;
+
 	*handled = true;
-	if (strcmp(opt, "-p") == 0 || strcmp(opt, "--protocol") == 0)
-		return opt_basic_proto(ps, opt);
+	if (strcmp(opt, "-p") == 0 || strcmp(opt, "--protocol") == 0) {
+		if (ps->i + 1 >= ps->argc)
+			return u32_rule_fail(ps->err, U32_RULE_NEEDS_ARGUMENT, NULL, opt);
+		rc = opt_basic_once(ps, &ps->have_proto, "-p");
+		return rc ? rc : opt_basic_proto(ps, opt);
+	}
 	if (strcmp(opt, "-f") == 0 || strcmp(opt, "--fragment") == 0) {
 		ps->r->frag = ps->invert ? 0 : 1;
-		return 0;
+		return opt_basic_once(ps, &ps->have_frag, "-f");
 	}
 	bool tcpudp = ps->r->proto == 6 || ps->r->proto == 17;
 	bool sport = !strcmp(opt, "--sport") || !strcmp(opt, "--source-port");
 	bool dport = !strcmp(opt, "--dport") || !strcmp(opt, "--destination-port");
-	if (tcpudp && (sport || dport)) {
-		struct port_match *pm = sport ? &ps->r->sport : &ps->r->dport;
-		const char *arg = next_arg(ps, opt, NULL);
-		if (!arg)
-			return -EINVAL;
-		char bad[64];
-		pm->invert = ps->invert;
-		if (parse_ports(arg, pm, bad, sizeof(bad)))
-			return u32_errorf(ps->err, ps->errlen,
-					  "Port \"%s\" does not resolve to anything.", bad);
-		return 0;
+	if (tcpudp && (sport || dport))
+		return opt_basic_port(ps, opt, sport);
+	if (strcmp(opt, "--comment") == 0) {
+		rc = opt_precheck(ps, "comment", opt, true, ps->have_comment, false);
+		ps->have_comment = true;
+		return rc ? rc : next_arg(ps, opt) ? 0 : -EINVAL;
 	}
-	if (strcmp(opt, "--comment") == 0)
-		return next_arg(ps, opt, "comment") ? 0 : -EINVAL;
 	*handled = false;
 	return 0;
 }
@@ -388,13 +432,12 @@ static int parse_one(struct rule_parser *ps)
 
 	if (strcmp(opt, "!") == 0) {
 		if (ps->invert)
-			return u32_errorf(ps->err, ps->errlen,
-					  "multiple consecutive ! not allowed");
+			return u32_rule_fail(ps->err, U32_RULE_DOUBLE_INVERT, NULL, NULL);
 		ps->invert = true;
 		return 0;
 	}
 	if (strcmp(opt, "-m") == 0 || strcmp(opt, "--match") == 0) {
-		const char *name = next_arg(ps, opt, NULL);
+		const char *name = next_arg(ps, opt);
 		return name ? add_match(ps, name) : -EINVAL;
 	}
 	if (strcmp(opt, "--u32") == 0 && ps->cur_u32 >= 0)
@@ -404,39 +447,37 @@ static int parse_one(struct rule_parser *ps)
 	else {
 		rc = opt_basic(ps, opt, &handled);
 		if (!rc && !handled)
-			rc = u32_errorf(ps->err, ps->errlen, "unknown option \"%s\"", opt);
+			rc = u32_rule_fail(ps->err, U32_RULE_UNKNOWN_OPTION, NULL, opt);
 	}
 	ps->invert = false;
 	return rc;
 }
 
 /* The final checks of each extension, then what the kernel refuses at load. */
-static int check_matches(struct rule_parser *ps, const struct kernel_profile *kp)
+static int check_matches(struct rule_parser *ps, const struct u32_kernel_profile *kp)
 {
 	for (unsigned k = 0; k < ps->r->nmatches; k++) {
-		struct match *m = &ps->r->m[k];
-		if (m->kind == M_U32) {
+		struct u32_match *m = &ps->r->m[k];
+		if (m->kind == U32_MATCH_U32) {
 			if (!ps->have_u32[k])
-				return u32_errorf(ps->err, ps->errlen,
-						  "u32: option \"--u32\" must be specified");
-			int rc = u32_check_kernel(&m->u32, kp, ps->err, ps->errlen);
-			if (rc)
-				return rc;
+				return u32_rule_fail(ps->err, U32_RULE_U32_MISSING, "u32", NULL);
+			if (u32_check_kernel(&m->u32, kp, ps->err->detail, sizeof(ps->err->detail)))
+				return u32_rule_fail(ps->err, U32_RULE_KERNEL_EXPR, "u32", NULL);
 			continue;
 		}
-		if (!m->str.have_algo)
-			return u32_errorf(ps->err, ps->errlen,
-					  "string: option \"--algo\" must be specified");
+		/* libxt_string's own check, then the option table's (--algo, then exclusions) */
 		if (!m->str.have_pattern)
-			return u32_errorf(
-			    ps->err, ps->errlen,
-			    "STRING match: You must specify `--string' or `--hex-string'");
-		if (m->str.plen == 0 || m->str.from > m->str.to)
-			return u32_errorf(
-			    ps->err, ps->errlen,
-			    "the kernel refuses this rule at load (Invalid argument): %s",
-			    m->str.plen == 0 ? "empty pattern" : "--from is after --to");
-		str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
+			return u32_rule_fail(ps->err, U32_RULE_PATTERN_MISSING, "string", NULL);
+		if (!m->str.have_algo)
+			return u32_rule_fail(ps->err, U32_RULE_ALGO_MISSING, "string", NULL);
+		if (ps->both_patterns[k])
+			return u32_rule_fail(ps->err, U32_RULE_BOTH_PATTERNS, "string", NULL);
+		if (m->str.plen == 0)
+			return u32_rule_fail(ps->err, U32_RULE_KERNEL_EMPTY, "string", NULL);
+		if (m->str.from > m->str.to)
+			return u32_rule_fail(ps->err, U32_RULE_KERNEL_FROM_AFTER_TO, "string",
+					     NULL);
+		u32_str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
 	}
 	return 0;
 }
@@ -462,18 +503,15 @@ static void join_args(char *out, size_t len, int argc, char **argv)
 	}
 }
 
-int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profile *kp, char *err,
-	       size_t errlen)
+int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_kernel_profile *kp,
+		   struct u32_rule_error *err)
 {
-	struct rule_parser ps = { .r = r,
-				  .argc = argc,
-				  .argv = argv,
-				  .cur_u32 = -1,
-				  .cur_str = -1,
-				  .err = err,
-				  .errlen = errlen };
+	struct rule_parser ps = {
+		.r = r, .argc = argc, .argv = argv, .cur_u32 = -1, .cur_str = -1, .err = err
+	};
 	int rc;
 
+	err->id = U32_RULE_OK;
 	r->nmatches = 0;
 	r->proto = -1;
 	r->family_hint = 0;
@@ -488,31 +526,31 @@ int rule_parse(struct rule *r, int argc, char **argv, const struct kernel_profil
 			return rc;
 	}
 	if (ps.invert)
-		return u32_errorf(err, errlen, "nothing appropriate following !");
+		return u32_rule_fail(err, U32_RULE_DANGLING_INVERT, NULL, NULL);
 	if (r->nmatches == 0 && r->proto < 0 && r->frag < 0)
-		return u32_errorf(err, errlen, "no match given (expected -m u32 or -m string)");
+		return u32_rule_fail(err, U32_RULE_NO_MATCH, NULL, NULL);
 	return check_matches(&ps, kp);
 }
 
-int rule_parse_line(struct rule *r, const char *line, const struct kernel_profile *kp, char *err,
-		    size_t errlen)
+int u32_rule_parse_line(struct u32_rule *r, const char *line, const struct u32_kernel_profile *kp,
+			struct u32_rule_error *err)
 {
 	char *buf = malloc(strlen(line) + 1), *words[256];
 	int n, rc;
 
+	err->id = U32_RULE_OK;
 	if (!buf)
-		return -ENOMEM;
-	n = u32_split_words(line, buf, words, (int)ARRAY_SIZE(words), err, errlen);
+		return u32_rule_fail(err, U32_RULE_NOMEM, NULL, NULL);
+	n = u32_split_words(line, buf, words, (int)ARRAY_SIZE(words), err->detail,
+			    sizeof(err->detail));
 	if (n <= 0) {
 		free(buf);
-		return n < 0 ? n : 1;
+		return n < 0 ? u32_rule_fail(err, U32_RULE_WORDS, NULL, NULL) : 1;
 	}
-	if (strlen(words[0]) >= RULE_NAME_LEN || words[0][0] == '-') {
-		rc = u32_errorf(err, errlen,
-				"a rule line starts with a name (at most %d characters)",
-				RULE_NAME_LEN - 1);
+	if (strlen(words[0]) >= U32_RULE_NAME_LEN || words[0][0] == '-') {
+		rc = fail_count(err, U32_RULE_LINE_NAME, U32_RULE_NAME_LEN - 1);
 	} else {
-		rc = rule_parse(r, n - 1, words + 1, kp, err, errlen);
+		rc = u32_rule_parse(r, n - 1, words + 1, kp, err);
 		snprintf(r->name, sizeof(r->name), "%s", words[0]);
 	}
 	free(buf);
@@ -520,63 +558,63 @@ int rule_parse_line(struct rule *r, const char *line, const struct kernel_profil
 }
 
 /* xt_tcp/xt_udp: fragments never match; an unreadable header is a hotdrop. */
-static enum verdict eval_ports(const struct rule *r, const struct pkt_view *v)
+static enum u32_verdict eval_ports(const struct u32_rule *r, const struct u32_view *v)
 {
 	uint32_t need = r->proto == 6 ? 20 : 8;
 	uint16_t sp, dp;
 
 	if (!r->sport.set && !r->dport.set)
-		return V_YES;
+		return U32_VERDICT_YES;
 	if (v->nonfirst_frag || v->l4off == 0 || v->l4off + need > v->len)
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (v->l4off + 4 > v->caplen)
-		return V_INDET;
+		return U32_VERDICT_INDET;
 	sp = (uint16_t)(v->data[v->l4off] << 8 | v->data[v->l4off + 1]);
 	dp = (uint16_t)(v->data[v->l4off + 2] << 8 | v->data[v->l4off + 3]);
 	if (r->sport.set && ((sp >= r->sport.lo && sp <= r->sport.hi) == r->sport.invert))
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (r->dport.set && ((dp >= r->dport.lo && dp <= r->dport.hi) == r->dport.invert))
-		return V_NO;
-	return V_YES;
+		return U32_VERDICT_NO;
+	return U32_VERDICT_YES;
 }
 
-static enum verdict eval_basic(const struct rule *r, const struct pkt_view *v)
+static enum u32_verdict eval_basic(const struct u32_rule *r, const struct u32_view *v)
 {
 	if (r->proto >= 0 && ((v->proto == r->proto) == r->proto_invert))
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (r->frag >= 0 && (v->nonfirst_frag != (r->frag == 1)))
-		return V_NO;
+		return U32_VERDICT_NO;
 	return eval_ports(r, v);
 }
 
-static enum verdict invert(enum verdict x, bool inv)
+static enum u32_verdict invert(enum u32_verdict x, bool inv)
 {
-	if (!inv || x == V_INDET)
+	if (!inv || x == U32_VERDICT_INDET)
 		return x;
-	return x == V_YES ? V_NO : V_YES;
+	return x == U32_VERDICT_YES ? U32_VERDICT_NO : U32_VERDICT_YES;
 }
 
-void rule_eval(const struct rule *r, const struct kernel_profile *kp, const struct pkt_view *v,
-	       enum bm_layout layout, struct rule_result *res)
+void u32_rule_eval(const struct u32_rule *r, const struct u32_kernel_profile *kp,
+		   const struct u32_view *v, enum u32_bm_layout layout, struct u32_rule_result *res)
 {
-	enum verdict acc = eval_basic(r, v);
+	enum u32_verdict acc = eval_basic(r, v);
 
 	res->layout_dependent = false;
-	for (unsigned k = 0; k < r->nmatches && acc != V_NO; k++) {
-		const struct match *m = &r->m[k];
-		enum verdict x;
-		if (m->kind == M_U32) {
+	for (unsigned k = 0; k < r->nmatches && acc != U32_VERDICT_NO; k++) {
+		const struct u32_match *m = &r->m[k];
+		enum u32_verdict x;
+		if (m->kind == U32_MATCH_U32) {
 			x = invert(u32_eval(&m->u32, kp, v, NULL), m->invert);
 		} else {
-			struct str_result sr;
-			str_eval(&m->str, kp, v, layout, &sr);
+			struct u32_str_result sr;
+			u32_str_eval(&m->str, kp, v, layout, &sr);
 			x = invert(sr.v, m->invert);
 			res->layout_dependent |= sr.layout_dependent;
 		}
-		if (x == V_NO)
-			acc = V_NO;
-		else if (x == V_INDET)
-			acc = V_INDET;
+		if (x == U32_VERDICT_NO)
+			acc = U32_VERDICT_NO;
+		else if (x == U32_VERDICT_INDET)
+			acc = U32_VERDICT_INDET;
 	}
 	res->v = acc;
 }

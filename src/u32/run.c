@@ -6,15 +6,15 @@
 
 #include "u32/run.h"
 
-int ruleset_add(struct ruleset *rs, const struct rule *r)
+int u32_ruleset_add(struct u32_ruleset *rs, const struct u32_rule *r)
 {
 	if (rs->n == rs->cap) {
 		unsigned cap = rs->cap ? rs->cap * 2 : 8;
-		struct rule *nr = realloc(rs->rules, cap * sizeof(*nr));
+		struct u32_rule *nr = realloc(rs->rules, cap * sizeof(*nr));
 		if (!nr)
 			return -ENOMEM;
 		rs->rules = nr;
-		struct rule_counts *nc = realloc(rs->counts, cap * sizeof(*nc));
+		struct u32_rule_counts *nc = realloc(rs->counts, cap * sizeof(*nc));
 		if (!nc)
 			return -ENOMEM;
 		rs->counts = nc;
@@ -26,14 +26,14 @@ int ruleset_add(struct ruleset *rs, const struct rule *r)
 	return 0;
 }
 
-void ruleset_free(struct ruleset *rs)
+void u32_ruleset_free(struct u32_ruleset *rs)
 {
 	free(rs->rules);
 	free(rs->counts);
 	memset(rs, 0, sizeof(*rs));
 }
 
-static bool name_taken(const struct ruleset *rs, const char *name)
+static bool name_taken(const struct u32_ruleset *rs, const char *name)
 {
 	for (unsigned k = 0; k < rs->n; k++)
 		if (strcmp(rs->rules[k].name, name) == 0)
@@ -41,36 +41,36 @@ static bool name_taken(const struct ruleset *rs, const char *name)
 	return false;
 }
 
-int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profile *kp, char *err,
-		 size_t errlen)
+int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_kernel_profile *kp,
+		     char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, msg[U32_ERR_LEN];
 	size_t cap = 0;
 	unsigned lineno = 0;
-	struct rule *r = malloc(sizeof(*r));
+	struct u32_rule *r = malloc(sizeof(*r));
+	struct u32_rule_error *why = malloc(sizeof(*why));
 	int rc = 0;
 
-	if (!f || !r) {
+	if (!f || !r || !why) {
 		rc = f ? -ENOMEM : -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		goto out;
 	}
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
-		int pr = rule_parse_line(r, line, kp, msg, sizeof(msg));
+		int pr = u32_rule_parse_line(r, line, kp, why);
 		if (pr == 1)
 			continue;
-		if (pr == 0 && name_taken(rs, r->name)) {
-			snprintf(msg, sizeof(msg), "rule name \"%s\" used twice", r->name);
-			pr = -EINVAL;
-		}
+		if (pr == 0 && name_taken(rs, r->name))
+			pr = u32_rule_fail(why, U32_RULE_NAME_TAKEN, NULL, r->name);
 		if (pr < 0) {
+			u32_rule_error_render(why, msg, sizeof(msg));
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
 			rc = pr;
 			goto out;
 		}
-		rc = ruleset_add(rs, r);
+		rc = u32_ruleset_add(rs, r);
 		if (rc) {
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, strerror(-rc));
 			goto out;
@@ -79,7 +79,143 @@ int ruleset_load(struct ruleset *rs, const char *path, const struct kernel_profi
 out:
 	free(line);
 	free(r);
+	free(why);
 	if (f)
 		fclose(f);
 	return rc;
+}
+
+int u32_run_init(struct u32_run *run, struct u32_ruleset *rs, const struct u32_run_opts *o)
+{
+	memset(run, 0, sizeof(*run));
+	run->rs = rs;
+	run->opts = *o;
+	run->fv.res = calloc(rs->n ? rs->n : 1, sizeof(*run->fv.res));
+	if (o->defrag)
+		run->defrag = u32_defrag_new();
+	if (!run->fv.res || (o->defrag && !run->defrag)) {
+		u32_run_free(run);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void u32_run_free(struct u32_run *run)
+{
+	free(run->fv.res);
+	u32_defrag_free(run->defrag);
+	run->fv.res = NULL;
+	run->defrag = NULL;
+}
+
+/* Every rule on one datagram, and the counters iptables -L -v -x would show. */
+static void account(struct u32_run *run, const struct u32_view *v)
+{
+	struct u32_ruleset *rs = run->rs;
+
+	for (unsigned k = 0; k < rs->n; k++) {
+		struct u32_rule_counts *c = &rs->counts[k];
+		struct u32_rule_result *res = &run->fv.res[k];
+		u32_rule_eval(&rs->rules[k], &run->opts.kp, v, run->opts.layout, res);
+		if (res->v == U32_VERDICT_YES) {
+			c->pkts++;
+			c->bytes += v->len;
+		} else if (res->v == U32_VERDICT_INDET) {
+			c->indet++;
+		}
+		c->layout_dep += res->layout_dependent;
+	}
+}
+
+/* With defrag: 0 evaluate v, 1 held, -ENOMEM; v becomes the datagram when complete. */
+static int reassemble(struct u32_run *run, struct u32_view *v)
+{
+	struct u32_view whole;
+	int rc = u32_defrag_add(run->defrag, v, &whole);
+
+	if (rc == 2) {
+		*v = whole;
+		return 0;
+	}
+	return rc;
+}
+
+struct run_capture {
+	struct u32_run *run;
+	int dlt;
+	u32_frame_fn on_frame;
+	void *ctx;
+};
+
+/* One frame: its view, reassembly, every rule, then the caller's turn. */
+static int run_frame(void *ctx, const struct u32_frame *f)
+{
+	struct run_capture *rc = ctx;
+	struct u32_run *run = rc->run;
+	struct u32_frame_verdicts *fv = &run->fv;
+	struct u32_view v;
+	int held = 0;
+
+	fv->number = ++run->frames;
+	fv->status = u32_view_from_frame(rc->dlt, f->data, f->caplen, f->wirelen, &v);
+	if (fv->status == U32_VIEW_OK && run->defrag && (held = reassemble(run, &v)) < 0)
+		return held;
+	if (fv->status == U32_VIEW_OK && held == 1)
+		fv->status = U32_VIEW_HELD;
+	fv->iplen = fv->status == U32_VIEW_OK ? v.len : 0;
+	if (fv->status == U32_VIEW_OK) {
+		run->ip++;
+		account(run, &v);
+	} else {
+		run->skipped++;
+	}
+	return rc->on_frame ? rc->on_frame(rc->ctx, fv) : 0;
+}
+
+int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame, void *ctx,
+		    char *err, size_t errlen)
+{
+	struct run_capture rc = { .run = run, .dlt = cap->dlt, .on_frame = on_frame, .ctx = ctx };
+
+	return u32_capture_loop(cap, run_frame, &rc, err, errlen);
+}
+
+int u32_packet_load(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v, char *err,
+		    size_t errlen)
+{
+	char msg[512];
+	struct u32_capture cap;
+	struct u32_frame f;
+	enum u32_view_status st;
+	unsigned long k = 0;
+	int rc;
+
+	*buf = NULL;
+	if (u32_capture_open(&cap, path, err, errlen))
+		return -EIO;
+	while ((rc = u32_capture_next(&cap, &f, msg, sizeof(msg))) == 1 && ++k < n)
+		;
+	if (rc != 1) {
+		/* a damaged capture is a failure, a frame number past the end a mistake */
+		if (rc < 0)
+			snprintf(err, errlen, "frame %lu: %s", k + 1, msg);
+		else
+			snprintf(err, errlen, "no frame %lu (the capture has %lu)", n, k);
+		u32_capture_close(&cap);
+		return rc < 0 ? -EIO : -ERANGE;
+	}
+	*buf = malloc(f.caplen ? f.caplen : 1);
+	if (!*buf) {
+		u32_capture_close(&cap);
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	memcpy(*buf, f.data, f.caplen);
+	st = u32_view_from_frame(cap.dlt, *buf, f.caplen, f.wirelen, v);
+	u32_capture_close(&cap);
+	if (st != U32_VIEW_OK) {
+		snprintf(err, errlen, "frame %lu: %s", n, u32_view_status_reason(st));
+		return -EPROTO;
+	}
+	return 0;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "u32/u32.h"
+#include "u32/view.h"
 
 static uint16_t be16(const uint8_t *p)
 {
@@ -73,7 +73,7 @@ static bool ipv4_checksum_ok(const uint8_t *p, uint32_t hlen)
 	return sum == 0xFFFF;
 }
 
-static void transport_len(struct pkt_view *v)
+static void transport_len(struct u32_view *v)
 {
 	if (v->nonfirst_frag || v->l4off == 0)
 		return;
@@ -83,22 +83,22 @@ static void transport_len(struct pkt_view *v)
 		v->l4len = 8;
 }
 
-static enum view_status ipv4_view(const uint8_t *ip, uint32_t cap, uint32_t wire,
-				  struct pkt_view *v)
+static enum u32_view_status ipv4_view(const uint8_t *ip, uint32_t cap, uint32_t wire,
+				      struct u32_view *v)
 {
 	uint32_t ihl, tot;
 	uint16_t frag;
 
 	if (cap < 20)
-		return VIEW_SHORT;
+		return U32_VIEW_SHORT;
 	ihl = (uint32_t)(ip[0] & 0x0F) * 4;
 	tot = be16(ip + 2);
 	if ((ip[0] >> 4) != 4 || ihl < 20 || tot > wire || tot < ihl)
-		return VIEW_DROPPED;
+		return U32_VIEW_DROPPED;
 	if (cap < ihl)
-		return VIEW_SHORT;
+		return U32_VIEW_SHORT;
 	if (!ipv4_checksum_ok(ip, ihl))
-		return VIEW_DROPPED;
+		return U32_VIEW_DROPPED;
 	frag = be16(ip + 6);
 	v->family = 4;
 	v->len = tot;
@@ -108,7 +108,7 @@ static enum view_status ipv4_view(const uint8_t *ip, uint32_t cap, uint32_t wire
 	v->is_frag = (frag & 0x3FFF) != 0;
 	v->nonfirst_frag = (frag & 0x1FFF) != 0;
 	v->l4off = v->nonfirst_frag ? 0 : ihl;
-	return VIEW_OK;
+	return U32_VIEW_OK;
 }
 
 static bool ipv6_addr_is(const uint8_t *a, const uint8_t *prefix, unsigned n)
@@ -131,7 +131,7 @@ static bool ipv6_addrs_dropped(const uint8_t *ip)
 }
 
 /* Walks extension headers the way ipv6_find_hdr() does for -p. */
-static void ipv6_transport(struct pkt_view *v)
+static void ipv6_transport(struct u32_view *v)
 {
 	uint8_t nh = v->data[6];
 	uint32_t off = 40, nhpos = 6; /* nhpos: the byte that names header nh */
@@ -165,36 +165,36 @@ static void ipv6_transport(struct pkt_view *v)
 	v->l4off = v->nonfirst_frag || off > v->len ? 0 : off;
 }
 
-static enum view_status ipv6_view(const uint8_t *ip, uint32_t cap, uint32_t wire,
-				  struct pkt_view *v)
+static enum u32_view_status ipv6_view(const uint8_t *ip, uint32_t cap, uint32_t wire,
+				      struct u32_view *v)
 {
 	uint32_t len;
 
 	if (cap < 40)
-		return VIEW_SHORT;
+		return U32_VIEW_SHORT;
 	len = 40u + be16(ip + 4);
 	if ((ip[0] >> 4) != 6 || len > wire || ipv6_addrs_dropped(ip))
-		return VIEW_DROPPED;
+		return U32_VIEW_DROPPED;
 	v->family = 6;
 	v->len = len;
 	v->caplen = cap < len ? cap : len;
 	v->l3len = 40;
 	ipv6_transport(v);
-	return VIEW_OK;
+	return U32_VIEW_OK;
 }
 
-enum view_status pkt_view_from_frame(int dlt, const uint8_t *frame, uint32_t caplen,
-				     uint32_t wirelen, struct pkt_view *v)
+enum u32_view_status u32_view_from_frame(int dlt, const uint8_t *frame, uint32_t caplen,
+					 uint32_t wirelen, struct u32_view *v)
 {
 	uint16_t etype = 0;
 	int off = link_header(dlt, frame, caplen, &etype);
-	enum view_status st;
+	enum u32_view_status st;
 
 	memset(v, 0, sizeof(*v));
 	if (wirelen < caplen)
 		wirelen = caplen;
 	if (off < 0 || (etype != 0x0800 && etype != 0x86DD) || (uint32_t)off >= caplen)
-		return VIEW_NOT_IP;
+		return U32_VIEW_NOT_IP;
 	v->data = frame + off;
 	v->wirelen = wirelen - (uint32_t)off;
 	v->l2len = dlt == DLT_EN10MB ? (uint32_t)off : 14;
@@ -202,21 +202,21 @@ enum view_status pkt_view_from_frame(int dlt, const uint8_t *frame, uint32_t cap
 		st = ipv4_view(v->data, caplen - (uint32_t)off, v->wirelen, v);
 	else
 		st = ipv6_view(v->data, caplen - (uint32_t)off, v->wirelen, v);
-	if (st == VIEW_OK)
+	if (st == U32_VIEW_OK)
 		transport_len(v);
 	return st;
 }
 
-const char *view_status_reason(enum view_status s)
+const char *u32_view_status_reason(enum u32_view_status s)
 {
 	switch (s) {
-	case VIEW_OK:
+	case U32_VIEW_OK:
 		return "ok";
-	case VIEW_NOT_IP:
+	case U32_VIEW_NOT_IP:
 		return "not IPv4/IPv6";
-	case VIEW_DROPPED:
+	case U32_VIEW_DROPPED:
 		return "dropped by the IP layer before PREROUTING (bad header, checksum or length)";
-	case VIEW_HELD:
+	case U32_VIEW_HELD:
 		return "fragment held for reassembly (--defrag)";
 	default:
 		return "IP header cut short by the capture";

@@ -7,7 +7,7 @@
 
 enum { GROW_MIN = 16 };
 
-int grow(void *ptrp, size_t *cap, size_t need, size_t elem_size)
+int util_grow(void *ptrp, size_t *cap, size_t need, size_t elem_size)
 {
 	size_t n = *cap ? *cap : GROW_MIN;
 	void *old, *p;

@@ -13,6 +13,6 @@
  * O(1). Returns 0, or -ENOMEM with the array and *cap unchanged.
  * ptrp is the address of the array pointer (void * so any T ** fits).
  */
-int grow(void *ptrp, size_t *cap, size_t need, size_t elem_size);
+int util_grow(void *ptrp, size_t *cap, size_t need, size_t elem_size);
 
 #endif

@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cgroup_events_frozen_parse(buf, size);
 	memcpy(wchan, buf, n);
 	wchan[n] = '\0';
-	d_reason_classify(wchan, &st, &v);
-	d_reason_classify("", &st, &v);
-	d_reason_classify(wchan, NULL, &v);
+	load_dreason_classify(wchan, &st, &v);
+	load_dreason_classify("", &st, &v);
+	load_dreason_classify(wchan, NULL, &v);
 	return 0;
 }

@@ -1,13 +1,13 @@
 /*
- * Fuzzes the capture reader (libpcap over pcap/pcapng bytes) and the
- * link-layer view, evaluating a few u32 and string rules on every frame and
- * on every datagram the reassembly model completes.
+ * Fuzzes the capture reader (libpcap over pcap/pcapng bytes), the
+ * link-layer view and reassembly through the real run loop of triage u32
+ * test (u32_ruleset_run): a few u32 and string rules on every frame and on
+ * every datagram the reassembly model completes.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "u32/capture.h"
-#include "u32/u32.h"
+#include "u32/run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,35 +18,44 @@ static const char *const rules[] = {
 	"d -m string --algo kmp --from 20 --to 200 --string ABC",
 };
 
+/* Checks what the loop hands out; stops after 10000 frames. */
+static int check_frame(void *ctx, const struct u32_frame_verdicts *fv)
+{
+	const struct u32_ruleset *rs = ctx;
+
+	for (unsigned k = 0; fv->status == U32_VIEW_OK && k < rs->n; k++)
+		if (fv->res[k].v > U32_VERDICT_INDET)
+			abort();
+	return fv->number >= 10000;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct kernel_profile kp = { 0 };
-	struct rule *r = calloc(4, sizeof(*r));
-	struct defrag *d = defrag_new();
-	struct capture cap;
-	struct frame f;
-	struct pkt_view v;
-	struct rule_result res;
+	struct u32_run_opts o = { .layout = (enum u32_bm_layout)(size % 5) };
+	struct u32_rule *r = calloc(1, sizeof(*r));
+	struct u32_rule_error why;
+	struct u32_ruleset rs = { 0 };
+	struct u32_capture cap;
+	struct u32_run run;
 	char err[512];
-	unsigned n = 0;
 
-	if (!r || !d)
-		goto out;
+	if (!r)
+		return 0;
 	for (unsigned k = 0; k < 4; k++)
-		if (rule_parse_line(&r[k], rules[k], &kp, err, sizeof(err)))
+		if (u32_rule_parse_line(r, rules[k], &o.kp, &why) || u32_ruleset_add(&rs, r))
 			abort();
-	if (capture_open_mem(&cap, data, size, err, sizeof(err)) == 0) {
-		while (n++ < 10000 && capture_next(&cap, &f, err, sizeof(err)) == 1) {
-			if (pkt_view_from_frame(cap.dlt, f.data, f.caplen, f.wirelen, &v) !=
-			    VIEW_OK)
-				continue;
-			for (unsigned k = 0; k < 4; k++)
-				rule_eval(&r[k], &kp, &v, BM_AUTO, &res);
+	/* each input twice: fragments matched one by one, then reassembled first */
+	for (int pass = 0; pass < 2; pass++) {
+		o.defrag = pass == 1;
+		if (u32_run_init(&run, &rs, &o))
+			break;
+		if (u32_capture_open_mem(&cap, data, size, err, sizeof(err)) == 0) {
+			(void)u32_ruleset_run(&run, &cap, check_frame, &rs, err, sizeof(err));
+			u32_capture_close(&cap);
 		}
-		capture_close(&cap);
+		u32_run_free(&run);
 	}
-out:
-	defrag_free(d);
+	u32_ruleset_free(&rs);
 	free(r);
 	return 0;
 }

@@ -10,7 +10,9 @@
 
 #include "../unit/u32_view.h"
 #include "u32/args.h"
-#include "u32/u32.h"
+#include "u32/explain.h"
+#include "u32/lint.h"
+#include "u32/rule.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,13 +31,14 @@ static const uint8_t packet[] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct kernel_profile kp = { 0 },
-					   old = { .shift_mod32 = true, .to_start = true };
-	struct text_sink out = { sink, NULL };
-	struct lint_warning w[16];
-	struct rule_result res;
+	static const struct u32_kernel_profile kp = { 0 },
+					       old = { .shift_mod32 = true, .to_start = true };
+	struct u32_text_sink out = { sink, NULL };
+	struct u32_lint_warning w[16];
+	struct u32_rule_result res;
 	char err[U32_ERR_LEN], canon[1024];
-	struct rule *r;
+	struct u32_rule_error why = { 0 };
+	struct u32_rule *r;
 	char *line;
 
 	if (size > 4096)
@@ -46,19 +49,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	/* the same text as a rule given on the command line (bare expression, command line) */
-	struct rule_args ra;
-	if (rule_args_build(&ra, 1, &line, err, sizeof(err)) == 0)
-		(void)rule_parse(r, ra.n, ra.word, &kp, err, sizeof(err));
-	rule_args_free(&ra);
-	if (rule_parse_line(r, line, size & 1 ? &old : &kp, err, sizeof(err)) == 0) {
+	/* the same text as a rule given to lint (bare expression, command line, --algo retry) */
+	struct u32_lint_set ls = { 0 };
+	(void)u32_lint_add(&ls, 1, &line, "fuzz");
+	u32_lint_set_free(&ls);
+	/* every refusal renders to a message */
+	int rc = u32_rule_parse_line(r, line, size & 1 ? &old : &kp, &why);
+	if (rc < 0)
+		u32_rule_error_render(&why, err, sizeof(err));
+	if (rc == 0) {
 		for (unsigned len = 0; len <= sizeof(packet); len += 7) {
-			struct pkt_view v = udp4_view(packet, len);
-			rule_eval(r, &kp, &v, (enum bm_layout)(len % 5), &res);
+			struct u32_view v = udp4_view(packet, len);
+			u32_rule_eval(r, &kp, &v, (enum u32_bm_layout)(len % 5), &res);
 		}
-		rule_lint(r, w, 16);
+		u32_rule_lint(r, w, 16);
 		for (unsigned k = 0; k < r->nmatches; k++) {
-			if (r->m[k].kind != M_U32)
+			if (r->m[k].kind != U32_MATCH_U32)
 				continue;
 			u32_format(&r->m[k].u32, canon, sizeof(canon));
 			u32_explain(&r->m[k].u32, &out);

@@ -2,6 +2,7 @@
 """Writes the u32 test captures (python3 standard library only).
 
   gen_captures.py OUTDIR            the golden corpus, in every encapsulation
+  gen_captures.py --big OUTDIR      frames of 4-40 KB and bm rules across their chunk edges
   gen_captures.py --bench N FILE    N frames of mixed traffic for bench/u32.sh
 
 Each corpus frame has a label (OUTDIR/corpus.labels: number,label) saying
@@ -386,12 +387,125 @@ def write_random(seed, n, prefix):
             fh.write("rs%d %s\n" % (k, random_string(rnd, frames)))
 
 
+def big_frames():
+    """(label, frame, linear) of the large-frame corpus: IPv4 and IPv6, with IP
+    options and IPv6 extension headers, from 4 KiB to 40 KB, each with a payload
+    of its own random bytes so that a 6-byte pattern occurs once. linear is where
+    the IP layer's own header ends (what ip_rcv/ipv6_rcv pull into the linear
+    area; a Hop-by-Hop header is read before PREROUTING, so it counts)."""
+    out = []
+
+    def payload(k, n):
+        rnd = random.Random(1000 + k)
+        return bytes(rnd.randrange(256) for _ in range(n))
+
+    def v4(k, total, options=b"", proto=17, trailer=b""):
+        hl = 20 + len(options)
+        if proto == 17:
+            ip = ipv4(17, udp(payload(k, total - hl - 8), dport=9999), options=options)
+        else:
+            ip = ipv4(6, tcp(payload(k, total - hl - 20), dport=9999), options=options)
+        out.append(("v4-%d%s%s%s" % (total, "-opts%d" % len(options) if options else "",
+                                      "-tcp" if proto == 6 else "",
+                                      "-trailer%d" % len(trailer) if trailer else ""),
+                    eth(ip, pad_to=0) + trailer, hl))
+
+    def v6(k, total, ext=b"", nh=17, label=""):
+        body = udp(payload(k, total - 40 - len(ext) - 8), dport=9999)
+        ip = ipv6(nh if ext else 17, ext + body)
+        linear = 40 + (len(ext) if nh == 0 else 0)
+        out.append(("v6-%d%s" % (total, label), eth(ip, pad_to=0), linear))
+
+    k = 0
+    for total in (4100, 8191, 8192, 8193, 8200, 8500, 9000):
+        k += 1
+        v4(k, total)
+    for total, opts in ((8500, bytes.fromhex("9404000001010100")), (9000, bytes([1] * 40))):
+        k += 1
+        v4(k, total, opts)
+    k += 1
+    v4(k, 9000, proto=6)
+    k += 1
+    v4(k, 4070, trailer=b"TRAIL!")  # the frame, not the datagram, passes 4080 bytes
+    k += 1
+    v4(k, 8500, trailer=b"ENDTAIL")
+    for total in (8300, 9000):
+        k += 1
+        v6(k, total)
+    hbh8 = bytes([17, 0, 1, 4, 0, 0, 0, 0])  # PadN
+    # PadN, Router Alert, PadN (Linux drops more than 7 bytes of padding in a row)
+    hbh16 = bytes([17, 1, 1, 2, 0, 0, 5, 2, 0, 0, 1, 4, 0, 0, 0, 0])
+    dst8 = bytes([17, 0, 1, 4, 0, 0, 0, 0])
+    for total, ext, nh, label in ((9000, hbh8, 0, "-hbh8"), (8500, hbh16, 0, "-hbh16"),
+                                  (9000, dst8, 60, "-dstopts8")):
+        k += 1
+        v6(k, total, ext, nh, label)
+    # past 9 KiB (the oracle's veth has MTU 65535): where do the page fragments end?
+    for total in (12289, 13000, 16400, 20000, 40000):
+        k += 1
+        v4(k, total)
+    k += 1
+    v6(k, 30000)
+    return out
+
+
+def big_rules(frames):
+    """Per frame, bm patterns placed across the IP header's end, every multiple of
+    4096 of the IP offset and the end of the datagram: ending at the boundary,
+    starting there, and crossing it 1|5, 3|3 and 5|1; plus kmp, --icase and a
+    --to window across IP offset 8192. The kernel says which ones bm finds."""
+    rules = []
+    for n, (label, frame, linear) in enumerate(frames, 1):
+        l2 = 14
+        ip = frame[l2:]
+        total = struct.unpack("!H", ip[2:4])[0] if ip[0] >> 4 == 4 else \
+            40 + struct.unpack("!H", ip[4:6])[0]
+        ip = ip[:total]
+        cuts = [linear] + list(range(4096, total, 4096))
+        for b in cuts:
+            for a, z in ((6, 0), (5, 1), (3, 3), (1, 5), (0, 6)):
+                if b - a >= 0 and b + z <= total:
+                    pat = ip[b - a:b + z]
+                    rules.append(("f%d_%d_%d" % (n, b, a),
+                                  "-m string --algo bm --hex-string '|%s|'" % pat.hex()))
+        rules.append(("f%d_end" % n, "-m string --algo bm --hex-string '|%s|'"
+                      % ip[total - 6:].hex()))
+        if len(frame) > l2 + total:  # across the end, into the Ethernet trailer
+            pat = ip[total - 3:] + frame[l2 + total:l2 + total + 3]
+            rules.append(("f%d_past_end" % n, "-m string --algo bm --hex-string '|%s|'"
+                          % pat.hex()))
+        if total > 8200:
+            pat = ip[8189:8195]
+            rules.append(("f%d_kmp" % n, "-m string --algo kmp --hex-string '|%s|'" % pat.hex()))
+            rules.append(("f%d_icase" % n, "-m string --algo bm --icase --hex-string '|%s|'"
+                          % pat.hex()))
+            rules.append(("f%d_to" % n, "-m string --algo bm --from 8100 --to 8195 "
+                          "--hex-string '|%s|'" % pat.hex()))
+            rules.append(("f%d_to_short" % n, "-m string --algo bm --from 8100 --to 8194 "
+                          "--hex-string '|%s|'" % pat.hex()))
+    return rules
+
+
+def write_big(outdir):
+    os.makedirs(outdir, exist_ok=True)
+    frames = big_frames()
+    write(os.path.join(outdir, "big.pcap"), pcap_bytes([fr for _, fr, _ in frames], 1))
+    with open(os.path.join(outdir, "big.labels"), "w") as fh:
+        for k, (label, _, _) in enumerate(frames, 1):
+            fh.write("%d,%s\n" % (k, label))
+    with open(os.path.join(outdir, "big.rules"), "w") as fh:
+        for name, args in big_rules(frames):
+            fh.write("%s %s\n" % (name, args))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--bench":
         write_bench(int(sys.argv[2]), sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "--random":
         write_random(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--big":
+        write_big(sys.argv[2])
     elif len(sys.argv) == 2:
         write_corpus(sys.argv[1])
     else:
-        sys.exit("usage: gen_captures.py OUTDIR | --bench N FILE")
+        sys.exit("usage: gen_captures.py OUTDIR | --big OUTDIR | --bench N FILE")

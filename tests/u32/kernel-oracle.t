@@ -33,14 +33,17 @@ ip netns exec "$RX" sysctl -qw net.ipv6.conf.default.accept_dad=0
 for ns in "$TX" "$RX"; do
 	ip -n "$ns" link set lo up
 done
-ip -n "$TX" link set u32tx mtu 9000 up
-ip -n "$RX" link set u32rx mtu 9000 up
+# MTU 65535: the large-frame corpus goes up to 40 KB
+ip -n "$TX" link set u32tx mtu 65535 up
+ip -n "$RX" link set u32rx mtu 65535 up
 ip -n "$RX" addr add 10.201.0.2/24 dev u32rx
 rxmac=$(ip -n "$RX" -o link show u32rx | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
 [ -n "$rxmac" ] || { echo "no receiver MAC"; exit 1; }
 # The corpus's frames carry their own MACs; the oracle rewrites the destination.
 
 python3 "$SRC/tests/u32/gen_captures.py" "$work" || exit 1
+# frames of 4-40 KB with bm patterns across every chunk edge the kernel might make
+python3 "$SRC/tests/u32/gen_captures.py" --big "$work" || exit 1
 # a seeded random corpus on top of the hand-made one
 python3 "$SRC/tests/u32/gen_captures.py" --random "${U32_ORACLE_SEED:-1}" 200 "$work/random" ||
 	exit 1
@@ -98,6 +101,7 @@ run_corpus() { # name rules pcap labels [triage options]
 }
 run_corpus golden "$SRC/tests/u32/corpus.rules" "$work/corpus.pcap" "$work/corpus.labels"
 run_corpus random "$work/random.rules" "$work/random.pcap" "$work/labels.random"
+run_corpus big "$work/big.rules" "$work/big.pcap" "$work/big.labels"
 # Tagged frames as captured (802.1Q id 5; 802.1ad 100 + 802.1Q 5), received on VLAN devices
 if ip -n "$RX" link add link u32rx name u32rx.5 type vlan id 5 2>/dev/null &&
 	ip -n "$RX" link add link u32rx name u32rx.100 type vlan proto 802.1ad id 100 &&

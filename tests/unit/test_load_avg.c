@@ -149,7 +149,7 @@ TEST(seed_prints_back_to_the_same_text)
 		ref_print(seed, &ip2, &f2);
 		ASSERT_UEQ(ip2, ip);
 		ASSERT_UEQ(f2, f);
-		/* From the parsed double, as watch_init seeds. */
+		/* From the parsed double, as load_watch_init seeds. */
 		ASSERT_UEQ(load_fixed_from_double(ip + f / 100.0), seed);
 	}
 }
@@ -223,8 +223,8 @@ TEST(kernel_fold_is_explained_by_one_count)
 		nanosleep(&ts, NULL);
 		if (!read_loadavg(b, sizeof(b), &after))
 			break;
-		loadavg_figures(a, fa, sizeof(fa));
-		loadavg_figures(b, fb, sizeof(fb));
+		load_avg_figures(a, fa, sizeof(fa));
+		load_avg_figures(b, fb, sizeof(fb));
 		if (strcmp(fa, fb)) {
 			seen = true;
 			break;

@@ -73,7 +73,7 @@ TEST(reread_through_the_same_fd_follows_the_task)
 {
 	struct worker w = { 0, 0 };
 	struct task_stat_cache c;
-	struct procfs pf;
+	struct procfs *pf;
 	pthread_t t;
 	int fd;
 
@@ -82,11 +82,11 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	pthread_create(&t, NULL, work, &w);
 	while (!__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE))
 		sched_yield();
-	ASSERT_TRUE(wait_state(&c, &pf, w.tid, 'S'));
+	ASSERT_TRUE(wait_state(&c, pf, w.tid, 'S'));
 	ASSERT_EQ(c.nold, 1);
 	fd = c.old[0].fd;
 	__atomic_store_n(&w.mode, 1, __ATOMIC_RELEASE);
-	ASSERT_TRUE(wait_state(&c, &pf, w.tid, 'R'));
+	ASSERT_TRUE(wait_state(&c, pf, w.tid, 'R'));
 	ASSERT_EQ(c.old[0].fd, fd); /* the same open file, read again */
 	__atomic_store_n(&w.mode, 2, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
@@ -95,17 +95,17 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	 * the kernel clears the thread's tid (in exit_mm), a moment before the
 	 * task is released: poll rather than read once.
 	 */
-	ASSERT_TRUE(wait_state(&c, &pf, w.tid, '?'));
+	ASSERT_TRUE(wait_state(&c, pf, w.tid, '?'));
 	ASSERT_EQ(c.nold, 0);
 	task_stat_cache_release(&c);
-	procfs_close(&pf);
+	procfs_close(pf);
 }
 
 TEST(a_scan_closes_what_it_did_not_read_and_respects_the_limit)
 {
 	struct worker w = { 0, 0 };
 	struct task_stat_cache c;
-	struct procfs pf;
+	struct procfs *pf;
 	char buf[1024];
 	pthread_t t;
 	ssize_t n;
@@ -116,9 +116,9 @@ TEST(a_scan_closes_what_it_did_not_read_and_respects_the_limit)
 		sched_yield();
 	task_stat_cache_init(&c, 1);
 	task_stat_cache_begin(&c);
-	ASSERT_TRUE(task_stat_cache_read(&c, &pf, getpid(), getpid(), buf, sizeof(buf)) > 0);
+	ASSERT_TRUE(task_stat_cache_read(&c, pf, getpid(), getpid(), buf, sizeof(buf)) > 0);
 	/* Over the limit of 1: read, but not kept. */
-	n = task_stat_cache_read(&c, &pf, getpid(), w.tid, buf, sizeof(buf));
+	n = task_stat_cache_read(&c, pf, getpid(), w.tid, buf, sizeof(buf));
 	task_stat_cache_end(&c);
 	__atomic_store_n(&w.mode, 2, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
@@ -130,7 +130,7 @@ TEST(a_scan_closes_what_it_did_not_read_and_respects_the_limit)
 	task_stat_cache_end(&c);
 	ASSERT_EQ(c.nold, 0);
 	task_stat_cache_release(&c);
-	procfs_close(&pf);
+	procfs_close(pf);
 }
 
 int main(void)

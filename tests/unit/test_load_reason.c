@@ -33,7 +33,7 @@ static enum d_reason classify(const char *wchan, const char *stack_text)
 
 	if (stack_text)
 		kstack_parse(stack_text, strlen(stack_text), &st);
-	d_reason_classify(wchan, stack_text ? &st : NULL, &v);
+	load_dreason_classify(wchan, stack_text ? &st : NULL, &v);
 	return v.reason;
 }
 

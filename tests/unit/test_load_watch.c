@@ -65,7 +65,7 @@ TEST(folds_follow_the_kernels_text_and_shares_sum_up)
 
 	char text[64];
 
-	watch_init(&ws, "2.00 1.00 0.50 3/100 5", now, 2);
+	load_watch_init(&ws, "2.00 1.00 0.50 3/100 5", now, 2);
 	/* Per period: 4 samples; task0 R always, task1 R half, task2 D always, task3 frozen. */
 	for (int fold = 0; fold < 6; fold++) {
 		for (int s = 0; s < 4; s++) {
@@ -73,13 +73,13 @@ TEST(folds_follow_the_kernels_text_and_shares_sum_up)
 			snprintf(text, sizeof(text), "%s %d/100 5", figures[fold % 2],
 				 s % 2 ? 2 : 3);
 			make_snap(&snap, t, s % 2 ? "RSDF" : "RRDF", cgs);
-			ASSERT_TRUE(watch_tick(&ws, text, &snap, now) >= 0);
+			ASSERT_TRUE(load_watch_tick(&ws, text, &snap, now) >= 0);
 			now += 1.2;
 		}
 	}
 	ASSERT_EQ(ws.steps, 5); /* the text changed at the first sample of periods 1..5 */
 	ASSERT_EQ(ws.forced_steps, 0);
-	ASSERT_EQ(watch_report_build(&ws, now, 10, &r), 0);
+	ASSERT_EQ(load_watch_report_build(&ws, now, 10, &r), 0);
 	ASSERT_EQ(r.ntop, 3); /* the frozen task has no share */
 	ASSERT_EQ(r.top[0].tid, 100);
 	ASSERT_NEAR(r.top[0].runnable, ref_share(5, 1.0), 1e-6);
@@ -98,8 +98,8 @@ TEST(folds_follow_the_kernels_text_and_shares_sum_up)
 	ASSERT_NEAR(r.runnable[0] + r.d[0] + r.before[0], r.recon[0], 5 * 1.0 / 2048);
 	ASSERT_NEAR(r.unattributed[0], 0, 5 * 1.0 / 2048);
 	ASSERT_NEAR(r.reason1[D_VFORK], r.d[0], 1e-9);
-	watch_report_release(&r);
-	watch_release(&ws);
+	load_watch_report_release(&r);
+	load_watch_release(&ws);
 }
 
 TEST(total_is_the_kernels_arithmetic_from_the_seed)
@@ -113,13 +113,13 @@ TEST(total_is_the_kernels_arithmetic_from_the_seed)
 	for (int k = 0; k < 3; k++)
 		want[k] = load_fixed_from_printed(3, 0);
 	/* 2 runnable (the kernel shows 3 with the reader) and 1 counted D. */
-	watch_init(&ws, "3.00 3.00 3.00 3/10 1", 0, 2);
+	load_watch_init(&ws, "3.00 3.00 3.00 3/10 1", 0, 2);
 	make_snap(&snap, t, "RRDF", cgs);
-	ASSERT_EQ(watch_tick(&ws, "3.00 3.00 3.00 3/10 1", &snap, 0), 0);
+	ASSERT_EQ(load_watch_tick(&ws, "3.00 3.00 3.00 3/10 1", &snap, 0), 0);
 	for (int fold = 1; fold <= 8; fold++) {
 		/* A new text marks one kernel fold; each period saw 3 counted tasks. */
 		snprintf(text, sizeof(text), "3.%02d 3.00 3.00 3/10 1", fold);
-		ASSERT_EQ(watch_tick(&ws, text, &snap, fold * 5.004), 1);
+		ASSERT_EQ(load_watch_tick(&ws, text, &snap, fold * 5.004), 1);
 		want[0] = ref_step(want[0], 1884, 3 * 2048);
 		want[1] = ref_step(want[1], 2014, 3 * 2048);
 		want[2] = ref_step(want[2], 2037, 3 * 2048);
@@ -127,7 +127,7 @@ TEST(total_is_the_kernels_arithmetic_from_the_seed)
 	ASSERT_EQ(ws.steps, 8);
 	for (int k = 0; k < 3; k++)
 		ASSERT_UEQ(ws.total[k], want[k]);
-	watch_release(&ws);
+	load_watch_release(&ws);
 }
 
 TEST(periods_without_a_scan_hold_the_last_mean)
@@ -137,18 +137,18 @@ TEST(periods_without_a_scan_hold_the_last_mean)
 	struct watch_state ws;
 	struct watch_report r;
 
-	watch_init(&ws, "0.00 0.00 0.00 1/10 1", 0, 2);
+	load_watch_init(&ws, "0.00 0.00 0.00 1/10 1", 0, 2);
 	make_snap(&snap, t, "R", cgs);
-	ASSERT_EQ(watch_tick(&ws, "0.00 0.00 0.00 1/10 1", &snap, 0), 0);
+	ASSERT_EQ(load_watch_tick(&ws, "0.00 0.00 0.00 1/10 1", &snap, 0), 0);
 	/* Three kernel folds, no scan in between: each holds one runnable task. */
-	ASSERT_EQ(watch_kernel_tick(&ws, "0.08 0.01 0.00 1/10 1", 5.0), 1);
-	ASSERT_EQ(watch_kernel_tick(&ws, "0.16 0.03 0.01 1/10 1", 10.0), 1);
-	ASSERT_EQ(watch_kernel_tick(&ws, "0.23 0.04 0.01 1/10 1", 15.0), 1);
+	ASSERT_EQ(load_watch_kernel_tick(&ws, "0.08 0.01 0.00 1/10 1", 5.0), 1);
+	ASSERT_EQ(load_watch_kernel_tick(&ws, "0.16 0.03 0.01 1/10 1", 10.0), 1);
+	ASSERT_EQ(load_watch_kernel_tick(&ws, "0.23 0.04 0.01 1/10 1", 15.0), 1);
 	ASSERT_EQ(ws.held_steps, 2);
-	ASSERT_EQ(watch_report_build(&ws, 15, 10, &r), 0);
+	ASSERT_EQ(load_watch_report_build(&ws, 15, 10, &r), 0);
 	ASSERT_NEAR(r.top[0].runnable, ref_share(3, 1.0), 1e-6);
-	watch_report_release(&r);
-	watch_release(&ws);
+	load_watch_report_release(&r);
+	load_watch_release(&ws);
 }
 
 TEST(overdue_fold_is_predicted_once_and_late_change_not_doubled)
@@ -158,24 +158,24 @@ TEST(overdue_fold_is_predicted_once_and_late_change_not_doubled)
 	struct watch_state ws;
 	const char *a = "1.00 1.00 1.00 1/10 1", *b = "1.01 1.00 1.00 1/10 1";
 
-	watch_init(&ws, a, 0, 2);
+	load_watch_init(&ws, a, 0, 2);
 	make_snap(&snap, t, "R", cgs);
-	watch_tick(&ws, a, &snap, 0);
+	load_watch_tick(&ws, a, &snap, 0);
 	/* No visible change past 5.004 s + 0.6 s grace: fold on our own. */
-	ASSERT_EQ(watch_tick(&ws, a, &snap, 5.7), 1);
+	ASSERT_EQ(load_watch_tick(&ws, a, &snap, 5.7), 1);
 	ASSERT_EQ(ws.forced_steps, 1);
 	/* The kernel's change arriving 0.3 s later is that same fold. */
-	ASSERT_EQ(watch_tick(&ws, b, &snap, 6.0), 0);
+	ASSERT_EQ(load_watch_tick(&ws, b, &snap, 6.0), 0);
 	ASSERT_EQ(ws.steps, 1);
-	watch_release(&ws);
+	load_watch_release(&ws);
 }
 
 TEST(budget_period)
 {
-	ASSERT_NEAR(watch_period_for_budget(0.002, 0.02, 0.1, 60), 0.1, 1e-12);
-	ASSERT_NEAR(watch_period_for_budget(0.2, 0.02, 0.1, 60), 10, 1e-9);
-	ASSERT_NEAR(watch_period_for_budget(5, 0.02, 0.1, 60), 60, 1e-9);
-	ASSERT_NEAR(watch_period_for_budget(0.1, 0, 0.1, 60), 60, 1e-9);
+	ASSERT_NEAR(load_watch_period_for_budget(0.002, 0.02, 0.1, 60), 0.1, 1e-12);
+	ASSERT_NEAR(load_watch_period_for_budget(0.2, 0.02, 0.1, 60), 10, 1e-9);
+	ASSERT_NEAR(load_watch_period_for_budget(5, 0.02, 0.1, 60), 60, 1e-9);
+	ASSERT_NEAR(load_watch_period_for_budget(0.1, 0, 0.1, 60), 60, 1e-9);
 }
 
 int main(void)

@@ -311,7 +311,7 @@ TEST(task_table)
 	struct pidstat_table tb = { 0 };
 	struct pidstat_task *p, *t1, *t2, *q;
 
-	tb.fd_budget = 0;
+	tb.fd_budget.left = 0;
 	p = pidstat_table_add(&tb, NULL, 100);
 	t1 = pidstat_table_add(&tb, p, 100); /* the main thread: same pid, other key */
 	t2 = pidstat_table_add(&tb, p, 101);

@@ -1,13 +1,17 @@
 /* The pure /proc parsers, on lines written as the kernel writes them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "procfs/host.h"
+#include "procfs/kept.h"
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
 #include "unit.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A 52-field stat line whose comm holds spaces and parentheses. */
 static const char stat_line[] =
@@ -165,7 +169,7 @@ TEST(meta_parse)
 /* The live reader against this very process. */
 TEST(live_self)
 {
-	struct procfs pf;
+	struct procfs *pf;
 	struct id_list tids = { 0 };
 	char buf[1024], path[64];
 	struct pid_stat s;
@@ -173,16 +177,76 @@ TEST(live_self)
 
 	ASSERT_EQ(procfs_open(&pf, "/"), 0);
 	snprintf(path, sizeof(path), "%d/stat", (int)getpid());
-	n = procfs_read(&pf, path, buf, sizeof(buf));
+	n = procfs_read(pf, path, buf, sizeof(buf));
 	ASSERT_TRUE(n > 0);
 	ASSERT_EQ(pid_stat_parse(buf, (size_t)n, &s), 0);
 	ASSERT_EQ(s.pid, getpid());
-	ASSERT_EQ(procfs_list_tids(&pf, getpid(), &tids), 0);
+	ASSERT_EQ(procfs_list_tids(pf, getpid(), &tids), 0);
 	ASSERT_EQ(tids.len, 1);
 	ASSERT_EQ(tids.ids[0], getpid());
-	ASSERT_EQ(procfs_read(&pf, "no-such-file", buf, sizeof(buf)), -ENOENT);
+	ASSERT_EQ(procfs_read(pf, "no-such-file", buf, sizeof(buf)), -ENOENT);
 	id_list_release(&tids);
-	procfs_close(&pf);
+	procfs_close(pf);
+}
+
+/* proc(5): smaps lists each mapping's header line, then "Key: value kB" lines. */
+TEST(smaps_stack_figures)
+{
+	static const char *const lines[] = {
+		"7f0000000000-7f0000001000 r-xp 00000000 08:01 12 /usr/lib/libc.so.6",
+		"Size:                  4 kB",
+		"Referenced:            4 kB",
+		"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0                          [stack]",
+		"Size:                132 kB",
+		"KernelPageSize:        4 kB",
+		"Rss:                  12 kB",
+		"Referenced:           12 kB",
+	};
+	struct smaps_stack st = { 0 };
+	size_t i = 0;
+
+	while (i < ARRAY_LEN(lines) && !smaps_stack_line(&st, lines[i]))
+		i++;
+	ASSERT_EQ(i, 7); /* done at the stack's Referenced line */
+	ASSERT_UEQ(st.size_kb, 132);
+	ASSERT_UEQ(st.ref_kb, 12);
+}
+
+TEST(cmdline_arguments_joined)
+{
+	char a[] = "sleep\0"
+		   "100\0"; /* argv {"sleep", "100"} as the kernel writes it */
+	char b[] = "x\0\0";
+
+	cmdline_join(a, sizeof(a) - 1);
+	ASSERT_STREQ(a, "sleep 100");
+	cmdline_join(b, sizeof(b) - 1);
+	ASSERT_STREQ(b, "x");
+}
+
+/* Kept-open files stay within their budget and give fds back when closed. */
+TEST(kept_files_respect_the_budget)
+{
+	struct procfs_fd_budget b = { 1 };
+	int kept = -1, other = -1, fd;
+	char buf[1024];
+
+	ASSERT_EQ(procfs_kept_reread(&kept, &b, buf, sizeof(buf)), -EBADF); /* nothing kept */
+	fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(fd >= 0);
+	procfs_kept_keep(&kept, fd, &b);
+	ASSERT_EQ(kept, fd);
+	ASSERT_EQ(b.left, 0);
+	fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(fd >= 0);
+	procfs_kept_keep(&other, fd, &b); /* no budget left: closed, not kept */
+	ASSERT_EQ(other, -1);
+	ASSERT_TRUE(fcntl(fd, F_GETFD) < 0);
+	ASSERT_TRUE(procfs_kept_reread(&kept, &b, buf, sizeof(buf)) > 0);
+	ASSERT_EQ(atoi(buf), getpid()); /* proc(5): stat starts with the pid */
+	procfs_kept_close(&kept, &b);
+	ASSERT_EQ(kept, -1);
+	ASSERT_EQ(b.left, 1);
 }
 
 int main(void)
@@ -198,5 +262,8 @@ int main(void)
 	RUN(&st, loadavg_and_psi);
 	RUN(&st, meta_parse);
 	RUN(&st, live_self);
+	RUN(&st, smaps_stack_figures);
+	RUN(&st, cmdline_arguments_joined);
+	RUN(&st, kept_files_respect_the_budget);
 	UNIT_MAIN_END(&st);
 }

@@ -297,7 +297,7 @@ __attribute__((noinline)) int unit_marker_function(int x)
 
 TEST(live_process_resolves_exe_and_libc)
 {
-	struct procfs pf;
+	struct procfs *pf;
 	struct proc_syms *ps;
 	struct sym_loc loc;
 	Dl_info info;
@@ -305,7 +305,7 @@ TEST(live_process_resolves_exe_and_libc)
 	void *libc_fn = dlsym(RTLD_DEFAULT, "getpid");
 
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
-	ASSERT_EQ(proc_syms_open(&pf, getpid(), NULL, &ps), 0);
+	ASSERT_EQ(proc_syms_open(pf, getpid(), NULL, &ps), 0);
 	ASSERT_EQ(proc_syms_resolve(ps, addr + 2, &loc), 0);
 	ASSERT_STREQ(loc.name, "unit_marker_function");
 	ASSERT_UEQ(loc.offset, 2);
@@ -319,7 +319,7 @@ TEST(live_process_resolves_exe_and_libc)
 	/* Unmapped memory. */
 	ASSERT_EQ(proc_syms_resolve(ps, 8, &loc), -ENOENT);
 	proc_syms_close(ps);
-	procfs_close(&pf);
+	procfs_close(pf);
 }
 
 /* The vDSO: its image dumped to a file, with nm -D as the oracle. */
@@ -331,7 +331,7 @@ TEST(live_process_resolves_vdso)
 	size_t size = 0;
 	struct proc_syms *ps;
 	struct sym_loc loc;
-	struct procfs pf;
+	struct procfs *pf;
 	FILE *f;
 
 	ASSERT_TRUE(base != NULL);
@@ -361,7 +361,7 @@ TEST(live_process_resolves_vdso)
 		pclose(f);
 	ASSERT_TRUE(vaddr != 0);
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
-	ASSERT_EQ(proc_syms_open(&pf, getpid(), NULL, &ps), 0);
+	ASSERT_EQ(proc_syms_open(pf, getpid(), NULL, &ps), 0);
 	ASSERT_EQ(proc_syms_resolve(ps, (uint64_t)(uintptr_t)base + vaddr + 4, &loc), 0);
 	ASSERT_STREQ(loc.module, "[vdso]");
 	ASSERT_UEQ(loc.offset, 4);
@@ -369,22 +369,22 @@ TEST(live_process_resolves_vdso)
 	ASSERT_TRUE(!strcmp(loc.name, "__vdso_clock_gettime") ||
 		    !strcmp(loc.name, "clock_gettime"));
 	proc_syms_close(ps);
-	procfs_close(&pf);
+	procfs_close(pf);
 }
 
 /* ---- the kernel: an independent read of /proc/kallsyms ---- */
 
 TEST(kallsyms_lookup_matches_file)
 {
-	struct procfs pf;
+	struct procfs *pf;
 	struct symtab k;
 	char line[512];
 	FILE *f;
 	int n = 0, checked = 0, err;
 
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
-	err = ksyms_load(&pf, &k);
-	procfs_close(&pf);
+	err = ksyms_load(pf, &k);
+	procfs_close(pf);
 	if (err == -EACCES) {
 		printf(
 		    "note: kallsyms addresses are hidden here (not root?); kernel check skipped\n");

@@ -1,4 +1,4 @@
-/* src/util helpers that have no better home: grow(). */
+/* src/util helpers that have no better home: util_grow(). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ TEST(grow_appends)
 	for (long i = 0; i < 10000; i++) {
 		size_t before = cap;
 
-		ASSERT_EQ(grow(&a, &cap, len + 1, sizeof(*a)), 0);
+		ASSERT_EQ(util_grow(&a, &cap, len + 1, sizeof(*a)), 0);
 		ASSERT_TRUE(cap >= len + 1);
 		reallocs += cap != before;
 		a[len++] = i;
@@ -33,11 +33,11 @@ TEST(grow_no_op_and_jump)
 	int *a = NULL, *before;
 	size_t cap = 0;
 
-	ASSERT_EQ(grow(&a, &cap, 3, sizeof(*a)), 0);
+	ASSERT_EQ(util_grow(&a, &cap, 3, sizeof(*a)), 0);
 	before = a;
-	ASSERT_EQ(grow(&a, &cap, cap, sizeof(*a)), 0);
+	ASSERT_EQ(util_grow(&a, &cap, cap, sizeof(*a)), 0);
 	ASSERT_TRUE(a == before);
-	ASSERT_EQ(grow(&a, &cap, 1000, sizeof(*a)), 0);
+	ASSERT_EQ(util_grow(&a, &cap, 1000, sizeof(*a)), 0);
 	ASSERT_TRUE(cap >= 1000);
 	a[999] = 7;
 	free(a);
@@ -49,9 +49,9 @@ TEST(grow_overflow)
 	char *a = NULL;
 	size_t cap = 0;
 
-	ASSERT_EQ(grow(&a, &cap, 10, 1), 0);
-	ASSERT_EQ(grow(&a, &cap, SIZE_MAX / 2 + 2, 1), -ENOMEM);
-	ASSERT_EQ(grow(&a, &cap, SIZE_MAX / 8, 16), -ENOMEM);
+	ASSERT_EQ(util_grow(&a, &cap, 10, 1), 0);
+	ASSERT_EQ(util_grow(&a, &cap, SIZE_MAX / 2 + 2, 1), -ENOMEM);
+	ASSERT_EQ(util_grow(&a, &cap, SIZE_MAX / 8, 16), -ENOMEM);
 	ASSERT_TRUE(a != NULL && cap >= 10);
 	free(a);
 }

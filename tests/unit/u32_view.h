@@ -2,11 +2,11 @@
 #ifndef TRIAGE_TEST_U32_VIEW_H
 #define TRIAGE_TEST_U32_VIEW_H
 
-#include "u32/u32.h"
+#include "u32/view.h"
 
-static inline struct pkt_view udp4_view(const uint8_t *p, unsigned len)
+static inline struct u32_view udp4_view(const uint8_t *p, unsigned len)
 {
-	struct pkt_view v = { .data = p,
+	struct u32_view v = { .data = p,
 			      .len = len,
 			      .caplen = len,
 			      .family = 4,

@@ -1,13 +1,16 @@
-/* The command table: one entry point per subcommand, src/cmd/<name>.c. */
+/* The command layer: one entry point per subcommand, src/cmd/<name>.c. Only
+ * main.c and src/cmd/ include this; cores never call cmd_* (the build checks). */
 #ifndef TRIAGE_CMD_H
 #define TRIAGE_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
+	bool own_stdout; /* the command decides about write errors (pidstat mode) */
 };
 
 int cmd_pidstat(int argc, char **argv);
@@ -24,7 +27,9 @@ void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
 
 /*
  * Flushes stdout and reports a write failure (full disk, EIO) instead of
- * exiting 0 with truncated output. Returns the status to exit with.
+ * exiting 0 with truncated output. Returns the status to exit with. main()
+ * calls it after every command; a failure is reported once (the unwritten
+ * rest is dropped), so an earlier call by a shell is harmless.
  */
 int cmd_finish_stdout(int status);
 

@@ -10,7 +10,7 @@
 
 #include "common.h"
 #include "u32/internal.h"
-#include "u32/u32.h"
+#include "u32/eval.h"
 
 static bool u32_is_space(char c)
 {
@@ -241,7 +241,7 @@ int u32_parse(const char *arg, struct u32_expr *e, char *err, size_t errlen)
 	}
 }
 
-int u32_check_kernel(const struct u32_expr *e, const struct kernel_profile *kp, char *err,
+int u32_check_kernel(const struct u32_expr *e, const struct u32_kernel_profile *kp, char *err,
 		     size_t errlen)
 {
 	for (unsigned t = 0; t < e->ntests; t++) {
@@ -311,15 +311,16 @@ static void trace_step(struct u32_trace *tr, const struct u32_step *s)
 }
 
 /* Reads the word at pos, or says why it cannot. */
-static enum verdict read_word(const struct pkt_view *v, uint32_t pos, uint32_t *out)
+static enum u32_verdict read_word(const struct u32_view *v, uint32_t pos, uint32_t *out)
 {
 	if (pos + 4 > v->caplen)
-		return V_INDET;
+		return U32_VERDICT_INDET;
 	*out = read_be32(v->data + pos);
-	return V_YES;
+	return U32_VERDICT_YES;
 }
 
-static uint32_t apply_shift(uint8_t op, uint32_t val, uint32_t n, const struct kernel_profile *kp)
+static uint32_t apply_shift(uint8_t op, uint32_t val, uint32_t n,
+			    const struct u32_kernel_profile *kp)
 {
 	if (n >= 32) {
 		if (!kp->shift_mod32)
@@ -329,10 +330,10 @@ static uint32_t apply_shift(uint8_t op, uint32_t val, uint32_t n, const struct k
 	return op == U32_OP_SHL ? val << n : val >> n;
 }
 
-/* Applies one operator; V_NO when an '@' read leaves the packet. */
-static enum verdict apply_op(const struct u32_test *ct, unsigned k, const struct pkt_view *v,
-			     const struct kernel_profile *kp, uint32_t *val, uint32_t *at,
-			     struct u32_step *s)
+/* Applies one operator; U32_VERDICT_NO when an '@' read leaves the packet. */
+static enum u32_verdict apply_op(const struct u32_test *ct, unsigned k, const struct u32_view *v,
+				 const struct u32_kernel_profile *kp, uint32_t *val, uint32_t *at,
+				 struct u32_step *s)
 {
 	uint32_t n = ct->num[k], len = v->len;
 
@@ -350,16 +351,16 @@ static enum verdict apply_op(const struct u32_test *ct, unsigned k, const struct
 	default:
 		s->read = true;
 		if (*at + *val < *at)
-			return V_NO;
+			return U32_VERDICT_NO;
 		*at += *val;
 		s->readpos = *at + n;
 		if (*at + 4 < *at || len < *at + 4 || n > len - *at - 4)
-			return V_NO;
-		if (read_word(v, *at + n, val) == V_INDET)
-			return V_INDET;
+			return U32_VERDICT_NO;
+		if (read_word(v, *at + n, val) == U32_VERDICT_INDET)
+			return U32_VERDICT_INDET;
 	}
 	s->after = *val;
-	return V_YES;
+	return U32_VERDICT_YES;
 }
 
 static bool in_ranges(const struct u32_test *ct, uint32_t val)
@@ -370,48 +371,50 @@ static bool in_ranges(const struct u32_test *ct, uint32_t val)
 	return false;
 }
 
-static enum verdict eval_test(const struct u32_expr *e, unsigned t, const struct kernel_profile *kp,
-			      const struct pkt_view *v, struct u32_trace *tr)
+static enum u32_verdict eval_test(const struct u32_expr *e, unsigned t,
+				  const struct u32_kernel_profile *kp, const struct u32_view *v,
+				  struct u32_trace *tr)
 {
 	const struct u32_test *ct = &e->test[t];
 	struct u32_step s = { .test = t, .read = true, .readpos = ct->num[0] };
 	uint32_t at = 0, val = 0, pos = ct->num[0];
-	enum verdict r;
+	enum u32_verdict r;
 
 	if (v->len < 4 || pos > v->len - 4) {
 		s.fail_oob = true;
 		trace_step(tr, &s);
-		return V_NO;
+		return U32_VERDICT_NO;
 	}
-	if (read_word(v, pos, &val) == V_INDET) {
+	if (read_word(v, pos, &val) == U32_VERDICT_INDET) {
 		s.indet = true;
 		trace_step(tr, &s);
-		return V_INDET;
+		return U32_VERDICT_INDET;
 	}
 	s.after = val;
 	trace_step(tr, &s);
 	for (unsigned k = 1; k < ct->nnums; k++) {
 		struct u32_step st = { .test = t, .index = k };
 		r = apply_op(ct, k, v, kp, &val, &at, &st);
-		st.fail_oob = r == V_NO;
-		st.indet = r == V_INDET;
+		st.fail_oob = r == U32_VERDICT_NO;
+		st.indet = r == U32_VERDICT_INDET;
 		trace_step(tr, &st);
-		if (r != V_YES)
+		if (r != U32_VERDICT_YES)
 			return r;
 	}
-	return in_ranges(ct, val) ? V_YES : V_NO;
+	return in_ranges(ct, val) ? U32_VERDICT_YES : U32_VERDICT_NO;
 }
 
 /* The same walk as eval_test() without the trace: the per-packet hot path. */
-static enum verdict eval_test_fast(const struct u32_test *ct, const struct kernel_profile *kp,
-				   const struct pkt_view *v)
+static enum u32_verdict eval_test_fast(const struct u32_test *ct,
+				       const struct u32_kernel_profile *kp,
+				       const struct u32_view *v)
 {
 	uint32_t at = 0, val, pos = ct->num[0], len = v->len, n;
 
 	if (len < 4 || pos > len - 4)
-		return V_NO;
+		return U32_VERDICT_NO;
 	if (pos + 4 > v->caplen)
-		return V_INDET;
+		return U32_VERDICT_INDET;
 	val = read_be32(v->data + pos);
 	for (unsigned k = 1; k < ct->nnums; k++) {
 		n = ct->num[k];
@@ -425,28 +428,28 @@ static enum verdict eval_test_fast(const struct u32_test *ct, const struct kerne
 			break;
 		default:
 			if (at + val < at)
-				return V_NO;
+				return U32_VERDICT_NO;
 			at += val;
 			if (at + 4 < at || len < at + 4 || n > len - at - 4)
-				return V_NO;
+				return U32_VERDICT_NO;
 			if (at + n + 4 > v->caplen)
-				return V_INDET;
+				return U32_VERDICT_INDET;
 			val = read_be32(v->data + at + n);
 		}
 	}
-	return in_ranges(ct, val) ? V_YES : V_NO;
+	return in_ranges(ct, val) ? U32_VERDICT_YES : U32_VERDICT_NO;
 }
 
-enum verdict u32_eval(const struct u32_expr *e, const struct kernel_profile *kp,
-		      const struct pkt_view *v, struct u32_trace *tr)
+enum u32_verdict u32_eval(const struct u32_expr *e, const struct u32_kernel_profile *kp,
+			  const struct u32_view *v, struct u32_trace *tr)
 {
 	if (!tr) {
 		for (unsigned t = 0; t < e->ntests; t++) {
-			enum verdict r = eval_test_fast(&e->test[t], kp, v);
-			if (r != V_YES)
+			enum u32_verdict r = eval_test_fast(&e->test[t], kp, v);
+			if (r != U32_VERDICT_YES)
 				return r;
 		}
-		return V_YES;
+		return U32_VERDICT_YES;
 	}
 	if (tr) {
 		tr->nsteps = 0;
@@ -454,8 +457,8 @@ enum verdict u32_eval(const struct u32_expr *e, const struct kernel_profile *kp,
 		tr->oob = false;
 	}
 	for (unsigned t = 0; t < e->ntests; t++) {
-		enum verdict r = eval_test(e, t, kp, v, tr);
-		if (r != V_YES) {
+		enum u32_verdict r = eval_test(e, t, kp, v, tr);
+		if (r != U32_VERDICT_YES) {
 			if (tr) {
 				tr->failed_test = (int)t;
 				tr->oob = tr->nsteps && tr->step[tr->nsteps - 1].fail_oob;
@@ -463,5 +466,5 @@ enum verdict u32_eval(const struct u32_expr *e, const struct kernel_profile *kp,
 			return r;
 		}
 	}
-	return V_YES;
+	return U32_VERDICT_YES;
 }

@@ -1,0 +1,88 @@
+/*
+ * The task table: every task pidstat follows, its two snapshots and its
+ * kept-open files, in display order with a hash index (src/pidstat/table.c).
+ */
+#ifndef TRIAGE_PIDSTAT_TABLE_H
+#define TRIAGE_PIDSTAT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "procfs/kept.h"
+
+/* One snapshot of a task's counters (sysstat's struct pid_stats). */
+struct pidstat_snap {
+	uint64_t utime, stime, gtime, wtime; /* ticks */
+	int64_t cutime, cstime, cgtime;
+	uint64_t minflt, cminflt, majflt, cmajflt;
+	uint64_t vsz, rss; /* kB */
+	uint64_t blkio;	   /* delayacct_blkio_ticks */
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
+	uint64_t nvcsw, nivcsw;
+	uint64_t threads, fd_nr;
+	uint64_t stack_size, stack_ref;
+	unsigned processor, priority, policy;
+};
+
+/* Task flags. */
+enum {
+	TASK_NO_IO = 1u << 0,	  /* io unreadable: print -1.00 */
+	TASK_NO_FD = 1u << 1,	  /* fd/ unreadable: print -1 */
+	TASK_DISPLAYED = 1u << 2, /* process row shown in this block */
+	TASK_SEEN = 1u << 3,	  /* read successfully in this sample */
+	TASK_KNOWN = 1u << 4,	  /* start time recorded */
+	TASK_LISTED = 1u << 5,	  /* its threads were read last sample */
+};
+
+#define PIDSTAT_NFILES 4 /* stat, schedstat, status, io: kept open */
+
+struct pidstat_task {
+	pid_t pid;
+	struct pidstat_task *leader; /* NULL for a process (TGID) entry */
+	unsigned uid;
+	unsigned flags;
+	uint64_t start;	     /* stat field 22: tells a reused PID from the old task */
+	unsigned nthreads;   /* stat field 20 */
+	unsigned ntids_seen; /* thread entries queued after it last sample */
+	size_t order_idx;    /* its index in the display order */
+	char comm[128];
+	char *cmdline;		     /* -l: cached command line, NULL until read non-empty */
+	struct pidstat_snap snap[3]; /* [0]/[1] alternate, [2] first (Average) */
+	/* Average accumulators, as sysstat keeps them. */
+	uint64_t total_vsz, total_rss, total_stack_size, total_stack_ref;
+	uint64_t total_threads, total_fd_nr;
+	unsigned rt_asum, uc_asum, rc_asum, sk_asum, delay_asum, tf_asum;
+	/* --whole: per-thread running sums (monotonic by construction). */
+	uint64_t whole_nvcsw, whole_nivcsw, whole_wtime, whole_blkio;
+	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io; -1 if not */
+	int taskdir;		    /* a process's task/ directory (O_PATH), or -1 */
+	struct pidstat_task *hnext; /* hash chain */
+};
+
+/* The task table: display order array plus an O(1) hash index. */
+struct pidstat_table {
+	struct pidstat_task **order; /* processes ascending, each followed by its threads */
+	size_t len, cap;
+	struct pidstat_task **next; /* the order being built for the current sample */
+	size_t next_len, next_cap;
+	struct pidstat_task **buckets;
+	size_t nbuckets, count;
+	struct procfs_fd_budget fd_budget; /* how many more fds may be kept open */
+};
+
+void pidstat_table_release(struct pidstat_table *t);
+struct pidstat_task *pidstat_table_find(struct pidstat_table *tb, struct pidstat_task *leader,
+					pid_t pid);
+struct pidstat_task *pidstat_table_add(struct pidstat_table *tb, struct pidstat_task *leader,
+				       pid_t pid);
+void pidstat_task_reset(struct pidstat_table *tb, struct pidstat_task *t);
+void pidstat_task_forget_files(struct pidstat_table *tb, struct pidstat_task *t);
+bool pidstat_task_has_files(const struct pidstat_task *t);
+/* Appends t to the order being built for this sample. */
+int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t);
+/* Frees the tasks not seen in this sample and installs the new order. */
+void pidstat_table_commit(struct pidstat_table *tb);
+
+#endif
