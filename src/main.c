@@ -10,10 +10,14 @@
 #include "common.h"
 
 static const struct cmd commands[] = {
+	{ "report", cmd_report,
+	  "watch the machine a few seconds: what is wrong, the numbers, what to run next" },
 	/* sysstat's pidstat does not report a failed stdout: neither do we */
 	{ "pidstat", cmd_pidstat,
 	  "per-task CPU, memory, I/O and context switches (sysstat-compatible)",
 	  .own_stdout = true },
+	{ "collect", cmd_collect,
+	  "feed Graphite and Prometheus: per-process groups and host figures" },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },
 	{ "probe", cmd_probe, "eBPF probes: syscalls, trace, offcpu, runq, profile" },
 	{ "doctor", cmd_doctor, "what this machine offers for tracing, and what is missing" },

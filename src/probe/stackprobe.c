@@ -122,6 +122,7 @@ static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, cons
 	int err;
 
 	s->probe = p;
+	s->pf = NULL; /* so sp_session_end() closes nothing it did not open */
 	*stage = "checking privileges";
 	err = probe_check_privileges();
 	if (err)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
@@ -51,4 +52,27 @@ int parse_seconds(const char *s, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+int parse_pid_list(const char *s, pid_t *pids, size_t max, size_t *n)
+{
+	size_t before = *n;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		char tok[16];
+		unsigned v;
+
+		if (!len || len >= sizeof(tok) || *n >= max)
+			return -EINVAL;
+		memcpy(tok, s, len);
+		tok[len] = '\0';
+		if (parse_uint(tok, 1, 1u << 30, &v))
+			return -EINVAL;
+		pids[(*n)++] = (pid_t)v;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return *n > before ? 0 : -EINVAL;
 }

@@ -2,7 +2,9 @@
 #ifndef TRIAGE_PARSE_H
 #define TRIAGE_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * Parses a whole string of decimal digits into *out, with no sign, space or
@@ -16,5 +18,11 @@ int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out);
 
 /* Parses a positive decimal number of seconds such as "2" or "0.5". */
 int parse_seconds(const char *s, double *out);
+
+/*
+ * "PID,PID,..." (each 1 to 2^30) appended to pids[*n], at most max in all.
+ * Returns 0, or -EINVAL for an empty list, a bad PID or too many.
+ */
+int parse_pid_list(const char *s, pid_t *pids, size_t max, size_t *n);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "unit.h"
 #include "util/grow.h"
+#include "util/parse.h"
 
 /* Appending one at a time keeps every element and grows geometrically. */
 TEST(grow_appends)
@@ -55,11 +56,31 @@ TEST(grow_overflow)
 	free(a);
 }
 
+TEST(pid_lists)
+{
+	pid_t p[3];
+	size_t n = 0;
+
+	ASSERT_EQ(parse_pid_list("1,22,333", p, 3, &n), 0);
+	ASSERT_EQ(n, 3);
+	ASSERT_EQ(p[2], 333);
+	n = 0;
+	ASSERT_TRUE(parse_pid_list("1,2,3,4", p, 3, &n) < 0); /* too many */
+	n = 0;
+	ASSERT_TRUE(parse_pid_list("", p, 3, &n) < 0);
+	ASSERT_TRUE(parse_pid_list("1,,2", p, 3, &n) < 0);
+	n = 0;
+	ASSERT_TRUE(parse_pid_list("0", p, 3, &n) < 0);
+	ASSERT_TRUE(parse_pid_list("-1", p, 3, &n) < 0);
+	ASSERT_TRUE(parse_pid_list("12345678901234567", p, 3, &n) < 0);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
 
 	RUN(&st, grow_appends);
+	RUN(&st, pid_lists);
 	RUN(&st, grow_no_op_and_jump);
 	RUN(&st, grow_overflow);
 	UNIT_MAIN_END(&st);

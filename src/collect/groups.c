@@ -1,0 +1,252 @@
+/* Process groups with monotonic counters (see groups.h). */
+#include "collect/groups.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/grow.h"
+
+enum { C_UTIME, C_STIME, C_WTIME, C_NVCSW, C_NIVCSW, C_READ, C_WRITE, NCTR };
+
+struct group {
+	char name[COLLECT_LABEL_MAX];
+	uint64_t c[NCTR];
+	uint64_t rss_kb;
+	unsigned threads, procs;
+};
+
+/* A process seen in the last sample. */
+struct seen {
+	pid_t pid;
+	uint64_t start;
+	uint64_t c[NCTR];
+	size_t group;
+};
+
+struct group_table {
+	enum group_by by;
+	const struct procfs *pf;
+	double hz;
+	struct group *g;
+	size_t ng, capg;
+	struct seen *old, *cur;
+	size_t nold, capold, ncur, capcur, j;
+	size_t *order;
+	size_t caporder;
+};
+
+int group_table_new(struct group_table **out, enum group_by by, const struct procfs *pf, double hz)
+{
+	struct group_table *gt = calloc(1, sizeof(*gt));
+
+	if (!gt)
+		return -ENOMEM;
+	gt->by = by;
+	gt->pf = pf;
+	gt->hz = hz > 0 ? hz : 100;
+	*out = gt;
+	return 0;
+}
+
+void group_table_free(struct group_table *gt)
+{
+	if (!gt)
+		return;
+	free(gt->g);
+	free(gt->old);
+	free(gt->cur);
+	free(gt->order);
+	free(gt);
+}
+
+void cgroup_path_parse(const char *buf, char *out, size_t size)
+{
+	const char *line = buf, *pick = NULL;
+
+	while (line && *line) {
+		const char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		const char *nl = strchr(line, '\n');
+
+		if (c2 && (!strncmp(line, "0::", 3) ||
+			   (!pick && strstr(c1, "cpu") && strstr(c1, "cpu") < c2)))
+			pick = c2 + 1;
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!pick)
+		pick = "/";
+	snprintf(out, size, "%.*s", (int)strcspn(pick, "\n"), pick);
+}
+
+static void group_name(const struct group_table *gt, const struct proc_row *r, char *out,
+		       size_t size)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+
+	switch (gt->by) {
+	case GROUP_PID:
+		snprintf(out, size, "%s/%d", r->comm, (int)r->pid);
+		return;
+	case GROUP_CGROUP:
+		snprintf(path, sizeof(path), "%d/cgroup", (int)r->pid);
+		n = procfs_read(gt->pf, path, buf, sizeof(buf));
+		buf[n > 0 ? n : 0] = '\0';
+		cgroup_path_parse(buf, out, size);
+		return;
+	default:
+		snprintf(out, size, "%s", r->comm);
+	}
+}
+
+static int group_find(struct group_table *gt, const char *name, size_t *idx)
+{
+	for (size_t i = 0; i < gt->ng; i++)
+		if (!strcmp(gt->g[i].name, name)) {
+			*idx = i;
+			return 0;
+		}
+	if (util_grow(&gt->g, &gt->capg, gt->ng + 1, sizeof(*gt->g)))
+		return -ENOMEM;
+	memset(&gt->g[gt->ng], 0, sizeof(gt->g[0]));
+	snprintf(gt->g[gt->ng].name, sizeof(gt->g[0].name), "%s", name);
+	*idx = gt->ng++;
+	return 0;
+}
+
+void group_table_begin(struct group_table *gt)
+{
+	for (size_t i = 0; i < gt->ng; i++) {
+		gt->g[i].rss_kb = 0;
+		gt->g[i].threads = gt->g[i].procs = 0;
+	}
+	gt->ncur = 0;
+	gt->j = 0;
+}
+
+int group_table_add(void *ctx, const struct proc_row *r)
+{
+	struct group_table *gt = ctx;
+	const uint64_t c[NCTR] = { r->utime,  r->stime,	     r->wtime,	    r->nvcsw,
+				   r->nivcsw, r->read_bytes, r->write_bytes };
+	const struct seen *prev = NULL;
+	struct seen *s;
+	struct group *g;
+
+	if (util_grow(&gt->cur, &gt->capcur, gt->ncur + 1, sizeof(*gt->cur)))
+		return -ENOMEM;
+	while (gt->j < gt->nold && gt->old[gt->j].pid < r->pid)
+		gt->j++;
+	if (gt->j < gt->nold && gt->old[gt->j].pid == r->pid && gt->old[gt->j].start == r->start)
+		prev = &gt->old[gt->j];
+	s = &gt->cur[gt->ncur++];
+	s->pid = r->pid;
+	s->start = r->start;
+	memcpy(s->c, c, sizeof(c));
+	if (prev) {
+		s->group = prev->group;
+	} else {
+		char name[COLLECT_LABEL_MAX];
+		int rc;
+
+		group_name(gt, r, name, sizeof(name));
+		rc = group_find(gt, name, &s->group);
+		if (rc)
+			return rc;
+	}
+	g = &gt->g[s->group];
+	for (int k = 0; k < NCTR; k++) /* a new process brings its whole total */
+		g->c[k] += !prev ? c[k] : c[k] > prev->c[k] ? c[k] - prev->c[k] : 0;
+	g->rss_kb += r->rss_kb;
+	g->threads += r->nthreads;
+	g->procs++;
+	return 0;
+}
+
+static uint64_t group_cpu(const struct group *g)
+{
+	return g->c[C_UTIME] + g->c[C_STIME];
+}
+
+/* Keeps the table bounded: forgets groups with no process left once it is full. */
+static void group_table_prune(struct group_table *gt)
+{
+	size_t *map, n = 0;
+
+	if (gt->ng <= GROUPS_KEEP)
+		return;
+	map = malloc(gt->ng * sizeof(*map));
+	if (!map)
+		return;
+	for (size_t i = 0; i < gt->ng; i++) {
+		map[i] = n;
+		if (gt->g[i].procs)
+			gt->g[n++] = gt->g[i];
+	}
+	for (size_t i = 0; i < gt->nold; i++) /* the sample just swapped in */
+		gt->old[i].group = map[gt->old[i].group];
+	gt->ng = n;
+	free(map);
+}
+
+/* Top N by CPU seconds: a partial selection over the live groups. */
+static size_t select_top(struct group_table *gt, unsigned top)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < gt->ng; i++)
+		if (gt->g[i].procs)
+			gt->order[n++] = i;
+	for (size_t k = 0; k < n && k < top; k++) {
+		size_t best = k;
+
+		for (size_t i = k + 1; i < n; i++) {
+			const struct group *a = &gt->g[gt->order[i]], *b = &gt->g[gt->order[best]];
+
+			if (group_cpu(a) > group_cpu(b) ||
+			    (group_cpu(a) == group_cpu(b) && strcmp(a->name, b->name) < 0))
+				best = i;
+		}
+		size_t t = gt->order[k];
+		gt->order[k] = gt->order[best];
+		gt->order[best] = t;
+	}
+	return n < top ? n : top;
+}
+
+static int group_metrics(const struct group *g, double hz, struct metric_set *m)
+{
+	const char *n = g->name;
+	int rc = metric_add(m, M_PROC_CPU, n, "user", (double)g->c[C_UTIME] / hz);
+
+	rc = rc ? rc : metric_add(m, M_PROC_CPU, n, "system", (double)g->c[C_STIME] / hz);
+	rc = rc ? rc : metric_add(m, M_PROC_CTXSW, n, "voluntary", (double)g->c[C_NVCSW]);
+	rc = rc ? rc : metric_add(m, M_PROC_CTXSW, n, "involuntary", (double)g->c[C_NIVCSW]);
+	rc = rc ? rc : metric_add(m, M_PROC_RUNQ, n, NULL, (double)g->c[C_WTIME] / hz);
+	rc = rc ? rc : metric_add(m, M_PROC_RSS, n, NULL, (double)g->rss_kb * 1024);
+	rc = rc ? rc : metric_add(m, M_PROC_READ_BYTES, n, NULL, (double)g->c[C_READ]);
+	rc = rc ? rc : metric_add(m, M_PROC_WRITTEN_BYTES, n, NULL, (double)g->c[C_WRITE]);
+	rc = rc ? rc : metric_add(m, M_PROC_THREADS, n, NULL, g->threads);
+	return rc ? rc : metric_add(m, M_PROC_PROCS, n, NULL, g->procs);
+}
+
+int group_table_metrics(struct group_table *gt, unsigned top, struct metric_set *m)
+{
+	struct seen *tmp = gt->old;
+	size_t cap = gt->capold, n;
+	int rc = 0;
+
+	gt->old = gt->cur;
+	gt->capold = gt->capcur;
+	gt->nold = gt->ncur;
+	gt->cur = tmp;
+	gt->capcur = cap;
+	group_table_prune(gt);
+	if (util_grow(&gt->order, &gt->caporder, gt->ng + 1, sizeof(*gt->order)))
+		return -ENOMEM;
+	n = select_top(gt, top);
+	for (size_t k = 0; k < n && !rc; k++)
+		rc = group_metrics(&gt->g[gt->order[k]], gt->hz, m);
+	return rc;
+}

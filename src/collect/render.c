@@ -1,0 +1,178 @@
+/*
+ * Renderers of a metric set: Graphite plaintext ("path value ts\n") and
+ * the Prometheus text formats. Process names are attacker-controlled, so
+ * every label value goes through a sanitiser (Graphite) or an escaper
+ * (Prometheus) before it reaches a line.
+ */
+#include "collect/model.h"
+
+#include <errno.h>
+#include <string.h>
+
+static bool graphite_safe(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-';
+}
+
+void graphite_component(const char *in, char *out, size_t size)
+{
+	size_t o = 0;
+
+	if (!size)
+		return;
+	for (; *in && o + 1 < size; in++)
+		out[o++] = graphite_safe((unsigned char)*in) ? *in : '_';
+	if (!o && size > 1)
+		out[o++] = '_';
+	out[o] = '\0';
+}
+
+void graphite_prefix(const char *in, char *out, size_t size)
+{
+	char part[COLLECT_LABEL_MAX];
+	size_t o = 0;
+
+	out[0] = '\0';
+	while (*in) {
+		size_t len = strcspn(in, ".");
+
+		if (len) {
+			char raw[COLLECT_LABEL_MAX];
+
+			snprintf(raw, sizeof(raw), "%.*s", (int)len, in);
+			graphite_component(raw, part, sizeof(part));
+			o += (size_t)snprintf(out + o, o < size ? size - o : 0, "%s%s",
+					      o ? "." : "", part);
+		}
+		in += len;
+		if (*in == '.')
+			in++;
+	}
+	if (!out[0])
+		snprintf(out, size, "triage");
+}
+
+/* Writes the family's graphite template with the sample's sanitised label values. */
+static void graphite_path(const struct metric_sample *s, FILE *f)
+{
+	const char *t = metric_families[s->id].graphite;
+	char comp[COLLECT_LABEL_MAX];
+
+	for (; *t; t++) {
+		if (t[0] == '{' && (t[1] == '0' || t[1] == '1') && t[2] == '}') {
+			graphite_component(s->lv[t[1] - '0'], comp, sizeof(comp));
+			fputs(comp, f);
+			t += 2;
+		} else {
+			fputc(*t, f);
+		}
+	}
+}
+
+long render_graphite(const struct metric_set *m, const char *prefix, FILE *f)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		fprintf(f, "%s.", prefix);
+		graphite_path(&m->s[i], f);
+		fprintf(f, " %.15g %lld\n", m->s[i].value, (long long)m->timestamp);
+	}
+	return ferror(f) ? -EIO : (long)m->n;
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0; /* overlong, surrogate */
+	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+void prom_label_escape(const char *in, char *out, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t o = 0;
+
+	if (!size)
+		return;
+	while (*p) {
+		char esc[5] = "";
+		size_t n = utf8_len(p);
+
+		if (*p == '\\' || *p == '"')
+			snprintf(esc, sizeof(esc), "\\%c", *p);
+		else if (*p == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (!n || *p < 0x20 || *p == 0x7f)
+			snprintf(esc, sizeof(esc), "?");
+		else
+			snprintf(esc, sizeof(esc), "%.*s", (int)n, (const char *)p);
+		if (o + strlen(esc) + 1 > size)
+			break;
+		memcpy(out + o, esc, strlen(esc));
+		o += strlen(esc);
+		p += n ? n : 1;
+	}
+	out[o] = '\0';
+}
+
+static void prom_sample(const struct metric_sample *s, FILE *f)
+{
+	const struct metric_family *fam = &metric_families[s->id];
+	char v[COLLECT_LABEL_MAX * 2 + 8];
+
+	fputs(fam->name, f);
+	for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++) {
+		prom_label_escape(s->lv[l], v, sizeof(v));
+		fprintf(f, "%s%s=\"%s\"", l ? "," : "{", fam->labels[l], v);
+	}
+	fprintf(f, "%s %.15g\n", fam->labels[0] ? "}" : "", s->value);
+}
+
+/* OpenMetrics names a counter family without its _total suffix. */
+static void prom_family_header(const struct metric_family *fam, bool om, FILE *f)
+{
+	size_t len = strlen(fam->name);
+	bool counter = fam->type == METRIC_COUNTER;
+
+	if (om && counter && len > 6 && !strcmp(fam->name + len - 6, "_total"))
+		len -= 6;
+	fprintf(f, "# HELP %.*s %s\n", (int)len, fam->name, fam->help);
+	fprintf(f, "# TYPE %.*s %s\n", (int)len, fam->name, counter ? "counter" : "gauge");
+}
+
+int render_prom(const struct metric_set *m, bool openmetrics, FILE *f)
+{
+	for (int id = 0; id < M_COUNT; id++) {
+		bool header = false;
+
+		for (size_t i = 0; i < m->n; i++) {
+			if (m->s[i].id != (enum metric_id)id)
+				continue;
+			if (!header)
+				prom_family_header(&metric_families[id], openmetrics, f);
+			header = true;
+			prom_sample(&m->s[i], f);
+		}
+	}
+	if (openmetrics)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}

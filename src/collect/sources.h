@@ -1,0 +1,43 @@
+/*
+ * triage collect's use of the existing cores, kept behind one small
+ * interface so changes inside them stay local to sources.c: per-process
+ * counters come from the pidstat core (all threads: --whole semantics),
+ * host counters from the procfs host readers (hostread.h).
+ */
+#ifndef TRIAGE_COLLECT_SOURCES_H
+#define TRIAGE_COLLECT_SOURCES_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "collect/model.h"
+#include "procfs/host.h"
+#include "procfs/procfs.h"
+
+/* One process as the pidstat core read it; counters since the task started. */
+struct proc_row {
+	pid_t pid;
+	uint64_t start; /* with pid, identifies the process */
+	const char *comm;
+	uint64_t utime, stime, wtime; /* ticks; wtime: run-queue wait over its threads */
+	uint64_t nvcsw, nivcsw;	      /* over its threads */
+	uint64_t read_bytes, write_bytes, rss_kb;
+	unsigned nthreads;
+};
+
+typedef int (*proc_row_fn)(void *ctx, const struct proc_row *r);
+
+struct task_reader;
+
+/* pids/npids: only those processes (npids 0: every process). 0 or -errno. */
+int task_reader_open(struct task_reader **out, struct procfs *pf, const struct host_facts *h,
+		     const pid_t *pids, size_t npids, long fd_budget);
+/* Reads every process once and calls fn for each, in ascending pid order. */
+int task_reader_read(struct task_reader *tr, proc_row_fn fn, void *ctx);
+void task_reader_close(struct task_reader *tr);
+
+/* Appends the host's metrics (CPU, load, PSI, memory, disks, network); what is missing is skipped.
+ */
+int host_metrics(const struct procfs *pf, const struct host_facts *h, struct metric_set *m);
+
+#endif

@@ -1,0 +1,53 @@
+# Shared by tests/collect/*.t: a private work directory ($work), the
+# processes this test started (killed by PID on exit), scratch loopback
+# ports chosen free at run time, and small waiting helpers.
+# Usage: . "$SRC/tests/collect/lib.sh" NAME
+# shellcheck shell=bash
+set -u
+: "${TRIAGE:?}" "${SRC:?}" "${BUILD:?}"
+work=$(mktemp -d "/tmp/collect-$1.$$.XXXXXX")
+started=""
+cleanup() {
+	for p in $started; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+skip() {
+	echo "$*"
+	exit 77
+}
+# A loopback TCP port nobody listens on now (the kernel picks it).
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+# Waits up to $2 seconds for something to listen on 127.0.0.1:$1.
+wait_port() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),1)' \
+			"$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# CPU seconds (user + system) of PID from /proc/PID/stat: the kernel's own count.
+cpu_seconds() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"
+}
+# Starts the named workload: named NAME MODE SECONDS; sets $wpid.
+named() {
+	"$BUILD/workloads/collect_named" "$1" "$2" "$3" >"$work/named.pid" &
+	started="$started $!"
+	wpid=$!
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$work/named.pid" ] && return 0
+		sleep 0.1
+	done
+	fail "workload $1 did not start"
+}

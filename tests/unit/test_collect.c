@@ -1,0 +1,340 @@
+/* triage collect's pure parts: sanitisers, renderers, groups, the Graphite buffer. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "collect/graphite.h"
+#include "collect/groups.h"
+#include "collect/http.h"
+#include "collect/model.h"
+#include "unit.h"
+
+/* Names built to attack: components, lines, label syntax, terminals. */
+static const char *const hostile[] = {
+	"a.b c", "x\ny 1 2",	    "\"}{",    "\033[2J\033]0;t\007", "..",
+	"a\\",	 "\r\nfoo.bar 1 1", "\xff\xfe"
+};
+
+TEST(graphite_component_keeps_one_component)
+{
+	char out[64];
+
+	graphite_component("a.b c", out, sizeof(out));
+	ASSERT_STREQ(out, "a_b_c");
+	graphite_component("x\ny 1 2", out, sizeof(out));
+	ASSERT_STREQ(out, "x_y_1_2");
+	graphite_component("", out, sizeof(out));
+	ASSERT_STREQ(out, "_");
+	graphite_component("kworker/0:1-events", out, sizeof(out));
+	ASSERT_STREQ(out, "kworker_0_1-events");
+	graphite_component("abcdef", out, 4);
+	ASSERT_STREQ(out, "abc");
+}
+
+TEST(graphite_prefix_sanitises_each_part)
+{
+	char out[64];
+
+	graphite_prefix("triage.my host", out, sizeof(out));
+	ASSERT_STREQ(out, "triage.my_host");
+	graphite_prefix("..a..b.", out, sizeof(out));
+	ASSERT_STREQ(out, "a.b");
+	graphite_prefix("", out, sizeof(out));
+	ASSERT_STREQ(out, "triage");
+	graphite_prefix("a\nb.c d", out, sizeof(out));
+	ASSERT_STREQ(out, "a_b.c_d");
+}
+
+static char *render_g(const struct metric_set *m, const char *prefix, long *n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*n = render_graphite(m, prefix, f);
+	fclose(f);
+	return buf;
+}
+
+TEST(graphite_lines_cannot_be_forged)
+{
+	struct metric_set m = { .timestamp = 1700000000 };
+	size_t lines = 0;
+	long n;
+	char *text, *save = NULL;
+
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++)
+		ASSERT_EQ(metric_add(&m, M_PROC_CPU, hostile[i], "user", 1.5), 0);
+	text = render_g(&m, "triage.h", &n);
+	ASSERT_EQ(n, (long)m.n);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char path[256], extra[8];
+		double v;
+		long long ts;
+		int dots = 0;
+
+		lines++;
+		ASSERT_EQ(sscanf(l, "%255s %lf %lld %7s", path, &v, &ts, extra), 3);
+		ASSERT_TRUE(!strncmp(path, "triage.h.process.", 17));
+		for (const char *p = path; *p; p++)
+			dots += *p == '.';
+		ASSERT_EQ(dots, 5); /* triage.h.process.G.cpu_seconds.user */
+		ASSERT_NEAR(v, 1.5, 0);
+		ASSERT_EQ(ts, 1700000000);
+	}
+	ASSERT_EQ(lines, m.n);
+	free(text);
+	metric_set_release(&m);
+}
+
+TEST(prom_label_escape_rules)
+{
+	char out[64];
+
+	prom_label_escape("\"}{", out, sizeof(out));
+	ASSERT_STREQ(out, "\\\"}{");
+	prom_label_escape("a\\b", out, sizeof(out));
+	ASSERT_STREQ(out, "a\\\\b");
+	prom_label_escape("x\ny 1 2", out, sizeof(out));
+	ASSERT_STREQ(out, "x\\ny 1 2");
+	prom_label_escape("\033[2J", out, sizeof(out));
+	ASSERT_STREQ(out, "?[2J");
+	prom_label_escape("\xff"
+			  "a\xc3",
+			  out, sizeof(out));
+	ASSERT_STREQ(out, "?a?");
+	prom_label_escape("caf\xc3\xa9", out, sizeof(out));
+	ASSERT_STREQ(out, "caf\xc3\xa9");
+	/* an escape never cut in half */
+	prom_label_escape("ab\"", out, 4);
+	ASSERT_STREQ(out, "ab");
+}
+
+static char *render_p(const struct metric_set *m, bool om)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	render_prom(m, om, f);
+	fclose(f);
+	return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+TEST(prom_text_format)
+{
+	struct metric_set m = { 0 };
+	char *t;
+
+	metric_add(&m, M_PROC_CPU, "carbon-relay", "user", 12.5);
+	metric_add(&m, M_LOAD1, NULL, NULL, 0.5);
+	metric_add(&m, M_PROC_CPU, "x\ny\"", "system", 1);
+	t = render_p(&m, false);
+	ASSERT_EQ(count(t, "# TYPE triage_process_cpu_seconds_total counter\n"), 1);
+	ASSERT_EQ(count(t, "# HELP triage_process_cpu_seconds_total "), 1);
+	ASSERT_TRUE(strstr(t, "triage_process_cpu_seconds_total{group=\"carbon-relay\","
+			      "mode=\"user\"} 12.5\n"));
+	ASSERT_TRUE(strstr(t, "triage_process_cpu_seconds_total{group=\"x\\ny\\\"\","
+			      "mode=\"system\"} 1\n"));
+	ASSERT_TRUE(strstr(t, "# TYPE triage_load1 gauge\ntriage_load1 0.5\n"));
+	ASSERT_EQ(count(t, "# EOF"), 0);
+	/* families come in the table's order, whatever order the samples were added in */
+	ASSERT_TRUE(strstr(t, "triage_load1") < strstr(t, "triage_process_cpu"));
+	free(t);
+	t = render_p(&m, true);
+	ASSERT_EQ(count(t, "# TYPE triage_process_cpu_seconds counter\n"), 1);
+	ASSERT_TRUE(strstr(t, "\ntriage_process_cpu_seconds_total{group=\"carbon-relay\""));
+	ASSERT_TRUE(strlen(t) > 6 && !strcmp(t + strlen(t) - 6, "# EOF\n"));
+	free(t);
+	metric_set_release(&m);
+}
+
+TEST(openmetrics_accept)
+{
+	ASSERT_TRUE(http_wants_openmetrics("application/openmetrics-text; version=1.0.0,"
+					   "text/plain;version=0.0.4;q=0.5"));
+	ASSERT_TRUE(!http_wants_openmetrics("text/plain;version=0.0.4"));
+	ASSERT_TRUE(!http_wants_openmetrics(NULL));
+}
+
+TEST(cgroup_path)
+{
+	char out[64];
+
+	cgroup_path_parse("0::/system.slice/carbon.service\n", out, sizeof(out));
+	ASSERT_STREQ(out, "/system.slice/carbon.service");
+	cgroup_path_parse("12:pids:/p\n4:cpu,cpuacct:/batch\n1:name=systemd:/user\n", out,
+			  sizeof(out));
+	ASSERT_STREQ(out, "/batch");
+	cgroup_path_parse("", out, sizeof(out));
+	ASSERT_STREQ(out, "/");
+}
+
+static double find(const struct metric_set *m, enum metric_id id, const char *g, const char *l1)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].id == id && !strcmp(m->s[i].lv[0], g) &&
+		    (!l1 || !strcmp(m->s[i].lv[1], l1)))
+			return m->s[i].value;
+	return -1;
+}
+
+static void sample(struct group_table *gt, const struct proc_row *rows, size_t n,
+		   struct metric_set *m, unsigned top)
+{
+	metric_set_clear(m);
+	group_table_begin(gt);
+	for (size_t i = 0; i < n; i++)
+		group_table_add(gt, &rows[i]);
+	group_table_metrics(gt, top, m);
+}
+
+TEST(group_counters_never_go_down)
+{
+	struct group_table *gt;
+	struct metric_set m = { 0 };
+	struct proc_row r[3] = {
+		{ .pid = 10, .start = 1, .comm = "relay", .utime = 100, .nthreads = 1 },
+		{ .pid = 11, .start = 1, .comm = "relay", .utime = 50, .nthreads = 2 },
+		{ .pid = 12, .start = 1, .comm = "cache", .utime = 10, .nthreads = 1 },
+	};
+
+	ASSERT_EQ(group_table_new(&gt, GROUP_COMM, NULL, 100), 0);
+	sample(gt, r, 3, &m, 10);
+	ASSERT_NEAR(find(&m, M_PROC_CPU, "relay", "user"), 1.5, 1e-9);
+	ASSERT_NEAR(find(&m, M_PROC_THREADS, "relay", NULL), 3, 0);
+	ASSERT_NEAR(find(&m, M_PROC_PROCS, "relay", NULL), 2, 0);
+	/* 11 exits, 10 uses 20 more ticks: relay keeps 11's 50 */
+	r[0].utime = 120;
+	r[1] = r[2];
+	sample(gt, r, 2, &m, 10);
+	ASSERT_NEAR(find(&m, M_PROC_CPU, "relay", "user"), 1.7, 1e-9);
+	ASSERT_NEAR(find(&m, M_PROC_PROCS, "relay", NULL), 1, 0);
+	/* PID 10 reused by a new relay (other start): brings its own 5 ticks */
+	r[0] = (struct proc_row){ .pid = 10, .start = 2, .comm = "relay", .utime = 5 };
+	sample(gt, r, 2, &m, 10);
+	ASSERT_NEAR(find(&m, M_PROC_CPU, "relay", "user"), 1.75, 1e-9);
+	/* top 1: only the busiest group */
+	sample(gt, r, 2, &m, 1);
+	ASSERT_TRUE(find(&m, M_PROC_CPU, "cache", "user") < 0);
+	ASSERT_NEAR(find(&m, M_PROC_CPU, "relay", "user"), 1.75, 1e-9);
+	group_table_free(gt);
+	metric_set_release(&m);
+}
+
+TEST(graphite_buffer_drops_oldest_and_counts)
+{
+	struct graphite_out g;
+
+	ASSERT_EQ(graphite_out_init(&g, "127.0.0.1:1", 2), 0);
+	ASSERT_STREQ(g.host, "127.0.0.1");
+	ASSERT_STREQ(g.port, "1");
+	graphite_enqueue(&g, strdup("a 1 1\n"), 6, 1);
+	graphite_enqueue(&g, strdup("b 1 1\nb 2 1\n"), 12, 2);
+	graphite_enqueue(&g, strdup("c 1 1\n"), 6, 1);
+	ASSERT_UEQ(g.dropped, 1);
+	ASSERT_EQ(graphite_pending_points(&g), 3);
+	graphite_out_release(&g);
+	ASSERT_EQ(graphite_out_init(&g, "[::1]:2003", 1), 0);
+	ASSERT_STREQ(g.host, "::1");
+	graphite_out_release(&g);
+	ASSERT_TRUE(graphite_out_init(&g, "nohost", 1) < 0);
+	ASSERT_TRUE(graphite_out_init(&g, "h:", 1) < 0);
+}
+
+static int listen_any(char *addr, size_t size)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sl) || listen(fd, 4) ||
+	    getsockname(fd, (struct sockaddr *)&sa, &sl))
+		return -1;
+	snprintf(addr, size, "127.0.0.1:%d", ntohs(sa.sin_port));
+	return fd;
+}
+
+/* Everything the peer sent until it stops sending for 200 ms. */
+static size_t read_all(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	while (len + 1 < size && poll(&p, 1, 200) == 1) {
+		ssize_t r = read(fd, buf + len, size - 1 - len);
+
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+TEST(graphite_resends_after_the_peer_goes_away)
+{
+	char addr[64], buf[256];
+	int lfd = listen_any(addr, sizeof(addr)), c1, c2;
+	struct graphite_out g;
+
+	ASSERT_TRUE(lfd >= 0);
+	ASSERT_EQ(graphite_out_init(&g, addr, 16), 0);
+	graphite_enqueue(&g, strdup("p 1 10\n"), 7, 1);
+	graphite_tick(&g, 100);
+	ASSERT_TRUE(g.fd >= 0);
+	c1 = accept(lfd, NULL, NULL);
+	graphite_enqueue(&g, strdup("p 2 20\n"), 7, 1);
+	graphite_tick(&g, 101);
+	read_all(c1, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "p 1 10\np 2 20\n");
+	ASSERT_EQ(graphite_pending_points(&g), 0);
+	/* carbon goes away: the next tick sees it, buffers, reconnects after the backoff */
+	close(c1);
+	graphite_enqueue(&g, strdup("p 3 30\n"), 7, 1);
+	graphite_tick(&g, 102);
+	ASSERT_TRUE(g.fd < 0);
+	ASSERT_EQ(graphite_pending_points(&g), 3);
+	graphite_enqueue(&g, strdup("p 4 40\n"), 7, 1);
+	graphite_tick(&g, 110);
+	ASSERT_TRUE(g.fd >= 0);
+	c2 = accept(lfd, NULL, NULL);
+	read_all(c2, buf, sizeof(buf));
+	/* the retained batches again (harmless: same timestamps), then the new ones */
+	ASSERT_STREQ(buf, "p 1 10\np 2 20\np 3 30\np 4 40\n");
+	ASSERT_UEQ(g.dropped, 0);
+	ASSERT_EQ(graphite_flush(&g, 1), 0);
+	close(c2);
+	close(lfd);
+	graphite_out_release(&g);
+}
+
+int main(void)
+{
+	struct unit_state st = { 0 };
+
+	RUN(&st, graphite_component_keeps_one_component);
+	RUN(&st, graphite_prefix_sanitises_each_part);
+	RUN(&st, graphite_lines_cannot_be_forged);
+	RUN(&st, prom_label_escape_rules);
+	RUN(&st, prom_text_format);
+	RUN(&st, openmetrics_accept);
+	RUN(&st, cgroup_path);
+	RUN(&st, group_counters_never_go_down);
+	RUN(&st, graphite_buffer_drops_oldest_and_counts);
+	RUN(&st, graphite_resends_after_the_peer_goes_away);
+	UNIT_MAIN_END(&st);
+}
