@@ -17,7 +17,6 @@
 #include "cmd.h"
 #include "collect/collect.h"
 #include "common.h"
-#include "runloop/fdlimit.h"
 #include "runloop/stop.h"
 #include "util/parse.h"
 
@@ -159,14 +158,6 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 	return -1;
 }
 
-/* Per-task files kept open between samples need fds; keep 256 for the rest. */
-static long fd_budget(void)
-{
-	rlim_t n = runloop_raise_nofile(1 << 18);
-
-	return n > 256 ? (long)n - 256 : 0;
-}
-
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_cli c = { .o = { .interval = 10,
@@ -183,7 +174,7 @@ int cmd_collect(int argc, char **argv)
 	runloop_stop_arm(&stop);
 	signal(SIGPIPE, SIG_IGN); /* a peer that went away is an error return, not a death */
 	c.o.stop = &stop;
-	c.o.fd_budget = c.o.root ? 0 : fd_budget();
+	c.o.fd_budget = c.o.root ? 0 : cmd_fd_budget();
 	rc = collect_run(&c.o);
 	if (rc == -ENOENT || rc == -EACCES || rc == -EPERM) {
 		cmd_error("collect", "cannot read %s/proc: %s", c.o.root ? c.o.root : "",

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "runloop/fdlimit.h"
 #include "common.h"
 
 void cmd_error(const char *cmd, const char *fmt, ...)
@@ -33,4 +34,16 @@ int cmd_finish_stdout(int status)
 		return status;
 	fprintf(stderr, "triage: write error on stdout: %s\n", strerror(err));
 	return status ? status : EXIT_RUNTIME;
+}
+
+/*
+ * Keeping per-task files open needs fds (pidstat: 4 per task): up to
+ * CMD_MAX_FDS, less room for stdio, directories and -e.
+ */
+#define CMD_MAX_FDS (1 << 18)
+long cmd_fd_budget(void)
+{
+	rlim_t n = runloop_raise_nofile(CMD_MAX_FDS);
+
+	return n > 64 ? (long)n - 64 : 0;
 }

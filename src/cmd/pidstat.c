@@ -91,18 +91,6 @@ static int terminal_rows(void)
 	return 3600 * 24;
 }
 
-/*
- * Keeping per-task files open needs fds (4 per task): up to
- * PIDSTAT_MAX_FDS, less room for stdio, directories and -e.
- */
-#define PIDSTAT_MAX_FDS (1 << 18)
-static long fd_budget(void)
-{
-	rlim_t n = runloop_raise_nofile(PIDSTAT_MAX_FDS);
-
-	return n ? (long)n - 64 : 0;
-}
-
 struct session {
 	struct pidstat_opts opts;
 	struct procfs *pf;
@@ -163,7 +151,7 @@ static int prepare_run(struct session *s)
 		.s_time_format = getenv("S_TIME_FORMAT"),
 		.s_colors = getenv("S_COLORS"),
 		.s_colors_sgr = getenv("S_COLORS_SGR"),
-		.fd_budget = s->host.fixture ? 0 : fd_budget(),
+		.fd_budget = s->host.fixture ? 0 : cmd_fd_budget(),
 		.taskstats = !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"),
 		.json = &s->jw,
 	};
