@@ -68,19 +68,21 @@ rs_favour() {
 # rs_said WORD: the PIDs the last workload announced as "WORD PID".
 rs_said() { awk -v w="$1" '$1 == w { print $2 }' <<<"$RS_SAID"; }
 
-# rs_in_cgroup DIR CMD...: execs CMD inside the v1 cgroup DIR (for rs_start).
-rs_in_cgroup() { bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"; }
+# "${RS_IN_CGROUP[@]}" DIR CMD...: execs CMD inside the v1 cgroup DIR (a
+# command, not a function, so rs_start can run it under setsid).
+RS_IN_CGROUP=(bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"')
 
-# rs_mkcgroup CONTROLLER NAME: a v1 cgroup removed at exit; prints its dir.
-# Skips when the controller is not mounted as v1 here.
+# rs_mkcgroup CONTROLLER NAME: makes the v1 cgroup RS_CG, removed at exit.
+# Skips when the controller is not mounted as v1 here. (Not for $(...): the
+# undo must be registered in this shell.)
 rs_mkcgroup() {
-	local dir="/sys/fs/cgroup/$1/$2"
+	RS_CG="/sys/fs/cgroup/$1/$2"
 	[ -f "/sys/fs/cgroup/$1/cgroup.procs" ] && [ -w "/sys/fs/cgroup/$1" ] ||
 		skip "no writable cgroup v1 $1 controller at /sys/fs/cgroup/$1"
-	mkdir "$dir" || fail "mkdir $dir"
-	# a killed task leaves the cgroup once reaped: wait for that, then remove
-	rs_undo "for _ in \$(seq 50); do [ -s '$dir/cgroup.procs' ] || break; sleep 0.1; done; rmdir '$dir'"
-	echo "$dir"
+	mkdir "$RS_CG" || fail "mkdir $RS_CG"
+	# A killed task leaves the cgroup once reaped: wait for that (cgroupfs
+	# files have size 0, so read them), then remove it.
+	rs_undo "for _ in \$(seq 50); do [ -z \"\$(cat '$RS_CG/cgroup.procs')\" ] && break; sleep 0.1; done; rmdir '$RS_CG'"
 }
 
 # --- the oracle: the kernel's own counters, read around the report run ---
