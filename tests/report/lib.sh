@@ -100,6 +100,9 @@ cat >"$RS_TMP/counters.sh" <<'EOS'
 	done
 	awk '{ print "disk", $3, $13 }' /proc/diskstats
 	awk '$1 == "Tcp:" && $13 ~ /^[0-9]+$/ { print "retrans", $13 }' /proc/net/snmp
+	# PIDs the kernel log says an OOM killer killed, and its error lines
+	dmesg 2>/dev/null | sed -n 's/.*Killed process \([0-9]*\) .*/kmsg_oom \1/p'
+	dmesg 2>/dev/null | grep -Ec 'segfault|hung_task|blocked for more than|soft lockup|I/O error|Buffer I/O' | sed 's/^/kmsg_errors /'
 	for p in ${RS_WATCH:-}; do # utime, stime (fields 14, 15), run-queue delay of all threads
 		w=$(cat /proc/$p/task/*/schedstat 2>/dev/null | awk '{ s += $2 } END { print s + 0 }')
 		sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk -v p="$p" -v w="$w" '{ print "task", p, $12, $13, w }'
@@ -112,7 +115,9 @@ rs_counters() { RS_WATCH="${RS_WATCH:-}" ${RS_WRAP:-} bash "$RS_TMP/counters.sh"
 # the two readings: {"seconds", "cpu_busy_pct": {"cpu": all CPUs, "cpu0"...},
 # "psi_some_pct": {"cpu","memory","io"}, "disk_util_pct": {dev...},
 # "retrans_per_s", "tasks": {PID: {"usr", "sys", "wait"}} (% of one CPU;
-# wait is the run-queue delay of all its threads; for the PIDs in RS_WATCH)}.
+# wait is the run-queue delay of all its threads; for the PIDs in RS_WATCH),
+# "kmsg_oom_pids": [PIDs the kernel log says were OOM-killed],
+# "kmsg_error_lines": N (hung tasks, soft lockups, segfaults, I/O errors)}.
 rs_oracle() {
 	awk -v hz="$(getconf CLK_TCK)" '
 	FNR == 1 { f++ }
@@ -121,6 +126,8 @@ rs_oracle() {
 	$1 == "psi" && $3 == "some" { p[f, $2] = $4; res[$2] }
 	$1 == "disk" { d[f, $2] = $3; devs[$2] }
 	$1 == "retrans" { r[f] = $2 }
+	$1 == "kmsg_oom" && f == 2 { oom = oom (oom == "" ? "" : ",") $2 }
+	$1 == "kmsg_errors" && f == 2 { kerr = $2 }
 	$1 == "task" { u[f, $2] = $3; k[f, $2] = $4; w[f, $2] = $5; if (f == 2) tasks[$2] }
 	END {
 		s = t[2] - t[1]
@@ -143,7 +150,7 @@ rs_oracle() {
 				printf "%s\"%s\":{\"usr\":%.1f,\"sys\":%.1f,\"wait\":%.1f}", n++ ? "," : "", x,
 					(u[2, x] - u[1, x]) / hz / s * 100, (k[2, x] - k[1, x]) / hz / s * 100,
 					(w[2, x] - w[1, x]) / 1e7 / s
-		printf "}}\n"
+		printf "},\"kmsg_oom_pids\":[%s],\"kmsg_error_lines\":%d}\n", oom, kerr
 	}' "$1" "$2"
 }
 
@@ -200,13 +207,16 @@ rs_expect() {
 # own counters over the same interval back it:
 #   - per-task kinds about PIDs that are not ours (their CPU use or D state
 #     is a fact about someone else's work);
-#   - cpu-saturated when all CPUs together were >= 80% busy;
+#   - cpu-saturated when all CPUs together were >= 80% busy, or tasks
+#     waited for a CPU >= 10% of the time (PSI cpu some);
 #   - single-cpu-hot when some CPU was >= 90% busy;
 #   - disk-saturated on a device (not ours) the kernel counted >= 50% busy;
 #   - memory-pressure / PSI-based findings when PSI counted >= 1% stall;
 #   - tcp-retransmits when RetransSegs grew during the run;
-#   - oom-kill / kernel-errors naming no PID of ours (the kernel log's recent
-#     past: e.g. this same test's run on the other build a minute ago).
+#   - oom-kill naming a PID (not ours) that the kernel log says was killed,
+#     kernel-errors when the kernel log holds such lines: the log's recent
+#     past is in the report's scope (e.g. the OOM scenario's run on the
+#     other build a minute ago).
 RS_BACKGROUND='
 	def foreign: ([.subject.pid?, .subject.tid?, (.subject.pids? // [])[]] | map(select(. != null))) as $p
 		| ($p | all(. as $x | $ours | index($x) | not));
@@ -216,12 +226,13 @@ RS_BACKGROUND='
 		| map(select(. != null) | tostring) | length > 0 and all(. as $x | ($o.tasks[$x].wait // 0) >= 10))))
 	or (named_ours | not) and foreign and (
 		(.kind | IN("cpu-bound-user", "cpu-bound-kernel", "cpu-contention", "load-uninterruptible", "cpu-throttled", "swapping"))
-		or (.kind == "cpu-saturated" and $o.cpu_busy_pct.cpu >= 80)
+		or (.kind == "cpu-saturated" and ($o.cpu_busy_pct.cpu >= 80 or ($o.psi_some_pct.cpu // 0) >= 10))
 		or (.kind == "single-cpu-hot" and ([$o.cpu_busy_pct | to_entries[] | select(.key != "cpu") | .value] | max) >= 90)
 		or (.kind == "disk-saturated" and ($o.disk_util_pct[.subject.device // ""] // 0) >= 50)
 		or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)
 		or (.kind == "tcp-retransmits" and $o.retrans_per_s > 0)
-		or (.kind | IN("oom-kill", "kernel-errors")))'
+		or (.kind == "oom-kill" and (.subject.pid? as $v | $o.kmsg_oom_pids | index($v)))
+		or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0))'
 
 # rs_judge OUT EXPECTED TOLERATED NAMES...: every warning or critical finding
 # is expected (the scenario's fault), tolerated by the scenario (TOLERATED,
