@@ -13,6 +13,8 @@
 #include "common.h"
 
 static const struct cmd commands[] = {
+	{ "report", cmd_report,
+	  "watch the machine a few seconds: what is wrong, the numbers, what to run next" },
 	{ "pidstat", cmd_pidstat,
 	  "per-task CPU, memory, I/O and context switches (sysstat-compatible)" },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },

@@ -1,0 +1,245 @@
+/*
+ * triage report [-d SECONDS] [-p PID,...] [--json] [--no-bpf] [--color=WHEN] [--root DIR]
+ * Watches the machine for a window, then says what is wrong, with the
+ * numbers, and what to run next (src/report/, docs/report.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "common.h"
+#include "report/report.h"
+#include "util/json.h"
+#include "util/parse.h"
+
+#define REPORT_MAX_SECONDS 3600
+#define REPORT_MAX_PIDS 1024
+
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct report_cli {
+	struct report_opts o;
+	bool json, pretty;
+	enum color_when color;
+	pid_t pids[REPORT_MAX_PIDS];
+};
+
+static volatile int stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: triage report [-d SECONDS] [-p PID,...] [--json] [--no-bpf]\n"
+		     "                     [--color=auto|always|never] [--root DIR]\n"
+		     "\n"
+		     "Watches the machine for a window (10 s by default), then says what is\n"
+		     "wrong, with the numbers, and what to run next: CPU, processes and threads,\n"
+		     "load, memory, disks, network and the kernel log (docs/report.md).\n"
+		     "\n"
+		     "  -d, --duration S   the window in seconds (default 10)\n"
+		     "  -p, --pid PID,...  look at these processes only (host figures stay)\n"
+		     "  -j, --json         one JSON document (--pretty: indented)\n"
+		     "      --no-bpf       no eBPF enrichment\n"
+		     "      --color=WHEN   auto (a terminal, unless NO_COLOR is set), always, never\n"
+		     "      --root DIR     read DIR/proc, DIR/sys, DIR/dev/kmsg (or a fixture root)\n"
+		     "\n"
+		     "Ctrl-C ends the window early and reports what was seen.\n"
+		     "Exit status: 0 the report ran (whatever it found), 1 runtime failure,\n"
+		     "2 usage error, 3 no /proc or missing privilege.\n");
+}
+
+static int parse_pids(const char *s, struct report_cli *c)
+{
+	char buf[4096], *save = NULL, *tok;
+	unsigned v;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (c->o.npids >= REPORT_MAX_PIDS || parse_uint(tok, 1, 1u << 30, &v))
+			return -EINVAL;
+		c->pids[c->o.npids++] = (pid_t)v;
+	}
+	return c->o.npids ? 0 : -EINVAL;
+}
+
+static int parse_color(const char *s, enum color_when *out)
+{
+	static const char *const names[] = { "auto", "always", "never" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum color_when)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* One option; returns -1 to go on, else the exit status. */
+static int parse_opt(int ch, struct report_cli *c)
+{
+	switch (ch) {
+	case 'd':
+		if (!parse_seconds(optarg, &c->o.seconds) && c->o.seconds <= REPORT_MAX_SECONDS)
+			return -1;
+		cmd_error("report", "bad -d '%s': seconds, more than 0 and at most %d", optarg,
+			  REPORT_MAX_SECONDS);
+		return EXIT_USAGE;
+	case 'p':
+		if (!parse_pids(optarg, c))
+			return -1;
+		cmd_error("report", "bad -p '%s': PIDs separated by commas", optarg);
+		return EXIT_USAGE;
+	case 'j':
+		c->json = true;
+		return -1;
+	case 'P':
+		c->json = c->pretty = true;
+		return -1;
+	case 'B':
+		c->o.bpf = false;
+		return -1;
+	case 'c':
+		if (!parse_color(optarg, &c->color))
+			return -1;
+		cmd_error("report", "bad --color '%s': auto, always or never", optarg);
+		return EXIT_USAGE;
+	case 'r':
+		c->o.root = optarg;
+		return -1;
+	case 'h':
+		usage(stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct report_cli *c)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' }, { "pid", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },	      { "pretty", no_argument, NULL, 'P' },
+		{ "no-bpf", no_argument, NULL, 'B' },	      { "color", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, status;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "d:p:jh", longopts, NULL)) != -1)
+		if ((status = parse_opt(ch, c)) >= 0)
+			return status;
+	if (optind < argc) {
+		cmd_error("report", "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	c->o.pids = c->o.npids ? c->pids : NULL;
+	return -1;
+}
+
+/* Per-task files kept open between samples need fds: raise the soft limit to the hard one. */
+static long fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1 << 18))
+		rl.rlim_cur = 1 << 18;
+	return (long)rl.rlim_cur > 64 ? (long)rl.rlim_cur - 64 : 0;
+}
+
+static void progress(void *ctx, double done, double total)
+{
+	(void)ctx;
+	fprintf(stderr, "\rtriage report: watching %.0f/%.0f s", done, total);
+}
+
+static bool want_color(enum color_when w)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (w != COLOR_AUTO)
+		return w == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int render(const struct report_cli *c, const struct report_data *d,
+		  const struct report_findings *f)
+{
+	struct json_writer w;
+	struct report_style st = { want_color(c->color) };
+
+	if (c->json) {
+		json_init(&w, stdout, c->pretty);
+		report_render_json(&w, d, f);
+		json_finish(&w);
+		fputc('\n', stdout);
+	} else {
+		report_render_plain(stdout, d, f, &st);
+	}
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli c = { .o = { .seconds = 10, .bpf = true } };
+	struct report_data d;
+	struct report_findings f;
+	int status = parse_args(argc, argv, &c), rc;
+	bool tty = isatty(STDERR_FILENO);
+
+	if (status >= 0)
+		return status;
+	c.o.stop = &stop_requested;
+	c.o.fd_budget = fd_budget();
+	c.o.progress = tty ? progress : NULL;
+	catch_stop_signals();
+	rc = report_collect(&c.o, &d);
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (rc) {
+		cmd_error("report", "cannot read %s/proc: %s", c.o.root ? c.o.root : "",
+			  strerror(-rc));
+		report_data_release(&d);
+		return rc == -ENOENT || rc == -EACCES || rc == -EPERM ? EXIT_NOSUPPORT
+								      : EXIT_RUNTIME;
+	}
+	rc = report_evaluate(&d, &f);
+	status = rc ? EXIT_RUNTIME : render(&c, &d, &f);
+	if (rc)
+		cmd_error("report", "out of memory");
+	report_findings_release(&f);
+	report_data_release(&d);
+	return status;
+}

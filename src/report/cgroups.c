@@ -1,0 +1,267 @@
+/*
+ * Cgroups for the report: every cgroup with a CPU quota (v1 or v2) and
+ * every memory cgroup with a limit or events, read at the window's start
+ * and end. Paths are relative to the root, so fixture trees work.
+ */
+#include "report/cgroups.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procfs/hostread.h"
+#include "util/grow.h"
+
+#define CG_MAX_DEPTH 6
+#define CG_MAX_DIRS 1024
+
+/* The mount points looked at, and what each one is. */
+static const struct {
+	const char *base;
+	int version;
+	bool cpu, mem;
+} mounts[] = {
+	{ "sys/fs/cgroup", 2, true, true },	       /* unified (v2 only) */
+	{ "sys/fs/cgroup/unified", 2, true, true },    /* hybrid: the v2 part */
+	{ "sys/fs/cgroup/cpu,cpuacct", 1, true, false }, /* v1 */
+	{ "sys/fs/cgroup/cpu", 1, true, false },
+	{ "sys/fs/cgroup/memory", 1, false, true },
+};
+
+static int read_small(const struct procfs *pf, const char *dir, const char *file, char *buf,
+		      size_t size)
+{
+	char path[600];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	n = procfs_read_root(pf, path, buf, size);
+	return n < 0 ? (int)n : (int)n;
+}
+
+/* Whether a v1 or v2 cgroup has a CPU quota, and its size in CPUs. */
+static bool cpu_quota(const struct procfs *pf, const char *dir, int version, double *cpus)
+{
+	char buf[128];
+	int64_t quota;
+	uint64_t period;
+	int n;
+
+	*cpus = 0;
+	if (version == 2) {
+		n = read_small(pf, dir, "cpu.max", buf, sizeof(buf));
+		if (n <= 0 || cg_cpu_max_parse(buf, (size_t)n, &quota, &period) || quota < 0)
+			return false;
+	} else {
+		n = read_small(pf, dir, "cpu.cfs_quota_us", buf, sizeof(buf));
+		if (n <= 0 || buf[0] == '-')
+			return false;
+		quota = strtoll(buf, NULL, 10);
+		n = read_small(pf, dir, "cpu.cfs_period_us", buf, sizeof(buf));
+		period = n > 0 ? strtoull(buf, NULL, 10) : 0;
+	}
+	if (period)
+		*cpus = (double)quota / (double)period;
+	return true;
+}
+
+/* Reads the counters of one tracked cgroup into v; false if unreadable. */
+static bool read_counters(const struct procfs *pf, const struct cg_track *t, struct cg_values *v)
+{
+	char buf[1024];
+	int n;
+
+	memset(v, 0, sizeof(*v));
+	if (t->cpu) {
+		n = read_small(pf, t->dir, "cpu.stat", buf, sizeof(buf));
+		if (n <= 0 || cg_cpu_stat_parse(buf, (size_t)n, &v->cpu))
+			return false;
+	}
+	if (t->mem && t->version == 2) {
+		n = read_small(pf, t->dir, "memory.events", buf, sizeof(buf));
+		if (n <= 0 || cg_mem_events_parse(buf, (size_t)n, &v->mem))
+			return false;
+	} else if (t->mem) {
+		n = read_small(pf, t->dir, "memory.failcnt", buf, sizeof(buf));
+		if (n <= 0)
+			return false;
+		v->failcnt = strtoull(buf, NULL, 10);
+		n = read_small(pf, t->dir, "memory.oom_control", buf, sizeof(buf));
+		if (n > 0)
+			(void)keyed_u64(buf, (size_t)n, "oom_kill", &v->mem.oom_kill);
+	}
+	return true;
+}
+
+/* A v1 memory cgroup is worth tracking when it has a limit below "unlimited". */
+static bool v1_mem_limited(const struct procfs *pf, const char *dir)
+{
+	char buf[64];
+	int n = read_small(pf, dir, "memory.limit_in_bytes", buf, sizeof(buf));
+
+	return n > 0 && strtoull(buf, NULL, 10) < (1ull << 60);
+}
+
+struct scan_ctx {
+	const struct procfs *pf;
+	struct cg_set *set;
+	int version;
+	bool cpu, mem;
+	int rc;
+};
+
+static void track(struct scan_ctx *c, const char *dir, bool cpu, bool mem, double cpus)
+{
+	struct cg_set *s = c->set;
+	struct cg_track *t;
+
+	if (grow(&s->t, &s->cap, s->n + 1, sizeof(*s->t))) {
+		c->rc = -ENOMEM;
+		return;
+	}
+	t = &s->t[s->n];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	t->version = c->version;
+	t->cpu = cpu;
+	t->mem = mem;
+	t->quota_cpus = cpus;
+	if (read_counters(c->pf, t, &t->start))
+		s->n++;
+}
+
+static void visit(void *ctx, const char *dir)
+{
+	struct scan_ctx *c = ctx;
+	double cpus = 0;
+	bool cpu = c->cpu && cpu_quota(c->pf, dir, c->version, &cpus);
+	bool mem = false;
+	char buf[16];
+
+	if (c->mem && c->version == 2)
+		mem = read_small(c->pf, dir, "memory.events", buf, sizeof(buf)) > 0 &&
+		      strchr(dir, '/') != NULL && strcmp(dir, "sys/fs/cgroup") &&
+		      strcmp(dir, "sys/fs/cgroup/unified");
+	else if (c->mem)
+		mem = v1_mem_limited(c->pf, dir);
+	if (cpu || mem)
+		track(c, dir, cpu, mem, cpus);
+}
+
+int cg_scan_start(const struct procfs *pf, struct cg_set *set, bool *any_mount)
+{
+	*any_mount = false;
+	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+		struct scan_ctx c = { pf, set, mounts[i].version, mounts[i].cpu, mounts[i].mem, 0 };
+		char probe[600];
+
+		/* a v2 hierarchy has cgroup.controllers at its top */
+		if (mounts[i].version == 2) {
+			snprintf(probe, sizeof(probe), "%s/cgroup.controllers", mounts[i].base);
+			if (procfs_read_root(pf, probe, probe, 16) < 0)
+				continue;
+		}
+		if (hostread_walk_dirs(pf, mounts[i].base, CG_MAX_DEPTH, CG_MAX_DIRS, visit, &c))
+			continue;
+		*any_mount = true;
+		if (c.rc)
+			return c.rc;
+	}
+	return 0;
+}
+
+void cg_scan_end(const struct procfs *pf, struct cg_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		set->t[i].have_end = read_counters(pf, &set->t[i], &set->t[i].end);
+}
+
+void cg_set_release(struct cg_set *set)
+{
+	free(set->t);
+	memset(set, 0, sizeof(*set));
+}
+
+/* The first PIDs of a cgroup's cgroup.procs (v1 and v2 both have it). */
+static void read_pids(const struct procfs *pf, const char *dir, struct rp_cgroup *out)
+{
+	char buf[4096];
+	int n = read_small(pf, dir, "cgroup.procs", buf, sizeof(buf));
+	char *p = buf, *end;
+
+	if (n <= 0)
+		return;
+	while (out->npids < RP_MAX_PIDS) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v > 0)
+			out->pids[out->npids++] = (pid_t)v;
+		p = end;
+	}
+}
+
+/* The path as a cgroup name: the part below the controller's mount point. */
+static const char *cgroup_name(const char *dir)
+{
+	for (size_t i = sizeof(mounts) / sizeof(mounts[0]); i-- > 0;) {
+		size_t n = strlen(mounts[i].base);
+
+		if (!strncmp(dir, mounts[i].base, n) && (dir[n] == '/' || !dir[n]))
+			return dir[n] ? dir + n : "/";
+	}
+	return dir;
+}
+
+static void fill_cgroup(const struct procfs *pf, const struct cg_track *t, struct rp_cgroup *g)
+{
+	const struct cg_values *a = &t->start, *b = &t->end;
+
+	memset(g, 0, sizeof(*g));
+	const char *name = cgroup_name(t->dir);
+	size_t n = strnlen(name, sizeof(g->path) - 1);
+
+	memcpy(g->path, name, n); /* a longer path is cut: it only names the cgroup */
+	g->path[n] = '\0';
+	g->version = t->version;
+	g->has_cpu = t->cpu;
+	g->quota_cpus = t->quota_cpus;
+	g->periods = b->cpu.nr_periods - a->cpu.nr_periods;
+	g->throttled = b->cpu.nr_throttled - a->cpu.nr_throttled;
+	g->throttled_us = b->cpu.throttled_us - a->cpu.throttled_us;
+	g->has_mem = t->mem;
+	g->mem_high = b->mem.high - a->mem.high;
+	g->mem_max = b->mem.max - a->mem.max;
+	g->mem_oom = b->mem.oom - a->mem.oom;
+	g->mem_oom_kill = b->mem.oom_kill - a->mem.oom_kill;
+	g->failcnt = b->failcnt - a->failcnt;
+	read_pids(pf, t->dir, g);
+}
+
+static bool eventful(const struct rp_cgroup *g)
+{
+	return g->throttled || g->mem_high || g->mem_max || g->mem_oom || g->mem_oom_kill ||
+	       g->failcnt;
+}
+
+size_t cg_results(const struct procfs *pf, const struct cg_set *set, struct rp_cgroup *out,
+		  size_t max)
+{
+	size_t n = 0;
+
+	/* cgroups with events first, then quiet ones while room is left */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < set->n && n < max; i++) {
+			struct rp_cgroup g;
+
+			if (!set->t[i].have_end)
+				continue;
+			fill_cgroup(pf, &set->t[i], &g);
+			if (eventful(&g) == (pass == 0))
+				out[n++] = g;
+		}
+	}
+	return n;
+}

@@ -1,0 +1,283 @@
+/*
+ * The report's window: host counters at its start and end, tasks sampled
+ * through it (pidstat core) at a period that fits a CPU budget, the run
+ * queue every second, D tasks at both ends (load core), cgroups, the
+ * kernel log. Live, it sleeps to absolute deadlines; over a fixture root
+ * every stepN/ is one sample (docs/fixtures.md).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "procfs/host.h"
+#include "procfs/hostread.h"
+#include "procfs/task_info.h"
+#include "report/cgroups.h"
+#include "report/collect.h"
+#include "report/sources.h"
+#include "report/thresholds.h"
+
+void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	struct rp_skipped *s;
+
+	if (d->nskipped >= RP_MAX_SKIPPED)
+		return;
+	s = &d->skipped[d->nskipped++];
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+}
+
+void report_data_release(struct report_data *d)
+{
+	free(d->procs);
+	d->procs = NULL;
+	d->nprocs = 0;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Network namespaces to read: our own, then one process of each other one. */
+static void find_netns(const struct procfs *pf, struct window *w)
+{
+	struct id_list pids = { 0 };
+	char ours[64], id[64];
+
+	w->nns = 1;
+	memset(&w->ns[0], 0, sizeof(w->ns[0]));
+	w->ns[0].ours = true;
+	if (hostread_netns_id(pf, 0, ours, sizeof(ours)) || procfs_list_pids(pf, &pids))
+		goto out;
+	for (size_t i = 0; i < pids.len; i++) {
+		size_t k;
+
+		if (hostread_netns_id(pf, pids.ids[i], id, sizeof(id)) || !strcmp(id, ours))
+			continue;
+		for (k = 1; k < w->nns && strcmp(w->ns_id[k], id); k++)
+			;
+		if (k == w->nns) {
+			if (w->nns >= RP_MAX_NETNS + 1)
+				continue;
+			memset(&w->ns[k], 0, sizeof(w->ns[k]));
+			snprintf(w->ns_id[k], sizeof(w->ns_id[k]), "%s", id);
+			w->nns++;
+		}
+		if (w->ns[k].npids < RP_MAX_PIDS)
+			w->ns[k].pids[w->ns[k].npids++] = pids.ids[i];
+	}
+out:
+	id_list_release(&pids);
+}
+
+static void read_tcp(const struct procfs *pf, const struct window *w, struct host_snap *h)
+{
+	for (size_t k = 0; k < w->nns; k++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "%d", k ? (int)w->ns[k].pids[0] : 0);
+		h->have_tcp[k] = !hostread_tcp(pf, k ? dir : NULL, &h->tcp[k]);
+	}
+}
+
+static void read_host(const struct procfs *pf, const struct window *w, struct host_snap *h)
+{
+	static const char *const psi_names[RP_PSI_COUNT] = { "cpu", "memory", "io" };
+
+	h->have_cpu = !hostread_cpu_stat(pf, &h->cpu);
+	for (int r = 0; r < RP_PSI_COUNT; r++)
+		h->have_psi[r] = !hostread_psi(pf, psi_names[r], &h->psi[r]);
+	h->have_mem = !hostread_meminfo(pf, &h->mem);
+	h->have_vm = !hostread_vmstat(pf, &h->vm);
+	h->have_disks = !hostread_diskstats(pf, &h->disks);
+	h->have_ifaces = !hostread_netdev(pf, NULL, &h->ifaces);
+	h->have_uptime = !hostread_uptime_cs(pf, &h->uptime_cs);
+	read_tcp(pf, w, h);
+}
+
+/* One run-queue sample: the kernel's runnable count less ourselves. */
+static void sample_runnable(const struct procfs *pf, struct window *w, bool live)
+{
+	struct loadavg la;
+
+	if (hostread_loadavg(pf, &la))
+		return;
+	w->runnable_sum += la.runnable > 0 && live ? la.runnable - 1 : la.runnable;
+	w->runnable_n++;
+}
+
+/* Live: sleeps to the absolute deadline (or until a stop signal). */
+static void sleep_until(double deadline, volatile int *stop)
+{
+	struct timespec ts;
+
+	if (stop && *stop)
+		return;
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static int take_task_sample(struct window *w)
+{
+	int rc = task_sampler_sample(w->ts);
+
+	w->task_samples++;
+	return rc;
+}
+
+/* The start of the window: everything read once, then the first task sample. */
+static int window_begin(struct window *w)
+{
+	double c0;
+	int rc;
+
+	find_netns(w->pf, w);
+	read_host(w->pf, w, &w->h[0]);
+	if (cg_scan_start(w->pf, &w->cg, &w->cg_mounted) == -ENOMEM)
+		return -ENOMEM;
+	w->have_d0 = !dtasks_look(w->pf, w->self, &w->d0);
+	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids,
+			       w->o->fd_budget);
+	if (rc)
+		return rc;
+	c0 = cpu_s();
+	w->t0 = mono_s();
+	rc = take_task_sample(w);
+	w->sample_cost = cpu_s() - c0;
+	sample_runnable(w->pf, w, !w->host.fixture);
+	return rc;
+}
+
+/* Seconds between task samples: the cost of one sample within the budget. */
+static double task_period(const struct window *w)
+{
+	double p = w->sample_cost / REPORT_TASK_SAMPLE_BUDGET;
+
+	if (p < 1)
+		p = 1;
+	if (p > w->o->seconds / 2)
+		p = w->o->seconds / 2;
+	return p;
+}
+
+static int run_live(struct window *w)
+{
+	double end = w->t0 + w->o->seconds, period = task_period(w);
+	double next_task = w->t0 + period, tick = w->t0;
+	int rc = 0;
+
+	while (!rc && !(w->o->stop && *w->o->stop)) {
+		tick += 1;
+		if (tick > end)
+			tick = end;
+		sleep_until(tick, w->o->stop);
+		if (w->o->stop && *w->o->stop)
+			break;
+		if (tick >= end)
+			break;
+		sample_runnable(w->pf, w, true);
+		if (tick >= next_task) {
+			rc = take_task_sample(w);
+			next_task += period;
+		}
+		if (w->o->progress)
+			w->o->progress(w->o->progress_ctx, tick - w->t0, w->o->seconds);
+	}
+	if (!rc)
+		rc = take_task_sample(w);
+	w->t1 = mono_s();
+	return rc;
+}
+
+static int run_fixture(struct window *w)
+{
+	int rc = 0, step = 1;
+
+	while (!rc && !(w->o->stop && *w->o->stop) && !source_fixture_step(w->pf, step + 1)) {
+		step++;
+		sample_runnable(w->pf, w, false);
+		rc = take_task_sample(w);
+	}
+	w->last_step = step;
+	return rc;
+}
+
+static int window_end(struct window *w)
+{
+	read_host(w->pf, w, &w->h[1]);
+	cg_scan_end(w->pf, &w->cg);
+	w->have_d1 = !dtasks_look(w->pf, w->self, &w->d1);
+	return 0;
+}
+
+static int open_source(struct window *w, const char *root)
+{
+	int rc = procfs_open(&w->top, root);
+
+	if (rc)
+		return rc;
+	w->pf = &w->top;
+	rc = host_facts_load(&w->host, w->pf);
+	if (rc)
+		return rc;
+	if (w->host.fixture && (rc = source_fixture_step(w->pf, 1)))
+		return rc;
+	if (w->pf->proc_fd < 0)
+		return -ENOENT;
+	return 0;
+}
+
+int report_collect(const struct report_opts *o, struct report_data *d)
+{
+	struct window *w = calloc(1, sizeof(*w));
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (!w)
+		return -ENOMEM;
+	w->o = o;
+	w->top.root_fd = w->top.proc_fd = -1;
+	rc = open_source(w, o->root);
+	if (!rc) {
+		w->self = w->host.fixture ? 0 : getpid();
+		w->wall0 = w->host.fixture ? w->host.start_time : time(NULL);
+		rc = window_begin(w);
+	}
+	if (!rc)
+		rc = w->host.fixture ? run_fixture(w) : run_live(w);
+	if (!rc)
+		rc = window_end(w);
+	if (!rc)
+		rc = window_results(w, d);
+	if (!rc && !o->bpf)
+		report_skip(d, "ebpf", "turned off by --no-bpf");
+	else if (!rc)
+		report_skip(d, "ebpf", "enrichment (run-queue latency, profiles, off-CPU stacks) is not built into this version");
+	task_sampler_close(w->ts);
+	cg_set_release(&w->cg);
+	procfs_close(&w->top);
+	free(w);
+	return rc;
+}

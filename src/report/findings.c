@@ -1,0 +1,207 @@
+/* Findings as data: kinds, severities, construction, order. */
+#include "report/findings.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/grow.h"
+
+static const char *const kind_names[RK_COUNT] = {
+	[RK_CPU_BOUND_USER] = "cpu-bound-user",
+	[RK_CPU_BOUND_KERNEL] = "cpu-bound-kernel",
+	[RK_CPU_SATURATED] = "cpu-saturated",
+	[RK_SINGLE_CPU_HOT] = "single-cpu-hot",
+	[RK_CPU_CONTENTION] = "cpu-contention",
+	[RK_CPU_THROTTLED] = "cpu-throttled",
+	[RK_LOAD_UNINTERRUPTIBLE] = "load-uninterruptible",
+	[RK_MEMORY_PRESSURE] = "memory-pressure",
+	[RK_SWAPPING] = "swapping",
+	[RK_OOM_KILL] = "oom-kill",
+	[RK_DISK_SATURATED] = "disk-saturated",
+	[RK_DISK_ERRORS] = "disk-errors",
+	[RK_NET_DROPS] = "net-drops",
+	[RK_TCP_RETRANSMITS] = "tcp-retransmits",
+	[RK_TCP_LISTEN_OVERFLOWS] = "tcp-listen-overflows",
+	[RK_KERNEL_ERRORS] = "kernel-errors",
+};
+
+const char *report_kind_name(enum report_kind k)
+{
+	return (unsigned)k < RK_COUNT ? kind_names[k] : "?";
+}
+
+const char *report_sev_name(enum report_sev s)
+{
+	static const char *const names[] = { "critical", "warning", "info" };
+
+	return (unsigned)s <= SEV_INFO ? names[s] : "?";
+}
+
+void set_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+struct rp_finding *finding_add(struct report_findings *f, enum report_kind k,
+			       enum report_sev sev)
+{
+	struct rp_finding *x;
+
+	if (grow(&f->f, &f->cap, f->n + 1, sizeof(*f->f)))
+		return NULL;
+	x = &f->f[f->n++];
+	memset(x, 0, sizeof(*x));
+	x->kind = k;
+	x->sev = sev;
+	x->subject.cpu = -1;
+	return x;
+}
+
+void finding_say(struct rp_finding *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->summary, sizeof(x->summary), fmt, ap);
+	va_end(ap);
+}
+
+void finding_next(struct rp_finding *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->next, sizeof(x->next), fmt, ap);
+	va_end(ap);
+}
+
+void finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit)
+{
+	if (x->nev >= RP_MAX_EVIDENCE)
+		return;
+	x->ev[x->nev].metric = metric;
+	x->ev[x->nev].value = value;
+	x->ev[x->nev].unit = unit;
+	x->nev++;
+}
+
+void finding_pid(struct rp_finding *x, pid_t pid)
+{
+	struct rp_subject *s = &x->subject;
+
+	for (size_t i = 0; i < s->npids; i++)
+		if (s->pids[i] == pid)
+			return;
+	if (s->npids < RP_MAX_PIDS)
+		s->pids[s->npids++] = pid;
+}
+
+void subject_proc(struct rp_finding *x, const struct rp_proc *p)
+{
+	x->subject.pid = p->pid;
+	set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+	if (p->cgroup[0])
+		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), p->cgroup);
+}
+
+const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid)
+{
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (d->procs[i].pid == pid)
+			return &d->procs[i];
+	return NULL;
+}
+
+void pid_list(const pid_t *pids, size_t n, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < size; i++) {
+		int k = snprintf(buf + used, size - used, "%s%d", i ? "," : "", (int)pids[i]);
+
+		if (k < 0 || (size_t)k >= size - used)
+			break;
+		used += (size_t)k;
+	}
+}
+
+static void all_cpus(int ncpu, struct cpuset *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int c = 0; c < ncpu && c < HOST_MAX_CPUS; c++)
+		cpuset_add(s, (unsigned)c);
+}
+
+void placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size)
+{
+	char ran[64], allowed[64];
+	struct cpuset all;
+	unsigned nran = cpuset_count(&p->ran);
+
+	buf[0] = '\0';
+	cpulist_format(&p->ran, ran, sizeof(ran));
+	cpulist_format(&p->allowed, allowed, sizeof(allowed));
+	all_cpus(ncpu, &all);
+	if (p->has_allowed && cpuset_count(&p->allowed) == 1) {
+		snprintf(buf, size, "pinned to CPU %s", allowed);
+		return;
+	}
+	if (!nran && !p->has_allowed)
+		return;
+	if (!nran) {
+		snprintf(buf, size, "allowed on %s",
+			 !memcmp(&p->allowed, &all, sizeof(all)) ? "all CPUs" : allowed);
+		return;
+	}
+	snprintf(buf, size, "ran on CPU%s %s%s%s%s", nran > 1 ? "s" : "", ran,
+		 nran == 1 ? " only" : "", p->has_allowed ? ", allowed on " : "",
+		 !p->has_allowed			     ? ""
+		 : !memcmp(&p->allowed, &all, sizeof(all)) ? "all"
+							   : allowed);
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct rp_finding *x = a, *y = b;
+
+	if (x->sev != y->sev)
+		return x->sev < y->sev ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	if (x->subject.pid != y->subject.pid)
+		return x->subject.pid < y->subject.pid ? -1 : 1;
+	return strcmp(x->summary, y->summary);
+}
+
+int report_evaluate(const struct report_data *d, struct report_findings *out)
+{
+	int (*const rules[])(const struct report_data *, struct report_findings *) = {
+		rules_cpu, rules_load, rules_memory, rules_disk_net, rules_kernel_log,
+	};
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i](d, out))
+			return -ENOMEM;
+	if (out->n > 1)
+		qsort(out->f, out->n, sizeof(*out->f), finding_cmp);
+	report_checked(d, out);
+	report_headline(d, out);
+	return 0;
+}
+
+void report_findings_release(struct report_findings *f)
+{
+	free(f->f);
+	f->f = NULL;
+	f->n = f->cap = 0;
+}

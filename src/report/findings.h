@@ -1,0 +1,33 @@
+/* Internal to src/report: building findings, shared by the rule files. */
+#ifndef TRIAGE_REPORT_FINDINGS_H
+#define TRIAGE_REPORT_FINDINGS_H
+
+#include "report/report.h"
+
+/* Appends a finding (subject empty, cpu -1); NULL when out of memory. */
+struct rp_finding *finding_add(struct report_findings *f, enum report_kind k,
+			       enum report_sev sev);
+void finding_say(struct rp_finding *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_next(struct rp_finding *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit);
+void finding_pid(struct rp_finding *x, pid_t pid);
+void subject_proc(struct rp_finding *x, const struct rp_proc *p);
+void set_str(char *dst, size_t size, const char *src);
+
+/* "ran on CPUs 0-1, allowed on all" / "pinned to CPU 2" ("" when unknown). */
+void placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size);
+/* "1,2,3" for a command line. */
+void pid_list(const pid_t *pids, size_t n, char *buf, size_t size);
+const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid);
+
+/* The rule groups (rules_cpu.c, rules_sys.c); each returns 0 or -ENOMEM. */
+int rules_cpu(const struct report_data *d, struct report_findings *f);
+int rules_load(const struct report_data *d, struct report_findings *f);
+int rules_memory(const struct report_data *d, struct report_findings *f);
+int rules_disk_net(const struct report_data *d, struct report_findings *f);
+int rules_kernel_log(const struct report_data *d, struct report_findings *f);
+/* What was fine (verdict.c), after the rules ran. */
+void report_checked(const struct report_data *d, struct report_findings *f);
+void report_headline(const struct report_data *d, struct report_findings *f);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * triage report: one pass over a window, then what is wrong, with the
+ * numbers, and what to run next. Three stages, each pure data in and out:
+ *   collect  (collect.c, sources.c)  /proc, cgroups, /dev/kmsg -> struct report_data
+ *   evaluate (rules*.c)             struct report_data -> struct report_findings
+ *   render   (render_*.c)           findings -> plain text or JSON
+ * Nothing here exits or prints outside the renderers; functions return 0 or
+ * -errno.
+ */
+#ifndef TRIAGE_REPORT_H
+#define TRIAGE_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "procfs/hoststats.h"
+
+#define RP_COMM_MAX 256
+#define RP_CGROUP_MAX 256
+#define RP_MAX_PIDS 16	   /* tasks named in one finding */
+#define RP_MAX_DTASKS 32   /* D tasks kept for the load finding */
+#define RP_MAX_NETNS 16	   /* network namespaces besides our own */
+#define RP_MAX_CGROUPS 64  /* cgroups with a CPU quota or memory events kept */
+#define RP_MAX_KEVENTS 64  /* kernel log events kept */
+#define RP_MAX_SKIPPED 16
+#define RP_MAX_CHECKED 16
+
+/* One process over the window; CPU figures are % of one CPU. */
+struct rp_proc {
+	pid_t pid;
+	char comm[RP_COMM_MAX];
+	unsigned nthreads;
+	double usr_pct, sys_pct;
+	double top_thread_pct; /* the busiest thread */
+	pid_t top_tid;
+	double cswch_s, nvcswch_s; /* summed over all threads */
+	double wait_pct;	   /* run-queue delay summed over threads, % of the window */
+	double majflt_s;
+	struct cpuset ran;     /* CPUs its threads were seen running on */
+	struct cpuset allowed; /* Cpus_allowed_list */
+	bool has_allowed;
+	char cgroup[RP_CGROUP_MAX];
+};
+
+/* A task in D (uninterruptible) seen by the load core. */
+struct rp_dtask {
+	pid_t pid, tid;
+	char comm[RP_COMM_MAX];
+	char reason[64]; /* the load core's words: "vfork parent waiting for its child" */
+	char reason_key[24];
+	bool whole_window; /* in D at the start and at the end */
+};
+
+/* iostat -x figures of one device over the window. */
+struct rp_disk {
+	char name[DISK_NAME_MAX];
+	double r_s, w_s, rkb_s, wkb_s, await_ms, aqu_sz, util_pct;
+};
+
+struct rp_iface {
+	char name[IFACE_NAME_MAX];
+	double rx_kb_s, tx_kb_s;
+	uint64_t rx_drop, tx_drop, rx_errs, tx_errs;
+};
+
+/* TCP counters of one network namespace over the window. */
+struct rp_netns {
+	pid_t pids[RP_MAX_PIDS]; /* processes in it (empty: our own namespace) */
+	size_t npids;
+	bool ours;
+	uint64_t out_segs, retrans_segs, listen_overflows, listen_drops;
+	bool has_ext;
+};
+
+struct rp_cgroup {
+	char path[RP_CGROUP_MAX];
+	int version; /* 1 or 2 */
+	/* CPU bandwidth */
+	bool has_cpu;
+	double quota_cpus; /* quota / period; 0 when none */
+	uint64_t periods, throttled, throttled_us;
+	/* memory: v2 memory.events deltas; v1 failcnt and oom_kill deltas */
+	bool has_mem;
+	uint64_t mem_high, mem_max, mem_oom, mem_oom_kill, failcnt;
+	pid_t pids[RP_MAX_PIDS];
+	size_t npids;
+};
+
+struct rp_kevent {
+	enum kmsg_event event;
+	int pid;
+	char comm[RP_COMM_MAX];
+	char device[DISK_NAME_MAX];
+	char cgroup[RP_CGROUP_MAX];
+	char text[KMSG_TEXT_MAX];
+	double age_s;	/* seconds before the window's end */
+	bool in_window; /* logged during the window (else the recent past) */
+};
+
+struct rp_cpu_pct {
+	double usr, sys, iowait, irq, steal, busy; /* % of the CPU's time */
+};
+
+enum rp_psi { RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO, RP_PSI_COUNT };
+
+struct rp_skipped {
+	char what[32];
+	char why[200];
+};
+
+/* Everything the rules read: deltas and rates over the window. */
+struct report_data {
+	double seconds;
+	int ncpu;
+	time_t start, end;
+	char hostname[65], release[65], version[65];
+	pid_t self;
+	/* CPU */
+	struct rp_cpu_pct all, cpu[HOST_MAX_CPUS];
+	bool cpu_online[HOST_MAX_CPUS];
+	int ncpu_lines;
+	double runnable_avg; /* procs_running less ourselves, averaged over the samples */
+	bool have_psi[RP_PSI_COUNT];
+	double psi_some[RP_PSI_COUNT], psi_full[RP_PSI_COUNT]; /* % of the window */
+	/* load */
+	bool have_load;
+	double load[3];
+	struct rp_dtask dtasks[RP_MAX_DTASKS];
+	size_t ndtasks;
+	unsigned nd_counted; /* counted D tasks at the end (may exceed ndtasks) */
+	/* processes, busiest first */
+	struct rp_proc *procs;
+	size_t nprocs;
+	unsigned threads_seen;
+	unsigned task_samples;
+	/* memory */
+	bool have_mem, have_vmstat;
+	struct meminfo mem;
+	double swapin_s, swapout_s, majflt_s; /* pages/s, faults/s */
+	uint64_t oom_kills;		      /* vmstat oom_kill delta */
+	bool have_oom_counter;
+	/* disk and network */
+	struct rp_disk disks[HOST_MAX_DISKS];
+	size_t ndisks;
+	bool have_disks;
+	struct rp_iface ifaces[HOST_MAX_IFACES];
+	size_t nifaces;
+	bool have_ifaces;
+	struct rp_netns netns[RP_MAX_NETNS + 1];
+	size_t nnetns;
+	/* cgroups */
+	struct rp_cgroup cgroups[RP_MAX_CGROUPS];
+	size_t ncgroups;
+	/* kernel log */
+	bool have_kmsg;
+	struct rp_kevent kevents[RP_MAX_KEVENTS];
+	size_t nkevents;
+	/* what the collection could not do */
+	struct rp_skipped skipped[RP_MAX_SKIPPED];
+	size_t nskipped;
+	/* BPF enrichment, when it ran (see enrich.c) */
+	char bpf_runq[200];
+};
+
+/* Adds a skipped item (cut silently when the table is full). */
+void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void report_data_release(struct report_data *d);
+
+/* ---- findings ---- */
+
+/* Stable kinds; docs/report.md lists them. Keep report_kind_name() in step. */
+enum report_kind {
+	RK_CPU_BOUND_USER,
+	RK_CPU_BOUND_KERNEL,
+	RK_CPU_SATURATED,
+	RK_SINGLE_CPU_HOT,
+	RK_CPU_CONTENTION,
+	RK_CPU_THROTTLED,
+	RK_LOAD_UNINTERRUPTIBLE,
+	RK_MEMORY_PRESSURE,
+	RK_SWAPPING,
+	RK_OOM_KILL,
+	RK_DISK_SATURATED,
+	RK_DISK_ERRORS,
+	RK_NET_DROPS,
+	RK_TCP_RETRANSMITS,
+	RK_TCP_LISTEN_OVERFLOWS,
+	RK_KERNEL_ERRORS,
+	RK_COUNT
+};
+
+enum report_sev { SEV_CRITICAL, SEV_WARNING, SEV_INFO };
+
+struct rp_subject {
+	pid_t pid, tid; /* 0: none */
+	char comm[RP_COMM_MAX];
+	char cgroup[RP_CGROUP_MAX];
+	char device[DISK_NAME_MAX];
+	char iface[IFACE_NAME_MAX];
+	int cpu; /* -1: none */
+	pid_t pids[RP_MAX_PIDS];
+	size_t npids;
+};
+
+#define RP_MAX_EVIDENCE 8
+#define RP_MAX_DETAILS 8
+
+struct rp_evidence {
+	const char *metric; /* a static name */
+	double value;
+	const char *unit;
+};
+
+struct rp_finding {
+	enum report_kind kind;
+	enum report_sev sev;
+	struct rp_subject subject;
+	char summary[1024];
+	struct rp_evidence ev[RP_MAX_EVIDENCE];
+	int nev;
+	char next[256]; /* "" when there is no next command */
+	char details[RP_MAX_DETAILS][200]; /* BPF enrichment lines */
+	int ndetails;
+	double weight; /* orders findings of one severity and kind */
+};
+
+struct rp_checked {
+	char resource[16];
+	char summary[240];
+};
+
+struct report_findings {
+	struct rp_finding *f;
+	size_t n, cap;
+	struct rp_checked checked[RP_MAX_CHECKED];
+	size_t nchecked;
+	char headline[400];
+};
+
+const char *report_kind_name(enum report_kind k);
+const char *report_sev_name(enum report_sev s);
+
+/* Evaluates every rule over d, sorts the findings, writes the checked list and headline. */
+int report_evaluate(const struct report_data *d, struct report_findings *out);
+void report_findings_release(struct report_findings *f);
+
+/* ---- collection ---- */
+
+struct report_opts {
+	double seconds;
+	const char *root; /* NULL or "/": the running system */
+	const pid_t *pids; /* -p: only these processes (NULL: all) */
+	size_t npids;
+	bool bpf;
+	long fd_budget;
+	volatile int *stop; /* set by the shell's signal handlers: end the window early */
+	/* progress: called about once a second while the window runs */
+	void (*progress)(void *ctx, double done_s, double total_s);
+	void *progress_ctx;
+};
+
+/* Runs the window and fills d. Returns 0 or -errno (no /proc under the root). */
+int report_collect(const struct report_opts *o, struct report_data *d);
+
+/* ---- rendering ---- */
+
+struct json_writer;
+
+struct report_style {
+	bool color;
+};
+
+void report_render_plain(FILE *out, const struct report_data *d, const struct report_findings *f,
+			 const struct report_style *st);
+void report_render_json(struct json_writer *w, const struct report_data *d,
+			const struct report_findings *f);
+
+#endif

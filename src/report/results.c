@@ -1,0 +1,288 @@
+/* From the window's two ends to rates and percentages the rules read. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "procfs/hostread.h"
+#include "procfs/task_info.h"
+#include "report/collect.h"
+#include "report/thresholds.h"
+
+#define RP_PLACEMENT_PROCS 32 /* processes whose allowed CPUs and cgroup are read */
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void cpu_delta(const struct cpu_times *a, const struct cpu_times *b, struct rp_cpu_pct *o)
+{
+	uint64_t tot = sub(cpu_times_total(b), cpu_times_total(a));
+
+	o->usr = pct(sub(b->user + b->nice, a->user + a->nice), tot);
+	o->sys = pct(sub(b->system, a->system), tot);
+	o->iowait = pct(sub(b->iowait, a->iowait), tot);
+	o->irq = pct(sub(b->irq + b->softirq, a->irq + a->softirq), tot);
+	o->steal = pct(sub(b->steal, a->steal), tot);
+	o->busy = pct(sub(cpu_times_busy(b), cpu_times_busy(a)), tot);
+}
+
+static void cpu_results(const struct window *w, struct report_data *d)
+{
+	const struct cpu_stat *a = &w->h[0].cpu, *b = &w->h[1].cpu;
+
+	if (!w->h[0].have_cpu || !w->h[1].have_cpu) {
+		report_skip(d, "cpu", "/proc/stat could not be read");
+		return;
+	}
+	cpu_delta(&a->all, &b->all, &d->all);
+	d->ncpu_lines = b->ncpu;
+	for (int c = 0; c < b->ncpu; c++) {
+		d->cpu_online[c] = a->online[c] && b->online[c];
+		if (d->cpu_online[c])
+			cpu_delta(&a->cpu[c], &b->cpu[c], &d->cpu[c]);
+	}
+	d->runnable_avg = w->runnable_n ? w->runnable_sum / w->runnable_n : 0;
+}
+
+static void psi_results(const struct window *w, struct report_data *d)
+{
+	static const char *const names[RP_PSI_COUNT] = { "cpu", "memory", "io" };
+	double us = d->seconds * 1e6;
+
+	for (int r = 0; r < RP_PSI_COUNT; r++) {
+		const struct psi *a = &w->h[0].psi[r], *b = &w->h[1].psi[r];
+
+		d->have_psi[r] = w->h[0].have_psi[r] && w->h[1].have_psi[r] && us > 0;
+		if (!d->have_psi[r]) {
+			report_skip(d, names[r][0] == 'c' ? "psi-cpu" : names[r][0] == 'm' ? "psi-memory" : "psi-io",
+				    "/proc/pressure/%s is missing (kernel without CONFIG_PSI or booted without psi=1)",
+				    names[r]);
+			continue;
+		}
+		d->psi_some[r] = 100.0 * (double)sub(b->some.total_us, a->some.total_us) / us;
+		d->psi_full[r] = 100.0 * (double)sub(b->full.total_us, a->full.total_us) / us;
+	}
+}
+
+/* A D task at the end that was already in D at the start (same task). */
+static bool held_all_window(const struct dtask_look *d0, const struct rp_dtask *t,
+			    unsigned long long start)
+{
+	for (size_t i = 0; i < d0->n; i++)
+		if (d0->t[i].tid == t->tid && d0->start[i] == start)
+			return true;
+	return false;
+}
+
+static void load_results(const struct window *w, struct report_data *d)
+{
+	if (!w->have_d1) {
+		report_skip(d, "load", "/proc/loadavg could not be read");
+		return;
+	}
+	d->have_load = w->d1.have_load;
+	memcpy(d->load, w->d1.load, sizeof(d->load));
+	d->nd_counted = w->d1.counted;
+	for (size_t i = 0; i < w->d1.n; i++) {
+		d->dtasks[i] = w->d1.t[i];
+		d->dtasks[i].whole_window = w->have_d0 && held_all_window(&w->d0, &w->d1.t[i],
+									  w->d1.start[i]);
+	}
+	d->ndtasks = w->d1.n;
+}
+
+static void mem_results(const struct window *w, struct report_data *d)
+{
+	const struct vmstat *a = &w->h[0].vm, *b = &w->h[1].vm;
+
+	d->have_mem = w->h[1].have_mem;
+	d->mem = w->h[1].mem;
+	if (!d->have_mem)
+		report_skip(d, "memory", "/proc/meminfo could not be read");
+	d->have_vmstat = w->h[0].have_vm && w->h[1].have_vm && d->seconds > 0;
+	if (!d->have_vmstat) {
+		report_skip(d, "vmstat", "/proc/vmstat could not be read");
+		return;
+	}
+	d->swapin_s = (double)sub(b->pswpin, a->pswpin) / d->seconds;
+	d->swapout_s = (double)sub(b->pswpout, a->pswpout) / d->seconds;
+	d->majflt_s = (double)sub(b->pgmajfault, a->pgmajfault) / d->seconds;
+	d->have_oom_counter = a->has_oom_kill && b->has_oom_kill;
+	d->oom_kills = sub(b->oom_kill, a->oom_kill);
+}
+
+/* iostat's whole devices: those under /sys/block when the root has one. */
+static bool whole_device(const struct procfs *pf, const char *name)
+{
+	char path[96], buf[8];
+
+	if (procfs_read_root(pf, "sys/block", buf, sizeof(buf)) == -ENOENT)
+		return true; /* no /sys/block (a fixture): every line */
+	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
+	return procfs_read_root(pf, path, buf, sizeof(buf)) >= 0;
+}
+
+static void disk_one(const struct disk_stat *a, const struct disk_stat *b, double s,
+		     struct rp_disk *o)
+{
+	uint64_t ios = sub(b->rd_ios, a->rd_ios) + sub(b->wr_ios, a->wr_ios);
+
+	snprintf(o->name, sizeof(o->name), "%s", b->name);
+	o->r_s = (double)sub(b->rd_ios, a->rd_ios) / s;
+	o->w_s = (double)sub(b->wr_ios, a->wr_ios) / s;
+	o->rkb_s = (double)sub(b->rd_sectors, a->rd_sectors) / 2 / s;
+	o->wkb_s = (double)sub(b->wr_sectors, a->wr_sectors) / 2 / s;
+	o->await_ms = ios ? (double)(sub(b->rd_ticks, a->rd_ticks) + sub(b->wr_ticks, a->wr_ticks)) /
+				    (double)ios
+			  : 0;
+	o->util_pct = 100.0 * (double)sub(b->io_ticks, a->io_ticks) / (s * 1000);
+	if (o->util_pct > 100)
+		o->util_pct = 100;
+	o->aqu_sz = (double)sub(b->time_in_queue, a->time_in_queue) / (s * 1000);
+}
+
+static void disk_results(const struct window *w, struct report_data *d)
+{
+	const struct disk_stats *a = &w->h[0].disks, *b = &w->h[1].disks;
+
+	d->have_disks = w->h[0].have_disks && w->h[1].have_disks && d->seconds > 0;
+	if (!d->have_disks) {
+		report_skip(d, "disk", "/proc/diskstats could not be read");
+		return;
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		for (size_t j = 0; j < a->n; j++) {
+			if (strcmp(a->d[j].name, b->d[i].name))
+				continue;
+			/* iostat -z: devices with no I/O in the window are left out */
+			if (b->d[i].rd_ios + b->d[i].wr_ios == a->d[j].rd_ios + a->d[j].wr_ios &&
+			    b->d[i].io_ticks == a->d[j].io_ticks)
+				break;
+			if (whole_device(w->pf, b->d[i].name))
+				disk_one(&a->d[j], &b->d[i], d->seconds, &d->disks[d->ndisks++]);
+			break;
+		}
+	}
+}
+
+static void net_results(const struct window *w, struct report_data *d)
+{
+	const struct iface_stats *a = &w->h[0].ifaces, *b = &w->h[1].ifaces;
+
+	d->have_ifaces = w->h[0].have_ifaces && w->h[1].have_ifaces && d->seconds > 0;
+	if (!d->have_ifaces)
+		report_skip(d, "network", "/proc/net/dev could not be read");
+	for (size_t i = 0; d->have_ifaces && i < b->n; i++) {
+		for (size_t j = 0; j < a->n; j++) {
+			const struct iface_stat *x = &a->i[j], *y = &b->i[i];
+			struct rp_iface *o;
+
+			if (strcmp(x->name, y->name))
+				continue;
+			o = &d->ifaces[d->nifaces++];
+			snprintf(o->name, sizeof(o->name), "%s", y->name);
+			o->rx_kb_s = (double)sub(y->rx_bytes, x->rx_bytes) / 1024 / d->seconds;
+			o->tx_kb_s = (double)sub(y->tx_bytes, x->tx_bytes) / 1024 / d->seconds;
+			o->rx_drop = sub(y->rx_drop, x->rx_drop);
+			o->tx_drop = sub(y->tx_drop, x->tx_drop);
+			o->rx_errs = sub(y->rx_errs, x->rx_errs);
+			o->tx_errs = sub(y->tx_errs, x->tx_errs);
+			break;
+		}
+	}
+	for (size_t k = 0; k < w->nns; k++) {
+		const struct tcp_counters *x = &w->h[0].tcp[k], *y = &w->h[1].tcp[k];
+		struct rp_netns *o;
+
+		if (!w->h[0].have_tcp[k] || !w->h[1].have_tcp[k])
+			continue;
+		o = &d->netns[d->nnetns++];
+		*o = w->ns[k];
+		o->out_segs = sub(y->out_segs, x->out_segs);
+		o->retrans_segs = sub(y->retrans_segs, x->retrans_segs);
+		o->listen_overflows = sub(y->listen_overflows, x->listen_overflows);
+		o->listen_drops = sub(y->listen_drops, x->listen_drops);
+		o->has_ext = x->has_ext && y->has_ext;
+	}
+	if (!d->nnetns)
+		report_skip(d, "tcp", "/proc/net/snmp could not be read");
+}
+
+/* Allowed CPUs and cgroup of the busiest processes, read once at the end. */
+static void placement(const struct procfs *pf, struct report_data *d)
+{
+	for (size_t i = 0; i < d->nprocs && i < RP_PLACEMENT_PROCS; i++) {
+		struct rp_proc *p = &d->procs[i];
+		char path[48], buf[4096];
+		struct task_cgroups cg;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%d/status", (int)p->pid);
+		n = procfs_read(pf, path, buf, sizeof(buf));
+		p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
+		if (!task_read_cgroups(pf, p->pid, &cg))
+			snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
+	}
+}
+
+static int task_results(struct window *w, struct report_data *d)
+{
+	double s = w->host.fixture ? d->seconds : w->t1 - w->t0;
+	int rc = task_sampler_results(w->ts, s, w->self, &d->procs, &d->nprocs,
+				      &d->threads_seen);
+
+	if (rc)
+		return rc;
+	d->task_samples = w->task_samples;
+	placement(w->pf, d);
+	return 0;
+}
+
+static void host_results(const struct window *w, struct report_data *d)
+{
+	struct utsname u;
+
+	snprintf(d->hostname, sizeof(d->hostname), "%s", w->host.nodename);
+	snprintf(d->release, sizeof(d->release), "%s", w->host.release);
+	if (!w->host.fixture && !uname(&u))
+		snprintf(d->version, sizeof(d->version), "%s", u.version);
+	d->ncpu = w->host.ncpu > 0 ? w->host.ncpu : w->h[1].cpu.ncpu;
+	d->self = w->self;
+	d->start = w->wall0;
+	d->end = w->wall0 + (time_t)(d->seconds + 0.5);
+}
+
+static double window_seconds(const struct window *w)
+{
+	const struct host_snap *a = &w->h[0], *b = &w->h[1];
+
+	if (a->have_uptime && b->have_uptime && b->uptime_cs > a->uptime_cs)
+		return (double)(b->uptime_cs - a->uptime_cs) / 100.0;
+	return w->host.fixture ? 0 : w->t1 - w->t0;
+}
+
+int window_results(struct window *w, struct report_data *d)
+{
+	d->seconds = window_seconds(w);
+	host_results(w, d);
+	cpu_results(w, d);
+	psi_results(w, d);
+	load_results(w, d);
+	mem_results(w, d);
+	disk_results(w, d);
+	net_results(w, d);
+	d->ncgroups = cg_results(w->pf, &w->cg, d->cgroups, RP_MAX_CGROUPS);
+	if (!w->cg_mounted)
+		report_skip(d, "cgroups", "no cgroup hierarchy under /sys/fs/cgroup");
+	kmsg_results(w, d);
+	return task_results(w, d);
+}

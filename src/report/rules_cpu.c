@@ -1,0 +1,278 @@
+/*
+ * CPU rules: CPU-bound processes (user or kernel), a saturated machine,
+ * one hot CPU, tasks that wait for a CPU, throttled cgroups. The blog's
+ * hand-written observations ("mostly user space", "not pinned",
+ * "nvcswch/s stands out") are the sentences these rules write.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/findings.h"
+#include "report/thresholds.h"
+
+#define TOP_NAMED 5 /* processes named in a host-level finding */
+
+static double cpu_of(const struct rp_proc *p)
+{
+	return p->usr_pct + p->sys_pct;
+}
+
+/* "; 164 involuntary switches/s and 12% of the window waiting for a CPU" */
+static void switch_words(const struct rp_proc *p, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.0f voluntary and %.0f involuntary switches/s, %.0f%% of the window waiting for a CPU",
+		 p->cswch_s, p->nvcswch_s, p->wait_pct);
+}
+
+static void thread_words(const struct rp_proc *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (p->nthreads > 1)
+		snprintf(buf, size, " across %u threads (busiest TID %d at %.0f%%)", p->nthreads,
+			 (int)p->top_tid, p->top_thread_pct);
+}
+
+static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
+		     struct report_findings *f)
+{
+	double cpu = cpu_of(p), user_share = cpu > 0 ? p->usr_pct / cpu : 0;
+	bool kernel = cpu > 0 && p->sys_pct / cpu >= CPU_KERNEL_SHARE;
+	enum report_sev sev = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ? SEV_CRITICAL
+									  : SEV_WARNING;
+	struct rp_finding *x = finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
+	char place[160], sw[160], thr[96];
+
+	if (!x)
+		return -ENOMEM;
+	subject_proc(x, p);
+	x->weight = cpu;
+	placement_words(p, d->ncpu, place, sizeof(place));
+	switch_words(p, sw, sizeof(sw));
+	thread_words(p, thr, sizeof(thr));
+	if (kernel) {
+		finding_say(x, "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in the kernel, so the time goes to system calls or kernel work%s%s; %s. Count its syscalls:",
+			    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, place[0] ? "; " : "", place, sw);
+		finding_next(x, "triage probe syscalls -p %d -d 10", (int)p->pid);
+	} else {
+		finding_say(x, "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so the time goes to %s; %s%s%s. Profile it:",
+			    (int)p->pid, p->comm, cpu, thr, user_share * 100,
+			    user_share >= CPU_USER_SHARE ? "its own code" : "its own code more than the kernel",
+			    place, place[0] ? "; " : "", sw);
+		finding_next(x, "triage probe profile -p %d -d 10", (int)p->pid);
+	}
+	finding_ev(x, "cpu", cpu, "% of one CPU");
+	finding_ev(x, "usr", p->usr_pct, "% of one CPU");
+	finding_ev(x, "sys", p->sys_pct, "% of one CPU");
+	finding_ev(x, "busiest_thread", p->top_thread_pct, "% of one CPU");
+	finding_ev(x, "nvcswch", p->nvcswch_s, "/s");
+	finding_ev(x, "cswch", p->cswch_s, "/s");
+	finding_ev(x, "runq_wait", p->wait_pct, "% of the window");
+	finding_ev(x, "cpus_ran_on", cpuset_count(&p->ran), "CPUs");
+	return 0;
+}
+
+static void name_top(const struct report_data *d, struct rp_finding *x, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->nprocs && i < TOP_NAMED && used < size; i++) {
+		const struct rp_proc *p = &d->procs[i];
+		int n;
+
+		if (cpu_of(p) < 1)
+			break;
+		finding_pid(x, p->pid);
+		n = snprintf(buf + used, size - used, "%sPID %d %s %.0f%%", i ? ", " : "",
+			     (int)p->pid, p->comm, cpu_of(p));
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static int cpu_saturated(const struct report_data *d, struct report_findings *f)
+{
+	double per_cpu = d->ncpu ? d->runnable_avg / d->ncpu : 0;
+	bool psi = d->have_psi[RP_PSI_CPU] && d->psi_some[RP_PSI_CPU] >= PSI_CPU_SOME_WARN_PCT;
+	struct rp_finding *x;
+	char top[300];
+
+	if (d->all.busy < CPU_SATURATED_BUSY_PCT || !(per_cpu > CPU_SATURATED_QUEUE_RATIO || psi))
+		return 0;
+	if (!(x = finding_add(f, RK_CPU_SATURATED, SEV_WARNING)))
+		return -ENOMEM;
+	x->weight = d->all.busy;
+	name_top(d, x, top, sizeof(top));
+	if (x->subject.npids)
+		x->subject.pid = x->subject.pids[0];
+	finding_say(x, "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per CPU)%s%.0f%%%s; the biggest consumers: %s. See how long tasks wait for a CPU:",
+		    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
+		    d->have_psi[RP_PSI_CPU] ? "; some task waited for a CPU " : "",
+		    d->have_psi[RP_PSI_CPU] ? d->psi_some[RP_PSI_CPU] : 0,
+		    d->have_psi[RP_PSI_CPU] ? " of the time (PSI)" : "", top[0] ? top : "none");
+	finding_next(x, "triage probe runq -d 10");
+	finding_ev(x, "cpu_busy", d->all.busy, "%");
+	finding_ev(x, "runnable", d->runnable_avg, "tasks");
+	finding_ev(x, "cpus", d->ncpu, "CPUs");
+	if (d->have_psi[RP_PSI_CPU])
+		finding_ev(x, "psi_cpu_some", d->psi_some[RP_PSI_CPU], "%");
+	return 0;
+}
+
+/* The processes that ran on cpu (and nowhere else when pinned_only). */
+static void on_cpu(const struct report_data *d, int cpu, struct rp_finding *x, char *buf,
+		   size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->nprocs && used < size; i++) {
+		const struct rp_proc *p = &d->procs[i];
+		int n;
+
+		if (!cpuset_has(&p->ran, (unsigned)cpu) || cpu_of(p) < 5)
+			continue;
+		finding_pid(x, p->pid);
+		n = snprintf(buf + used, size - used, "%sPID %d %s %.0f%%%s", used ? ", " : "",
+			     (int)p->pid, p->comm, cpu_of(p),
+			     p->has_allowed && cpuset_count(&p->allowed) == 1 ? " (pinned)" : "");
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static int single_cpu_hot(const struct report_data *d, struct report_findings *f)
+{
+	int hot = -1, others = 0;
+	double rest = 0;
+	struct rp_finding *x;
+	char who[320], pids[160];
+
+	for (int c = 0; c < d->ncpu_lines; c++)
+		if (d->cpu_online[c] && d->cpu[c].busy >= CPU_HOT_PCT &&
+		    (hot < 0 || d->cpu[c].busy > d->cpu[hot].busy))
+			hot = c;
+	if (hot < 0)
+		return 0;
+	for (int c = 0; c < d->ncpu_lines; c++)
+		if (d->cpu_online[c] && c != hot) {
+			rest += d->cpu[c].busy;
+			others++;
+		}
+	if (!others || rest / others > CPU_COLD_AVG_PCT)
+		return 0;
+	if (!(x = finding_add(f, RK_SINGLE_CPU_HOT, SEV_WARNING)))
+		return -ENOMEM;
+	x->subject.cpu = hot;
+	x->weight = d->cpu[hot].busy;
+	on_cpu(d, hot, x, who, sizeof(who));
+	if (x->subject.npids)
+		x->subject.pid = x->subject.pids[0];
+	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
+	finding_say(x, "CPU %d was %.0f%% busy while the other %d CPU%s averaged %.0f%%: work that cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.%s",
+		    hot, d->cpu[hot].busy, others, others > 1 ? "s" : "", rest / others, hot,
+		    who[0] ? who : "no process seen", pids[0] ? " Watch its tasks per thread:" : "");
+	if (pids[0])
+		finding_next(x, "triage pidstat -u -t -p %s 1 5", pids);
+	finding_ev(x, "cpu_busy", d->cpu[hot].busy, "%");
+	finding_ev(x, "others_busy_avg", rest / others, "%");
+	finding_ev(x, "irq", d->cpu[hot].irq, "%");
+	return 0;
+}
+
+static bool contended(const struct rp_proc *p)
+{
+	return p->wait_pct >= CONTENTION_WAIT_PCT && p->nvcswch_s >= CONTENTION_NVCSW_S;
+}
+
+static int cpu_contention(const struct report_data *d, struct report_findings *f)
+{
+	const struct rp_proc *worst = NULL;
+	struct rp_finding *x = NULL;
+	char list[520], place[160];
+	size_t used = 0;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (contended(&d->procs[i]) && (!worst || d->procs[i].wait_pct > worst->wait_pct))
+			worst = &d->procs[i];
+	if (!worst)
+		return 0;
+	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_WARNING)))
+		return -ENOMEM;
+	subject_proc(x, worst);
+	x->weight = worst->wait_pct;
+	list[0] = '\0';
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct rp_proc *p = &d->procs[i];
+		int k;
+
+		if (!contended(p))
+			continue;
+		n++;
+		finding_pid(x, p->pid);
+		if (n > TOP_NAMED)
+			continue; /* counted and in pids, not in the sentence */
+		placement_words(p, d->ncpu, place, sizeof(place));
+		k = used < sizeof(list)
+			    ? snprintf(list + used, sizeof(list) - used, "%sPID %d %s waited %.0f%% with %.0f involuntary switches/s%s%s",
+				       used ? "; " : "", (int)p->pid, p->comm, p->wait_pct,
+				       p->nvcswch_s, place[0] ? ", " : "", place)
+			    : 0;
+		if (k > 0)
+			used += (size_t)k;
+	}
+	finding_say(x, "%u process%s were runnable but waiting for a CPU (run-queue delay, %% of the window summed over threads): %s. See its run-queue latency:",
+		    n, n > 1 ? "es" : "", list);
+	finding_next(x, "triage probe runq -p %d -d 10", (int)worst->pid);
+	finding_ev(x, "runq_wait", worst->wait_pct, "% of the window");
+	finding_ev(x, "nvcswch", worst->nvcswch_s, "/s");
+	finding_ev(x, "processes", n, "processes");
+	return 0;
+}
+
+static int cpu_throttled(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->ncgroups; i++) {
+		const struct rp_cgroup *g = &d->cgroups[i];
+		double share = g->periods ? 100.0 * (double)g->throttled / (double)g->periods : 0;
+		struct rp_finding *x;
+		char pids[160];
+
+		if (!g->has_cpu || g->periods < THROTTLED_MIN_PERIODS || share < THROTTLED_PERIODS_PCT)
+			continue;
+		if (!(x = finding_add(f, RK_CPU_THROTTLED, SEV_WARNING)))
+			return -ENOMEM;
+		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
+		for (size_t k = 0; k < g->npids; k++)
+			finding_pid(x, g->pids[k]);
+		if (g->npids)
+			x->subject.pid = g->pids[0];
+		x->weight = share;
+		pid_list(g->pids, g->npids, pids, sizeof(pids));
+		finding_say(x, "cgroup %s (v%d) ran out of its CPU quota of %.2f CPUs in %llu of %llu periods (%.0f%%) and was throttled for %.1f s in the %.1f s window%s%s.",
+			    g->path, g->version, g->quota_cpus, (unsigned long long)g->throttled,
+			    (unsigned long long)g->periods, share, (double)g->throttled_us / 1e6,
+			    d->seconds, pids[0] ? "; processes: " : "", pids);
+		if (pids[0])
+			finding_next(x, "triage pidstat -u -p %s 1 5", pids);
+		finding_ev(x, "throttled_periods", share, "%");
+		finding_ev(x, "throttled_time", (double)g->throttled_us / 1e6, "s");
+		finding_ev(x, "quota", g->quota_cpus, "CPUs");
+	}
+	return 0;
+}
+
+int rules_cpu(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (cpu_of(&d->procs[i]) >= CPU_BOUND_PCT && cpu_bound(d, &d->procs[i], f))
+			return -ENOMEM;
+	if (cpu_saturated(d, f) || single_cpu_hot(d, f) || cpu_contention(d, f) ||
+	    cpu_throttled(d, f))
+		return -ENOMEM;
+	return 0;
+}

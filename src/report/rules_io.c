@@ -1,0 +1,211 @@
+/* Rules for disks (iostat -xz figures), network interfaces, TCP and the kernel log. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/findings.h"
+#include "report/thresholds.h"
+
+static int disks(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->ndisks; i++) {
+		const struct rp_disk *k = &d->disks[i];
+		struct rp_finding *x;
+
+		if (k->util_pct < DISK_UTIL_WARN_PCT)
+			continue;
+		if (!(x = finding_add(f, RK_DISK_SATURATED, SEV_WARNING)))
+			return -ENOMEM;
+		set_str(x->subject.device, sizeof(x->subject.device), k->name);
+		x->weight = k->util_pct;
+		finding_say(x, "Device %s was busy %.0f%% of the window: %.0f reads/s (%.0f kB/s), %.0f writes/s (%.0f kB/s), %.2f ms average wait, %.2f requests queued on average%s%.0f%%%s. See which processes do the I/O:",
+			    k->name, k->util_pct, k->r_s, k->rkb_s, k->w_s, k->wkb_s, k->await_ms,
+			    k->aqu_sz, d->have_psi[RP_PSI_IO] ? "; some task waited on I/O " : "",
+			    d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0,
+			    d->have_psi[RP_PSI_IO] ? " of the time (PSI)" : "");
+		finding_next(x, "triage pidstat -d -p ALL 1 5");
+		finding_ev(x, "util", k->util_pct, "%");
+		finding_ev(x, "r_s", k->r_s, "/s");
+		finding_ev(x, "w_s", k->w_s, "/s");
+		finding_ev(x, "await", k->await_ms, "ms");
+		finding_ev(x, "aqu_sz", k->aqu_sz, "requests");
+	}
+	return 0;
+}
+
+static int ifaces(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->nifaces; i++) {
+		const struct rp_iface *n = &d->ifaces[i];
+		uint64_t bad = n->rx_drop + n->tx_drop + n->rx_errs + n->tx_errs;
+		struct rp_finding *x;
+
+		if (bad < NET_DROPS_MIN || (double)bad / d->seconds < NET_DROPS_WARN_S)
+			continue;
+		if (!(x = finding_add(f, RK_NET_DROPS, SEV_WARNING)))
+			return -ENOMEM;
+		set_str(x->subject.iface, sizeof(x->subject.iface), n->name);
+		x->weight = (double)bad;
+		finding_say(x, "Interface %s dropped %llu received and %llu sent packets and counted %llu receive and %llu send errors in %.1f s (rx %.0f kB/s, tx %.0f kB/s).",
+			    n->name, (unsigned long long)n->rx_drop, (unsigned long long)n->tx_drop,
+			    (unsigned long long)n->rx_errs, (unsigned long long)n->tx_errs,
+			    d->seconds, n->rx_kb_s, n->tx_kb_s);
+		finding_next(x, "ip -s -s link show dev %s", n->name);
+		finding_ev(x, "rx_drop", (double)n->rx_drop, "packets");
+		finding_ev(x, "tx_drop", (double)n->tx_drop, "packets");
+		finding_ev(x, "errors", (double)(n->rx_errs + n->tx_errs), "packets");
+	}
+	return 0;
+}
+
+/* "in our network namespace" or "in the network namespace of PID 12 comm". */
+static void netns_words(const struct report_data *d, const struct rp_netns *ns,
+			struct rp_finding *x, char *buf, size_t size)
+{
+	const struct rp_proc *p;
+
+	if (ns->ours) {
+		snprintf(buf, size, "in the host's network namespace");
+		return;
+	}
+	for (size_t k = 0; k < ns->npids; k++)
+		finding_pid(x, ns->pids[k]);
+	x->subject.pid = ns->pids[0];
+	p = proc_by_pid(d, ns->pids[0]);
+	if (p)
+		set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+	snprintf(buf, size, "in the network namespace of PID %d%s%s (%zu process%s)",
+		 (int)ns->pids[0], p ? " " : "", p ? p->comm : "", ns->npids,
+		 ns->npids > 1 ? "es" : "");
+}
+
+static int retransmits(const struct report_data *d, const struct rp_netns *ns,
+		       struct report_findings *f)
+{
+	double share = ns->out_segs ? 100.0 * (double)ns->retrans_segs / (double)ns->out_segs : 0;
+	struct rp_finding *x;
+	char where[400];
+
+	if (ns->retrans_segs < TCP_RETRANS_MIN || share < TCP_RETRANS_WARN_PCT)
+		return 0;
+	if (!(x = finding_add(f, RK_TCP_RETRANSMITS,
+			      share >= TCP_RETRANS_CRIT_PCT ? SEV_CRITICAL : SEV_WARNING)))
+		return -ENOMEM;
+	x->weight = share;
+	netns_words(d, ns, x, where, sizeof(where));
+	finding_say(x, "TCP retransmitted %llu of %llu segments sent (%.1f%%) %s: packets are lost on the way (drops, congestion, a filter). See the connections' retransmits and RTT:",
+		    (unsigned long long)ns->retrans_segs, (unsigned long long)ns->out_segs, share,
+		    where);
+	if (ns->ours)
+		finding_next(x, "ss -tin state established");
+	else
+		finding_next(x, "nsenter -t %d -n ss -tin state established", (int)ns->pids[0]);
+	finding_ev(x, "retrans_segs", (double)ns->retrans_segs, "segments");
+	finding_ev(x, "out_segs", (double)ns->out_segs, "segments");
+	finding_ev(x, "retrans", share, "%");
+	return 0;
+}
+
+static int listen_overflows(const struct report_data *d, const struct rp_netns *ns,
+			    struct report_findings *f)
+{
+	struct rp_finding *x;
+	char where[400];
+
+	if (!ns->listen_overflows && !ns->listen_drops)
+		return 0;
+	if (!(x = finding_add(f, RK_TCP_LISTEN_OVERFLOWS, SEV_WARNING)))
+		return -ENOMEM;
+	x->weight = (double)ns->listen_drops;
+	netns_words(d, ns, x, where, sizeof(where));
+	finding_say(x, "TCP listen queues overflowed %llu times and dropped %llu connection attempts %s: a server accepts connections more slowly than they arrive.",
+		    (unsigned long long)ns->listen_overflows, (unsigned long long)ns->listen_drops,
+		    where);
+	finding_next(x, "ss -ltn");
+	finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
+	finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
+	return 0;
+}
+
+int rules_disk_net(const struct report_data *d, struct report_findings *f)
+{
+	if (disks(d, f) || ifaces(d, f))
+		return -ENOMEM;
+	for (size_t i = 0; i < d->nnetns; i++)
+		if (retransmits(d, &d->netns[i], f) || listen_overflows(d, &d->netns[i], f))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Words and severity of a kernel log event (OOM kills are the memory rules'). */
+static const char *event_words(enum kmsg_event e)
+{
+	switch (e) {
+	case KMSG_HUNG_TASK:
+		return "a task hung (blocked for longer than the hung-task timeout)";
+	case KMSG_SOFT_LOCKUP:
+		return "a CPU locked up or stalled";
+	case KMSG_SEGFAULT:
+		return "a process crashed";
+	case KMSG_IO_ERROR:
+		return "an I/O error";
+	default:
+		return "an error";
+	}
+}
+
+static int io_error(const struct rp_kevent *e, struct report_findings *f)
+{
+	struct rp_finding *x = finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
+
+	if (!x)
+		return -ENOMEM;
+	set_str(x->subject.device, sizeof(x->subject.device), e->device);
+	x->weight = -e->age_s;
+	finding_say(x, "The kernel logged an I/O error on %s %.0f s ago: \"%s\".", e->device,
+		    e->age_s, e->text);
+	finding_next(x, "dmesg -T | grep -w %s", e->device);
+	finding_ev(x, "age", e->age_s, "s");
+	return 0;
+}
+
+static int kernel_event(const struct rp_kevent *e, struct report_findings *f)
+{
+	enum report_sev sev = e->event == KMSG_SEGFAULT || !e->in_window ? SEV_WARNING : SEV_CRITICAL;
+	struct rp_finding *x;
+
+	if (e->event == KMSG_OTHER_ERROR)
+		sev = SEV_INFO;
+	if (!(x = finding_add(f, RK_KERNEL_ERRORS, sev)))
+		return -ENOMEM;
+	x->subject.pid = e->pid;
+	set_str(x->subject.comm, sizeof(x->subject.comm), e->comm);
+	x->weight = -e->age_s;
+	finding_say(x, "The kernel logged %s %.0f s ago: \"%s\".", event_words(e->event), e->age_s,
+		    e->text);
+	finding_next(x, "dmesg -T --level=emerg,alert,crit,err,warn");
+	finding_ev(x, "age", e->age_s, "s");
+	return 0;
+}
+
+#define RP_MAX_OTHER_ERRORS 3 /* plain error lines reported; the rest are counted */
+
+int rules_kernel_log(const struct report_data *d, struct report_findings *f)
+{
+	unsigned other = 0;
+
+	for (size_t i = 0; i < d->nkevents; i++) {
+		const struct rp_kevent *e = &d->kevents[i];
+		int rc = 0;
+
+		if (e->event == KMSG_IO_ERROR)
+			rc = io_error(e, f);
+		else if (e->event == KMSG_OTHER_ERROR && ++other > RP_MAX_OTHER_ERRORS)
+			continue;
+		else if (e->event != KMSG_OOM_KILL)
+			rc = kernel_event(e, f);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

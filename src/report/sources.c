@@ -1,0 +1,278 @@
+/*
+ * Adapter from the pidstat and load cores to the report's data (see
+ * sources.h). The pidstat core reads every process and all its threads
+ * (--whole semantics: switches and run-queue wait summed over threads);
+ * this file keeps, per task, its first and last counters and the CPUs it
+ * was seen running on, merged each sample in the table's sorted order.
+ */
+#include "report/sources.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/snapshot.h"
+#include "pidstat/pidstat.h"
+#include "util/grow.h"
+
+/* One task's window: counters at its first and last sample. */
+struct acc {
+	pid_t pid, tid; /* tid 0: the process row */
+	uint64_t start;
+	uint64_t usr0, sys0, nv0, niv0, w0, maj0;
+	uint64_t usr, sys, nv, niv, w, maj;
+	struct cpuset ran;
+	unsigned nthreads, seen;
+	char comm[RP_COMM_MAX];
+};
+
+struct task_sampler {
+	struct pidstat_opts opts;
+	struct pidstat_run run;
+	struct host_facts host;
+	unsigned nsamples;
+	struct acc *acc, *next;
+	size_t nacc, cap, nnext, cap_next;
+	volatile int never_stop;
+};
+
+static int key_cmp(pid_t pa, pid_t ta, pid_t pb, pid_t tb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return (ta > tb) - (ta < tb);
+}
+
+int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
+		      const pid_t *pids, size_t npids, long fd_budget)
+{
+	struct task_sampler *ts = calloc(1, sizeof(*ts));
+	struct pidstat_env env = { .out = stderr, .fd_budget = fd_budget, .taskstats = true };
+	int rc = 0;
+
+	if (!ts)
+		return -ENOMEM;
+	ts->host = *h;
+	ts->opts.act = ACT_CPU | ACT_CTXSW | ACT_MEM;
+	ts->opts.tsk = TSK_TASK;
+	ts->opts.whole = true; /* switches and run-queue wait over all threads */
+	ts->opts.dec = -1;
+	ts->opts.all_pids = npids == 0;
+	ts->opts.pid_given = npids > 0;
+	for (size_t i = 0; i < npids && !rc; i++)
+		rc = pidstat_opts_add_pid(&ts->opts, pids[i]);
+	env.s_colors = "never";
+	env.stop_flag = &ts->never_stop;
+	if (!rc)
+		rc = pidstat_run_init(&ts->run, &ts->opts, pf, &ts->host, &env);
+	if (rc) {
+		task_sampler_close(ts);
+		return rc;
+	}
+	*out = ts;
+	return 0;
+}
+
+void task_sampler_close(struct task_sampler *ts)
+{
+	if (!ts)
+		return;
+	pidstat_run_release(&ts->run);
+	pidstat_opts_release(&ts->opts);
+	free(ts->acc);
+	free(ts->next);
+	free(ts);
+}
+
+static void acc_first(struct acc *a, const struct pidstat_snap *s, bool at_start)
+{
+	/* a task that appears during the window spent all its counters in it */
+	a->usr0 = at_start ? s->utime : 0;
+	a->sys0 = at_start ? s->stime : 0;
+	a->nv0 = at_start ? s->nvcsw : 0;
+	a->niv0 = at_start ? s->nivcsw : 0;
+	a->w0 = at_start ? s->wtime : 0;
+	a->maj0 = at_start ? s->majflt : 0;
+}
+
+static void acc_update(struct acc *a, const struct pidstat_task *t, const struct pidstat_snap *s)
+{
+	/* a thread that used CPU since the last sample ran on (at least) its last CPU */
+	if (t->leader && a->seen && s->utime + s->stime > a->usr + a->sys)
+		cpuset_add(&a->ran, s->processor);
+	a->seen++;
+	a->usr = s->utime;
+	a->sys = s->stime;
+	a->nv = s->nvcsw;
+	a->niv = s->nivcsw;
+	a->w = s->wtime;
+	a->maj = s->majflt;
+	a->nthreads = t->nthreads;
+	snprintf(a->comm, sizeof(a->comm), "%s", t->comm);
+}
+
+/* Merges the table's order (sorted by process, then thread) into the accumulators. */
+static int merge_order(struct task_sampler *ts, int curr)
+{
+	const struct pidstat_table *tb = &ts->run.table;
+	size_t j = 0;
+
+	if (grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
+		return -ENOMEM;
+	ts->nnext = 0;
+	for (size_t i = 0; i < tb->len; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		const struct pidstat_snap *s = &t->snap[curr];
+		pid_t pid = t->leader ? t->leader->pid : t->pid, tid = t->leader ? t->pid : 0;
+		struct acc *a = &ts->next[ts->nnext++];
+
+		while (j < ts->nacc && key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid) < 0)
+			j++;
+		if (j < ts->nacc && !key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid) &&
+		    ts->acc[j].start == t->start) {
+			*a = ts->acc[j];
+		} else {
+			memset(a, 0, sizeof(*a));
+			a->pid = pid;
+			a->tid = tid;
+			a->start = t->start;
+			acc_first(a, s, ts->nsamples == 0);
+		}
+		acc_update(a, t, s);
+	}
+	/* swap: the merged list becomes the accumulators */
+	{
+		struct acc *tmp = ts->acc;
+		size_t cap = ts->cap;
+
+		ts->acc = ts->next;
+		ts->cap = ts->cap_next;
+		ts->nacc = ts->nnext;
+		ts->next = tmp;
+		ts->cap_next = cap;
+	}
+	return 0;
+}
+
+int task_sampler_sample(struct task_sampler *ts)
+{
+	int curr = (int)(ts->nsamples & 1);
+	int rc = pidstat_read_tasks(&ts->run, curr);
+
+	if (!rc)
+		rc = merge_order(ts, curr);
+	if (!rc)
+		ts->nsamples++;
+	return rc;
+}
+
+static double pct_of(uint64_t ticks, long hz, double seconds)
+{
+	return seconds > 0 && hz > 0 ? 100.0 * (double)ticks / (double)hz / seconds : 0;
+}
+
+/* Fills p from the process row a and its thread rows a[1..]; returns rows used. */
+static size_t fold_process(const struct acc *a, size_t left, long hz, double seconds,
+			   struct rp_proc *p)
+{
+	size_t k = 1;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = a->pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", a->comm);
+	p->usr_pct = pct_of(a->usr - a->usr0, hz, seconds);
+	p->sys_pct = pct_of(a->sys - a->sys0, hz, seconds);
+	p->cswch_s = seconds > 0 ? (double)(a->nv - a->nv0) / seconds : 0;
+	p->nvcswch_s = seconds > 0 ? (double)(a->niv - a->niv0) / seconds : 0;
+	p->wait_pct = pct_of(a->w - a->w0, hz, seconds);
+	p->majflt_s = seconds > 0 ? (double)(a->maj - a->maj0) / seconds : 0;
+	for (; k < left && a[k].pid == a->pid; k++) {
+		double pct = pct_of(a[k].usr - a[k].usr0 + a[k].sys - a[k].sys0, hz, seconds);
+
+		p->nthreads++;
+		for (int w = 0; w < CPUSET_WORDS; w++)
+			p->ran.w[w] |= a[k].ran.w[w];
+		if (pct > p->top_thread_pct || !p->top_tid) {
+			p->top_thread_pct = pct;
+			p->top_tid = a[k].tid;
+		}
+	}
+	if (!p->nthreads)
+		p->nthreads = a->nthreads;
+	return k;
+}
+
+static int by_cpu_desc(const void *x, const void *y)
+{
+	const struct rp_proc *a = x, *b = y;
+	double ca = a->usr_pct + a->sys_pct, cb = b->usr_pct + b->sys_pct;
+
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
+			 struct rp_proc **out, size_t *n, unsigned *threads)
+{
+	struct rp_proc *v = calloc(ts->nacc + 1, sizeof(*v));
+	size_t i = 0, m = 0;
+
+	if (!v)
+		return -ENOMEM;
+	*threads = 0;
+	while (i < ts->nacc) {
+		size_t used;
+
+		if (ts->acc[i].tid) { /* a thread whose process row is gone */
+			i++;
+			continue;
+		}
+		used = fold_process(&ts->acc[i], ts->nacc - i, ts->host.hz, seconds, &v[m]);
+		*threads += (unsigned)(used > 1 ? used - 1 : 1);
+		if (v[m].pid != self)
+			m++;
+		i += used;
+	}
+	qsort(v, m, sizeof(*v), by_cpu_desc);
+	*out = v;
+	*n = m;
+	return 0;
+}
+
+int dtasks_look(const struct procfs *pf, pid_t self, struct dtask_look *out)
+{
+	struct load_scan_opts scan = { .skip_pid = self, .want_stacks = true };
+	struct load_snapshot snap;
+	int rc = load_snapshot_take(pf, &scan, &snap);
+
+	memset(out, 0, sizeof(*out));
+	if (rc)
+		return rc;
+	out->have_load = snap.have_loadavg;
+	for (int i = 0; i < 3; i++)
+		out->load[i] = snap.kernel.load[i];
+	out->counted = snap.n_d_counted;
+	for (size_t i = 0; i < snap.ntasks; i++) {
+		const struct load_task *t = &snap.tasks[i];
+		struct rp_dtask *d;
+
+		if (t->state != 'D' || !t->counts || out->n >= RP_MAX_DTASKS)
+			continue;
+		d = &out->t[out->n];
+		out->start[out->n++] = t->starttime;
+		d->pid = t->pid;
+		d->tid = t->tid;
+		snprintf(d->comm, sizeof(d->comm), "%s", t->comm);
+		snprintf(d->reason, sizeof(d->reason), "%s", d_reason_words(t->why.reason, false));
+		snprintf(d->reason_key, sizeof(d->reason_key), "%s", d_reason_key(t->why.reason));
+	}
+	load_snapshot_release(&snap);
+	return 0;
+}
+
+int source_fixture_step(struct procfs *pf, int n)
+{
+	return pidstat_fixture_step(pf, n);
+}

@@ -1,0 +1,48 @@
+/*
+ * The report's use of the existing cores, kept behind one small interface
+ * so that changes inside them stay local to sources.c:
+ *   - task sampling: the pidstat core (every process and all its threads:
+ *     utime/stime, switches, run-queue wait, faults, processor);
+ *   - D tasks and why they wait: the load core's snapshot.
+ */
+#ifndef TRIAGE_REPORT_SOURCES_H
+#define TRIAGE_REPORT_SOURCES_H
+
+#include "procfs/host.h"
+#include "procfs/procfs.h"
+#include "report/report.h"
+
+struct task_sampler;
+
+/*
+ * Opens a sampler over pf (whose proc dir a fixture run moves step by
+ * step). pids/npids: only those processes (npids 0: all of them).
+ */
+int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
+		      const pid_t *pids, size_t npids, long fd_budget);
+/* Takes one sample of every task; window_start_ticks: the window's start since boot. */
+int task_sampler_sample(struct task_sampler *ts);
+/*
+ * The processes seen in the last sample, with their figures between the
+ * first sample and the last (seconds apart), busiest first. Skips self.
+ */
+int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
+			 struct rp_proc **out, size_t *n, unsigned *threads);
+void task_sampler_close(struct task_sampler *ts);
+
+/* Fixture roots: points pf at stepN (docs/fixtures.md); 0 or -errno. */
+int source_fixture_step(struct procfs *pf, int n);
+
+/* The D tasks in a load-core snapshot of pf, with the load average. */
+struct dtask_look {
+	struct rp_dtask t[RP_MAX_DTASKS];
+	size_t n;
+	unsigned counted; /* every counted D task (may exceed n) */
+	double load[3];
+	bool have_load;
+	unsigned long long start[RP_MAX_DTASKS]; /* with tid, identifies a task */
+};
+
+int dtasks_look(const struct procfs *pf, pid_t self, struct dtask_look *out);
+
+#endif

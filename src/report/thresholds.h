@@ -1,0 +1,60 @@
+/*
+ * Every threshold the report's rules use, named once; docs/report.md
+ * lists them with the reasoning. Percentages of one CPU are per process
+ * (a process with two busy threads can reach 200).
+ */
+#ifndef TRIAGE_REPORT_THRESHOLDS_H
+#define TRIAGE_REPORT_THRESHOLDS_H
+
+/* Collection. */
+#define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
+#define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */
+#define REPORT_DEFAULT_SECONDS 10.0
+
+/* cpu-bound-user / cpu-bound-kernel: a process using at least this much of one CPU... */
+#define CPU_BOUND_PCT 80.0
+/* ...with at least this share in user space (else, with this share in the kernel) */
+#define CPU_USER_SHARE 0.80
+#define CPU_KERNEL_SHARE 0.50
+/* a thread at this % of one CPU is at its ceiling: critical, not warning */
+#define CPU_THREAD_CEILING_PCT 90.0
+
+/* cpu-saturated: every CPU busy and work queued behind them */
+#define CPU_SATURATED_BUSY_PCT 90.0   /* all CPUs, average */
+#define CPU_SATURATED_QUEUE_RATIO 1.0 /* runnable tasks per CPU, above */
+#define PSI_CPU_SOME_WARN_PCT 20.0    /* or: tasks waited for a CPU this share of the time */
+
+/* single-cpu-hot: one CPU busy while the others are not */
+#define CPU_HOT_PCT 90.0
+#define CPU_COLD_AVG_PCT 50.0 /* the average of the other CPUs, below */
+
+/* cpu-contention: runnable but waiting (run-queue delay) and preempted */
+#define CONTENTION_WAIT_PCT 20.0   /* run-queue delay, % of the window (summed over threads) */
+#define CONTENTION_NVCSW_S 10.0    /* involuntary switches per second */
+
+/* cpu-throttled: CFS bandwidth periods that ran out of quota */
+#define THROTTLED_PERIODS_PCT 10.0
+#define THROTTLED_MIN_PERIODS 5
+
+/* load-uninterruptible */
+#define LOAD_D_WARN_TASKS 1 /* D tasks held for the whole window */
+
+/* memory */
+#define PSI_MEM_SOME_WARN_PCT 10.0
+#define PSI_MEM_SOME_CRIT_PCT 40.0
+#define MEM_AVAILABLE_WARN_PCT 10.0 /* MemAvailable below this share of MemTotal */
+#define MAJFLT_WARN_S 100.0	    /* major faults per second of one process */
+#define SWAP_WARN_PAGES_S 100.0	    /* pages swapped in + out per second */
+
+/* disk (iostat -x) */
+#define DISK_UTIL_WARN_PCT 90.0
+#define PSI_IO_SOME_WARN_PCT 20.0
+
+/* network */
+#define NET_DROPS_WARN_S 1.0 /* drops + errors per second on one interface */
+#define NET_DROPS_MIN 5	     /* and at least this many in the window */
+#define TCP_RETRANS_WARN_PCT 1.0 /* retransmitted segments, % of segments sent */
+#define TCP_RETRANS_MIN 10	 /* and at least this many in the window */
+#define TCP_RETRANS_CRIT_PCT 10.0
+
+#endif

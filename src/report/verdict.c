@@ -1,0 +1,202 @@
+/*
+ * What was checked and found fine, with its numbers, and the headline:
+ * the one-line verdict printed first.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/findings.h"
+#include "report/thresholds.h"
+
+/* The resource each kind is about: a resource with a problem is not "checked fine". */
+static const char *kind_resource(enum report_kind k)
+{
+	switch (k) {
+	case RK_CPU_BOUND_USER:
+	case RK_CPU_BOUND_KERNEL:
+	case RK_CPU_CONTENTION:
+		return "processes";
+	case RK_CPU_SATURATED:
+	case RK_SINGLE_CPU_HOT:
+		return "cpu";
+	case RK_CPU_THROTTLED:
+		return "cgroups";
+	case RK_LOAD_UNINTERRUPTIBLE:
+		return "load";
+	case RK_MEMORY_PRESSURE:
+	case RK_SWAPPING:
+	case RK_OOM_KILL:
+		return "memory";
+	case RK_DISK_SATURATED:
+	case RK_DISK_ERRORS:
+		return "disk";
+	case RK_NET_DROPS:
+	case RK_TCP_RETRANSMITS:
+	case RK_TCP_LISTEN_OVERFLOWS:
+		return "network";
+	default:
+		return "kernel-log";
+	}
+}
+
+static bool has_problem(const struct report_findings *f, const char *resource)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->f[i].sev != SEV_INFO && !strcmp(kind_resource(f->f[i].kind), resource))
+			return true;
+	return false;
+}
+
+static void checked(struct report_findings *f, const char *resource, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void checked(struct report_findings *f, const char *resource, const char *fmt, ...)
+{
+	struct rp_checked *c;
+	va_list ap;
+
+	if (f->nchecked >= RP_MAX_CHECKED || has_problem(f, resource))
+		return;
+	c = &f->checked[f->nchecked++];
+	set_str(c->resource, sizeof(c->resource), resource);
+	va_start(ap, fmt);
+	vsnprintf(c->summary, sizeof(c->summary), fmt, ap);
+	va_end(ap);
+}
+
+static void check_cpu(const struct report_data *d, struct report_findings *f)
+{
+	int busiest = -1;
+
+	for (int c = 0; c < d->ncpu_lines; c++)
+		if (d->cpu_online[c] && (busiest < 0 || d->cpu[c].busy > d->cpu[busiest].busy))
+			busiest = c;
+	if (busiest < 0)
+		return;
+	checked(f, "cpu", "%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal %.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s%.0f%%",
+		d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
+		d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
+		d->have_psi[RP_PSI_CPU] ? ", PSI cpu " : "",
+		d->have_psi[RP_PSI_CPU] ? d->psi_some[RP_PSI_CPU] : 0);
+}
+
+static void check_procs(const struct report_data *d, struct report_findings *f)
+{
+	if (!d->nprocs) {
+		checked(f, "processes", "no process seen");
+		return;
+	}
+	checked(f, "processes", "busiest PID %d %s at %.0f%% of one CPU; %zu processes, %u threads, sampled %u times",
+		(int)d->procs[0].pid, d->procs[0].comm, d->procs[0].usr_pct + d->procs[0].sys_pct,
+		d->nprocs, d->threads_seen, d->task_samples);
+}
+
+static void check_memory(const struct report_data *d, struct report_findings *f)
+{
+	if (!d->have_mem)
+		return;
+	checked(f, "memory", "%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s%.0f%%",
+		(double)d->mem.available / 1048576.0, (double)d->mem.total / 1048576.0,
+		d->swapin_s + d->swapout_s, d->majflt_s,
+		d->have_psi[RP_PSI_MEM] ? ", PSI memory " : "",
+		d->have_psi[RP_PSI_MEM] ? d->psi_some[RP_PSI_MEM] : 0);
+}
+
+static void check_disk(const struct report_data *d, struct report_findings *f)
+{
+	const struct rp_disk *b = NULL;
+
+	if (!d->have_disks)
+		return;
+	for (size_t i = 0; i < d->ndisks; i++)
+		if (!b || d->disks[i].util_pct > b->util_pct)
+			b = &d->disks[i];
+	if (!b)
+		checked(f, "disk", "idle: no device did I/O");
+	else
+		checked(f, "disk", "busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms)",
+			b->name, b->util_pct, b->r_s, b->w_s, b->await_ms);
+}
+
+static void check_net(const struct report_data *d, struct report_findings *f)
+{
+	const struct rp_iface *b = NULL;
+	uint64_t out = 0, re = 0;
+
+	if (!d->have_ifaces)
+		return;
+	for (size_t i = 0; i < d->nifaces; i++)
+		if (!b || d->ifaces[i].rx_kb_s + d->ifaces[i].tx_kb_s > b->rx_kb_s + b->tx_kb_s)
+			b = &d->ifaces[i];
+	for (size_t i = 0; i < d->nnetns; i++) {
+		out += d->netns[i].out_segs;
+		re += d->netns[i].retrans_segs;
+	}
+	checked(f, "network", "busiest interface %s (rx %.0f kB/s, tx %.0f kB/s), TCP retransmitted %llu of %llu segments in %zu namespace%s",
+		b ? b->name : "none", b ? b->rx_kb_s : 0, b ? b->tx_kb_s : 0,
+		(unsigned long long)re, (unsigned long long)out, d->nnetns,
+		d->nnetns == 1 ? "" : "s");
+}
+
+static void check_rest(const struct report_data *d, struct report_findings *f)
+{
+	unsigned quota = 0, mem = 0;
+
+	if (d->have_load)
+		checked(f, "load", "load average %.2f %.2f %.2f on %d CPUs, %u counted D tasks at the end, none held through the window",
+			d->load[0], d->load[1], d->load[2], d->ncpu, d->nd_counted);
+	for (size_t i = 0; i < d->ncgroups; i++) {
+		const struct rp_cgroup *g = &d->cgroups[i];
+
+		quota += g->has_cpu;
+		mem += g->has_mem && !g->mem_high && !g->mem_max && !g->failcnt;
+	}
+	checked(f, "cgroups", "%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or more; %u memory cgroups with no limit hit",
+		quota, THROTTLED_PERIODS_PCT, mem);
+	if (d->have_kmsg && !d->nkevents)
+		checked(f, "kernel-log", "no OOM kill, hung task, lockup, I/O error, segfault or error in the window or the %.0f s before",
+			REPORT_KMSG_RECENT_S);
+}
+
+void report_checked(const struct report_data *d, struct report_findings *f)
+{
+	check_cpu(d, f);
+	check_procs(d, f);
+	check_memory(d, f);
+	check_disk(d, f);
+	check_net(d, f);
+	check_rest(d, f);
+}
+
+/* The first clause of a summary: up to its first ':' or ';' (sentences end with "Profile it:"). */
+static void first_clause(const char *s, char *buf, size_t size)
+{
+	size_t n = strcspn(s, ";:");
+
+	while (n > 0 && (s[n - 1] == '.' || s[n - 1] == ' '))
+		n--;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+void report_headline(const struct report_data *d, struct report_findings *f)
+{
+	unsigned crit = 0, warn = 0;
+	char first[280];
+
+	for (size_t i = 0; i < f->n; i++) {
+		crit += f->f[i].sev == SEV_CRITICAL;
+		warn += f->f[i].sev == SEV_WARNING;
+	}
+	if (!crit && !warn) {
+		snprintf(f->headline, sizeof(f->headline), "OK: nothing wrong found in %.1f s on %d CPUs (CPU %.0f%% busy, load %.2f).",
+			 d->seconds, d->ncpu, d->all.busy, d->load[0]);
+		return;
+	}
+	first_clause(f->f[0].summary, first, sizeof(first));
+	snprintf(f->headline, sizeof(f->headline), "%s: %s [%s]; %u critical, %u warning in %.1f s.",
+		 crit ? "CRITICAL" : "WARNING", first, report_kind_name(f->f[0].kind), crit, warn,
+		 d->seconds);
+}
