@@ -3,7 +3,10 @@
 # sched_setaffinity before it spins) while the machine's other CPUs are
 # left to whatever else runs. The pinned CPU is the last online one.
 # Expected (warning or critical):
-#   - single-cpu-hot whose subject.cpu is the pinned CPU;
+#   - single-cpu-hot whose subject.cpu is the pinned CPU -- asserted when the
+#     kernel's counters show the contrast the rule is about (the other CPUs
+#     averaged < 40% busy over the run); when other users kept them busy,
+#     the test says so and does not assert it (the machine is shared);
 #   - cpu-contention naming all three hogs (in subject.pid or subject.pids,
 #     over one or several findings): each is runnable all the time but gets
 #     about a third of the CPU.
@@ -37,7 +40,16 @@ done
 echo "ok: premise: CPU $cpu $busy% busy; hogs $(jq -c .tasks "$out.oracle")"
 
 hot=".kind == \"single-cpu-hot\" and .subject.cpu == $cpu and (.severity | IN(\"warning\", \"critical\"))"
-rs_expect "$out" "single-cpu-hot on CPU $cpu" "$hot"
+# The contrast single-cpu-hot is about needs the other CPUs mostly idle,
+# which other users' work can deny: assert it when the kernel shows the
+# others averaged < 40% busy; say so when they did not.
+others=$(jq --arg c "cpu$cpu" '[.cpu_busy_pct | to_entries[] | select(.key != "cpu" and .key != $c) | .value]
+	| add / length' "$out.oracle")
+if awk -v o="$others" 'BEGIN { exit !(o < 40) }'; then
+	rs_expect "$out" "single-cpu-hot on CPU $cpu (the other CPUs averaged $others% busy)" "$hot"
+else
+	echo "note: the other CPUs averaged $others% busy (other users' work): single-cpu-hot not asserted"
+fi
 hogs_json=$(jq -sc . <<<"$hogs")
 cont=".kind == \"cpu-contention\" and (.severity | IN(\"warning\", \"critical\"))
 	and ($(rs_subject_pids) | any(. as \$p | $hogs_json | index(\$p)))"

@@ -31,5 +31,5 @@ rs_expect "$out" "cpu-bound-user naming the hog $hog" "$mine"
 jq -e --arg want "triage probe profile -p $hog" "[.findings[] | select($mine) | .next // \"\" | contains(\$want)] | any" \
 	"$out" >/dev/null || fail "next of the hog's finding does not contain 'triage probe profile -p $hog'"
 echo "ok: next profiles the hog"
-rs_evidence_near "$out" "$mine" "$(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')" 15 "hog CPU"
+rs_evidence_near "$out" "$mine" cpu "$(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')" 15 "hog CPU"
 rs_judge "$out" "$mine" false

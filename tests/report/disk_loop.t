@@ -45,6 +45,6 @@ echo "ok: premise: the kernel counted $dev $util% busy"
 
 mine=".kind == \"disk-saturated\" and .subject.device == \"$dev\" and (.severity | IN(\"warning\", \"critical\"))"
 rs_expect "$out" "disk-saturated naming $dev" "$mine"
-rs_evidence_near "$out" "$mine" "$util" 15 "$dev utilisation"
+rs_evidence_near "$out" "$mine" util "$util" 15 "$dev utilisation"
 tolerated=".kind == \"load-uninterruptible\" and $(rs_subject_pids) == [$reader]"
 rs_judge "$out" "$mine" "$tolerated" "$dev"
