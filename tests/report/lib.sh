@@ -223,12 +223,16 @@ rs_expect() {
 #     log's recent past is in the report's scope (e.g. the OOM scenario's
 #     run on the other build a minute ago).
 # None of these may name our cgroups, devices or interfaces (NAMES).
-RS_BACKGROUND='
+# jq helpers for every predicate (the tests' own too): pids (all PIDs and
+# TIDs a finding names), foreign_pid (a PID not ours), waited (a watched PID
+# of ours the kernel shows >= 10% in the run queue), named_ours.
+RS_DEFS='
 	def pids: [.subject.pid?, .subject.tid?, (.subject.pids? // [])[]] | map(select(. != null));
 	def foreign_pid: . as $x | $ours | index($x) | not;
 	def waited: ($o.tasks[tostring].wait // 0) >= 10;
 	def named_ours: ([.subject | (.cgroup?, .device?, .interface?) // empty | tostring]
-		| any(. as $s | $names | any(. as $n | $s | contains($n))));
+		| any(. as $s | $names | any(. as $n | $s | contains($n))));'
+RS_BACKGROUND='
 	(named_ours | not) and (
 		(.kind == "cpu-saturated" and ($o.cpu_busy_pct.cpu >= 80 or ($o.psi_some_pct.cpu // 0) >= 10))
 		or (.kind == "cpu-contention" and $o.cpu_busy_pct.cpu >= 80 and (pids | all(foreign_pid or waited)))
@@ -253,11 +257,11 @@ rs_judge() {
 	names=$(printf '%s\n' "$@" | jq -Rsc 'split("\n") | map(select(length > 0))')
 	local args=(--slurpfile o "$out.oracle" --argjson ours "$ours" --argjson names "$names")
 	local sev='select(.severity == "warning" or .severity == "critical")'
-	bad=$(jq -c "${args[@]}" "(\$o[0]) as \$o | .findings[] | $sev
+	bad=$(jq -c "${args[@]}" "(\$o[0]) as \$o | $RS_DEFS .findings[] | $sev
 		| select((($expected) or ($tolerated) or ($RS_BACKGROUND)) | not)" "$out") ||
 		fail "jq failed on the judgement"
 	[ -z "$bad" ] || fail "unexplained warning/critical findings (ours: $ours): $bad"
-	bg=$(jq -c "${args[@]}" "(\$o[0]) as \$o | .findings[] | $sev
+	bg=$(jq -c "${args[@]}" "(\$o[0]) as \$o | $RS_DEFS .findings[] | $sev
 		| select((($expected) or ($tolerated)) | not)" "$out")
 	[ -z "$bg" ] || echo "note: background findings tolerated (not ours, backed by the kernel's counters): $bg"
 	echo "ok: no unexplained warning or critical finding"
