@@ -14,8 +14,8 @@
 # kernel's (/proc/diskstats io_ticks over the same run).
 # Premise: the kernel counted the loop device >= 90% busy over the run.
 # Tolerated, because the fault causes it: load-uninterruptible naming only
-# the reader -- its threads wait for their reads in D, which is what a
-# saturated disk does to its readers.
+# the reader and its threads -- they wait for their reads in D, which is
+# what a saturated disk does to its readers.
 # Tolerated besides: lib.sh's background findings (other devices).
 . "$SRC/tests/report/lib.sh"
 rs_require
@@ -46,5 +46,6 @@ echo "ok: premise: the kernel counted $dev $util% busy"
 mine=".kind == \"disk-saturated\" and .subject.device == \"$dev\" and (.severity | IN(\"warning\", \"critical\"))"
 rs_expect "$out" "disk-saturated naming $dev" "$mine"
 rs_evidence_near "$out" "$mine" util "$util" 15 "$dev utilisation"
-tolerated=".kind == \"load-uninterruptible\" and $(rs_subject_pids) == [$reader]"
+threads=$(ls "/proc/$reader/task" | jq -sc .) # the reader and its threads
+tolerated=".kind == \"load-uninterruptible\" and (pids | all(. as \$p | $threads | index(\$p)))"
 rs_judge "$out" "$mine" "$tolerated" "$dev"
