@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Off-CPU time of one process, by thread, kind and stack. At sched_switch
+ * Off-CPU time of one process, a comm or every task, by thread, kind and stack. At sched_switch
  * the thread leaving the CPU (prev == current, so its stacks are ours to
  * take) is stamped; when it comes back its off-CPU interval is added to
  * offcpu_time. Voluntary or not follows the kernel's nvcsw/nivcsw rule:
@@ -13,11 +13,19 @@
 
 #include "stackprobes.h"
 #include "stack_capture.bpf.h"
+#include "target.bpf.h"
 
 #define TASK_RUNNING 0
+#define TASK_UNINTERRUPTIBLE 0x2
 #define TASK_DEAD 0x80
+#define TASK_NOLOAD 0x400
 
-const volatile __u32 targ_tgid = 0;
+/*
+ * Only sleeps in D (TASK_UNINTERRUPTIBLE, not TASK_IDLE): what the load
+ * average counts and triage report explains. Cheap enough system-wide,
+ * as stacks are taken for those sleeps only.
+ */
+const volatile bool only_dstate = false;
 
 /* Intervals lost to a full map (user space reports them). */
 __u64 map_full = 0;
@@ -44,7 +52,10 @@ static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsign
 
 	if (state & TASK_DEAD)
 		return; /* exiting: it never comes back */
+	if (only_dstate && (!(state & TASK_UNINTERRUPTIBLE) || (state & TASK_NOLOAD)))
+		return;
 	s.ts = now;
+	s.tgid = prev->tgid;
 	s.invol = preempt || state == TASK_RUNNING;
 	s.kstack = take_stack(ctx, kernel_stacks, 0);
 	s.ustack = take_stack(ctx, user_stacks, BPF_F_USER_STACK);
@@ -88,9 +99,9 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 {
 	__u64 now = bpf_ktime_get_ns();
 
-	if (prev->tgid == targ_tgid && prev->pid)
+	if (prev->pid && task_matches(prev))
 		switch_out(ctx, prev, preempt, prev_state, now);
-	if (next->tgid == targ_tgid && next->pid)
+	if (next->pid && task_matches(next))
 		switch_in(next, now);
 	return 0;
 }

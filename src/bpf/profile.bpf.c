@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * On-CPU sampling of one process: attached to a software cpu-clock
+ * On-CPU sampling of one process, a comm or every task: attached to a software cpu-clock
  * perf event per CPU, it counts samples per thread and pair of stacks.
  */
 #include "vmlinux.h"
@@ -9,8 +9,7 @@
 
 #include "stackprobes.h"
 #include "stack_capture.bpf.h"
-
-const volatile __u32 targ_tgid = 0;
+#include "target.bpf.h"
 
 __u64 samples = 0;
 __u64 map_full = 0;
@@ -29,10 +28,11 @@ int profile_sample(struct bpf_perf_event_data *ctx)
 	struct profile_key key = {};
 	struct profile_val *val;
 
-	if (id >> 32 != targ_tgid || !(__u32)id)
-		return 0;
+	if (!(__u32)id || !target_matches())
+		return 0; /* idle, or not followed */
 	__sync_fetch_and_add(&samples, 1);
 	key.tid = (__u32)id;
+	key.tgid = id >> 32;
 	key.kstack = take_stack(ctx, kernel_stacks, 0);
 	key.ustack = take_stack(ctx, user_stacks, BPF_F_USER_STACK);
 	val = bpf_map_lookup_elem(&profile_counts, &key);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Run-queue latency of one process's threads: the time from becoming
+ * Run-queue latency of the threads of one process, a comm or every task: the time from becoming
  * runnable (a wakeup, or being preempted while runnable) to running again.
  */
 #include "vmlinux.h"
@@ -8,10 +8,9 @@
 #include <bpf/bpf_tracing.h>
 
 #include "stackprobes.h"
+#include "target.bpf.h"
 
 #define TASK_RUNNING 0
-
-const volatile __u32 targ_tgid = 0;
 
 __u64 map_full = 0;
 
@@ -46,7 +45,7 @@ static void mark_runnable(struct task_struct *p)
 	__u32 tid = p->pid;
 	__u64 now = bpf_ktime_get_ns();
 
-	if (p->tgid != targ_tgid || !tid)
+	if (!tid || !task_matches(p))
 		return;
 	if (bpf_map_update_elem(&runq_enqueued, &tid, &now, BPF_ANY))
 		__sync_fetch_and_add(&map_full, 1);
@@ -75,6 +74,7 @@ static void account(struct task_struct *next)
 		}
 	}
 	bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), next->comm);
+	val->tgid = next->tgid;
 	__sync_fetch_and_add(&val->slots[log2_slot(delta / 1000)], 1);
 	__sync_fetch_and_add(&val->total_ns, delta);
 	__sync_fetch_and_add(&val->count, 1);
@@ -100,7 +100,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(runq_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	if (prev->tgid == targ_tgid && prev->pid) {
+	if (prev->pid && task_matches(prev)) {
 		__u32 tid = prev->pid;
 
 		if (preempt || prev_state == TASK_RUNNING)
@@ -108,8 +108,8 @@ int BPF_PROG(runq_switch, bool preempt, struct task_struct *prev, struct task_st
 		else
 			bpf_map_delete_elem(&runq_enqueued, &tid);
 	}
-	if (next->tgid == targ_tgid && next->pid)
-		account(next);
+	if (next->pid)
+		account(next); /* only threads marked runnable have a stamp */
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
  * Types shared by the BPF and user sides of the stack probes (offcpu,
- * runq, profile). Only __u32/__u64 style types: vmlinux.h provides them
+ * runq, profile). Keys and values carry the tgid, so a system-wide run
+ * still says whose they are. Only __u32/__u64 style types: vmlinux.h provides them
  * on the BPF side, <linux/types.h> on the user side.
  */
 #ifndef TRIAGE_BPF_STACKPROBES_H
@@ -30,7 +31,7 @@ struct offcpu_start {
 	__s32 kstack;
 	__s32 ustack;
 	__u32 invol;
-	__u32 pad;
+	__u32 tgid;
 };
 
 struct offcpu_val {
@@ -46,6 +47,8 @@ struct runq_val {
 	__u64 count;
 	__u64 max_ns;
 	char comm[SP_COMM_LEN];
+	__u32 tgid;
+	__u32 pad;
 };
 
 /* On-CPU samples per thread and pair of stacks. */
@@ -53,7 +56,7 @@ struct profile_key {
 	__u32 tid;
 	__s32 kstack;
 	__s32 ustack;
-	__u32 pad;
+	__u32 tgid;
 };
 
 struct profile_val {

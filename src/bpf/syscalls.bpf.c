@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * triage probe syscalls, BPF side: per-syscall counts, errors and latency
- * of one process (tgid) or one comm, from the BTF syscall tracepoints.
+ * of one process (tgid), one comm or every task (then also per process,
+ * in sc_pids), from the BTF syscall tracepoints.
  * Counting happens at entry, so calls that never return (exit_group,
  * a successful execve's old image...) are counted too; latency at exit.
  * Per-CPU arrays avoid atomics; the entry timestamp lives in task storage.
@@ -14,6 +15,11 @@
 
 const volatile bool want_hist = false;
 const volatile bool want_latency = true;
+/* Also count per process (sc_pids): set when tracing every task. */
+const volatile bool per_pid = false;
+
+/* Calls not counted per process because sc_pids was full. */
+__u64 pid_rows_full = 0;
 
 struct sc_start {
 	__u64 ts;
@@ -48,6 +54,33 @@ struct {
 	__type(value, __u64);
 } sc_errs SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SC_MAX_PID_ROWS);
+	__type(key, struct sc_pid_key);
+	__type(value, struct sc_pid_val);
+} sc_pids SEC(".maps");
+
+/* The current process's row for syscall slot nr, created on first use. */
+static __always_inline struct sc_pid_val *pid_row(__u32 nr)
+{
+	struct sc_pid_key key = { .tgid = bpf_get_current_pid_tgid() >> 32, .nr = nr };
+	struct sc_pid_val *v = bpf_map_lookup_elem(&sc_pids, &key);
+
+	if (v)
+		return v;
+	{
+		struct sc_pid_val zero = {};
+
+		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		bpf_map_update_elem(&sc_pids, &key, &zero, BPF_NOEXIST);
+	}
+	v = bpf_map_lookup_elem(&sc_pids, &key);
+	if (!v)
+		__sync_fetch_and_add(&pid_rows_full, 1);
+	return v;
+}
+
 static __always_inline __u32 nr_slot(long nr)
 {
 	return nr < SC_NR_SLOTS - 1 ? (__u32)nr : SC_NR_SLOTS - 1;
@@ -79,6 +112,12 @@ int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 	if (!st)
 		return 0;
 	st->count++;
+	if (per_pid) {
+		struct sc_pid_val *pv = pid_row(slot);
+
+		if (pv)
+			__sync_fetch_and_add(&pv->count, 1);
+	}
 	if (!want_latency)
 		return 0;
 	task = bpf_get_current_task_btf();
@@ -132,6 +171,12 @@ static __always_inline int count_error_only(struct pt_regs *regs, long ret)
 		return 0;
 	st->errors++;
 	count_error(slot, ret);
+	if (per_pid) {
+		struct sc_pid_val *pv = pid_row(slot);
+
+		if (pv)
+			__sync_fetch_and_add(&pv->errors, 1);
+	}
 	return 0;
 }
 
@@ -163,6 +208,15 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 	if (ret < 0 && ret >= -4095) {
 		st->errors++;
 		count_error(slot, ret);
+	}
+	if (per_pid) {
+		struct sc_pid_val *pv = pid_row(slot);
+
+		if (pv) {
+			__sync_fetch_and_add(&pv->total_ns, ns);
+			if (ret < 0 && ret >= -4095)
+				__sync_fetch_and_add(&pv->errors, 1);
+		}
 	}
 	if (want_hist)
 		add_hist(slot, ns);

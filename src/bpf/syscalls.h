@@ -18,4 +18,20 @@ struct sc_err_key {
 	__u32 err; /* positive errno */
 };
 
+/* Per process and syscall, when tracing every task (per_pid). */
+#define SC_MAX_PID_ROWS 16384
+#define SC_COMM_LEN 16
+
+struct sc_pid_key {
+	__u32 tgid;
+	__u32 nr; /* slot, as in sc_stats */
+};
+
+struct sc_pid_val {
+	__u64 count;
+	__u64 errors;
+	__u64 total_ns;
+	char comm[SC_COMM_LEN];
+};
+
 #endif

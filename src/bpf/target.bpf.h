@@ -1,7 +1,7 @@
 /*
- * BPF side, shared by syscalls and trace: whom a probe follows, one
- * process (targ_tgid) or every process with an exact comm (by_comm,
- * targ_comm). User space sets the rodata before load
+ * BPF side, shared by every probe: whom it follows, one process
+ * (targ_tgid), every process with an exact comm (by_comm, targ_comm), or
+ * every task (targ_tgid 0 without by_comm). User space sets the rodata before load
  * (PROBE_RODATA_SET_TARGET in src/probe/session.h). Include once per
  * BPF object, after vmlinux.h and bpf_helpers.h.
  */
@@ -14,11 +14,8 @@ const volatile __u32 targ_tgid = 0;
 const volatile char targ_comm[TARGET_COMM_LEN] = {};
 const volatile bool by_comm = false;
 
-static __always_inline bool comm_matches(void)
+static __always_inline bool comm_equal(const char *comm)
 {
-	char comm[TARGET_COMM_LEN];
-
-	bpf_get_current_comm(comm, sizeof(comm));
 	for (int i = 0; i < TARGET_COMM_LEN; i++) {
 		if (comm[i] != targ_comm[i])
 			return false;
@@ -28,15 +25,34 @@ static __always_inline bool comm_matches(void)
 	return true;
 }
 
+static __always_inline bool comm_matches(void)
+{
+	char comm[TARGET_COMM_LEN];
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	return comm_equal(comm);
+}
+
 static __always_inline bool tgid_matches(void)
 {
-	return (__u32)(bpf_get_current_pid_tgid() >> 32) == targ_tgid;
+	return !targ_tgid || (__u32)(bpf_get_current_pid_tgid() >> 32) == targ_tgid;
 }
 
 /* Whether the current task is one the probe follows. */
 static __always_inline bool target_matches(void)
 {
 	return by_comm ? comm_matches() : tgid_matches();
+}
+
+/* Whether task t (not necessarily current) is one the probe follows; tp_btf programs. */
+static __always_inline bool task_matches(struct task_struct *t)
+{
+	char comm[TARGET_COMM_LEN];
+
+	if (!by_comm)
+		return !targ_tgid || (__u32)t->tgid == targ_tgid;
+	bpf_probe_read_kernel_str(comm, sizeof(comm), t->comm);
+	return comm_equal(comm);
 }
 
 #endif

@@ -11,10 +11,10 @@
 #include "common.h"
 #include "probe/session.h"
 #include "probe/probe_cmds.h"
-#include "probe/stackprobe.h"
 
 static const struct cmd probes[] = {
-	{ "syscalls", probe_syscalls_main, "per-syscall counts, errors and latency of a process" },
+	{ "syscalls", probe_syscalls_main,
+	  "per-syscall counts, errors and latency of a process or of all" },
 	{ "trace", probe_trace_main, "each syscall live, with decoded arguments" },
 	{ "offcpu", probe_offcpu_main, "off-CPU time, voluntary and involuntary, by stack" },
 	{ "runq", probe_runq_main, "run-queue latency per thread" },
@@ -96,14 +96,14 @@ int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv, s
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, spec->longopts, NULL)) != -1) {
 		if (c == 'h') {
-			spec->usage(stdout);
+			spec->usage(stdout, spec->ctx);
 			return -1;
 		}
 		rc = spec->own_option ? spec->own_option(c, spec->ctx) : 1;
 		if (rc == 1)
 			rc = probe_cmd_option(spec->name, c, optarg, o);
 		if (rc == 1) {
-			spec->usage(stderr);
+			spec->usage(stderr, spec->ctx);
 			return EXIT_USAGE;
 		}
 		if (rc)
@@ -120,30 +120,38 @@ void probe_cmd_announce(const char *what, const struct probe_target *t)
 	fprintf(stderr, "Tracing %s of %s... Ctrl-C to stop.\n", what, who);
 }
 
-int probe_cmd_stack_main(const struct sp_probe *p, int argc, char **argv)
+/* -p takes a process: a thread id is a usage error naming its process. */
+static int check_process(const char *probe, int pid)
 {
-	struct sp_opts o;
-	int rc = sp_parse_args(p, argc, argv, &o);
+	int tgid;
 
-	if (rc < 0)
-		return cmd_finish_stdout(EXIT_OK);
-	if (rc)
-		return rc;
-	return sp_probe_run(p, &o);
+	if (pid <= 0 || probe_process_tgid(pid, &tgid) || tgid == pid)
+		return 0; /* a missing pid is reported when the probe watches it */
+	cmd_error("probe", "%s: %d is a thread of process %d; use -p %d", probe, pid, tgid, tgid);
+	return EXIT_USAGE;
+}
+
+int probe_cmd_check_target(const char *probe, const struct probe_target *t, bool allow_all)
+{
+	if (probe_target_check(t)) {
+		cmd_error("probe", "%s: give only one of -p PID or -C COMM", probe);
+		return EXIT_USAGE;
+	}
+	if (!allow_all && probe_target_all(t)) {
+		cmd_error("probe", "%s: give -p PID or -C COMM", probe);
+		return EXIT_USAGE;
+	}
+	return check_process(probe, t->pid);
 }
 
 int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct probe_opts *o,
-		     bool allow_interval)
+		     unsigned flags)
 {
-	int err;
+	int err = probe_cmd_check_target(probe, &o->target, flags & PROBE_CMD_ALL);
 
-	if (probe_target_check(&o->target)) {
-		cmd_error("probe", "%s: give exactly one of -p PID or -C COMM", probe);
-		return EXIT_USAGE;
-	}
-	if (probe_check_process(stderr, probe, o->target.pid))
-		return EXIT_USAGE;
-	if (!allow_interval && first < argc) {
+	if (err)
+		return err;
+	if (!(flags & PROBE_CMD_INTERVAL) && first < argc) {
 		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first]);
 		return EXIT_USAGE;
 	}

@@ -12,13 +12,15 @@
 
 #define NAME "syscalls"
 
-static void usage(FILE *out)
+static void usage(FILE *out, void *ctx)
 {
-	fprintf(out, "Usage: triage probe syscalls {-p PID | -C COMM} [-d SECONDS] [--hist]\n"
+	fprintf(out, "Usage: triage probe syscalls [-p PID | -C COMM] [-d SECONDS] [--hist]\n"
 		     "                             [--json] [interval [count]]\n\n"
-		     "Counts every syscall of a process (exactly: syscall tracepoints), with\n"
-		     "errors by errno and latency. Ends on Ctrl-C, SIGTERM, -d, after count\n"
-		     "intervals, or when the process exits (its totals are printed).\n\n"
+		     "Counts every syscall of a process, or of every process without -p/-C\n"
+		     "(exactly: syscall tracepoints), with errors by errno and latency; the\n"
+		     "system-wide report also lists the busiest processes. Ends on Ctrl-C,\n"
+		     "SIGTERM, -d, after count intervals, or when the process exits (its\n"
+		     "totals are printed).\n\n"
 		     "  -p, --pid PID        the process (all its threads)\n"
 		     "  -C, --comm COMM      every process with this exact comm\n"
 		     "  -d, --duration S     stop after S seconds\n"
@@ -69,8 +71,10 @@ static void json_begin(struct sc_out *o)
 	json_object_begin(&o->json);
 	if (t->pid > 0)
 		json_kv_int(&o->json, "pid", t->pid);
-	else
+	else if (t->comm[0])
 		json_kv_string(&o->json, "comm", t->comm);
+	else
+		json_kv_bool(&o->json, "all", true);
 	json_end(&o->json);
 	json_key(&o->json, "reports");
 	json_array_begin(&o->json);
@@ -98,7 +102,9 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *
 	const struct probe_cmd_spec spec = { NAME, longopts, true, usage, own_option, flags };
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
-	return rc ? rc : probe_cmd_finish(NAME, argc, argv, optind, opts, true);
+	return rc ? rc
+		  : probe_cmd_finish(NAME, argc, argv, optind, opts,
+				     PROBE_CMD_INTERVAL | PROBE_CMD_ALL);
 }
 
 int probe_syscalls_main(int argc, char **argv)

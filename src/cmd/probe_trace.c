@@ -13,7 +13,7 @@
 #define NAME "trace"
 #define MAX_SYSCALLS 64
 
-static void usage(FILE *out)
+static void usage(FILE *out, void *ctx)
 {
 	fprintf(out, "Usage: triage probe trace SYSCALL[,SYSCALL...] {-p PID | -C COMM}\n"
 		     "                          [-d SECONDS] [--json]\n\n"
@@ -83,7 +83,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 		cmd_error("probe", "%s: unknown syscall '%s'", NAME, bad);
 		return EXIT_USAGE;
 	}
-	return probe_cmd_finish(NAME, argc, argv, optind + 1, opts, false);
+	return probe_cmd_finish(NAME, argc, argv, optind + 1, opts, 0);
 }
 
 static void json_begin(struct tr_out *o)

@@ -41,23 +41,24 @@ static void on_stop(int sig)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: triage report [-d SECONDS] [-p PID,...] [--json] [--no-bpf]\n"
-		     "                     [--color=auto|always|never] [--root DIR]\n"
-		     "\n"
-		     "Watches the machine for a window (10 s by default), then says what is\n"
-		     "wrong, with the numbers, and what to run next: CPU, processes and threads,\n"
-		     "load, memory, disks, network and the kernel log (docs/report.md).\n"
-		     "\n"
-		     "  -d, --duration S   the window in seconds (default 10)\n"
-		     "  -p, --pid PID,...  look at these processes only (host figures stay)\n"
-		     "  -j, --json         one JSON document (--pretty: indented)\n"
-		     "      --no-bpf       no eBPF enrichment\n"
-		     "      --color=WHEN   auto (a terminal, unless NO_COLOR is set), always, never\n"
-		     "      --root DIR     read DIR/proc, DIR/sys, DIR/dev/kmsg (or a fixture root)\n"
-		     "\n"
-		     "Ctrl-C ends the window early and reports what was seen.\n"
-		     "Exit status: 0 the report ran (whatever it found), 1 runtime failure,\n"
-		     "2 usage error, 3 no /proc or missing privilege.\n");
+	fprintf(out,
+		"Usage: triage report [-d SECONDS] [-p PID,...] [--json] [--no-bpf]\n"
+		"                     [--color=auto|always|never] [--root DIR]\n"
+		"\n"
+		"Watches the machine for a window (10 s by default), then says what is\n"
+		"wrong, with the numbers, and what to run next: CPU, processes and threads,\n"
+		"load, memory, disks, network and the kernel log (docs/report.md).\n"
+		"\n"
+		"  -d, --duration S   the window in seconds (default 10)\n"
+		"  -p, --pid PID,...  look at these processes only (host figures stay)\n"
+		"  -j, --json         one JSON document (--pretty: indented)\n"
+		"      --no-bpf       no eBPF enrichment\n"
+		"      --color=WHEN   auto (a terminal, unless NO_COLOR is set), always, never\n"
+		"      --root DIR     read DIR/proc, DIR/sys, DIR/dev/kmsg (or a fixture root)\n"
+		"\n"
+		"Ctrl-C ends the window early and reports what was seen.\n"
+		"Exit status: 0 the report ran (whatever it found), 1 runtime failure,\n"
+		"2 usage error, 3 no /proc or missing privilege.\n");
 }
 
 static int parse_pids(const char *s, struct report_cli *c)
@@ -132,10 +133,14 @@ static int parse_opt(int ch, struct report_cli *c)
 static int parse_args(int argc, char **argv, struct report_cli *c)
 {
 	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' }, { "pid", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },	      { "pretty", no_argument, NULL, 'P' },
-		{ "no-bpf", no_argument, NULL, 'B' },	      { "color", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, 'r' },     { "help", no_argument, NULL, 'h' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'P' },
+		{ "no-bpf", no_argument, NULL, 'B' },
+		{ "color", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, status;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
 #include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -20,7 +19,7 @@
 #include "offcpu.skel.h"
 
 struct thread_sum {
-	uint32_t tid;
+	uint32_t pid, tid;
 	char comm[SP_COMM_LEN];
 	uint64_t ns[2], n[2]; /* [0] voluntary, [1] involuntary */
 };
@@ -39,7 +38,8 @@ static int oc_configure(void *skel, const void *cfg)
 	struct offcpu_bpf *sk = skel;
 	const struct sp_opts *o = cfg;
 
-	sk->rodata->targ_tgid = (__u32)o->base.target.pid;
+	PROBE_RODATA_SET_TARGET(sk->rodata, &o->base.target);
+	sk->rodata->only_dstate = o->only_dstate;
 	sk->rodata->kernel_stacks = o->kernel_stacks;
 	sk->rodata->user_stacks = o->user_stacks;
 	return 0;
@@ -47,13 +47,13 @@ static int oc_configure(void *skel, const void *cfg)
 
 PROBE_SKEL_OPS(offcpu, oc_configure);
 
-static void task_comm(const struct sp_session *s, int pid, uint32_t tid, char *comm)
+static void task_comm(const struct procfs *pf, uint32_t pid, uint32_t tid, char *comm)
 {
 	char rel[64];
 	ssize_t n;
 
-	snprintf(rel, sizeof(rel), "%d/task/%u/comm", pid, tid);
-	n = procfs_read(&s->pf, rel, comm, SP_COMM_LEN);
+	snprintf(rel, sizeof(rel), "%u/task/%u/comm", pid, tid);
+	n = procfs_read(pf, rel, comm, SP_COMM_LEN);
 	if (n <= 0)
 		comm[0] = '\0';
 	else if (comm[n - 1] == '\n') /* the file's newline, not one inside the name */
@@ -65,7 +65,7 @@ static void task_comm(const struct sp_session *s, int pid, uint32_t tid, char *c
  * up to the end, for threads that still exist (an exited thread's last
  * switch is not recorded by the BPF side).
  */
-static void flush_pending(const struct sp_session *s, struct offcpu_bpf *sk, int pid)
+static void flush_pending(const struct procfs *pf, struct offcpu_bpf *sk, int64_t end_ns)
 {
 	int start_fd = bpf_map__fd(sk->maps.offcpu_start);
 	int time_fd = bpf_map__fd(sk->maps.offcpu_time);
@@ -73,21 +73,22 @@ static void flush_pending(const struct sp_session *s, struct offcpu_bpf *sk, int
 
 	while (!bpf_map_get_next_key(start_fd, prev, &next)) {
 		struct offcpu_start st;
-		struct offcpu_key key = { .tgid = (__u32)pid, .tid = next };
+		struct offcpu_key key = { .tid = next };
 		struct offcpu_val val = { 0 };
 
 		tid = next;
 		prev = &tid;
-		if (bpf_map_lookup_elem(start_fd, &tid, &st) || (int64_t)st.ts >= s->end_ns)
+		if (bpf_map_lookup_elem(start_fd, &tid, &st) || (int64_t)st.ts >= end_ns)
 			continue;
-		task_comm(s, pid, tid, val.comm);
+		key.tgid = st.tgid;
+		task_comm(pf, st.tgid, tid, val.comm);
 		if (!val.comm[0])
 			continue; /* gone */
 		key.kstack = st.kstack;
 		key.ustack = st.ustack;
 		key.invol = st.invol;
 		bpf_map_lookup_elem(time_fd, &key, &val);
-		val.total_ns += (__u64)s->end_ns - st.ts;
+		val.total_ns += (__u64)end_ns - st.ts;
 		val.count++;
 		bpf_map_update_elem(time_fd, &key, &val, BPF_ANY);
 	}
@@ -104,6 +105,7 @@ static int add_thread(struct offcpu_result *r, const struct offcpu_key *k,
 	if (!t) {
 		t = &r->t[r->nt++];
 		memset(t, 0, sizeof(*t));
+		t->pid = k->tgid;
 		t->tid = k->tid;
 		memcpy(t->comm, v->comm, SP_COMM_LEN);
 		t->comm[SP_COMM_LEN - 1] = '\0';
@@ -132,6 +134,7 @@ static int collect(struct offcpu_bpf *sk, struct offcpu_result *r)
 		prev = &r->keys[r->n];
 		if (bpf_map_lookup_elem(fd, &key, &v))
 			continue;
+		e->pid = key.tgid;
 		e->tid = key.tid;
 		memcpy(e->comm, v.comm, SP_COMM_LEN);
 		e->comm[SP_COMM_LEN - 1] = '\0';
@@ -160,13 +163,13 @@ static int thread_cmp(const void *a, const void *b)
 }
 
 /* Symbolizes the first n entries (the stack ids were parked in *_err). */
-static int symbolize(const struct sp_session *s, struct offcpu_bpf *sk, struct stack_entry *e,
+static int symbolize(struct sp_symbolizer *z, struct offcpu_bpf *sk, struct stack_entry *e,
 		     size_t n)
 {
 	int fd = bpf_map__fd(sk->maps.sp_stacks);
 
 	for (size_t i = 0; i < n; i++) {
-		int err = sp_fill_entry(s, fd, e[i].kstack_err, e[i].ustack_err, &e[i]);
+		int err = sp_fill_entry(z, fd, e[i].kstack_err, e[i].ustack_err, &e[i]);
 
 		if (err)
 			return err;
@@ -178,35 +181,45 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			const struct offcpu_result *r, size_t top)
 {
 	double secs = sp_session_seconds(s), win = secs > 0 ? secs * 1e9 : 1;
-	char comm[4 * SP_COMM_LEN];
+	bool one = sp_session_one_pid(s, o);
+	char comm[4 * SP_COMM_LEN], who[128];
 
-	text_sanitize(comm, sizeof(comm), s->comm);
-	printf("Off-CPU time of pid %d (%s) over %.2f s (%s)\n", o->base.target.pid, comm, secs,
-	       s->end_reason);
-	printf("%8s %-16s %10s %6s %8s %10s %6s %8s\n", "TID", "COMM", "VOL_ms", "VOL%", "VOL_n",
-	       "INVOL_ms", "INVOL%", "INVOL_n");
+	sp_session_describe(s, o, who, sizeof(who));
+	fprintf(s->out, "Off-CPU time of %s over %.2f s (%s)\n", who, secs, s->end_reason);
+	if (!one)
+		fprintf(s->out, "%8s ", "PID");
+	fprintf(s->out, "%8s %-16s %10s %6s %8s %10s %6s %8s\n", "TID", "COMM", "VOL_ms", "VOL%",
+		"VOL_n", "INVOL_ms", "INVOL%", "INVOL_n");
 	for (size_t i = 0; i < r->nt; i++) {
 		const struct thread_sum *t = &r->t[i];
 
 		text_sanitize(comm, sizeof(comm), t->comm);
-		printf("%8u %-16s %10.2f %6.1f %8" PRIu64 " %10.2f %6.1f %8" PRIu64 "\n", t->tid,
-		       comm, t->ns[0] / 1e6, 100.0 * t->ns[0] / win, t->n[0], t->ns[1] / 1e6,
-		       100.0 * t->ns[1] / win, t->n[1]);
+		if (!one)
+			fprintf(s->out, "%8u ", t->pid);
+		fprintf(s->out, "%8u %-16s %10.2f %6.1f %8" PRIu64 " %10.2f %6.1f %8" PRIu64 "\n",
+			t->tid, comm, t->ns[0] / 1e6, 100.0 * t->ns[0] / win, t->n[0],
+			t->ns[1] / 1e6, 100.0 * t->ns[1] / win, t->n[1]);
 	}
 	if (r->stack_errors || r->map_full)
-		printf("lost: %" PRIu64 " stacks (stack map full or collision), %" PRIu64
-		       " intervals (map full)\n",
-		       r->stack_errors, r->map_full);
+		fprintf(s->out,
+			"lost: %" PRIu64 " stacks (stack map full or collision), %" PRIu64
+			" intervals (map full)\n",
+			r->stack_errors, r->map_full);
 	if (top)
-		printf("\nTop %zu stacks by off-CPU time (kernel frames, then user frames):\n",
-		       top);
+		fprintf(s->out,
+			"\nTop %zu stacks by off-CPU time (kernel frames, then user frames):\n",
+			top);
 	for (size_t i = 0; i < top; i++) {
 		const struct stack_entry *e = &r->e[i];
 
 		text_sanitize(comm, sizeof(comm), e->comm);
-		printf("#%zu tid %u (%s) %s: %.2f ms (%.1f%%) in %" PRIu64 " switches\n", i + 1,
-		       e->tid, comm, e->kind, e->value / 1e6, 100.0 * e->value / win, e->count);
-		stack_print_frames(stdout, e);
+		if (one)
+			fprintf(s->out, "#%zu tid", i + 1);
+		else
+			fprintf(s->out, "#%zu pid %u tid", i + 1, e->pid);
+		fprintf(s->out, " %u (%s) %s: %.2f ms (%.1f%%) in %" PRIu64 " switches\n", e->tid,
+			comm, e->kind, e->value / 1e6, 100.0 * e->value / win, e->count);
+		stack_print_frames(s->out, e);
 	}
 }
 
@@ -220,6 +233,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_array_begin(&w);
 	for (size_t i = 0; i < r->nt; i++) {
 		json_object_begin(&w);
+		json_kv_uint(&w, "pid", r->t[i].pid);
 		json_kv_uint(&w, "tid", r->t[i].tid);
 		json_kv_string(&w, "comm", r->t[i].comm);
 		json_kv_uint(&w, "voluntary_ns", r->t[i].ns[0]);
@@ -247,17 +261,17 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	size_t top;
 	int err;
 
-	flush_pending(s, skel, o->base.target.pid);
+	flush_pending(&s->pf, skel, s->end_ns);
 	err = collect(skel, &r);
 	if (!err) {
 		stacks_sort(r.e, r.n);
 		qsort(r.t, r.nt, sizeof(*r.t), thread_cmp);
 		top = o->folded ? r.n : sp_top(o->top, r.n);
-		err = symbolize(s, skel, r.e, top);
+		err = symbolize(s->syms, skel, r.e, top);
 	}
 	if (!err) {
 		if (o->folded)
-			err = stacks_write_folded(stdout, r.e, r.n, 1000);
+			err = stacks_write_folded(s->out, r.e, r.n, 1000);
 		else if (o->base.json)
 			print_json(s, o, &r, top);
 		else

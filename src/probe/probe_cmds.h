@@ -1,4 +1,7 @@
-/* Entry points of the probe subcommands, one per src/cmd/probe_<name>.c. */
+/*
+ * Entry points of the probe subcommands: src/cmd/probe_syscalls.c,
+ * probe_trace.c, and probe_stack.c for offcpu, runq and profile.
+ */
 #ifndef TRIAGE_PROBE_CMDS_H
 #define TRIAGE_PROBE_CMDS_H
 
@@ -19,7 +22,6 @@ int probe_profile_main(int argc, char **argv);
  */
 struct probe_opts;
 struct probe_target;
-struct sp_probe;
 #define PROBE_COMMON_SHORTOPTS "p:C:d:jvh"
 #define PROBE_OPT_PRETTY 0x100
 #define PROBE_COMMON_LONGOPTS                                                                 \
@@ -40,9 +42,9 @@ int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_o
 /* How a probe shell reads its command line with probe_cmd_getopt(). */
 struct probe_cmd_spec {
 	const char *name;
-	const struct option *longopts; /* PROBE_COMMON_LONGOPTS plus the probe's own */
-	bool in_order;		       /* stop at the first operand ("+" to getopt) */
-	void (*usage)(FILE *out);
+	const struct option *longopts;	     /* PROBE_COMMON_LONGOPTS plus the probe's own */
+	bool in_order;			     /* stop at the first operand ("+" to getopt) */
+	void (*usage)(FILE *out, void *ctx); /* ctx: the spec's */
 	/* The probe's own options: 0 if handled, 1 if unknown; may be NULL. */
 	int (*own_option)(int opt, void *ctx);
 	void *ctx;
@@ -57,14 +59,23 @@ int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv,
 		     struct probe_opts *o);
 /* "Tracing syscalls of pid 123... Ctrl-C to stop." on stderr. */
 void probe_cmd_announce(const char *what, const struct probe_target *t);
-/* The shell of a stack probe (offcpu, runq, profile): parse, run, exit status. */
-int probe_cmd_stack_main(const struct sp_probe *p, int argc, char **argv);
 /*
- * Checks the target and parses trailing "interval [count]" (only when
- * allow_interval). Returns 0 or EXIT_USAGE after a message.
+ * Checks the target: at most one of -p/-C; neither only when allow_all
+ * (then every task is traced); -p a process, not a thread. Returns 0 or
+ * EXIT_USAGE after a message.
+ */
+int probe_cmd_check_target(const char *probe, const struct probe_target *t, bool allow_all);
+enum probe_cmd_finish_flags {
+	PROBE_CMD_INTERVAL = 1, /* trailing "interval [count]" allowed */
+	PROBE_CMD_ALL = 2,	/* no -p/-C: every task */
+};
+/*
+ * Checks the target (probe_cmd_check_target) and parses trailing
+ * "interval [count]" (only with PROBE_CMD_INTERVAL). Returns 0 or
+ * EXIT_USAGE after a message.
  */
 int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct probe_opts *o,
-		     bool allow_interval);
+		     unsigned flags);
 /* Reports a failed run (stage and errno, plus what to do); returns the exit status. */
 int probe_cmd_failed(const char *probe, const char *stage, int err);
 

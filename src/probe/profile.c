@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "probe/profile.h"
 #include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -55,7 +55,7 @@ static int pr_configure(void *ctx, const void *cfg)
 	struct profile_ctx *c = ctx;
 	const struct sp_opts *o = cfg;
 
-	c->sk->rodata->targ_tgid = (__u32)o->base.target.pid;
+	PROBE_RODATA_SET_TARGET(c->sk->rodata, &o->base.target);
 	c->sk->rodata->kernel_stacks = o->kernel_stacks;
 	c->sk->rodata->user_stacks = o->user_stacks;
 	c->freq = o->freq;
@@ -143,20 +143,9 @@ static const struct probe_skel_ops profile_skel_ops = {
 	"profile", pr_open, pr_configure, pr_load, pr_attach, pr_detach, pr_destroy,
 };
 
-struct func_count {
-	const char *name, *module;
-	uint64_t samples;
-};
-
-struct profile_result {
-	struct stack_entry *e;
-	size_t n;
-	struct func_count *f;
-	size_t nf;
-	uint64_t samples, stack_errors, map_full;
-};
-
-static int collect(const struct sp_session *s, struct profile_ctx *c, struct profile_result *r)
+/* The samples of process pid (0: all) with symbolized stacks. */
+static int collect(struct sp_symbolizer *z, struct profile_ctx *c, int pid,
+		   struct profile_result *r)
 {
 	int fd = bpf_map__fd(c->sk->maps.profile_counts);
 	int stacks_fd = bpf_map__fd(c->sk->maps.sp_stacks);
@@ -173,14 +162,15 @@ static int collect(const struct sp_session *s, struct profile_ctx *c, struct pro
 
 		prev_key = key;
 		prev = &prev_key;
-		if (bpf_map_lookup_elem(fd, &key, &v))
+		if (bpf_map_lookup_elem(fd, &key, &v) || (pid > 0 && key.tgid != (__u32)pid))
 			continue;
+		e->pid = key.tgid;
 		e->tid = key.tid;
 		memcpy(e->comm, v.comm, SP_COMM_LEN);
 		e->comm[SP_COMM_LEN - 1] = '\0';
 		e->value = e->count = v.count;
 		r->n++;
-		err = sp_fill_entry(s, stacks_fd, key.kstack, key.ustack, e);
+		err = sp_fill_entry(z, stacks_fd, key.kstack, key.ustack, e);
 		if (err)
 			return err;
 	}
@@ -227,7 +217,7 @@ static int count_functions(struct profile_result *r)
 		       !(same_str(r->f[j].name, name) && same_str(r->f[j].module, mod)))
 			j++;
 		if (j == r->nf)
-			r->f[r->nf++] = (struct func_count){ name, mod, 0 };
+			r->f[r->nf++] = (struct func_count){ name, mod, r->e[i].nk > 0, 0 };
 		r->f[j].samples += r->e[i].value;
 	}
 	if (r->nf)
@@ -235,12 +225,20 @@ static int count_functions(struct profile_result *r)
 	return 0;
 }
 
+/* Unknown user frames (a process gone before its maps were read) are not the kernel's. */
+static const char *func_module(const struct func_count *f)
+{
+	if (f->module)
+		return f->module;
+	return f->kernel ? "kernel" : "unknown";
+}
+
 static void func_label(const struct func_count *f, char *buf, size_t len)
 {
 	char name[256], mod[128];
 
 	text_sanitize(name, sizeof(name), f->name ? f->name : "[unknown]");
-	text_sanitize(mod, sizeof(mod), f->module ? f->module : "kernel");
+	text_sanitize(mod, sizeof(mod), func_module(f));
 	snprintf(buf, len, "%s [%s]", name, mod);
 }
 
@@ -248,32 +246,38 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			const struct profile_result *r)
 {
 	uint64_t total = 0;
-	char comm[4 * SP_COMM_LEN], label[512];
+	bool one = sp_session_one_pid(s, o);
+	char comm[4 * SP_COMM_LEN], label[512], who[128];
 	size_t top;
 
 	for (size_t i = 0; i < r->n; i++)
 		total += r->e[i].value;
-	text_sanitize(comm, sizeof(comm), s->comm);
-	printf("On-CPU profile of pid %d (%s): %" PRIu64 " samples at %u Hz over %.2f s (%s)\n",
-	       o->base.target.pid, comm, total, o->freq, sp_session_seconds(s), s->end_reason);
+	sp_session_describe(s, o, who, sizeof(who));
+	fprintf(s->out, "On-CPU profile of %s: %" PRIu64 " samples at %u Hz over %.2f s (%s)\n",
+		who, total, o->freq, sp_session_seconds(s), s->end_reason);
 	if (r->stack_errors || r->map_full)
-		printf("lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n",
-		       r->stack_errors, r->map_full);
+		fprintf(s->out, "lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n",
+			r->stack_errors, r->map_full);
 	top = o->top < r->nf ? o->top : r->nf;
-	printf("\nTop functions (self samples):\n%8s %6s  %s\n", "SAMPLES", "%", "FUNCTION");
+	fprintf(s->out, "\nTop functions (self samples):\n%8s %6s  %s\n", "SAMPLES", "%",
+		"FUNCTION");
 	for (size_t i = 0; i < top; i++) {
 		func_label(&r->f[i], label, sizeof(label));
-		printf("%8" PRIu64 " %6.1f  %s\n", r->f[i].samples,
-		       total ? 100.0 * r->f[i].samples / total : 0.0, label);
+		fprintf(s->out, "%8" PRIu64 " %6.1f  %s\n", r->f[i].samples,
+			total ? 100.0 * r->f[i].samples / total : 0.0, label);
 	}
 	top = o->top < r->n ? o->top : r->n;
 	if (top)
-		printf("\nTop %zu stacks (kernel frames, then user frames):\n", top);
+		fprintf(s->out, "\nTop %zu stacks (kernel frames, then user frames):\n", top);
 	for (size_t i = 0; i < top; i++) {
 		text_sanitize(comm, sizeof(comm), r->e[i].comm);
-		printf("#%zu tid %u (%s): %" PRIu64 " samples (%.1f%%)\n", i + 1, r->e[i].tid, comm,
-		       r->e[i].value, total ? 100.0 * r->e[i].value / total : 0.0);
-		stack_print_frames(stdout, &r->e[i]);
+		if (one)
+			fprintf(s->out, "#%zu tid", i + 1);
+		else
+			fprintf(s->out, "#%zu pid %u tid", i + 1, r->e[i].pid);
+		fprintf(s->out, " %u (%s): %" PRIu64 " samples (%.1f%%)\n", r->e[i].tid, comm,
+			r->e[i].value, total ? 100.0 * r->e[i].value / total : 0.0);
+		stack_print_frames(s->out, &r->e[i]);
 	}
 }
 
@@ -296,7 +300,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 			json_key(&w, "function");
 			json_null(&w);
 		}
-		json_kv_string(&w, "module", r->f[i].module ? r->f[i].module : "kernel");
+		json_kv_string(&w, "module", func_module(&r->f[i]));
 		json_kv_uint(&w, "samples", r->f[i].samples);
 		json_end(&w);
 	}
@@ -316,7 +320,7 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx)
 {
 	struct profile_result r = { 0 };
-	int err = collect(s, ctx, &r);
+	int err = collect(s->syms, ctx, 0, &r);
 
 	if (!err) {
 		stacks_sort(r.e, r.n);
@@ -324,27 +328,38 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx
 	}
 	if (!err) {
 		if (o->folded)
-			err = stacks_write_folded(stdout, r.e, r.n, 1);
+			err = stacks_write_folded(s->out, r.e, r.n, 1);
 		else if (o->base.json)
 			print_json(s, o, &r);
 		else
 			print_plain(s, o, &r);
 	}
-	if (r.e)
-		stack_entries_release(r.e, r.n);
-	free(r.e);
-	free(r.f);
+	profile_result_release(&r);
 	return err;
 }
 
-static void explain_failure(const struct sp_opts *o, const char *stage, int err)
+void profile_result_release(struct profile_result *r)
 {
-	if (err == -EINVAL && !strcmp(stage, "attaching the BPF programs"))
-		fprintf(stderr,
-			"triage probe profile: -F %u may exceed "
-			"/proc/sys/kernel/perf_event_max_sample_rate\n",
-			o->freq);
+	if (r->e)
+		stack_entries_release(r->e, r->n);
+	free(r->e);
+	free(r->f);
+	memset(r, 0, sizeof(*r));
 }
+
+int profile_read_functions(void *skel, struct sp_symbolizer *z, int pid, struct profile_result *r)
+{
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = collect(z, skel, pid, r);
+	if (!err)
+		err = count_functions(r);
+	if (err)
+		profile_result_release(r);
+	return err;
+}
+
 #endif
 
 const struct sp_probe profile_probe = {
@@ -356,6 +371,5 @@ const struct sp_probe profile_probe = {
 #if TRIAGE_HAVE_BPF
 	.ops = &profile_skel_ops,
 	.report = report,
-	.explain_failure = explain_failure,
 #endif
 };

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
 #include "probe/hist.h"
+#include "probe/runq.h"
 #include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -21,10 +21,12 @@
 #include "bpf/stackprobes.h"
 #include "runq.skel.h"
 
+_Static_assert(RUNQ_SLOTS == RUNQ_SUM_SLOTS, "BPF and user side agree on histogram slots");
+
 static int rq_configure(void *skel, const void *cfg)
 {
-	((struct runq_bpf *)skel)->rodata->targ_tgid =
-	    (__u32)((const struct sp_opts *)cfg)->base.target.pid;
+	PROBE_RODATA_SET_TARGET(((struct runq_bpf *)skel)->rodata,
+				&((const struct sp_opts *)cfg)->base.target);
 	return 0;
 }
 
@@ -97,36 +99,47 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			const struct runq_result *r)
 {
 	double secs = sp_session_seconds(s);
-	char comm[4 * SP_COMM_LEN];
+	bool one = sp_session_one_pid(s, o);
+	char comm[4 * SP_COMM_LEN], who[128];
 	uint64_t slots[RUNQ_SLOTS];
 
-	text_sanitize(comm, sizeof(comm), s->comm);
-	printf("Run-queue latency of pid %d (%s) over %.2f s (%s)\n", o->base.target.pid, comm,
-	       secs, s->end_reason);
-	printf("%8s %-16s %10s %12s %10s %10s %7s\n", "TID", "COMM", "WAITS", "TOTAL_ms", "AVG_us",
-	       "MAX_us", "%TIME");
+	sp_session_describe(s, o, who, sizeof(who));
+	fprintf(s->out, "Run-queue latency of %s over %.2f s (%s)\n", who, secs, s->end_reason);
+	if (!one)
+		fprintf(s->out, "%8s ", "PID");
+	fprintf(s->out, "%8s %-16s %10s %12s %10s %10s %7s\n", "TID", "COMM", "WAITS", "TOTAL_ms",
+		"AVG_us", "MAX_us", "%TIME");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct runq_val *v = &r->t[i].v;
 
 		text_sanitize(comm, sizeof(comm), v->comm);
-		printf("%8u %-16s %10" PRIu64 " %12.3f %10.1f %10.1f %7.1f\n", r->t[i].tid, comm,
-		       (uint64_t)v->count, v->total_ns / 1e6, avg_us(v), v->max_ns / 1e3,
-		       secs > 0 ? 100.0 * v->total_ns / (secs * 1e9) : 0.0);
+		if (!one)
+			fprintf(s->out, "%8u ", v->tgid);
+		fprintf(s->out, "%8u %-16s %10" PRIu64 " %12.3f %10.1f %10.1f %7.1f\n", r->t[i].tid,
+			comm, (uint64_t)v->count, v->total_ns / 1e6, avg_us(v), v->max_ns / 1e3,
+			secs > 0 ? 100.0 * v->total_ns / (secs * 1e9) : 0.0);
 	}
-	printf("%8s %-16s %10" PRIu64 " %12.3f %10.1f %10.1f\n", "all", "", (uint64_t)r->all.count,
-	       r->all.total_ns / 1e6, avg_us(&r->all), r->all.max_ns / 1e3);
+	if (!one)
+		fprintf(s->out, "%8s ", "");
+	fprintf(s->out, "%8s %-16s %10" PRIu64 " %12.3f %10.1f %10.1f\n", "all", "",
+		(uint64_t)r->all.count, r->all.total_ns / 1e6, avg_us(&r->all),
+		r->all.max_ns / 1e3);
 	if (r->map_full)
-		printf("lost: %" PRIu64 " waits (map full)\n", (uint64_t)r->map_full);
+		fprintf(s->out, "lost: %" PRIu64 " waits (map full)\n", (uint64_t)r->map_full);
 	memcpy(slots, r->all.slots, sizeof(slots));
 	if (r->all.count) {
-		printf("\nAll threads:\n");
-		hist_print(stdout, slots, RUNQ_SLOTS, "usecs");
+		fprintf(s->out, "\nAll threads:\n");
+		hist_print(s->out, slots, RUNQ_SLOTS, "usecs");
 	}
 	for (size_t i = 0; o->per_thread && i < r->n; i++) {
 		text_sanitize(comm, sizeof(comm), r->t[i].v.comm);
-		printf("\ntid %u (%s):\n", r->t[i].tid, comm);
+		if (one)
+			fprintf(s->out, "\ntid %u (%s):\n", r->t[i].tid, comm);
+		else
+			fprintf(s->out, "\npid %u tid %u (%s):\n", r->t[i].v.tgid, r->t[i].tid,
+				comm);
 		memcpy(slots, r->t[i].v.slots, sizeof(slots));
-		hist_print(stdout, slots, RUNQ_SLOTS, "usecs");
+		hist_print(s->out, slots, RUNQ_SLOTS, "usecs");
 	}
 }
 
@@ -135,10 +148,11 @@ static void json_thread(struct json_writer *w, uint32_t tid, const struct runq_v
 	uint64_t slots[RUNQ_SLOTS];
 
 	memcpy(slots, v->slots, sizeof(slots));
-	if (tid)
+	if (tid) {
+		json_kv_uint(w, "pid", v->tgid);
 		json_kv_uint(w, "tid", tid);
-	if (tid)
 		json_kv_string(w, "comm", v->comm);
+	}
 	json_kv_uint(w, "waits", v->count);
 	json_kv_uint(w, "total_ns", v->total_ns);
 	json_kv_uint(w, "max_ns", v->max_ns);
@@ -166,6 +180,29 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_end(&w);
 	json_kv_uint(&w, "lost_waits", r->map_full);
 	json_finish(&w);
+}
+
+int runq_read_sum(void *skel, int pid, struct runq_sum *out)
+{
+	struct runq_result r = { 0 };
+	int err = collect(skel, &r);
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; !err && i < r.n; i++) {
+		const struct runq_val *v = &r.t[i].v;
+
+		if (pid > 0 && v->tgid != (__u32)pid)
+			continue;
+		for (int j = 0; j < RUNQ_SLOTS; j++)
+			out->slots[j] += v->slots[j];
+		out->count += v->count;
+		out->total_ns += v->total_ns;
+		if (v->max_ns > out->max_ns)
+			out->max_ns = v->max_ns;
+	}
+	out->lost = r.map_full;
+	free(r.t);
+	return err;
 }
 
 static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)

@@ -78,26 +78,32 @@ int probe_target_check(const struct probe_target *t)
 {
 	bool by_pid = t->pid > 0, by_comm = t->comm[0] != '\0';
 
-	return by_pid != by_comm ? 0 : -EINVAL;
+	return by_pid && by_comm ? -EINVAL : 0;
 }
 
-int probe_check_process(FILE *stream, const char *probe, int pid)
+int probe_process_tgid(int pid, int *tgid)
 {
 	struct procfs pf;
 	struct pid_status st;
 	char rel[32], buf[4096];
 	ssize_t n;
+	int err;
 
-	if (pid <= 0 || procfs_open(&pf, NULL))
+	*tgid = pid;
+	if (pid <= 0)
 		return 0;
+	err = procfs_open(&pf, NULL);
+	if (err)
+		return err;
 	snprintf(rel, sizeof(rel), "%d/status", pid);
 	n = procfs_read(&pf, rel, buf, sizeof(buf));
 	procfs_close(&pf);
-	if (n <= 0 || pid_status_parse(buf, (size_t)n, &st) || st.tgid <= 0 || st.tgid == pid)
-		return 0;
-	fprintf(stream, "triage probe %s: %d is a thread of process %d; use -p %d\n", probe, pid,
-		st.tgid, st.tgid);
-	return EXIT_USAGE;
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	err = pid_status_parse(buf, (size_t)n, &st);
+	if (!err && st.tgid > 0)
+		*tgid = st.tgid;
+	return err;
 }
 
 static bool cap_has(const struct __user_cap_data_struct *d, int cap)
@@ -487,6 +493,10 @@ void probe_target_describe(const struct probe_target *t, char *buf, size_t len)
 
 	if (t->pid > 0) {
 		snprintf(buf, len, "pid %d", t->pid);
+		return;
+	}
+	if (probe_target_all(t)) {
+		snprintf(buf, len, "all processes");
 		return;
 	}
 	text_sanitize(safe, sizeof(safe), t->comm);

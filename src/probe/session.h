@@ -19,11 +19,20 @@
 
 #define PROBE_COMM_LEN 16 /* TASK_COMM_LEN, including the NUL */
 
-/* Whom a probe follows: one process (-p) or every process with a comm (-C). */
+/*
+ * Whom a probe follows: one process (-p), every process with a comm (-C),
+ * or, with neither, every task on the system.
+ */
 struct probe_target {
-	int pid;		   /* tgid; 0 when following a comm */
-	char comm[PROBE_COMM_LEN]; /* exact comm; "" when following a pid */
+	int pid;		   /* tgid; 0 when following a comm or everything */
+	char comm[PROBE_COMM_LEN]; /* exact comm; "" when following a pid or everything */
 };
+
+/* Whether t follows every task (no -p, no -C). */
+static inline bool probe_target_all(const struct probe_target *t)
+{
+	return t->pid <= 0 && !t->comm[0];
+}
 
 /* The options every probe shares. */
 struct probe_opts {
@@ -47,15 +56,13 @@ int probe_parse_duration(const char *arg, double *seconds);
  * when there is none. -EINVAL for a bad number, -E2BIG for extra arguments.
  */
 int probe_parse_interval(int argc, char **argv, int first, double *interval, unsigned *count);
-/* Exactly one of -p/-C must be given: -EINVAL otherwise. */
+/* At most one of -p/-C may be given: -EINVAL otherwise. */
 int probe_target_check(const struct probe_target *t);
 /*
- * -p takes a process: when pid is a thread of another process, writes
- * "triage probe <probe>: PID is a thread of process TGID; use -p TGID" to
- * stream and returns EXIT_USAGE. Returns 0 otherwise, also when pid does
- * not exist (the caller's pidfd then reports that).
+ * The process (tgid) that pid belongs to: pid itself for a process, its
+ * leader for a thread. -ESRCH when pid does not exist.
  */
-int probe_check_process(FILE *stream, const char *probe, int pid);
+int probe_process_tgid(int pid, int *tgid);
 
 /*
  * Capability check before any BPF call, so the message can say what is
@@ -152,12 +159,12 @@ struct probe_skel_ops {
 
 /*
  * Sets the rodata of src/bpf/target.bpf.h (targ_tgid, by_comm, targ_comm)
- * from a probe_target.
+ * from a probe_target (pid 0 and no comm: every task).
  */
 #define PROBE_RODATA_SET_TARGET(rodata, t)                                      \
 	do {                                                                    \
 		(rodata)->targ_tgid = (__u32)(t)->pid;                          \
-		(rodata)->by_comm = (t)->pid <= 0;                              \
+		(rodata)->by_comm = (t)->pid <= 0 && (t)->comm[0];              \
 		memcpy((char *)(rodata)->targ_comm, (t)->comm, PROBE_COMM_LEN); \
 	} while (0)
 

@@ -1,6 +1,5 @@
 /* The session shared by offcpu, runq and profile; see stackprobe.h. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,94 +9,12 @@
 #include <bpf/bpf.h>
 #endif
 
-#include "cmd.h"
 #include "common.h"
 #include "bpf/stackprobes.h"
 #include "probe/stackprobe.h"
-#include "util/parse.h"
 #include "util/text.h"
 
-static void sp_usage(FILE *out, const char *probe, unsigned features)
-{
-	bool stacks = features & SP_STACKS;
-
-	fprintf(out, "Usage: triage probe %s -p PID [-d SECONDS]%s%s [--json]%s [-v]\n", probe,
-		features & SP_FREQ ? " [-F HZ]" : "", stacks ? " [--top N] [--folded]" : "",
-		features & SP_PER_THREAD ? " [--per-thread]" : "");
-	if (stacks)
-		fprintf(out, "       [--no-kernel-stacks] [--no-user-stacks]\n");
-	fprintf(out,
-		"Runs until Ctrl-C, SIGTERM, the -d limit, or the target's exit; then reports.\n"
-		"See docs/probe-%s.md.\n",
-		probe);
-}
-
-/* The feature an option needs (0: every probe has it). */
-static unsigned option_feature(int c)
-{
-	switch (c) {
-	case 'F':
-		return SP_FREQ;
-	case 't':
-	case 'f':
-	case 'K':
-	case 'U':
-		return SP_STACKS;
-	case 'T':
-		return SP_PER_THREAD;
-	default:
-		return 0;
-	}
-}
-
-static int bad_arg(const char *probe, const char *what, const char *arg)
-{
-	char safe[128];
-
-	text_sanitize(safe, sizeof(safe), arg ? arg : "");
-	fprintf(stderr, "triage probe %s: invalid %s '%s'\n", probe, what, safe);
-	return EXIT_USAGE;
-}
-
-static int sp_parse_one(const char *probe, int c, const char *arg, struct sp_opts *o)
-{
-	switch (c) {
-	case 'p':
-		return probe_parse_pid(arg, &o->base.target.pid) ? bad_arg(probe, "pid", arg) : 0;
-	case 'd':
-		return probe_parse_duration(arg, &o->base.duration_s)
-			   ? bad_arg(probe, "duration", arg)
-			   : 0;
-	case 'F':
-		return parse_uint(arg, 1, 10000, &o->freq)
-			   ? bad_arg(probe, "frequency (1-10000)", arg)
-			   : 0;
-	case 't':
-		return parse_uint(arg, 1, 100000, &o->top) ? bad_arg(probe, "--top", arg) : 0;
-	case 'j':
-		o->base.json = true;
-		return 0;
-	case 'f':
-		o->folded = true;
-		return 0;
-	case 'K':
-		o->kernel_stacks = false;
-		return 0;
-	case 'U':
-		o->user_stacks = false;
-		return 0;
-	case 'T':
-		o->per_thread = true;
-		return 0;
-	case 'v':
-		o->base.verbose = true;
-		return 0;
-	default:
-		return EXIT_USAGE;
-	}
-}
-
-static void sp_opts_default(struct sp_opts *o)
+void sp_opts_init(struct sp_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->kernel_stacks = o->user_stacks = true;
@@ -105,61 +22,58 @@ static void sp_opts_default(struct sp_opts *o)
 	o->top = 10;
 }
 
-/* Usage errors found after the options were read. */
-static int sp_check_args(const char *probe, unsigned features, const struct sp_opts *o)
+void sp_symbolizer_init(struct sp_symbolizer *z, const struct procfs *pf)
 {
-	if (!o->base.target.pid) {
-		fprintf(stderr, "triage probe %s: -p PID is required\n", probe);
-		sp_usage(stderr, probe, features);
-		return EXIT_USAGE;
-	}
-	if (o->folded && o->base.json) {
-		fprintf(stderr, "triage probe %s: --folded and --json exclude each other\n", probe);
-		return EXIT_USAGE;
-	}
-	return probe_check_process(stderr, probe, o->base.target.pid);
+	memset(z, 0, sizeof(*z));
+	z->pf = pf;
+	symtab_init(&z->ksyms);
+	z->ksyms_err = ksyms_load(pf, &z->ksyms);
 }
 
-int sp_parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o)
+struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "frequency", required_argument, NULL, 'F' },
-		{ "top", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "folded", no_argument, NULL, 'f' },
-		{ "no-kernel-stacks", no_argument, NULL, 'K' },
-		{ "no-user-stacks", no_argument, NULL, 'U' },
-		{ "per-thread", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *probe = p->name;
-	unsigned features = p->features;
-	int c, rc;
+	struct sp_proc_syms *p;
 
-	sp_opts_default(o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:d:F:t:vh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			sp_usage(stdout, probe, features);
-			return -1; /* help given: exit 0 */
+	for (size_t i = 0; i < z->nprocs; i++)
+		if (z->procs[i].pid == pid) {
+			*err = z->procs[i].err;
+			return z->procs[i].ps;
 		}
-		if (c == '?' || (option_feature(c) & ~features)) {
-			fprintf(stderr, "triage probe %s: unknown or incomplete option '%s'\n",
-				probe, argv[optind - 1]);
-			sp_usage(stderr, probe, features);
-			return EXIT_USAGE;
+	if (z->nprocs == z->cap) {
+		size_t cap = z->cap ? 2 * z->cap : 16;
+		void *n = realloc(z->procs, cap * sizeof(*z->procs));
+
+		if (!n) {
+			*err = -ENOMEM;
+			return NULL;
 		}
-		rc = sp_parse_one(probe, c, optarg, o);
-		if (rc)
-			return rc;
+		z->procs = n;
+		z->cap = cap;
 	}
-	if (optind < argc)
-		return bad_arg(probe, "argument", argv[optind]);
-	return sp_check_args(probe, features, o);
+	p = &z->procs[z->nprocs++];
+	p->pid = pid;
+	p->ps = NULL;
+	p->err = pid > 0 ? proc_syms_open(z->pf, pid, "/usr/lib/debug", &p->ps) : -ESRCH;
+	*err = p->err;
+	return p->ps;
+}
+
+void sp_symbolizer_refresh(struct sp_symbolizer *z)
+{
+	/* Fails once a process is gone: its last maps stay. */
+	for (size_t i = 0; i < z->nprocs; i++)
+		if (z->procs[i].ps)
+			proc_syms_refresh(z->procs[i].ps);
+}
+
+void sp_symbolizer_release(struct sp_symbolizer *z)
+{
+	for (size_t i = 0; i < z->nprocs; i++)
+		proc_syms_close(z->procs[i].ps);
+	free(z->procs);
+	z->procs = NULL;
+	z->nprocs = z->cap = 0;
+	symtab_release(&z->ksyms);
 }
 
 static void read_comm(struct sp_session *s, int pid)
@@ -179,52 +93,60 @@ static void read_comm(struct sp_session *s, int pid)
 
 static void load_symbolizers(struct sp_session *s, int pid)
 {
-	s->ksyms_err = ksyms_load(&s->pf, &s->ksyms);
-	s->ps_err = proc_syms_open(&s->pf, pid, "/usr/lib/debug", &s->ps);
-	if (s->ksyms_err)
-		fprintf(stderr,
+	int err = 0;
+
+	sp_symbolizer_init(s->syms, &s->pf);
+	if (s->syms->ksyms_err)
+		fprintf(s->diag,
 			"triage probe %s: kernel frames stay addresses: /proc/kallsyms: %s "
 			"(needs root or kernel.kptr_restrict=0)\n",
-			s->probe->name, strerror(-s->ksyms_err));
-	if (s->ps_err && s->ps_err != -ESRCH) /* -ESRCH: no maps, a kernel thread */
-		fprintf(stderr, "triage probe %s: user frames stay addresses: /proc/%d/maps: %s\n",
-			s->probe->name, pid, strerror(-s->ps_err));
+			s->probe->name, strerror(-s->syms->ksyms_err));
+	if (pid <= 0)
+		return; /* every task: processes are opened when their stacks are read */
+	/* While the target still runs, so its maps are read even if it exits early. */
+	sp_symbolizer_proc(s->syms, pid, &err);
+	if (err && err != -ESRCH) /* -ESRCH: no maps, a kernel thread */
+		fprintf(s->diag, "triage probe %s: user frames stay addresses: /proc/%d/maps: %s\n",
+			s->probe->name, pid, strerror(-err));
 }
 
 /*
- * Checks privileges, starts the event loop (signals first) and loads the
- * symbolizers while the target still runs. Returns 0 or an exit status,
- * having reported the problem on stderr.
+ * Starts the event loop (signals first), checks privileges and loads the
+ * symbolizers while the target still runs. Returns 0 or -errno with
+ * *stage naming the step that failed.
  */
-static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, const struct sp_opts *o)
+static int sp_session_begin(struct sp_session *s, const struct sp_probe *p, const struct sp_opts *o,
+			    const char **stage)
 {
-	const char *probe = p->name;
 	struct probe_opts lo = o->base;
 	int err;
 
-	memset(s, 0, sizeof(*s));
 	s->probe = p;
 	s->pf.root_fd = s->pf.proc_fd = -1; /* so sp_session_end() closes nothing it did not open */
-	symtab_init(&s->ksyms);
+	*stage = "checking privileges";
 	err = probe_check_privileges();
 	if (err)
-		return probe_report_failure(stderr, probe, "checking privileges", err);
+		return err;
+	*stage = "opening /proc";
 	err = procfs_open(&s->pf, NULL);
 	if (err)
-		return probe_report_failure(stderr, probe, "opening /proc", err);
+		return err;
 	lo.interval_s = 1.0; /* ticks to refresh the maps; nothing is printed */
 	lo.count = 0;
+	*stage = "watching the target";
 	err = probe_loop_init(&s->loop, &lo);
-	if (err == -ESRCH) {
-		fprintf(stderr, "triage probe %s: no such process: pid %d\n", probe, lo.target.pid);
-		return EXIT_RUNTIME;
-	}
 	if (err)
-		return probe_report_failure(stderr, probe, "setting up signals and timers", err);
+		return err;
 	s->loop_ready = true;
-	read_comm(s, lo.target.pid);
-	if (p->symbolize)
-		load_symbolizers(s, lo.target.pid);
+	if (lo.target.pid > 0)
+		read_comm(s, lo.target.pid);
+	if (!p->symbolize)
+		return 0;
+	*stage = "loading symbols";
+	s->syms = malloc(sizeof(*s->syms));
+	if (!s->syms)
+		return -ENOMEM;
+	load_symbolizers(s, lo.target.pid);
 	return 0;
 }
 
@@ -243,33 +165,49 @@ static const char *end_reason(int ev)
 	}
 }
 
-/* Announces the probe on stderr and waits for its end, refreshing the maps each second. */
-static int sp_session_wait(struct sp_session *s, const struct sp_opts *o)
+void sp_session_describe(const struct sp_session *s, const struct sp_opts *o, char *buf, size_t len)
 {
 	char safe[4 * PROBE_COMM_LEN];
 
+	if (o->base.target.pid <= 0) {
+		probe_target_describe(&o->base.target, buf, len);
+		return;
+	}
 	text_sanitize(safe, sizeof(safe), s->comm);
-	fprintf(stderr, "Tracing %s of pid %d (%s)... Ctrl-C to stop.\n", s->probe->traced,
-		o->base.target.pid, safe);
+	snprintf(buf, len, "pid %d (%s)", o->base.target.pid, safe);
+}
+
+bool sp_session_one_pid(const struct sp_session *s, const struct sp_opts *o)
+{
+	(void)s;
+	return o->base.target.pid > 0;
+}
+
+/* Announces the probe and waits for its end, refreshing the maps each second. */
+static int sp_session_wait(struct sp_session *s, const struct sp_opts *o, const char **stage)
+{
+	char who[128];
+
+	sp_session_describe(s, o, who, sizeof(who));
+	fprintf(s->diag, "Tracing %s of %s... Ctrl-C to stop.\n", s->probe->traced, who);
+	*stage = "starting the timers";
 	s->start_ns = probe_loop_start(&s->loop);
 	if (s->start_ns < 0)
-		return probe_report_failure(stderr, s->probe->name, "starting the timers",
-					    (int)s->start_ns);
+		return (int)s->start_ns;
+	*stage = "waiting for events";
 	for (;;) {
 		int ev = probe_loop_wait(&s->loop, -1);
 
 		if (ev == PROBE_EV_TICK || ev == PROBE_EV_LAST_TICK) {
-			/* Fails once the target is gone: the last maps stay. */
-			if (s->ps)
-				proc_syms_refresh(s->ps);
+			if (s->syms)
+				sp_symbolizer_refresh(s->syms);
 			continue;
 		}
 		s->end_ns = probe_now_ns();
 		s->end_reason = end_reason(ev);
 		if (s->end_reason)
 			return 0;
-		return probe_report_failure(stderr, s->probe->name, "waiting for events",
-					    ev < 0 ? ev : -EIO);
+		return ev < 0 ? ev : -EIO;
 	}
 }
 
@@ -278,9 +216,10 @@ static void sp_session_end(struct sp_session *s)
 	if (s->loop_ready)
 		probe_loop_release(&s->loop);
 	s->loop_ready = false;
-	proc_syms_close(s->ps);
-	s->ps = NULL;
-	symtab_release(&s->ksyms);
+	if (s->syms)
+		sp_symbolizer_release(s->syms);
+	free(s->syms);
+	s->syms = NULL;
 	procfs_close(&s->pf);
 }
 
@@ -298,28 +237,32 @@ int sp_read_stack(int map_fd, int id, uint64_t *ips)
 	return bpf_map_lookup_elem(map_fd, &key, ips) ? -errno : 0;
 }
 
-int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, struct stack_entry *e)
+int sp_fill_entry(struct sp_symbolizer *z, int map_fd, int kid, int uid, struct stack_entry *e)
 {
 	uint64_t ips[SP_MAX_FRAMES];
+	struct proc_syms *ps = NULL;
 	int err;
 
 	e->kstack_err = kid < 0 ? kid : sp_read_stack(map_fd, kid, ips);
 	err = stack_resolve_kernel(e, ips, e->kstack_err ? 0 : SP_MAX_FRAMES,
-				   s->ksyms_err ? NULL : &s->ksyms);
+				   z && !z->ksyms_err ? &z->ksyms : NULL);
 	if (err)
 		return err;
 	e->ustack_err = uid < 0 ? uid : sp_read_stack(map_fd, uid, ips);
-	return stack_resolve_user(e, ips, e->ustack_err ? 0 : SP_MAX_FRAMES, s->ps);
+	if (z && !e->ustack_err)
+		ps = sp_symbolizer_proc(z, (int)e->pid, &err);
+	return stack_resolve_user(e, ips, e->ustack_err ? 0 : SP_MAX_FRAMES, ps);
 }
 #endif
 
 void sp_json_begin(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o)
 {
-	json_init(w, stdout, false);
+	json_init(w, s->out, o->base.pretty);
 	json_object_begin(w);
 	json_kv_string(w, "probe", s->probe->name);
-	json_kv_int(w, "pid", o->base.target.pid);
-	json_kv_string(w, "comm", s->comm);
+	json_kv_int(w, "pid", o->base.target.pid); /* 0: -C, or every task */
+	json_kv_string(w, "comm", o->base.target.pid > 0 ? s->comm : o->base.target.comm);
+	json_kv_bool(w, "all", probe_target_all(&o->base.target));
 	json_kv_double(w, "duration_s", sp_session_seconds(s), 3);
 	json_kv_string(w, "end", s->end_reason ? s->end_reason : "");
 }
@@ -328,6 +271,7 @@ void sp_json_stack(struct json_writer *w, const struct stack_entry *e, const cha
 		   const char *count_key)
 {
 	json_object_begin(w);
+	json_kv_uint(w, "pid", e->pid);
 	json_kv_uint(w, "tid", e->tid);
 	json_kv_string(w, "comm", e->comm);
 	if (e->kind)
@@ -344,44 +288,32 @@ size_t sp_top(size_t top, size_t n)
 	return top < n ? top : n;
 }
 
-static int sp_report(const struct sp_probe *p, const struct sp_session *s, const struct sp_opts *o,
-		     void *skel)
+int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o, FILE *out, FILE *diag,
+		 const char **stage)
 {
-	int err = p->report(s, o, skel);
-
-	if (err)
-		return probe_report_failure(stderr, p->name, "reading the results", err);
-	return cmd_finish_stdout(EXIT_OK);
-}
-
-int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o)
-{
-	struct sp_session s;
+	struct sp_session s = { .out = out, .diag = diag };
 	void *skel = NULL;
-	const char *stage;
-	int rc, err;
+	int err;
 
+	*stage = "starting";
 	if (!p->ops)
-		return probe_report_failure(stderr, p->name, "starting", -ENOPKG);
-	rc = sp_session_begin(&s, p, o);
-	if (rc)
-		goto out;
-	probe_libbpf_quiet(o->base.verbose);
-	err = probe_start(p->ops, p->needs, o, &skel, &stage);
-	if (err) {
-		rc = probe_report_failure(stderr, p->name, stage, err);
-		if (p->explain_failure)
-			p->explain_failure(o, stage, err);
-		goto out;
+		return -ENOPKG;
+	err = sp_session_begin(&s, p, o, stage);
+	if (!err) {
+		probe_libbpf_quiet(o->base.verbose);
+		err = probe_start(p->ops, p->needs, o, &skel, stage);
 	}
-	rc = sp_session_wait(&s, o);
-	probe_skel_detach(p->ops, skel);
-	if (!rc)
-		rc = sp_report(p, &s, o, skel);
-out:
+	if (!err) {
+		err = sp_session_wait(&s, o, stage);
+		probe_skel_detach(p->ops, skel);
+	}
+	if (!err) {
+		*stage = "reading the results";
+		err = p->report(&s, o, skel);
+	}
 	probe_skel_stop(p->ops, &skel);
 	sp_session_end(&s);
-	return rc;
+	return err;
 }
 
 int sp_probe_selftest(const struct sp_probe *p, const char **stage)
@@ -394,7 +326,7 @@ int sp_probe_selftest(const struct sp_probe *p, const char **stage)
 		*stage = "starting";
 		return -ENOPKG;
 	}
-	sp_opts_default(&o);
+	sp_opts_init(&o);
 	o.base.target.pid = getpid();
 	err = probe_start(p->ops, p->needs, &o, &skel, stage);
 	probe_skel_stop(p->ops, &skel);

@@ -3,6 +3,8 @@
  * their options, one runner (sp_probe_run) that each probe drives with a
  * struct sp_probe, and a session that holds the symbolizers and the event
  * loop from attach to the end (Ctrl-C, SIGTERM, -d, or the target's exit).
+ * Option parsing and exit statuses belong to src/cmd/probe_stack.c; this
+ * core returns 0 or -errno.
  */
 #ifndef TRIAGE_PROBE_STACKPROBE_H
 #define TRIAGE_PROBE_STACKPROBE_H
@@ -17,16 +19,20 @@
 #include "procfs/procfs.h"
 
 struct sp_opts {
-	struct probe_opts base; /* -p, -d, --json, -v */
+	struct probe_opts base; /* -p or -C (neither: every task), -d, --json, --pretty, -v */
 	bool folded;		/* --folded: flame graph lines instead of the report */
 	unsigned top;		/* --top N: stacks listed (0 = default) */
 	unsigned freq;		/* -F HZ (profile) */
 	bool kernel_stacks;	/* --no-kernel-stacks clears */
 	bool user_stacks;	/* --no-user-stacks clears */
 	bool per_thread;	/* --per-thread (runq): a histogram per thread */
+	bool only_dstate;	/* offcpu: only sleeps in D (triage report's enrichment) */
 };
 
-/* Which options a probe accepts beyond -p, -d, --json and -v. */
+/* The defaults: both stacks, 99 Hz, top 10, every task. */
+void sp_opts_init(struct sp_opts *o);
+
+/* Which options a probe accepts beyond the common ones (-p, -C, -d, --json...). */
 enum sp_features {
 	SP_STACKS = 1,	   /* --top, --folded, --no-kernel-stacks, --no-user-stacks */
 	SP_FREQ = 2,	   /* -F HZ */
@@ -41,51 +47,74 @@ struct sp_probe {
 	const char *traced;		  /* "off-CPU time", for the status line */
 	unsigned features;		  /* sp_features: the options it accepts */
 	unsigned needs;			  /* PROBE_NEED_*: checked before the load */
-	bool symbolize;			  /* loads kallsyms and the target's ELF symbols */
+	bool symbolize;			  /* loads kallsyms and the processes' ELF symbols */
 	const struct probe_skel_ops *ops; /* NULL: triage was built without BPF */
-	/* Reads the maps of the detached skeleton and writes the report; 0 or -errno. */
+	/* Reads the maps of the detached skeleton and writes the report to s->out; 0 or -errno. */
 	int (*report)(const struct sp_session *s, const struct sp_opts *o, void *skel);
-	/* Optional: a line of advice after a failed start. */
-	void (*explain_failure)(const struct sp_opts *o, const char *stage, int err);
 };
 
 extern const struct sp_probe offcpu_probe, runq_probe, profile_probe;
 
 /*
- * Parses the options of probe p. Returns 0, an exit status, or -1 when
- * --help was printed (exit 0).
+ * Runs probe p: session, load and attach, wait for the end (signal, -d,
+ * the target's exit), detach, report to out. The status line and
+ * warnings (frames left unsymbolized) go to diag. Returns 0, or -errno
+ * with *stage naming the step that failed.
  */
-int sp_parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o);
-/*
- * Runs probe p: session, load and attach, wait for the end, detach,
- * report. Returns the exit status, having written the report to stdout
- * and any problem to stderr.
- */
-int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o);
+int sp_probe_run(const struct sp_probe *p, const struct sp_opts *o, FILE *out, FILE *diag,
+		 const char **stage);
 /*
  * Loads and attaches p's programs following this process, then detaches
  * (triage doctor). Returns 0 or -errno with *stage naming what failed.
  */
 int sp_probe_selftest(const struct sp_probe *p, const char **stage);
 
-struct sp_session {
-	const struct sp_probe *probe;
-	struct procfs pf;
+/*
+ * Symbolizers for stacks of many processes: kallsyms once, and each
+ * process's ELF symbols opened on first use (a process that exited by
+ * then keeps raw addresses).
+ */
+struct sp_proc_syms {
+	int pid;
+	int err; /* 0, or why its frames stay addresses */
+	struct proc_syms *ps;
+};
+
+struct sp_symbolizer {
+	const struct procfs *pf;
 	struct symtab ksyms;
 	int ksyms_err; /* 0, or why kernel frames stay raw addresses */
-	struct proc_syms *ps;
-	int ps_err; /* 0, or why user frames stay raw addresses */
+	struct sp_proc_syms *procs;
+	size_t nprocs, cap;
+};
+
+/* Loads kallsyms (its failure is kept in ksyms_err, not returned). */
+void sp_symbolizer_init(struct sp_symbolizer *z, const struct procfs *pf);
+/* Process pid's symbolizer, opened on first use; NULL (and *err) when it cannot be. */
+struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err);
+/* Re-reads the maps of every open process (mappings added by dlopen). */
+void sp_symbolizer_refresh(struct sp_symbolizer *z);
+void sp_symbolizer_release(struct sp_symbolizer *z);
+
+struct sp_session {
+	const struct sp_probe *probe;
+	FILE *out, *diag;
+	struct procfs pf;
+	struct sp_symbolizer *syms; /* NULL unless the probe symbolizes */
 	struct probe_loop loop;
 	bool loop_ready;
-	char comm[PROBE_COMM_LEN]; /* the target's comm at start */
+	char comm[PROBE_COMM_LEN]; /* the -p target's comm at start */
 	int64_t start_ns, end_ns;
 	const char *end_reason; /* "interrupted", "duration", "target exited", ... */
 };
 
 /* BPF builds only. Reads stack id from a BPF stack map into ips[SP_MAX_FRAMES]; 0 or -errno. */
 int sp_read_stack(int map_fd, int id, uint64_t *ips);
-/* Fills e's frames from the two stack ids (negative ids: no stack, kept as the error). */
-int sp_fill_entry(const struct sp_session *s, int map_fd, int kid, int uid, struct stack_entry *e);
+/*
+ * Fills e's frames from the two stack ids (negative ids: no stack, kept as
+ * the error), user frames with the symbols of process e->pid.
+ */
+int sp_fill_entry(struct sp_symbolizer *z, int map_fd, int kid, int uid, struct stack_entry *e);
 /*
  * Starts the report's JSON document on stdout with the members every stack
  * probe writes (probe, pid, comm, duration_s, end); json_finish() ends it.
@@ -101,5 +130,10 @@ void sp_json_stack(struct json_writer *w, const struct stack_entry *e, const cha
 size_t sp_top(size_t top, size_t n);
 /* Seconds between attach and end. */
 double sp_session_seconds(const struct sp_session *s);
+/* Whether the session follows one process (-p), so reports leave out the pid column. */
+bool sp_session_one_pid(const struct sp_session *s, const struct sp_opts *o);
+/* "pid 123 (comm)", "comm 'x'" or "all processes" (sanitized), for report headers. */
+void sp_session_describe(const struct sp_session *s, const struct sp_opts *o, char *buf,
+			 size_t len);
 
 #endif

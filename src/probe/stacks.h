@@ -28,6 +28,7 @@ struct stack_frame {
 
 /* One aggregated row: a thread, an optional kind, a pair of stacks and a value. */
 struct stack_entry {
+	uint32_t pid; /* tgid */
 	uint32_t tid;
 	char comm[STACK_COMM_LEN];
 	const char *kind; /* "voluntary", "involuntary", or NULL (profile) */

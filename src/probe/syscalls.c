@@ -31,7 +31,10 @@ static int sc_configure(void *s, const void *cfg)
 	PROBE_RODATA_SET_TARGET(skel->rodata, c->target);
 	skel->rodata->want_hist = c->hist && c->latency;
 	skel->rodata->want_latency = c->latency;
-	/* Without --hist the histogram map is not needed: keep it tiny. */
+	skel->rodata->per_pid = probe_target_all(c->target);
+	/* Maps a run does not use: keep them tiny. */
+	if (!skel->rodata->per_pid && bpf_map__set_max_entries(skel->maps.sc_pids, 1))
+		return -EINVAL;
 	if (!c->hist)
 		return bpf_map__set_max_entries(skel->maps.sc_hists, 1);
 	return 0;
@@ -151,6 +154,39 @@ static int take_snapshot(struct syscalls_bpf *skel, bool hist, struct sc_snapsho
 	return err;
 }
 
+int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n)
+{
+	int fd = bpf_map__fd(((struct syscalls_bpf *)skel)->maps.sc_pids);
+	size_t cap = bpf_map__max_entries(((struct syscalls_bpf *)skel)->maps.sc_pids);
+	struct sc_pid_key key, next, *prev = NULL;
+	struct sc_pid_row *r = calloc(cap, sizeof(*r));
+
+	*rows = r;
+	*n = 0;
+	if (!r)
+		return -ENOMEM;
+	while (*n < cap && !bpf_map_get_next_key(fd, prev, &next)) {
+		struct sc_pid_val v;
+		int err;
+
+		key = next;
+		/* Deleting key: the walk goes on from the start (entries read are gone). */
+		prev = drain ? NULL : &key;
+		err = drain ? bpf_map_lookup_and_delete_elem(fd, &key, &v)
+			    : bpf_map_lookup_elem(fd, &key, &v);
+		if (err) {
+			if (drain)
+				return -errno; /* would loop on the same key */
+			continue;
+		}
+		r[*n] = (struct sc_pid_row){ key.tgid, key.nr, v.count, v.errors, v.total_ns };
+		memcpy(r[*n].comm, v.comm, PROBE_COMM_LEN);
+		r[*n].comm[PROBE_COMM_LEN - 1] = '\0';
+		(*n)++;
+	}
+	return 0;
+}
+
 struct sc_state {
 	struct syscalls_bpf *skel;
 	struct sc_snapshot snap[2]; /* current and previous, swapped per report */
@@ -159,6 +195,19 @@ struct sc_state {
 	bool hist;
 	bool latency;
 };
+
+/* The per-process view of an interval: the rows are drained, so they are its deltas. */
+static int read_procs(struct syscalls_bpf *skel, struct sc_report *r)
+{
+	struct sc_pid_row *rows;
+	size_t n;
+	int err = sc_read_pid_rows(skel, true, &rows, &n);
+
+	if (!err)
+		err = sc_procs_from_rows(rows, n, &r->procs, &r->nprocs);
+	free(rows);
+	return err;
+}
 
 static int emit_report(struct sc_state *st, const struct probe_opts *opts,
 		       const struct sc_sink *sink, int ev)
@@ -175,8 +224,12 @@ static int emit_report(struct sc_state *st, const struct probe_opts *opts,
 	r.elapsed_s = (double)(now - st->last_ns) / 1e9;
 	r.since_start_s = (double)(now - st->start_ns) / 1e9;
 	err = sc_report_delta(cur, prev, &r);
-	if (err)
+	if (!err && probe_target_all(&opts->target))
+		err = read_procs(st->skel, &r);
+	if (err) {
+		sc_report_release(&r);
 		return err;
+	}
 	err = sink->report(sink->ctx, &r);
 	sc_report_release(&r);
 	st->last_ns = now;
@@ -203,12 +256,9 @@ static int run_loop(struct sc_state *st, struct probe_loop *loop, const struct p
 
 static int start_probe(struct sc_state *st, const struct probe_opts *opts, const char **stage)
 {
-	struct sc_config cfg = { .target = &opts->target,
-				 .hist = st->hist,
-				 .latency = st->latency };
 	void *skel = NULL;
-	int err = probe_start(&syscalls_skel_ops, PROBE_NEED_TASK_STORAGE | PROBE_NEED_PERCPU_ARRAY,
-			      &cfg, &skel, stage);
+	unsigned flags = (st->hist ? SC_HIST : 0) | (st->latency ? 0 : SC_NO_LATENCY);
+	int err = sc_probe_start(&opts->target, flags, &skel, stage);
 
 	st->skel = skel;
 	return err;
@@ -246,6 +296,28 @@ int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *
 	return err;
 }
 
+int sc_probe_start(const struct probe_target *target, unsigned flags, void **skel,
+		   const char **stage)
+{
+	struct sc_config cfg = { .target = target,
+				 .hist = flags & SC_HIST,
+				 .latency = !(flags & SC_NO_LATENCY) };
+
+	*skel = NULL;
+	return probe_start(&syscalls_skel_ops, PROBE_NEED_TASK_STORAGE | PROBE_NEED_PERCPU_ARRAY,
+			   &cfg, skel, stage);
+}
+
+void sc_probe_detach(void *skel)
+{
+	probe_skel_detach(&syscalls_skel_ops, skel);
+}
+
+void sc_probe_stop(void **skel)
+{
+	probe_skel_stop(&syscalls_skel_ops, skel);
+}
+
 int sc_selftest(const char **stage)
 {
 	struct probe_opts opts = { .target.pid = getpid() };
@@ -259,6 +331,29 @@ int sc_selftest(const char **stage)
 }
 
 #else /* !TRIAGE_HAVE_BPF */
+
+int sc_probe_start(const struct probe_target *target, unsigned flags, void **skel,
+		   const char **stage)
+{
+	*skel = NULL;
+	*stage = "starting";
+	return -ENOPKG;
+}
+
+void sc_probe_detach(void *skel)
+{
+}
+
+void sc_probe_stop(void **skel)
+{
+}
+
+int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n)
+{
+	*rows = NULL;
+	*n = 0;
+	return -ENOPKG;
+}
 
 int sc_selftest(const char **stage)
 {

@@ -38,8 +38,34 @@ struct sc_row {
 	size_t nerrs;
 };
 
+/* One process and syscall, counted when every task is traced. */
+struct sc_pid_row {
+	uint32_t pid; /* tgid */
+	unsigned nr;
+	uint64_t count, errors, total_ns;
+	char comm[PROBE_COMM_LEN];
+};
+
+/* A process's share of a system-wide report. */
+struct sc_proc {
+	uint32_t pid;
+	char comm[PROBE_COMM_LEN];
+	uint64_t calls, errors, total_ns;
+	unsigned top_nr; /* its most frequent syscall */
+	uint64_t top_count;
+};
+
+/*
+ * Sums rows per process, most calls first, into *procs (malloc'ed).
+ * Pure; 0 or -ENOMEM.
+ */
+int sc_procs_from_rows(const struct sc_pid_row *rows, size_t n, struct sc_proc **procs,
+		       size_t *nprocs);
+
 struct sc_report {
 	struct probe_target target;
+	struct sc_proc *procs; /* every task traced: per process, most calls first */
+	size_t nprocs;
 	double elapsed_s; /* of this report's window */
 	double since_start_s;
 	bool final;
@@ -95,6 +121,22 @@ enum sc_flags {
  */
 int sc_run(const struct probe_opts *opts, unsigned flags, const struct sc_sink *sink,
 	   const char **stage);
+
+/*
+ * The probe's skeleton alone, for other cores (triage report's
+ * enrichment): start it following target (every task when
+ * probe_target_all(): then counts are also kept per process), read the
+ * per-process rows, stop it.
+ */
+int sc_probe_start(const struct probe_target *target, unsigned flags, void **skel,
+		   const char **stage);
+void sc_probe_detach(void *skel);
+void sc_probe_stop(void **skel);
+/*
+ * The per-process rows gathered so far (malloc'ed into *rows); drain
+ * deletes what it reads, so the next read holds only what came after.
+ */
+int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n);
 
 /*
  * Loads and attaches the probe (targeting this process) and detaches it

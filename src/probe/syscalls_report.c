@@ -7,16 +7,72 @@
 #include "probe/hist.h"
 #include "probe/syscall_names.h"
 #include "probe/syscalls.h"
+#include "util/text.h"
 
 void sc_report_release(struct sc_report *r)
 {
 	free(r->rows);
 	free(r->errs);
 	free(r->hist);
+	free(r->procs);
 	r->rows = NULL;
 	r->errs = NULL;
 	r->hist = NULL;
-	r->nrows = 0;
+	r->procs = NULL;
+	r->nrows = r->nprocs = 0;
+}
+
+static int cmp_pid_rows(const void *a, const void *b)
+{
+	const struct sc_pid_row *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+static int cmp_procs(const void *a, const void *b)
+{
+	const struct sc_proc *x = a, *y = b;
+
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+int sc_procs_from_rows(const struct sc_pid_row *rows, size_t n, struct sc_proc **procs,
+		       size_t *nprocs)
+{
+	struct sc_pid_row *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	struct sc_proc *p = calloc(n ? n : 1, sizeof(*p));
+	size_t np = 0;
+
+	if (!sorted || !p) {
+		free(sorted);
+		free(p);
+		return -ENOMEM;
+	}
+	memcpy(sorted, rows, n * sizeof(*rows));
+	qsort(sorted, n, sizeof(*sorted), cmp_pid_rows); /* by pid, its busiest syscall first */
+	for (size_t i = 0; i < n; i++) {
+		struct sc_proc *cur = np ? &p[np - 1] : NULL;
+
+		if (!cur || cur->pid != sorted[i].pid) {
+			cur = &p[np++];
+			cur->pid = sorted[i].pid;
+			memcpy(cur->comm, sorted[i].comm, sizeof(cur->comm));
+			cur->top_nr = sorted[i].nr;
+			cur->top_count = sorted[i].count;
+		}
+		cur->calls += sorted[i].count;
+		cur->errors += sorted[i].errors;
+		cur->total_ns += sorted[i].total_ns;
+	}
+	free(sorted);
+	qsort(p, np, sizeof(*p), cmp_procs);
+	*procs = p;
+	*nprocs = np;
+	return 0;
 }
 
 void sc_snapshot_release(struct sc_snapshot *s)
@@ -208,6 +264,29 @@ static void print_header(FILE *out, const struct sc_report *r)
 		r->target_exited ? " (target exited)" : "", r->final ? "" : " (interval)");
 }
 
+/* Processes listed in a system-wide report (the JSON lists them all). */
+#define SC_PRINT_PROCS 10
+
+static void print_procs(FILE *out, const struct sc_report *r)
+{
+	char comm[4 * PROBE_COMM_LEN], buf[32];
+	size_t n = r->nprocs < SC_PRINT_PROCS ? r->nprocs : SC_PRINT_PROCS;
+
+	if (!n)
+		return;
+	fprintf(out, "\nTop %zu of %zu processes by calls:\n%8s %-16s %10s %8s %12s  %s\n", n,
+		r->nprocs, "PID", "COMM", "CALLS", "ERRORS", "TOTAL_ms", "TOP_SYSCALL");
+	for (size_t i = 0; i < n; i++) {
+		const struct sc_proc *p = &r->procs[i];
+
+		text_sanitize(comm, sizeof(comm), p->comm);
+		fprintf(out, "%8u %-16s %10llu %8llu %12.3f  %s=%llu\n", p->pid, comm,
+			(unsigned long long)p->calls, (unsigned long long)p->errors,
+			(double)p->total_ns / 1e6, sc_row_name(p->top_nr, buf, sizeof(buf)),
+			(unsigned long long)p->top_count);
+	}
+}
+
 void sc_report_print(FILE *out, const struct sc_report *r, bool hist)
 {
 	char buf[32];
@@ -225,6 +304,7 @@ void sc_report_print(FILE *out, const struct sc_report *r, bool hist)
 		print_errnos(out, row);
 		fputc('\n', out);
 	}
+	print_procs(out, r);
 	for (size_t i = 0; hist && i < r->nrows; i++) {
 		const struct sc_row *row = &r->rows[i];
 
@@ -261,6 +341,28 @@ static void row_json(struct json_writer *w, const struct sc_row *row, bool hist)
 	json_end(w);
 }
 
+static void procs_json(struct json_writer *w, const struct sc_report *r)
+{
+	char buf[32];
+
+	json_key(w, "processes");
+	json_array_begin(w);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct sc_proc *p = &r->procs[i];
+
+		json_object_begin(w);
+		json_kv_uint(w, "pid", p->pid);
+		json_kv_string(w, "comm", p->comm);
+		json_kv_uint(w, "calls", p->calls);
+		json_kv_uint(w, "errors", p->errors);
+		json_kv_uint(w, "total_ns", p->total_ns);
+		json_kv_string(w, "top_syscall", sc_row_name(p->top_nr, buf, sizeof(buf)));
+		json_kv_uint(w, "top_count", p->top_count);
+		json_end(w);
+	}
+	json_end(w);
+}
+
 void sc_report_json(struct json_writer *w, const struct sc_report *r, bool hist)
 {
 	json_object_begin(w);
@@ -275,5 +377,7 @@ void sc_report_json(struct json_writer *w, const struct sc_report *r, bool hist)
 	for (size_t i = 0; i < r->nrows; i++)
 		row_json(w, &r->rows[i], hist);
 	json_end(w);
+	if (probe_target_all(&r->target))
+		procs_json(w, r);
 	json_end(w);
 }

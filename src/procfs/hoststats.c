@@ -71,8 +71,7 @@ static bool starts_with(const struct line *l, const char *s)
 
 uint64_t cpu_times_total(const struct cpu_times *t)
 {
-	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq +
-	       t->steal;
+	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq + t->steal;
 }
 
 uint64_t cpu_times_busy(const struct cpu_times *t)
@@ -185,8 +184,8 @@ int vmstat_parse(const char *buf, size_t len, struct vmstat *out)
 static int disk_line(struct line *l, struct disk_stat *d)
 {
 	uint64_t maj, min;
-	uint64_t *f[] = { &d->rd_ios,	 &d->rd_merges, &d->rd_sectors, &d->rd_ticks,
-			  &d->wr_ios,	 &d->wr_merges, &d->wr_sectors, &d->wr_ticks,
+	uint64_t *f[] = { &d->rd_ios,	 &d->rd_merges, &d->rd_sectors,	  &d->rd_ticks,
+			  &d->wr_ios,	 &d->wr_merges, &d->wr_sectors,	  &d->wr_ticks,
 			  &d->in_flight, &d->io_ticks,	&d->time_in_queue };
 
 	memset(d, 0, sizeof(*d));
@@ -235,14 +234,14 @@ static int iface_line(struct line *l, struct iface_stat *s)
 	memcpy(s->name, l->p, n);
 	l->p = colon + 1;
 	/* rx: bytes packets errs drop fifo frame compressed multicast; tx: same start */
-	if (take_u64(l, &s->rx_bytes) || take_u64(l, &s->rx_packets) ||
-	    take_u64(l, &s->rx_errs) || take_u64(l, &s->rx_drop))
+	if (take_u64(l, &s->rx_bytes) || take_u64(l, &s->rx_packets) || take_u64(l, &s->rx_errs) ||
+	    take_u64(l, &s->rx_drop))
 		return -EINVAL;
 	for (int i = 0; i < 4; i++)
 		if (take_u64(l, &skip))
 			return -EINVAL;
-	if (take_u64(l, &s->tx_bytes) || take_u64(l, &s->tx_packets) ||
-	    take_u64(l, &s->tx_errs) || take_u64(l, &s->tx_drop))
+	if (take_u64(l, &s->tx_bytes) || take_u64(l, &s->tx_packets) || take_u64(l, &s->tx_errs) ||
+	    take_u64(l, &s->tx_drop))
 		return -EINVAL;
 	return 0;
 }
@@ -280,8 +279,7 @@ static int header_index(struct line l, const char *name)
 	return -1;
 }
 
-int snmp_counter(const char *buf, size_t len, const char *proto, const char *name,
-		 uint64_t *out)
+int snmp_counter(const char *buf, size_t len, const char *proto, const char *name, uint64_t *out)
 {
 	struct line hdr, val;
 	size_t pos = 0, plen = strlen(proto);

@@ -100,8 +100,7 @@ int netdev_parse(const char *buf, size_t len, struct iface_stats *out);
  * "Proto: Name1 Name2 ..." followed by "Proto: v1 v2 ...". Returns 0,
  * -ENOENT if the protocol or name is absent, -EINVAL on a malformed pair.
  */
-int snmp_counter(const char *buf, size_t len, const char *proto, const char *name,
-		 uint64_t *out);
+int snmp_counter(const char *buf, size_t len, const char *proto, const char *name, uint64_t *out);
 
 /* The TCP counters the report uses (snmp Tcp:, netstat TcpExt:). */
 struct tcp_counters {
@@ -158,10 +157,10 @@ enum kmsg_event {
 
 struct kmsg_class {
 	enum kmsg_event event;
-	int pid;		     /* 0 when the message names none */
-	char comm[64];		     /* "" when none */
-	char device[DISK_NAME_MAX];  /* I/O errors */
-	char cgroup[256];	     /* OOM: the task's memcg, when the message has it */
+	int pid;		    /* 0 when the message names none */
+	char comm[64];		    /* "" when none */
+	char device[DISK_NAME_MAX]; /* I/O errors */
+	char cgroup[256];	    /* OOM: the task's memcg, when the message has it */
 };
 
 /* Classifies a record's text and level. Pure. */

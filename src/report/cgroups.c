@@ -22,8 +22,8 @@ static const struct {
 	int version;
 	bool cpu, mem;
 } mounts[] = {
-	{ "sys/fs/cgroup", 2, true, true },	       /* unified (v2 only) */
-	{ "sys/fs/cgroup/unified", 2, true, true },    /* hybrid: the v2 part */
+	{ "sys/fs/cgroup", 2, true, true },		 /* unified (v2 only) */
+	{ "sys/fs/cgroup/unified", 2, true, true },	 /* hybrid: the v2 part */
 	{ "sys/fs/cgroup/cpu,cpuacct", 1, true, false }, /* v1 */
 	{ "sys/fs/cgroup/cpu", 1, true, false },
 	{ "sys/fs/cgroup/memory", 1, false, true },

@@ -158,8 +158,7 @@ static int window_begin(struct window *w)
 	if (cg_scan_start(w->pf, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
 	w->have_d0 = !dtasks_look(w->pf, w->self, &w->d0);
-	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids,
-			       w->o->fd_budget);
+	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget);
 	if (rc)
 		return rc;
 	c0 = cpu_s();
@@ -274,7 +273,9 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	if (!rc && !o->bpf)
 		report_skip(d, "ebpf", "turned off by --no-bpf");
 	else if (!rc)
-		report_skip(d, "ebpf", "enrichment (run-queue latency, profiles, off-CPU stacks) is not built into this version");
+		report_skip(d, "ebpf",
+			    "enrichment (run-queue latency, profiles, off-CPU stacks) is not built "
+			    "into this version");
 	task_sampler_close(w->ts);
 	cg_set_release(&w->cg);
 	procfs_close(&w->top);

@@ -21,7 +21,7 @@ struct host_snap {
 	struct tcp_counters tcp[RP_MAX_NETNS + 1];
 	uint64_t uptime_cs;
 	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
-		have_uptime, have_tcp[RP_MAX_NETNS + 1];
+	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
 };
 
 struct window {

@@ -48,8 +48,7 @@ void set_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-struct rp_finding *finding_add(struct report_findings *f, enum report_kind k,
-			       enum report_sev sev)
+struct rp_finding *finding_add(struct report_findings *f, enum report_kind k, enum report_sev sev)
 {
 	struct rp_finding *x;
 
@@ -162,7 +161,7 @@ void placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size)
 	}
 	snprintf(buf, size, "ran on CPU%s %s%s%s%s", nran > 1 ? "s" : "", ran,
 		 nran == 1 ? " only" : "", p->has_allowed ? ", allowed on " : "",
-		 !p->has_allowed			     ? ""
+		 !p->has_allowed			   ? ""
 		 : !memcmp(&p->allowed, &all, sizeof(all)) ? "all"
 							   : allowed);
 }

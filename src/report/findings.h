@@ -5,8 +5,7 @@
 #include "report/report.h"
 
 /* Appends a finding (subject empty, cpu -1); NULL when out of memory. */
-struct rp_finding *finding_add(struct report_findings *f, enum report_kind k,
-			       enum report_sev sev);
+struct rp_finding *finding_add(struct report_findings *f, enum report_kind k, enum report_sev sev);
 void finding_say(struct rp_finding *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_next(struct rp_finding *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit);

@@ -74,14 +74,15 @@ void kmsg_results(const struct window *w, struct report_data *d)
 	int rc;
 
 	if (!w->h[0].have_uptime || !w->h[1].have_uptime) {
-		report_skip(d, "kernel-log", "/proc/uptime could not be read to place records in time");
+		report_skip(d, "kernel-log",
+			    "/proc/uptime could not be read to place records in time");
 		return;
 	}
 	k.start_us = w->h[0].uptime_cs * 10000;
 	k.end_us = w->h[1].uptime_cs * 10000;
 	k.from_us = k.start_us > REPORT_KMSG_RECENT_S * 1e6
-			    ? k.start_us - (uint64_t)(REPORT_KMSG_RECENT_S * 1e6)
-			    : 0;
+			? k.start_us - (uint64_t)(REPORT_KMSG_RECENT_S * 1e6)
+			: 0;
 	rc = hostread_kmsg(w->pf, on_record, &k);
 	d->have_kmsg = rc == 0;
 	if (rc)

@@ -81,7 +81,7 @@ static void plain_finding(FILE *out, const struct rp_finding *x, const struct pa
 	}
 	fprintf(out, "    %sevidence:", p->dim);
 	for (int i = 0; i < x->nev; i++)
-		fprintf(out, "%s %s=%.6g%s%s", i ? "," : "", x->ev[i].metric, x->ev[i].value,
+		fprintf(out, "%s %s=%.1f%s%s", i ? "," : "", x->ev[i].metric, x->ev[i].value,
 			x->ev[i].unit[0] && x->ev[i].unit[0] != '%' ? " " : "", x->ev[i].unit);
 	fprintf(out, "%s\n", p->off);
 }

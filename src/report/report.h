@@ -20,11 +20,11 @@
 
 #define RP_COMM_MAX 256
 #define RP_CGROUP_MAX 256
-#define RP_MAX_PIDS 16	   /* tasks named in one finding */
-#define RP_MAX_DTASKS 32   /* D tasks kept for the load finding */
-#define RP_MAX_NETNS 16	   /* network namespaces besides our own */
-#define RP_MAX_CGROUPS 64  /* cgroups with a CPU quota or memory events kept */
-#define RP_MAX_KEVENTS 64  /* kernel log events kept */
+#define RP_MAX_PIDS 16	  /* tasks named in one finding */
+#define RP_MAX_DTASKS 32  /* D tasks kept for the load finding */
+#define RP_MAX_NETNS 16	  /* network namespaces besides our own */
+#define RP_MAX_CGROUPS 64 /* cgroups with a CPU quota or memory events kept */
+#define RP_MAX_KEVENTS 64 /* kernel log events kept */
 #define RP_MAX_SKIPPED 16
 #define RP_MAX_CHECKED 16
 
@@ -36,6 +36,8 @@ struct rp_proc {
 	double usr_pct, sys_pct;
 	double top_thread_pct; /* the busiest thread */
 	pid_t top_tid;
+	/* the thread that wanted a CPU most: on CPU + waiting for one, % of the window */
+	double top_demand_pct;
 	double cswch_s, nvcswch_s; /* summed over all threads */
 	double wait_pct;	   /* run-queue delay summed over threads, % of the window */
 	double majflt_s;
@@ -167,7 +169,7 @@ struct report_data {
 
 /* Adds a skipped item (cut silently when the table is full). */
 void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void report_data_release(struct report_data *d);
 
 /* ---- findings ---- */
@@ -206,7 +208,7 @@ struct rp_subject {
 	size_t npids;
 };
 
-#define RP_MAX_EVIDENCE 8
+#define RP_MAX_EVIDENCE 10
 #define RP_MAX_DETAILS 8
 
 struct rp_evidence {
@@ -222,7 +224,7 @@ struct rp_finding {
 	char summary[1024];
 	struct rp_evidence ev[RP_MAX_EVIDENCE];
 	int nev;
-	char next[256]; /* "" when there is no next command */
+	char next[256];			   /* "" when there is no next command */
 	char details[RP_MAX_DETAILS][200]; /* BPF enrichment lines */
 	int ndetails;
 	double weight; /* orders findings of one severity and kind */
@@ -252,7 +254,7 @@ void report_findings_release(struct report_findings *f);
 
 struct report_opts {
 	double seconds;
-	const char *root; /* NULL or "/": the running system */
+	const char *root;  /* NULL or "/": the running system */
 	const pid_t *pids; /* -p: only these processes (NULL: all) */
 	size_t npids;
 	bool bpf;

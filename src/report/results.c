@@ -63,8 +63,12 @@ static void psi_results(const struct window *w, struct report_data *d)
 
 		d->have_psi[r] = w->h[0].have_psi[r] && w->h[1].have_psi[r] && us > 0;
 		if (!d->have_psi[r]) {
-			report_skip(d, names[r][0] == 'c' ? "psi-cpu" : names[r][0] == 'm' ? "psi-memory" : "psi-io",
-				    "/proc/pressure/%s is missing (kernel without CONFIG_PSI or booted without psi=1)",
+			report_skip(d,
+				    names[r][0] == 'c'	 ? "psi-cpu"
+				    : names[r][0] == 'm' ? "psi-memory"
+							 : "psi-io",
+				    "/proc/pressure/%s is missing (kernel without CONFIG_PSI or "
+				    "booted without psi=1)",
 				    names[r]);
 			continue;
 		}
@@ -94,8 +98,8 @@ static void load_results(const struct window *w, struct report_data *d)
 	d->nd_counted = w->d1.counted;
 	for (size_t i = 0; i < w->d1.n; i++) {
 		d->dtasks[i] = w->d1.t[i];
-		d->dtasks[i].whole_window = w->have_d0 && held_all_window(&w->d0, &w->d1.t[i],
-									  w->d1.start[i]);
+		d->dtasks[i].whole_window =
+		    w->have_d0 && held_all_window(&w->d0, &w->d1.t[i], w->d1.start[i]);
 	}
 	d->ndtasks = w->d1.n;
 }
@@ -141,9 +145,10 @@ static void disk_one(const struct disk_stat *a, const struct disk_stat *b, doubl
 	o->w_s = (double)sub(b->wr_ios, a->wr_ios) / s;
 	o->rkb_s = (double)sub(b->rd_sectors, a->rd_sectors) / 2 / s;
 	o->wkb_s = (double)sub(b->wr_sectors, a->wr_sectors) / 2 / s;
-	o->await_ms = ios ? (double)(sub(b->rd_ticks, a->rd_ticks) + sub(b->wr_ticks, a->wr_ticks)) /
-				    (double)ios
-			  : 0;
+	o->await_ms =
+	    ios ? (double)(sub(b->rd_ticks, a->rd_ticks) + sub(b->wr_ticks, a->wr_ticks)) /
+		      (double)ios
+		: 0;
 	o->util_pct = 100.0 * (double)sub(b->io_ticks, a->io_ticks) / (s * 1000);
 	if (o->util_pct > 100)
 		o->util_pct = 100;
@@ -237,8 +242,7 @@ static void placement(const struct procfs *pf, struct report_data *d)
 static int task_results(struct window *w, struct report_data *d)
 {
 	double s = w->host.fixture ? d->seconds : w->t1 - w->t0;
-	int rc = task_sampler_results(w->ts, s, w->self, &d->procs, &d->nprocs,
-				      &d->threads_seen);
+	int rc = task_sampler_results(w->ts, s, w->self, &d->procs, &d->nprocs, &d->threads_seen);
 
 	if (rc)
 		return rc;

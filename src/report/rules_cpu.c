@@ -21,7 +21,9 @@ static double cpu_of(const struct rp_proc *p)
 /* "; 164 involuntary switches/s and 12% of the window waiting for a CPU" */
 static void switch_words(const struct rp_proc *p, char *buf, size_t size)
 {
-	snprintf(buf, size, "%.0f voluntary and %.0f involuntary switches/s, %.0f%% of the window waiting for a CPU",
+	snprintf(buf, size,
+		 "%.0f voluntary and %.0f involuntary switches/s, %.0f%% of the window waiting for "
+		 "a CPU",
 		 p->cswch_s, p->nvcswch_s, p->wait_pct);
 }
 
@@ -38,9 +40,11 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 {
 	double cpu = cpu_of(p), user_share = cpu > 0 ? p->usr_pct / cpu : 0;
 	bool kernel = cpu > 0 && p->sys_pct / cpu >= CPU_KERNEL_SHARE;
-	enum report_sev sev = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ? SEV_CRITICAL
-									  : SEV_WARNING;
-	struct rp_finding *x = finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
+	bool ceiling = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ||
+		       p->top_demand_pct >= CPU_THREAD_CEILING_PCT;
+	enum report_sev sev = ceiling ? SEV_CRITICAL : SEV_WARNING;
+	struct rp_finding *x =
+	    finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
 	char place[160], sw[160], thr[96];
 
 	if (!x)
@@ -51,13 +55,20 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	switch_words(p, sw, sizeof(sw));
 	thread_words(p, thr, sizeof(thr));
 	if (kernel) {
-		finding_say(x, "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in the kernel, so the time goes to system calls or kernel work%s%s; %s. Count its syscalls:",
-			    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, place[0] ? "; " : "", place, sw);
+		finding_say(
+		    x,
+		    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in the kernel, so the time "
+		    "goes to system calls or kernel work%s%s; %s. Count its syscalls:",
+		    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, place[0] ? "; " : "",
+		    place, sw);
 		finding_next(x, "triage probe syscalls -p %d -d 10", (int)p->pid);
 	} else {
-		finding_say(x, "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so the time goes to %s; %s%s%s. Profile it:",
+		finding_say(x,
+			    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so "
+			    "the time goes to %s; %s%s%s. Profile it:",
 			    (int)p->pid, p->comm, cpu, thr, user_share * 100,
-			    user_share >= CPU_USER_SHARE ? "its own code" : "its own code more than the kernel",
+			    user_share >= CPU_USER_SHARE ? "its own code"
+							 : "its own code more than the kernel",
 			    place, place[0] ? "; " : "", sw);
 		finding_next(x, "triage probe profile -p %d -d 10", (int)p->pid);
 	}
@@ -65,6 +76,7 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	finding_ev(x, "usr", p->usr_pct, "% of one CPU");
 	finding_ev(x, "sys", p->sys_pct, "% of one CPU");
 	finding_ev(x, "busiest_thread", p->top_thread_pct, "% of one CPU");
+	finding_ev(x, "busiest_thread_demand", p->top_demand_pct, "% of the window");
 	finding_ev(x, "nvcswch", p->nvcswch_s, "/s");
 	finding_ev(x, "cswch", p->cswch_s, "/s");
 	finding_ev(x, "runq_wait", p->wait_pct, "% of the window");
@@ -107,11 +119,14 @@ static int cpu_saturated(const struct report_data *d, struct report_findings *f)
 	name_top(d, x, top, sizeof(top));
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
-	finding_say(x, "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per CPU)%s%.0f%%%s; the biggest consumers: %s. See how long tasks wait for a CPU:",
-		    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
-		    d->have_psi[RP_PSI_CPU] ? "; some task waited for a CPU " : "",
-		    d->have_psi[RP_PSI_CPU] ? d->psi_some[RP_PSI_CPU] : 0,
-		    d->have_psi[RP_PSI_CPU] ? " of the time (PSI)" : "", top[0] ? top : "none");
+	finding_say(
+	    x,
+	    "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per "
+	    "CPU)%s%.0f%%%s; the biggest consumers: %s. See how long tasks wait for a CPU:",
+	    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
+	    d->have_psi[RP_PSI_CPU] ? "; some task waited for a CPU " : "",
+	    d->have_psi[RP_PSI_CPU] ? d->psi_some[RP_PSI_CPU] : 0,
+	    d->have_psi[RP_PSI_CPU] ? " of the time (PSI)" : "", top[0] ? top : "none");
 	finding_next(x, "triage probe runq -d 10");
 	finding_ev(x, "cpu_busy", d->all.busy, "%");
 	finding_ev(x, "runnable", d->runnable_avg, "tasks");
@@ -172,9 +187,12 @@ static int single_cpu_hot(const struct report_data *d, struct report_findings *f
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
 	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
-	finding_say(x, "CPU %d was %.0f%% busy while the other %d CPU%s averaged %.0f%%: work that cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.%s",
+	finding_say(x,
+		    "CPU %d was %.0f%% busy while the other %d CPU%s averaged %.0f%%: work that "
+		    "cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.%s",
 		    hot, d->cpu[hot].busy, others, others > 1 ? "s" : "", rest / others, hot,
-		    who[0] ? who : "no process seen", pids[0] ? " Watch its tasks per thread:" : "");
+		    who[0] ? who : "no process seen",
+		    pids[0] ? " Watch its tasks per thread:" : "");
 	if (pids[0])
 		finding_next(x, "triage pidstat -u -t -p %s 1 5", pids);
 	finding_ev(x, "cpu_busy", d->cpu[hot].busy, "%");
@@ -218,14 +236,17 @@ static int cpu_contention(const struct report_data *d, struct report_findings *f
 			continue; /* counted and in pids, not in the sentence */
 		placement_words(p, d->ncpu, place, sizeof(place));
 		k = used < sizeof(list)
-			    ? snprintf(list + used, sizeof(list) - used, "%sPID %d %s waited %.0f%% with %.0f involuntary switches/s%s%s",
-				       used ? "; " : "", (int)p->pid, p->comm, p->wait_pct,
-				       p->nvcswch_s, place[0] ? ", " : "", place)
-			    : 0;
+			? snprintf(list + used, sizeof(list) - used,
+				   "%sPID %d %s waited %.0f%% with %.0f involuntary switches/s%s%s",
+				   used ? "; " : "", (int)p->pid, p->comm, p->wait_pct,
+				   p->nvcswch_s, place[0] ? ", " : "", place)
+			: 0;
 		if (k > 0)
 			used += (size_t)k;
 	}
-	finding_say(x, "%u process%s were runnable but waiting for a CPU (run-queue delay, %% of the window summed over threads): %s. See its run-queue latency:",
+	finding_say(x,
+		    "%u process%s were runnable but waiting for a CPU (run-queue delay, %% of the "
+		    "window summed over threads): %s. See its run-queue latency:",
 		    n, n > 1 ? "es" : "", list);
 	finding_next(x, "triage probe runq -p %d -d 10", (int)worst->pid);
 	finding_ev(x, "runq_wait", worst->wait_pct, "% of the window");
@@ -242,7 +263,8 @@ static int cpu_throttled(const struct report_data *d, struct report_findings *f)
 		struct rp_finding *x;
 		char pids[160];
 
-		if (!g->has_cpu || g->periods < THROTTLED_MIN_PERIODS || share < THROTTLED_PERIODS_PCT)
+		if (!g->has_cpu || g->periods < THROTTLED_MIN_PERIODS ||
+		    share < THROTTLED_PERIODS_PCT)
 			continue;
 		if (!(x = finding_add(f, RK_CPU_THROTTLED, SEV_WARNING)))
 			return -ENOMEM;
@@ -253,10 +275,13 @@ static int cpu_throttled(const struct report_data *d, struct report_findings *f)
 			x->subject.pid = g->pids[0];
 		x->weight = share;
 		pid_list(g->pids, g->npids, pids, sizeof(pids));
-		finding_say(x, "cgroup %s (v%d) ran out of its CPU quota of %.2f CPUs in %llu of %llu periods (%.0f%%) and was throttled for %.1f s in the %.1f s window%s%s.",
-			    g->path, g->version, g->quota_cpus, (unsigned long long)g->throttled,
-			    (unsigned long long)g->periods, share, (double)g->throttled_us / 1e6,
-			    d->seconds, pids[0] ? "; processes: " : "", pids);
+		finding_say(
+		    x,
+		    "cgroup %s (v%d) ran out of its CPU quota of %.2f CPUs in %llu of %llu periods "
+		    "(%.0f%%) and was throttled for %.1f s in the %.1f s window%s%s.",
+		    g->path, g->version, g->quota_cpus, (unsigned long long)g->throttled,
+		    (unsigned long long)g->periods, share, (double)g->throttled_us / 1e6,
+		    d->seconds, pids[0] ? "; processes: " : "", pids);
 		if (pids[0])
 			finding_next(x, "triage pidstat -u -p %s 1 5", pids);
 		finding_ev(x, "throttled_periods", share, "%");
@@ -266,10 +291,19 @@ static int cpu_throttled(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
+/* Busy, or wanting a CPU all the time while getting a fair part of one. */
+static bool is_cpu_bound(const struct rp_proc *p)
+{
+	double cpu = cpu_of(p);
+
+	return cpu >= CPU_BOUND_PCT ||
+	       (cpu >= CPU_BOUND_MIN_PCT && p->top_demand_pct >= CPU_DEMAND_PCT);
+}
+
 int rules_cpu(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nprocs; i++)
-		if (cpu_of(&d->procs[i]) >= CPU_BOUND_PCT && cpu_bound(d, &d->procs[i], f))
+		if (is_cpu_bound(&d->procs[i]) && cpu_bound(d, &d->procs[i], f))
 			return -ENOMEM;
 	if (cpu_saturated(d, f) || single_cpu_hot(d, f) || cpu_contention(d, f) ||
 	    cpu_throttled(d, f))

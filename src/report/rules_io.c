@@ -18,7 +18,10 @@ static int disks(const struct report_data *d, struct report_findings *f)
 			return -ENOMEM;
 		set_str(x->subject.device, sizeof(x->subject.device), k->name);
 		x->weight = k->util_pct;
-		finding_say(x, "Device %s was busy %.0f%% of the window: %.0f reads/s (%.0f kB/s), %.0f writes/s (%.0f kB/s), %.2f ms average wait, %.2f requests queued on average%s%.0f%%%s. See which processes do the I/O:",
+		finding_say(x,
+			    "Device %s was busy %.0f%% of the window: %.0f reads/s (%.0f kB/s), "
+			    "%.0f writes/s (%.0f kB/s), %.2f ms average wait, %.2f requests queued "
+			    "on average%s%.0f%%%s. See which processes do the I/O:",
 			    k->name, k->util_pct, k->r_s, k->rkb_s, k->w_s, k->wkb_s, k->await_ms,
 			    k->aqu_sz, d->have_psi[RP_PSI_IO] ? "; some task waited on I/O " : "",
 			    d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0,
@@ -46,10 +49,13 @@ static int ifaces(const struct report_data *d, struct report_findings *f)
 			return -ENOMEM;
 		set_str(x->subject.iface, sizeof(x->subject.iface), n->name);
 		x->weight = (double)bad;
-		finding_say(x, "Interface %s dropped %llu received and %llu sent packets and counted %llu receive and %llu send errors in %.1f s (rx %.0f kB/s, tx %.0f kB/s).",
-			    n->name, (unsigned long long)n->rx_drop, (unsigned long long)n->tx_drop,
-			    (unsigned long long)n->rx_errs, (unsigned long long)n->tx_errs,
-			    d->seconds, n->rx_kb_s, n->tx_kb_s);
+		finding_say(
+		    x,
+		    "Interface %s dropped %llu received and %llu sent packets and counted %llu "
+		    "receive and %llu send errors in %.1f s (rx %.0f kB/s, tx %.0f kB/s).",
+		    n->name, (unsigned long long)n->rx_drop, (unsigned long long)n->tx_drop,
+		    (unsigned long long)n->rx_errs, (unsigned long long)n->tx_errs, d->seconds,
+		    n->rx_kb_s, n->tx_kb_s);
 		finding_next(x, "ip -s -s link show dev %s", n->name);
 		finding_ev(x, "rx_drop", (double)n->rx_drop, "packets");
 		finding_ev(x, "tx_drop", (double)n->tx_drop, "packets");
@@ -93,9 +99,11 @@ static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 		return -ENOMEM;
 	x->weight = share;
 	netns_words(d, ns, x, where, sizeof(where));
-	finding_say(x, "TCP retransmitted %llu of %llu segments sent (%.1f%%) %s: packets are lost on the way (drops, congestion, a filter). See the connections' retransmits and RTT:",
-		    (unsigned long long)ns->retrans_segs, (unsigned long long)ns->out_segs, share,
-		    where);
+	finding_say(
+	    x,
+	    "TCP retransmitted %llu of %llu segments sent (%.1f%%) %s: packets are lost on the way "
+	    "(drops, congestion, a filter). See the connections' retransmits and RTT:",
+	    (unsigned long long)ns->retrans_segs, (unsigned long long)ns->out_segs, share, where);
 	if (ns->ours)
 		finding_next(x, "ss -tin state established");
 	else
@@ -118,7 +126,9 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 		return -ENOMEM;
 	x->weight = (double)ns->listen_drops;
 	netns_words(d, ns, x, where, sizeof(where));
-	finding_say(x, "TCP listen queues overflowed %llu times and dropped %llu connection attempts %s: a server accepts connections more slowly than they arrive.",
+	finding_say(x,
+		    "TCP listen queues overflowed %llu times and dropped %llu connection attempts "
+		    "%s: a server accepts connections more slowly than they arrive.",
 		    (unsigned long long)ns->listen_overflows, (unsigned long long)ns->listen_drops,
 		    where);
 	finding_next(x, "ss -ltn");
@@ -156,7 +166,8 @@ static const char *event_words(enum kmsg_event e)
 
 static int io_error(const struct rp_kevent *e, struct report_findings *f)
 {
-	struct rp_finding *x = finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
+	struct rp_finding *x =
+	    finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
 
 	if (!x)
 		return -ENOMEM;
@@ -171,7 +182,8 @@ static int io_error(const struct rp_kevent *e, struct report_findings *f)
 
 static int kernel_event(const struct rp_kevent *e, struct report_findings *f)
 {
-	enum report_sev sev = e->event == KMSG_SEGFAULT || !e->in_window ? SEV_WARNING : SEV_CRITICAL;
+	enum report_sev sev =
+	    e->event == KMSG_SEGFAULT || !e->in_window ? SEV_WARNING : SEV_CRITICAL;
 	struct rp_finding *x;
 
 	if (e->event == KMSG_OTHER_ERROR)

@@ -32,15 +32,18 @@ int rules_load(const struct report_data *d, struct report_findings *f)
 			set_str(x->subject.comm, sizeof(x->subject.comm), t->comm);
 		}
 		finding_pid(x, t->pid);
-		k = used < sizeof(list) ? snprintf(list + used, sizeof(list) - used,
-						   "%sPID %d %s (%s)", used ? ", " : "",
-						   (int)t->pid, t->comm, t->reason)
-					: 0;
+		k = used < sizeof(list)
+			? snprintf(list + used, sizeof(list) - used, "%sPID %d %s (%s)",
+				   used ? ", " : "", (int)t->pid, t->comm, t->reason)
+			: 0;
 		if (k > 0)
 			used += (size_t)k;
 	}
 	x->weight = held;
-	finding_say(x, "%u task%s stayed in D (uninterruptible) through the whole window and count in the load average (%.2f on %d CPUs, %u counted D tasks now): %s. D is not only disk; see where %s block%s:",
+	finding_say(x,
+		    "%u task%s stayed in D (uninterruptible) through the whole window and count in "
+		    "the load average (%.2f on %d CPUs, %u counted D tasks now): %s. D is not only "
+		    "disk; see where %s block%s:",
 		    held, held > 1 ? "s" : "", d->load[0], d->ncpu, d->nd_counted, list,
 		    held > 1 ? "they" : "it", held > 1 ? "" : "s");
 	finding_next(x, "triage probe offcpu -p %d -d 10", (int)x->subject.pid);
@@ -76,8 +79,8 @@ static void top_faulters(const struct report_data *d, struct rp_finding *x, char
 static int host_memory(const struct report_data *d, struct report_findings *f)
 {
 	double avail = d->have_mem && d->mem.total && d->mem.has_available
-			       ? 100.0 * (double)d->mem.available / (double)d->mem.total
-			       : 100;
+			   ? 100.0 * (double)d->mem.available / (double)d->mem.total
+			   : 100;
 	double psi = d->have_psi[RP_PSI_MEM] ? d->psi_some[RP_PSI_MEM] : 0;
 	struct rp_finding *x;
 	char top[300];
@@ -91,10 +94,12 @@ static int host_memory(const struct report_data *d, struct report_findings *f)
 	top_faulters(d, x, top, sizeof(top));
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
-	finding_say(x, "Memory is short: some task stalled on memory %.0f%% of the window (PSI), %.0f%% of memory is available (%.1f of %.1f GiB), %.0f major faults/s%s%s.",
+	finding_say(x,
+		    "Memory is short: some task stalled on memory %.0f%% of the window (PSI), "
+		    "%.0f%% of memory is available (%.1f of %.1f GiB), %.0f major faults/s%s%s.",
 		    psi, avail, (double)d->mem.available / 1048576.0,
-		    (double)d->mem.total / 1048576.0, d->majflt_s,
-		    top[0] ? "; top faulting: " : "", top);
+		    (double)d->mem.total / 1048576.0, d->majflt_s, top[0] ? "; top faulting: " : "",
+		    top);
 	finding_next(x, "triage pidstat -r -p ALL 1 5");
 	finding_ev(x, "psi_memory_some", psi, "%");
 	finding_ev(x, "mem_available", avail, "%");
@@ -126,11 +131,17 @@ static int cgroup_memory(const struct report_data *d, const struct rp_cgroup *g,
 	x->weight = (double)hits;
 	pid_list(g->pids, g->npids, pids, sizeof(pids));
 	if (g->version == 2)
-		finding_say(x, "cgroup %s hit its memory limits in the window: %llu times over memory.high, %llu at memory.max, %llu OOM events; its tasks reclaim instead of running%s%s.",
-			    g->path, (unsigned long long)g->mem_high, (unsigned long long)g->mem_max,
-			    (unsigned long long)g->mem_oom, pids[0] ? "; processes: " : "", pids);
+		finding_say(x,
+			    "cgroup %s hit its memory limits in the window: %llu times over "
+			    "memory.high, %llu at memory.max, %llu OOM events; its tasks reclaim "
+			    "instead of running%s%s.",
+			    g->path, (unsigned long long)g->mem_high,
+			    (unsigned long long)g->mem_max, (unsigned long long)g->mem_oom,
+			    pids[0] ? "; processes: " : "", pids);
 	else
-		finding_say(x, "cgroup %s hit its memory limit %llu times in the window (memory.failcnt); its tasks reclaim instead of running%s%s.",
+		finding_say(x,
+			    "cgroup %s hit its memory limit %llu times in the window "
+			    "(memory.failcnt); its tasks reclaim instead of running%s%s.",
 			    g->path, (unsigned long long)g->failcnt, pids[0] ? "; processes: " : "",
 			    pids);
 	if (pids[0])
@@ -167,7 +178,9 @@ static int process_faults(const struct report_data *d, struct report_findings *f
 			return -ENOMEM;
 		subject_proc(x, p);
 		x->weight = p->majflt_s;
-		finding_say(x, "PID %d %s took %.0f major page faults/s: it waits for pages read back from disk or swap (working set larger than the memory it gets)%s%s.",
+		finding_say(x,
+			    "PID %d %s took %.0f major page faults/s: it waits for pages read back "
+			    "from disk or swap (working set larger than the memory it gets)%s%s.",
 			    (int)p->pid, p->comm, p->majflt_s, p->cgroup[0] ? "; cgroup " : "",
 			    p->cgroup);
 		finding_next(x, "triage pidstat -r -p %d 1 5", (int)p->pid);
@@ -187,7 +200,9 @@ static int swapping(const struct report_data *d, struct report_findings *f)
 		return -ENOMEM;
 	x->weight = d->swapin_s + d->swapout_s;
 	top_faulters(d, x, top, sizeof(top));
-	finding_say(x, "The machine swapped %.0f pages/s in and %.0f pages/s out; swap used %.1f of %.1f GiB%s%s.",
+	finding_say(x,
+		    "The machine swapped %.0f pages/s in and %.0f pages/s out; swap used %.1f of "
+		    "%.1f GiB%s%s.",
 		    d->swapin_s, d->swapout_s,
 		    (double)(d->mem.swap_total - d->mem.swap_free) / 1048576.0,
 		    (double)d->mem.swap_total / 1048576.0, top[0] ? "; top faulting: " : "", top);
@@ -226,8 +241,11 @@ static int oom_kills(const struct report_data *d, struct report_findings *f)
 
 		if (!x)
 			return -ENOMEM;
-		finding_say(x, "The kernel killed %llu process%s for memory during the window (/proc/vmstat oom_kill; the kernel log was not readable to name them).",
-			    (unsigned long long)d->oom_kills, d->oom_kills > 1 ? "es" : "");
+		finding_say(
+		    x,
+		    "The kernel killed %llu process%s for memory during the window (/proc/vmstat "
+		    "oom_kill; the kernel log was not readable to name them).",
+		    (unsigned long long)d->oom_kills, d->oom_kills > 1 ? "es" : "");
 		finding_next(x, "dmesg -T | grep -B5 -A25 'invoked oom-killer'");
 		finding_ev(x, "oom_kills", (double)d->oom_kills, "processes");
 	}

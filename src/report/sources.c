@@ -189,10 +189,13 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 	p->majflt_s = seconds > 0 ? (double)(a->maj - a->maj0) / seconds : 0;
 	for (; k < left && a[k].pid == a->pid; k++) {
 		double pct = pct_of(a[k].usr - a[k].usr0 + a[k].sys - a[k].sys0, hz, seconds);
+		double demand = pct + pct_of(a[k].w - a[k].w0, hz, seconds);
 
 		p->nthreads++;
 		for (int w = 0; w < CPUSET_WORDS; w++)
 			p->ran.w[w] |= a[k].ran.w[w];
+		if (demand > p->top_demand_pct)
+			p->top_demand_pct = demand;
 		if (pct > p->top_thread_pct || !p->top_tid) {
 			p->top_thread_pct = pct;
 			p->top_tid = a[k].tid;
@@ -213,8 +216,8 @@ static int by_cpu_desc(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
-			 struct rp_proc **out, size_t *n, unsigned *threads)
+int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, struct rp_proc **out,
+			 size_t *n, unsigned *threads)
 {
 	struct rp_proc *v = calloc(ts->nacc + 1, sizeof(*v));
 	size_t i = 0, m = 0;

@@ -26,8 +26,8 @@ int task_sampler_sample(struct task_sampler *ts);
  * The processes seen in the last sample, with their figures between the
  * first sample and the last (seconds apart), busiest first. Skips self.
  */
-int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
-			 struct rp_proc **out, size_t *n, unsigned *threads);
+int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, struct rp_proc **out,
+			 size_t *n, unsigned *threads);
 void task_sampler_close(struct task_sampler *ts);
 
 /* Fixture roots: points pf at stepN (docs/fixtures.md); 0 or -errno. */

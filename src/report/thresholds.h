@@ -16,7 +16,14 @@
 /* ...with at least this share in user space (else, with this share in the kernel) */
 #define CPU_USER_SHARE 0.80
 #define CPU_KERNEL_SHARE 0.50
-/* a thread at this % of one CPU is at its ceiling: critical, not warning */
+/*
+ * ...or a process whose busiest thread was on a CPU or waiting for one at
+ * least CPU_DEMAND_PCT of the window (it never sleeps: on a busy machine it
+ * gets less than a CPU, but wants one), having got at least CPU_BOUND_MIN_PCT
+ */
+#define CPU_DEMAND_PCT 90.0
+#define CPU_BOUND_MIN_PCT 25.0
+/* a thread at this % of one CPU, or wanting it, is at its ceiling: critical */
 #define CPU_THREAD_CEILING_PCT 90.0
 
 /* cpu-saturated: every CPU busy and work queued behind them */
@@ -29,8 +36,8 @@
 #define CPU_COLD_AVG_PCT 50.0 /* the average of the other CPUs, below */
 
 /* cpu-contention: runnable but waiting (run-queue delay) and preempted */
-#define CONTENTION_WAIT_PCT 20.0   /* run-queue delay, % of the window (summed over threads) */
-#define CONTENTION_NVCSW_S 10.0    /* involuntary switches per second */
+#define CONTENTION_WAIT_PCT 20.0 /* run-queue delay, % of the window (summed over threads) */
+#define CONTENTION_NVCSW_S 10.0	 /* involuntary switches per second */
 
 /* cpu-throttled: CFS bandwidth periods that ran out of quota */
 #define THROTTLED_PERIODS_PCT 10.0
@@ -51,8 +58,8 @@
 #define PSI_IO_SOME_WARN_PCT 20.0
 
 /* network */
-#define NET_DROPS_WARN_S 1.0 /* drops + errors per second on one interface */
-#define NET_DROPS_MIN 5	     /* and at least this many in the window */
+#define NET_DROPS_WARN_S 1.0	 /* drops + errors per second on one interface */
+#define NET_DROPS_MIN 5		 /* and at least this many in the window */
 #define TCP_RETRANS_WARN_PCT 1.0 /* retransmitted segments, % of segments sent */
 #define TCP_RETRANS_MIN 10	 /* and at least this many in the window */
 #define TCP_RETRANS_CRIT_PCT 10.0

@@ -49,7 +49,7 @@ static bool has_problem(const struct report_findings *f, const char *resource)
 }
 
 static void checked(struct report_findings *f, const char *resource, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void checked(struct report_findings *f, const char *resource, const char *fmt, ...)
 {
 	struct rp_checked *c;
@@ -73,7 +73,9 @@ static void check_cpu(const struct report_data *d, struct report_findings *f)
 			busiest = c;
 	if (busiest < 0)
 		return;
-	checked(f, "cpu", "%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal %.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s%.0f%%",
+	checked(f, "cpu",
+		"%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
+		"%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s%.0f%%",
 		d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
 		d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
 		d->have_psi[RP_PSI_CPU] ? ", PSI cpu " : "",
@@ -86,16 +88,19 @@ static void check_procs(const struct report_data *d, struct report_findings *f)
 		checked(f, "processes", "no process seen");
 		return;
 	}
-	checked(f, "processes", "busiest PID %d %s at %.0f%% of one CPU; %zu processes, %u threads, sampled %u times",
-		(int)d->procs[0].pid, d->procs[0].comm, d->procs[0].usr_pct + d->procs[0].sys_pct,
-		d->nprocs, d->threads_seen, d->task_samples);
+	checked(
+	    f, "processes",
+	    "busiest PID %d %s at %.0f%% of one CPU; %zu processes, %u threads, sampled %u times",
+	    (int)d->procs[0].pid, d->procs[0].comm, d->procs[0].usr_pct + d->procs[0].sys_pct,
+	    d->nprocs, d->threads_seen, d->task_samples);
 }
 
 static void check_memory(const struct report_data *d, struct report_findings *f)
 {
 	if (!d->have_mem)
 		return;
-	checked(f, "memory", "%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s%.0f%%",
+	checked(f, "memory",
+		"%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s%.0f%%",
 		(double)d->mem.available / 1048576.0, (double)d->mem.total / 1048576.0,
 		d->swapin_s + d->swapout_s, d->majflt_s,
 		d->have_psi[RP_PSI_MEM] ? ", PSI memory " : "",
@@ -114,7 +119,8 @@ static void check_disk(const struct report_data *d, struct report_findings *f)
 	if (!b)
 		checked(f, "disk", "idle: no device did I/O");
 	else
-		checked(f, "disk", "busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms)",
+		checked(f, "disk",
+			"busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms)",
 			b->name, b->util_pct, b->r_s, b->w_s, b->await_ms);
 }
 
@@ -132,7 +138,9 @@ static void check_net(const struct report_data *d, struct report_findings *f)
 		out += d->netns[i].out_segs;
 		re += d->netns[i].retrans_segs;
 	}
-	checked(f, "network", "busiest interface %s (rx %.0f kB/s, tx %.0f kB/s), TCP retransmitted %llu of %llu segments in %zu namespace%s",
+	checked(f, "network",
+		"busiest interface %s (rx %.0f kB/s, tx %.0f kB/s), TCP retransmitted %llu of %llu "
+		"segments in %zu namespace%s",
 		b ? b->name : "none", b ? b->rx_kb_s : 0, b ? b->tx_kb_s : 0,
 		(unsigned long long)re, (unsigned long long)out, d->nnetns,
 		d->nnetns == 1 ? "" : "s");
@@ -143,7 +151,9 @@ static void check_rest(const struct report_data *d, struct report_findings *f)
 	unsigned quota = 0, mem = 0;
 
 	if (d->have_load)
-		checked(f, "load", "load average %.2f %.2f %.2f on %d CPUs, %u counted D tasks at the end, none held through the window",
+		checked(f, "load",
+			"load average %.2f %.2f %.2f on %d CPUs, %u counted D tasks at the end, "
+			"none held through the window",
 			d->load[0], d->load[1], d->load[2], d->ncpu, d->nd_counted);
 	for (size_t i = 0; i < d->ncgroups; i++) {
 		const struct rp_cgroup *g = &d->cgroups[i];
@@ -151,10 +161,14 @@ static void check_rest(const struct report_data *d, struct report_findings *f)
 		quota += g->has_cpu;
 		mem += g->has_mem && !g->mem_high && !g->mem_max && !g->failcnt;
 	}
-	checked(f, "cgroups", "%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or more; %u memory cgroups with no limit hit",
+	checked(f, "cgroups",
+		"%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or more; %u "
+		"memory cgroups with no limit hit",
 		quota, THROTTLED_PERIODS_PCT, mem);
 	if (d->have_kmsg && !d->nkevents)
-		checked(f, "kernel-log", "no OOM kill, hung task, lockup, I/O error, segfault or error in the window or the %.0f s before",
+		checked(f, "kernel-log",
+			"no OOM kill, hung task, lockup, I/O error, segfault or error in the "
+			"window or the %.0f s before",
 			REPORT_KMSG_RECENT_S);
 }
 
@@ -191,12 +205,14 @@ void report_headline(const struct report_data *d, struct report_findings *f)
 		warn += f->f[i].sev == SEV_WARNING;
 	}
 	if (!crit && !warn) {
-		snprintf(f->headline, sizeof(f->headline), "OK: nothing wrong found in %.1f s on %d CPUs (CPU %.0f%% busy, load %.2f).",
-			 d->seconds, d->ncpu, d->all.busy, d->load[0]);
+		snprintf(
+		    f->headline, sizeof(f->headline),
+		    "OK: nothing wrong found in %.1f s on %d CPUs (CPU %.0f%% busy, load %.2f).",
+		    d->seconds, d->ncpu, d->all.busy, d->load[0]);
 		return;
 	}
 	first_clause(f->f[0].summary, first, sizeof(first));
-	snprintf(f->headline, sizeof(f->headline), "%s: %s [%s]; %u critical, %u warning in %.1f s.",
-		 crit ? "CRITICAL" : "WARNING", first, report_kind_name(f->f[0].kind), crit, warn,
-		 d->seconds);
+	snprintf(f->headline, sizeof(f->headline),
+		 "%s: %s [%s]; %u critical, %u warning in %.1f s.", crit ? "CRITICAL" : "WARNING",
+		 first, report_kind_name(f->f[0].kind), crit, warn, d->seconds);
 }

@@ -133,9 +133,11 @@ TEST(probe_option_parsing)
 	ASSERT_EQ(cnt, 5);
 	ASSERT_EQ(probe_parse_interval(4, args, 1, &iv, &cnt), -E2BIG);
 	ASSERT_EQ(probe_parse_interval(2, args, 0, &iv, &cnt), -EINVAL);
-	ASSERT_EQ(probe_target_check(&t), -EINVAL);
+	ASSERT_EQ(probe_target_check(&t), 0); /* neither: every task */
+	ASSERT_TRUE(probe_target_all(&t));
 	t.pid = 5;
 	ASSERT_EQ(probe_target_check(&t), 0);
+	ASSERT_TRUE(!probe_target_all(&t));
 	strcpy(t.comm, "x");
 	ASSERT_EQ(probe_target_check(&t), -EINVAL);
 }

@@ -1,0 +1,177 @@
+/*
+ * triage probe offcpu|runq|profile: the shell of the stack probes. The
+ * options common to every probe come from probe_cmd_getopt(); this file
+ * adds each probe's own, checks them, runs the core (src/probe/stackprobe.c)
+ * and turns its -errno into an exit status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "common.h"
+#include "probe/probe_cmds.h"
+#include "probe/stackprobe.h"
+#include "util/parse.h"
+
+enum { OPT_FOLDED = 0x200, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_PER_THREAD, OPT_TOP, OPT_FREQ };
+
+static void usage(const struct sp_probe *p, FILE *out)
+{
+	bool stacks = p->features & SP_STACKS;
+
+	fprintf(out,
+		"Usage: triage probe %s [-p PID | -C COMM] [-d SECONDS]%s%s [--json [--pretty]]%s "
+		"[-v]\n",
+		p->name, p->features & SP_FREQ ? " [-F HZ]" : "",
+		stacks ? " [--top N] [--folded]" : "",
+		p->features & SP_PER_THREAD ? " [--per-thread]" : "");
+	if (stacks)
+		fprintf(out, "       [--no-kernel-stacks] [--no-user-stacks]\n");
+	fprintf(out,
+		"Traces one process (-p), every process with a comm (-C), or without either\n"
+		"every task on the system. Runs until Ctrl-C, SIGTERM, the -d limit, or the\n"
+		"target's exit; then reports. See docs/probe-%s.md.\n",
+		p->name);
+}
+
+/* The feature an option needs (0: every probe has it). */
+static unsigned option_feature(int c)
+{
+	switch (c) {
+	case OPT_FREQ:
+		return SP_FREQ;
+	case OPT_TOP:
+	case OPT_FOLDED:
+	case OPT_NO_KSTACKS:
+	case OPT_NO_USTACKS:
+		return SP_STACKS;
+	case OPT_PER_THREAD:
+		return SP_PER_THREAD;
+	default:
+		return 0;
+	}
+}
+
+struct stack_args {
+	const struct sp_probe *probe;
+	struct sp_opts *o;
+};
+
+static int bad_value(struct stack_args *a, const char *what)
+{
+	cmd_error("probe", "%s: invalid %s '%s'", a->probe->name, what, optarg ? optarg : "");
+	return EXIT_USAGE;
+}
+
+/* The probe's own options: 0 if handled, 1 if unknown, EXIT_USAGE for a bad value. */
+static int own_option(int c, void *ctx)
+{
+	struct stack_args *a = ctx;
+	struct sp_opts *o = a->o;
+
+	if (option_feature(c) & ~a->probe->features)
+		return 1;
+	switch (c) {
+	case OPT_FREQ:
+		return parse_uint(optarg, 1, 10000, &o->freq) ? bad_value(a, "frequency (1-10000)")
+							      : 0;
+	case OPT_TOP:
+		return parse_uint(optarg, 1, 100000, &o->top) ? bad_value(a, "--top") : 0;
+	case OPT_FOLDED:
+		o->folded = true;
+		return 0;
+	case OPT_NO_KSTACKS:
+		o->kernel_stacks = false;
+		return 0;
+	case OPT_NO_USTACKS:
+		o->user_stacks = false;
+		return 0;
+	case OPT_PER_THREAD:
+		o->per_thread = true;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static void spec_usage(FILE *out, void *ctx)
+{
+	usage(((struct stack_args *)ctx)->probe, out);
+}
+
+/* Returns 0, -1 after --help, or EXIT_USAGE after a message. */
+static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o)
+{
+	static const struct option longopts[] = {
+		PROBE_COMMON_LONGOPTS,
+		{ "frequency", required_argument, NULL, OPT_FREQ },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "no-kernel-stacks", no_argument, NULL, OPT_NO_KSTACKS },
+		{ "no-user-stacks", no_argument, NULL, OPT_NO_USTACKS },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ 0 },
+	};
+	struct stack_args a = { p, o };
+	const struct probe_cmd_spec spec = { p->name, longopts, false, spec_usage, own_option, &a };
+	int rc;
+
+	sp_opts_init(o);
+	rc = probe_cmd_getopt(&spec, argc, argv, &o->base);
+	if (rc)
+		return rc;
+	if (optind < argc) {
+		cmd_error("probe", "%s: unexpected argument '%s'", p->name, argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (o->folded && o->base.json) {
+		cmd_error("probe", "%s: --folded and --json exclude each other", p->name);
+		return EXIT_USAGE;
+	}
+	return probe_cmd_check_target(p->name, &o->base.target, true);
+}
+
+/* A line of advice after a failed start, where the errno alone misleads. */
+static void explain_failure(const struct sp_probe *p, const struct sp_opts *o, const char *stage,
+			    int err)
+{
+	if (p == &profile_probe && err == -EINVAL && !strcmp(stage, "attaching the BPF programs"))
+		cmd_error("probe",
+			  "profile: -F %u may exceed /proc/sys/kernel/perf_event_max_sample_rate",
+			  o->freq);
+}
+
+static int stack_main(const struct sp_probe *p, int argc, char **argv)
+{
+	const char *stage = NULL;
+	struct sp_opts o;
+	int rc = parse_args(p, argc, argv, &o), err;
+
+	if (rc < 0)
+		return cmd_finish_stdout(EXIT_OK); /* --help */
+	if (rc)
+		return rc;
+	err = sp_probe_run(p, &o, stdout, stderr, &stage);
+	if (!err)
+		return cmd_finish_stdout(EXIT_OK);
+	rc = probe_cmd_failed(p->name, stage, err);
+	explain_failure(p, &o, stage, err);
+	return rc;
+}
+
+int probe_offcpu_main(int argc, char **argv)
+{
+	return stack_main(&offcpu_probe, argc, argv);
+}
+
+int probe_runq_main(int argc, char **argv)
+{
+	return stack_main(&runq_probe, argc, argv);
+}
+
+int probe_profile_main(int argc, char **argv)
+{
+	return stack_main(&profile_probe, argc, argv);
+}
