@@ -15,8 +15,12 @@
 # the scheduler's slices and the other users' tasks that may run there).
 # The session's autogroup runs at nice -10 (rs_favour) so that holds on a
 # busy machine. The report runs with -p on the three hogs.
-# Not tolerated: cpu-bound-user/kernel as warning or critical about a hog:
-# a third of a CPU is not "bound", the time goes to waiting.
+# Tolerated, because it is true of these hogs: cpu-bound-user naming a hog.
+# Each spins in user space and never sleeps, so it is CPU-bound by demand
+# (on CPU + waiting for a CPU = the whole run), which the report counts as
+# CPU-bound even when the CPU is shared; the test requires the kernel to
+# agree (usr+sys+run-queue wait >= 90% of the run for that hog, and usr
+# >= 95% of its CPU time). Not tolerated: cpu-bound-kernel about a hog.
 # Tolerated besides: lib.sh's background findings (cpu-saturated only when
 # all CPUs together were >= 80% busy).
 . "$SRC/tests/report/lib.sh"
@@ -57,4 +61,6 @@ jq -e --argjson want "$hogs_json" "[.findings[] | select($cont) | $(rs_subject_p
 	| \$want | all(. as \$h | \$named | index(\$h))" "$out" >/dev/null ||
 	fail "cpu-contention does not name all of $hogs"
 echo "ok: cpu-contention names the hogs $hogs"
-rs_judge "$out" "($hot) or ($cont)" false
+bound=".kind == \"cpu-bound-user\" and (pids | length > 0 and all(. as \$p | $hogs_json | index(\$p)
+	and (\$o.tasks[\$p | tostring] | .usr + .sys + .wait >= 90 and .usr >= 0.95 * (.usr + .sys))))"
+rs_judge "$out" "($hot) or ($cont)" "$bound"
