@@ -13,9 +13,13 @@
 #      oom-kill only for a PID the kernel log says was killed).
 # And, when the kernel's counters say the machine WAS quiet over the run --
 # all CPUs < 20% busy, PSI some < 5% for cpu, memory and io, every disk
-# < 20% busy, no TCP retransmits, no task in D before or after, and no OOM
-# kill or error line in the kernel log -- the issue's strong form:
-#   3. no warning or critical finding at all.
+# < 20% busy, no TCP retransmits, no task in D before or after -- the
+# issue's strong form:
+#   3. no warning or critical finding at all, except oom-kill and
+#      kernel-errors that the kernel log holds: the log's recent past (the
+#      report reads the 5 minutes before its window) is history, not the
+#      machine's state now, and the OOM scenario in this same suite puts an
+#      OOM kill there a minute before this test runs.
 # The test prints which form it checked. A busy machine cannot make it pass
 # on its own: forms 1 and 2 still fail on a false or unbacked finding.
 . "$SRC/tests/report/lib.sh"
@@ -37,10 +41,12 @@ rs_judge "$out" false false
 quiet=$(jq -r --argjson d "$((d0 + d1))" '
 	[.cpu_busy_pct.cpu < 20, ((.psi_some_pct | to_entries | map(.value) | max // 0) < 5),
 	 ((.disk_util_pct | to_entries | map(.value) | max // 0) < 20), .retrans_per_s == 0,
-	 $d == 0, (.kmsg_oom_pids | length) == 0, .kmsg_error_lines == 0] | all' "$out.oracle")
+	 $d == 0] | all' "$out.oracle")
 if [ "$quiet" = true ]; then
-	n=$(jq '[.findings[] | select(.severity == "warning" or .severity == "critical")] | length' "$out")
-	[ "$n" = 0 ] || fail "the machine was quiet by the kernel's counters, yet $n warning/critical findings"
+	n=$(jq -c --slurpfile o "$out.oracle" '($o[0]) as $o | [.findings[] | select(.severity == "warning" or .severity == "critical")
+		| select((.kind == "oom-kill" and (.subject.pid? as $v | $o.kmsg_oom_pids | index($v)))
+			or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0) | not)]' "$out")
+	[ "$n" = "[]" ] || fail "the machine was quiet by the kernel's counters, yet: $n"
 	echo "ok: strong form: the machine was quiet and the report found nothing wrong"
 else
 	echo "note: the machine was not quiet by the kernel's counters (D tasks $d0/$d1, $(cat "$out.oracle"));"
