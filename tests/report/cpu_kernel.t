@@ -12,20 +12,6 @@
 # kernel's counters).
 . "$SRC/tests/report/lib.sh"
 rs_require
-rs_start "$BUILD/workloads/report_hog" sys 30
-hog=$(rs_said hog)
-rs_favour "$hog"
-RS_WATCH=$hog rs_report "$RS_TMP/r.json" -d 4
-out=$RS_TMP/r.json
-
-usr=$(rs_oracle_get "$out" ".tasks[\"$hog\"].usr")
-sys=$(rs_oracle_get "$out" ".tasks[\"$hog\"].sys")
-awk -v u="$usr" -v s="$sys" 'BEGIN { exit !(u + s >= 80 && s >= 0.7 * (u + s)) }' ||
-	fail "premise: the kernel charged the loop usr $usr% sys $sys% (want >= 80%, >= 70% system)"
-echo "ok: premise: the kernel charged the loop usr $usr% sys $sys%"
-
-mine=".kind == \"cpu-bound-kernel\" and .subject.pid == $hog and (.severity | IN(\"warning\", \"critical\"))"
-rs_expect "$out" "cpu-bound-kernel naming the loop $hog" "$mine"
-rs_evidence_near "$out" "$mine" cpu "$(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')" 15 "loop CPU"
-rs_evidence_near "$out" "$mine" sys "$sys" 15 "loop system time"
-rs_judge "$out" "$mine" false
+rs_hog_scenario sys cpu-bound-kernel "s >= 0.7 * (u + s)"
+rs_evidence_near "$OUT" "$MINE" sys "$HOG_SYS" 15 "loop system time"
+rs_judge "$OUT" "$MINE" false

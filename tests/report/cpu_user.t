@@ -14,22 +14,8 @@
 # cpu-saturated when all CPUs were >= 80% busy (the hog is one of them).
 . "$SRC/tests/report/lib.sh"
 rs_require
-rs_start "$BUILD/workloads/report_hog" user 30
-hog=$(rs_said hog)
-rs_favour "$hog"
-RS_WATCH=$hog rs_report "$RS_TMP/r.json" -d 4
-out=$RS_TMP/r.json
-
-usr=$(rs_oracle_get "$out" ".tasks[\"$hog\"].usr")
-sys=$(rs_oracle_get "$out" ".tasks[\"$hog\"].sys")
-awk -v u="$usr" -v s="$sys" 'BEGIN { exit !(u + s >= 80 && u >= 0.95 * (u + s)) }' ||
-	fail "premise: the kernel charged the hog usr $usr% sys $sys% (want >= 80%, >= 95% user)"
-echo "ok: premise: the kernel charged the hog usr $usr% sys $sys%"
-
-mine=".kind == \"cpu-bound-user\" and .subject.pid == $hog and (.severity | IN(\"warning\", \"critical\"))"
-rs_expect "$out" "cpu-bound-user naming the hog $hog" "$mine"
-jq -e --arg want "triage probe profile -p $hog" "[.findings[] | select($mine) | .next // \"\" | contains(\$want)] | any" \
-	"$out" >/dev/null || fail "next of the hog's finding does not contain 'triage probe profile -p $hog'"
+rs_hog_scenario user cpu-bound-user "u >= 0.95 * (u + s)"
+jq -e --arg want "triage probe profile -p $HOG" "[.findings[] | select($MINE) | .next // \"\" | contains(\$want)] | any" \
+	"$OUT" >/dev/null || fail "next of the hog's finding does not contain 'triage probe profile -p $HOG'"
 echo "ok: next profiles the hog"
-rs_evidence_near "$out" "$mine" cpu "$(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')" 15 "hog CPU"
-rs_judge "$out" "$mine" false
+rs_judge "$OUT" "$MINE" false

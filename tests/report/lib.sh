@@ -65,6 +65,29 @@ rs_favour() {
 	renice -n -10 -p "$1" >/dev/null
 }
 
+# rs_hog_scenario MODE KIND SYS_TEST: a favoured report_hog MODE, the report
+# over 4 s, the premise (the kernel charged the hog >= 80% of a CPU and
+# SYS_TEST holds, an awk condition on u and s, its user and system %) and
+# the expected finding: KIND naming the hog, warning or critical, with a cpu
+# figure within 15 points of the kernel's. Sets HOG, OUT, MINE (its jq
+# predicate) and HOG_USR, HOG_SYS; the caller judges the rest.
+rs_hog_scenario() {
+	local mode=$1 kind=$2 cond=$3
+	rs_start "$BUILD/workloads/report_hog" "$mode" 30
+	HOG=$(rs_said hog)
+	rs_favour "$HOG"
+	OUT=$RS_TMP/r.json
+	RS_WATCH=$HOG rs_report "$OUT" -d 4
+	HOG_USR=$(rs_oracle_get "$OUT" ".tasks[\"$HOG\"].usr")
+	HOG_SYS=$(rs_oracle_get "$OUT" ".tasks[\"$HOG\"].sys")
+	awk -v u="$HOG_USR" -v s="$HOG_SYS" "BEGIN { exit !(u + s >= 80 && ($cond)) }" ||
+		fail "premise: the kernel charged the hog usr $HOG_USR% sys $HOG_SYS% (want >= 80% and $cond)"
+	echo "ok: premise: the kernel charged the hog usr $HOG_USR% sys $HOG_SYS%"
+	MINE=".kind == \"$kind\" and .subject.pid == $HOG and (.severity | IN(\"warning\", \"critical\"))"
+	rs_expect "$OUT" "$kind naming the hog $HOG" "$MINE"
+	rs_evidence_near "$OUT" "$MINE" cpu "$(awk -v u="$HOG_USR" -v s="$HOG_SYS" 'BEGIN { print u + s }')" 15 "hog CPU"
+}
+
 # rs_said WORD: the PIDs the last workload announced as "WORD PID".
 rs_said() { awk -v w="$1" '$1 == w { print $2 }' <<<"$RS_SAID"; }
 
