@@ -55,12 +55,8 @@ else
 	echo "note: the other CPUs averaged $others% busy (other users' work): single-cpu-hot not asserted"
 fi
 hogs_json=$(jq -sc . <<<"$hogs")
-cont=".kind == \"cpu-contention\" and (.severity | IN(\"warning\", \"critical\"))
-	and ($(rs_subject_pids) | any(. as \$p | $hogs_json | index(\$p)))"
-jq -e --argjson want "$hogs_json" "[.findings[] | select($cont) | $(rs_subject_pids)[]] as \$named
-	| \$want | all(. as \$h | \$named | index(\$h))" "$out" >/dev/null ||
-	fail "cpu-contention does not name all of $hogs"
-echo "ok: cpu-contention names the hogs $hogs"
+rs_expect_naming "$out" cpu-contention $hogs
+cont=$MINE
 bound=".kind == \"cpu-bound-user\" and (pids | length > 0 and all(. as \$p | $hogs_json | index(\$p)
 	and (\$o.tasks[\$p | tostring] | .usr + .sys + .wait >= 90 and .usr >= 0.95 * (.usr + .sys))))"
 rs_judge "$out" "($hot) or ($cont)" "$bound"

@@ -224,6 +224,21 @@ rs_expect() {
 	echo "ok: $what"
 }
 
+# rs_expect_naming OUT KIND PIDS...: warning or critical KIND findings that
+# name any of PIDS together name all of them (in subject.pid or .pids, over
+# one finding or several). Sets MINE to their jq predicate.
+rs_expect_naming() {
+	local out=$1 kind=$2 want
+	shift 2
+	want=$(printf '%s\n' "$@" | jq -sc .)
+	MINE=".kind == \"$kind\" and (.severity | IN(\"warning\", \"critical\"))
+		and ($(rs_subject_pids) | any(. as \$p | $want | index(\$p)))"
+	jq -e "[.findings[] | select($MINE) | $(rs_subject_pids)[]] as \$named
+		| $want | all(. as \$h | \$named | index(\$h))" "$out" >/dev/null ||
+		fail "$kind does not name all of $*"
+	echo "ok: $kind names $*"
+}
+
 # The generic background rule: a warning or critical finding that the
 # scenario's fault does not explain is tolerated when the kernel's own
 # counters over the same run back it and it names nothing of ours wrongly.

@@ -27,13 +27,8 @@ echo "ok: parents $held in D"
 rs_report "$RS_TMP/r.json" -d 3 -p "$(tr ' ' ',' <<<"${held% }")"
 out=$RS_TMP/r.json
 
-held_json=$(jq -sc . <<<"$held")
-mine=".kind == \"load-uninterruptible\" and (.severity | IN(\"warning\", \"critical\"))
-	and ($(rs_subject_pids) | any(. as \$p | $held_json | index(\$p)))"
-jq -e --argjson want "$held_json" "[.findings[] | select($mine) | $(rs_subject_pids)[]] as \$named
-	| \$want | all(. as \$h | \$named | index(\$h))" "$out" >/dev/null ||
-	fail "load-uninterruptible does not name all of $held"
-echo "ok: load-uninterruptible names the parents $held"
+rs_expect_naming "$out" load-uninterruptible $held
+mine=$MINE
 jq -e "[.findings[] | select($mine) | .summary | test(\"vfork\")] | any" "$out" >/dev/null ||
 	fail "the finding does not say the parents wait in vfork"
 echo "ok: the summary says vfork"
