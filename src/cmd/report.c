@@ -241,6 +241,8 @@ int cmd_report(int argc, char **argv)
 								      : EXIT_RUNTIME;
 	}
 	rc = report_evaluate(&d, &f);
+	if (!rc)
+		report_enrich_findings(&d, &f);
 	status = rc ? EXIT_RUNTIME : render(&c, &d, &f);
 	if (rc)
 		cmd_error("report", "out of memory");

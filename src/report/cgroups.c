@@ -29,10 +29,14 @@ static const struct {
 	{ "sys/fs/cgroup/memory", 1, false, true },
 };
 
+/*
+ * Cgroup files are read under a prefix: "" live, "stepN/" in a fixture
+ * root, whose steps carry their own sys/fs/cgroup (docs/report.md).
+ */
 static int read_small(const struct procfs *pf, const char *dir, const char *file, char *buf,
 		      size_t size)
 {
-	char path[600];
+	char path[700];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -67,27 +71,30 @@ static bool cpu_quota(const struct procfs *pf, const char *dir, int version, dou
 }
 
 /* Reads the counters of one tracked cgroup into v; false if unreadable. */
-static bool read_counters(const struct procfs *pf, const struct cg_track *t, struct cg_values *v)
+static bool read_counters(const struct procfs *pf, const char *prefix, const struct cg_track *t,
+			  struct cg_values *v)
 {
-	char buf[1024];
+	char buf[1024], dir[600];
 	int n;
+
+	snprintf(dir, sizeof(dir), "%s%s", prefix, t->dir);
 
 	memset(v, 0, sizeof(*v));
 	if (t->cpu) {
-		n = read_small(pf, t->dir, "cpu.stat", buf, sizeof(buf));
+		n = read_small(pf, dir, "cpu.stat", buf, sizeof(buf));
 		if (n <= 0 || cg_cpu_stat_parse(buf, (size_t)n, &v->cpu))
 			return false;
 	}
 	if (t->mem && t->version == 2) {
-		n = read_small(pf, t->dir, "memory.events", buf, sizeof(buf));
+		n = read_small(pf, dir, "memory.events", buf, sizeof(buf));
 		if (n <= 0 || cg_mem_events_parse(buf, (size_t)n, &v->mem))
 			return false;
 	} else if (t->mem) {
-		n = read_small(pf, t->dir, "memory.failcnt", buf, sizeof(buf));
+		n = read_small(pf, dir, "memory.failcnt", buf, sizeof(buf));
 		if (n <= 0)
 			return false;
 		v->failcnt = strtoull(buf, NULL, 10);
-		n = read_small(pf, t->dir, "memory.oom_control", buf, sizeof(buf));
+		n = read_small(pf, dir, "memory.oom_control", buf, sizeof(buf));
 		if (n > 0)
 			(void)keyed_u64(buf, (size_t)n, "oom_kill", &v->mem.oom_kill);
 	}
@@ -105,6 +112,7 @@ static bool v1_mem_limited(const struct procfs *pf, const char *dir)
 
 struct scan_ctx {
 	const struct procfs *pf;
+	const char *prefix;
 	struct cg_set *set;
 	int version;
 	bool cpu, mem;
@@ -122,12 +130,12 @@ static void track(struct scan_ctx *c, const char *dir, bool cpu, bool mem, doubl
 	}
 	t = &s->t[s->n];
 	memset(t, 0, sizeof(*t));
-	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	snprintf(t->dir, sizeof(t->dir), "%s", dir + strlen(c->prefix));
 	t->version = c->version;
 	t->cpu = cpu;
 	t->mem = mem;
 	t->quota_cpus = cpus;
-	if (read_counters(c->pf, t, &t->start))
+	if (read_counters(c->pf, c->prefix, t, &t->start))
 		s->n++;
 }
 
@@ -141,28 +149,31 @@ static void visit(void *ctx, const char *dir)
 
 	if (c->mem && c->version == 2)
 		mem = read_small(c->pf, dir, "memory.events", buf, sizeof(buf)) > 0 &&
-		      strchr(dir, '/') != NULL && strcmp(dir, "sys/fs/cgroup") &&
-		      strcmp(dir, "sys/fs/cgroup/unified");
+		      strcmp(dir + strlen(c->prefix), "sys/fs/cgroup") &&
+		      strcmp(dir + strlen(c->prefix), "sys/fs/cgroup/unified");
 	else if (c->mem)
 		mem = v1_mem_limited(c->pf, dir);
 	if (cpu || mem)
 		track(c, dir, cpu, mem, cpus);
 }
 
-int cg_scan_start(const struct procfs *pf, struct cg_set *set, bool *any_mount)
+int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set, bool *any_mount)
 {
 	*any_mount = false;
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
-		struct scan_ctx c = { pf, set, mounts[i].version, mounts[i].cpu, mounts[i].mem, 0 };
-		char probe[600];
+		struct scan_ctx c = {
+			pf, prefix, set, mounts[i].version, mounts[i].cpu, mounts[i].mem, 0
+		};
+		char base[128], probe[160];
 
+		snprintf(base, sizeof(base), "%s%s", prefix, mounts[i].base);
 		/* a v2 hierarchy has cgroup.controllers at its top */
 		if (mounts[i].version == 2) {
-			snprintf(probe, sizeof(probe), "%s/cgroup.controllers", mounts[i].base);
+			snprintf(probe, sizeof(probe), "%s/cgroup.controllers", base);
 			if (procfs_read_root(pf, probe, probe, 16) < 0)
 				continue;
 		}
-		if (hostread_walk_dirs(pf, mounts[i].base, CG_MAX_DEPTH, CG_MAX_DIRS, visit, &c))
+		if (hostread_walk_dirs(pf, base, CG_MAX_DEPTH, CG_MAX_DIRS, visit, &c))
 			continue;
 		*any_mount = true;
 		if (c.rc)
@@ -171,10 +182,10 @@ int cg_scan_start(const struct procfs *pf, struct cg_set *set, bool *any_mount)
 	return 0;
 }
 
-void cg_scan_end(const struct procfs *pf, struct cg_set *set)
+void cg_scan_end(const struct procfs *pf, const char *prefix, struct cg_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
-		set->t[i].have_end = read_counters(pf, &set->t[i], &set->t[i].end);
+		set->t[i].have_end = read_counters(pf, prefix, &set->t[i], &set->t[i].end);
 }
 
 void cg_set_release(struct cg_set *set)
@@ -184,11 +195,15 @@ void cg_set_release(struct cg_set *set)
 }
 
 /* The first PIDs of a cgroup's cgroup.procs (v1 and v2 both have it). */
-static void read_pids(const struct procfs *pf, const char *dir, struct rp_cgroup *out)
+static void read_pids(const struct procfs *pf, const char *prefix, const char *dir,
+		      struct rp_cgroup *out)
 {
-	char buf[4096];
-	int n = read_small(pf, dir, "cgroup.procs", buf, sizeof(buf));
+	char buf[4096], full[600];
 	char *p = buf, *end;
+	int n;
+
+	snprintf(full, sizeof(full), "%s%s", prefix, dir);
+	n = read_small(pf, full, "cgroup.procs", buf, sizeof(buf));
 
 	if (n <= 0)
 		return;
@@ -215,7 +230,8 @@ static const char *cgroup_name(const char *dir)
 	return dir;
 }
 
-static void fill_cgroup(const struct procfs *pf, const struct cg_track *t, struct rp_cgroup *g)
+static void fill_cgroup(const struct procfs *pf, const char *prefix, const struct cg_track *t,
+			struct rp_cgroup *g)
 {
 	const struct cg_values *a = &t->start, *b = &t->end;
 
@@ -237,7 +253,7 @@ static void fill_cgroup(const struct procfs *pf, const struct cg_track *t, struc
 	g->mem_oom = b->mem.oom - a->mem.oom;
 	g->mem_oom_kill = b->mem.oom_kill - a->mem.oom_kill;
 	g->failcnt = b->failcnt - a->failcnt;
-	read_pids(pf, t->dir, g);
+	read_pids(pf, prefix, t->dir, g);
 }
 
 static bool eventful(const struct rp_cgroup *g)
@@ -246,8 +262,8 @@ static bool eventful(const struct rp_cgroup *g)
 	       g->failcnt;
 }
 
-size_t cg_results(const struct procfs *pf, const struct cg_set *set, struct rp_cgroup *out,
-		  size_t max)
+size_t cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,
+		  struct rp_cgroup *out, size_t max)
 {
 	size_t n = 0;
 
@@ -258,7 +274,7 @@ size_t cg_results(const struct procfs *pf, const struct cg_set *set, struct rp_c
 
 			if (!set->t[i].have_end)
 				continue;
-			fill_cgroup(pf, &set->t[i], &g);
+			fill_cgroup(pf, prefix, &set->t[i], &g);
 			if (eventful(&g) == (pass == 0))
 				out[n++] = g;
 		}

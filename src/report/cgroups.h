@@ -13,7 +13,7 @@ struct cg_values {
 };
 
 struct cg_track {
-	char dir[512]; /* relative to the root */
+	char dir[512]; /* relative to the root (and the prefix) */
 	int version;
 	bool cpu, mem;
 	double quota_cpus;
@@ -26,12 +26,16 @@ struct cg_set {
 	size_t n, cap;
 };
 
-/* Finds the cgroups to track and reads their counters; *any_mount: a hierarchy was there. */
-int cg_scan_start(const struct procfs *pf, struct cg_set *set, bool *any_mount);
-void cg_scan_end(const struct procfs *pf, struct cg_set *set);
+/*
+ * Finds the cgroups to track and reads their counters; *any_mount: a
+ * hierarchy was there. prefix goes before every path: "" for a live root,
+ * "stepN/" for a fixture's step N (its own sys/fs/cgroup).
+ */
+int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set, bool *any_mount);
+void cg_scan_end(const struct procfs *pf, const char *prefix, struct cg_set *set);
 /* The window's deltas, cgroups with events first; returns how many were written. */
-size_t cg_results(const struct procfs *pf, const struct cg_set *set, struct rp_cgroup *out,
-		  size_t max);
+size_t cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,
+		  struct rp_cgroup *out, size_t max);
 void cg_set_release(struct cg_set *set);
 
 #endif

@@ -19,6 +19,7 @@
 #include "procfs/task_info.h"
 #include "report/cgroups.h"
 #include "report/collect.h"
+#include "report/enrich.h"
 #include "report/sources.h"
 #include "report/thresholds.h"
 
@@ -38,6 +39,7 @@ void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
 
 void report_data_release(struct report_data *d)
 {
+	report_enrich_free(d);
 	free(d->procs);
 	d->procs = NULL;
 	d->nprocs = 0;
@@ -155,7 +157,8 @@ static int window_begin(struct window *w)
 
 	find_netns(w->pf, w);
 	read_host(w->pf, w, &w->h[0]);
-	if (cg_scan_start(w->pf, &w->cg, &w->cg_mounted) == -ENOMEM)
+	snprintf(w->cg_prefix, sizeof(w->cg_prefix), "%s", w->host.fixture ? "step1/" : "");
+	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
 	w->have_d0 = !dtasks_look(w->pf, w->self, &w->d0);
 	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget);
@@ -226,7 +229,9 @@ static int run_fixture(struct window *w)
 static int window_end(struct window *w)
 {
 	read_host(w->pf, w, &w->h[1]);
-	cg_scan_end(w->pf, &w->cg);
+	if (w->host.fixture)
+		snprintf(w->cg_prefix, sizeof(w->cg_prefix), "step%d/", w->last_step);
+	cg_scan_end(w->pf, w->cg_prefix, &w->cg);
 	w->have_d1 = !dtasks_look(w->pf, w->self, &w->d1);
 	return 0;
 }
@@ -262,20 +267,16 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	if (!rc) {
 		w->self = w->host.fixture ? 0 : getpid();
 		w->wall0 = w->host.fixture ? w->host.start_time : time(NULL);
+		report_enrich_start(o, w->host.fixture, d);
 		rc = window_begin(w);
 	}
 	if (!rc)
 		rc = w->host.fixture ? run_fixture(w) : run_live(w);
+	report_enrich_stop(d);
 	if (!rc)
 		rc = window_end(w);
 	if (!rc)
 		rc = window_results(w, d);
-	if (!rc && !o->bpf)
-		report_skip(d, "ebpf", "turned off by --no-bpf");
-	else if (!rc)
-		report_skip(d, "ebpf",
-			    "enrichment (run-queue latency, profiles, off-CPU stacks) is not built "
-			    "into this version");
 	task_sampler_close(w->ts);
 	cg_set_release(&w->cg);
 	procfs_close(&w->top);

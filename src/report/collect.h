@@ -30,8 +30,9 @@ struct window {
 	struct host_facts host;
 	pid_t self;
 	time_t wall0;
-	double t0, t1; /* monotonic: first and last task sample (live) */
-	int last_step; /* fixture: the last step read */
+	double t0, t1;	    /* monotonic: first and last task sample (live) */
+	int last_step;	    /* fixture: the last step read */
+	char cg_prefix[32]; /* "" live, "stepN/" in a fixture */
 	struct host_snap h[2];
 	/* network namespaces: [0] is ours */
 	struct rp_netns ns[RP_MAX_NETNS + 1];

@@ -105,7 +105,7 @@ void subject_proc(struct rp_finding *x, const struct rp_proc *p)
 {
 	x->subject.pid = p->pid;
 	set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
-	if (p->cgroup[0])
+	if (p->cgroup[0] && strcmp(p->cgroup, "/")) /* the root cgroup says nothing */
 		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), p->cgroup);
 }
 

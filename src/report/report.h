@@ -163,9 +163,11 @@ struct report_data {
 	/* what the collection could not do */
 	struct rp_skipped skipped[RP_MAX_SKIPPED];
 	size_t nskipped;
-	/* BPF enrichment, when it ran (see enrich.c) */
-	char bpf_runq[200];
+	/* eBPF enrichment while it runs and until it is rendered (enrich.c), or NULL */
+	struct probe_enrich *bpf;
 };
+
+struct probe_enrich;
 
 /* Adds a skipped item (cut silently when the table is full). */
 void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
@@ -248,6 +250,8 @@ const char *report_sev_name(enum report_sev s);
 
 /* Evaluates every rule over d, sorts the findings, writes the checked list and headline. */
 int report_evaluate(const struct report_data *d, struct report_findings *out);
+/* Adds the eBPF results (when they ran) to the findings they explain. */
+void report_enrich_findings(struct report_data *d, struct report_findings *f);
 void report_findings_release(struct report_findings *f);
 
 /* ---- collection ---- */

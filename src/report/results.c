@@ -284,7 +284,7 @@ int window_results(struct window *w, struct report_data *d)
 	mem_results(w, d);
 	disk_results(w, d);
 	net_results(w, d);
-	d->ncgroups = cg_results(w->pf, &w->cg, d->cgroups, RP_MAX_CGROUPS);
+	d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);
 	if (!w->cg_mounted)
 		report_skip(d, "cgroups", "no cgroup hierarchy under /sys/fs/cgroup");
 	kmsg_results(w, d);

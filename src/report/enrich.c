@@ -1,0 +1,235 @@
+/*
+ * eBPF enrichment of the report (src/probe/enrich.h): started just before
+ * the window and stopped just after it, then asked about the findings the
+ * rules produced: run-queue latency for the CPU findings, the top
+ * functions of a CPU-bound process (its syscalls when kernel-bound), the
+ * off-CPU stacks of tasks held in D. Whatever cannot run is listed in
+ * "skipped" with its reason; the report itself never fails because of it.
+ */
+#include "report/enrich.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probe/enrich.h"
+#include "report/findings.h"
+
+#define ENRICH_FUNCS 5	  /* top functions per CPU-bound process */
+#define ENRICH_SYSCALLS 5 /* top syscalls per kernel-bound process */
+#define ENRICH_PROCS 2	  /* CPU-bound processes enriched */
+#define ENRICH_DTASKS 3	  /* D threads with stacks */
+#define ENRICH_FRAMES 4	  /* frames shown per D stack */
+
+static const char *why(int err)
+{
+	switch (err) {
+	case -EPERM:
+	case -EACCES:
+		return "needs root (CAP_BPF and CAP_PERFMON)";
+	case -ENOPKG:
+		return "triage was built without BPF";
+	case -ENOSYS:
+		return "the enrichment API is not implemented in this build";
+	case -EOPNOTSUPP:
+	case -ENOENT:
+		return "the kernel lacks a needed feature (BTF, tracepoints or perf events)";
+	default:
+		return strerror(-err);
+	}
+}
+
+void report_enrich_start(const struct report_opts *o, bool fixture, struct report_data *d)
+{
+	struct probe_enrich_opts po = { .parts = PROBE_ENRICH_ALL };
+	int rc;
+
+	if (!o->bpf) {
+		report_skip(d, "ebpf", "turned off by --no-bpf");
+		return;
+	}
+	if (fixture) {
+		report_skip(d, "ebpf", "a fixture root has no kernel to probe");
+		return;
+	}
+	rc = probe_enrich_start(&po, &d->bpf);
+	if (rc) {
+		d->bpf = NULL;
+		report_skip(d, "ebpf", "not started: %s", why(rc));
+	}
+}
+
+static void part_skips(struct report_data *d)
+{
+	static const struct {
+		enum probe_enrich_part part;
+		const char *name;
+	} parts[] = {
+		{ PROBE_ENRICH_RUNQ, "ebpf-runq" },
+		{ PROBE_ENRICH_PROFILE, "ebpf-profile" },
+		{ PROBE_ENRICH_SYSCALLS, "ebpf-syscalls" },
+		{ PROBE_ENRICH_DSTATE, "ebpf-offcpu" },
+	};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const char *stage = NULL;
+		int rc = probe_enrich_part_status(d->bpf, parts[i].part, &stage);
+
+		if (rc)
+			report_skip(d, parts[i].name, "%s%s%s", stage ? stage : "",
+				    stage ? ": " : "", why(rc));
+	}
+}
+
+void report_enrich_stop(struct report_data *d)
+{
+	if (!d->bpf)
+		return;
+	if (probe_enrich_stop(d->bpf)) {
+		report_skip(d, "ebpf", "the probes could not be stopped cleanly; results dropped");
+		probe_enrich_free(d->bpf);
+		d->bpf = NULL;
+		return;
+	}
+	part_skips(d);
+}
+
+void report_enrich_free(struct report_data *d)
+{
+	probe_enrich_free(d->bpf);
+	d->bpf = NULL;
+}
+
+static void detail(struct rp_finding *x, const char *text)
+{
+	if (x->ndetails < RP_MAX_DETAILS)
+		set_str(x->details[x->ndetails++], sizeof(x->details[0]), text);
+}
+
+static void runq_detail(struct probe_enrich *e, struct rp_finding *x)
+{
+	struct probe_enrich_runq q;
+	char line[200];
+
+	if (probe_enrich_runq(e, x->kind == RK_CPU_CONTENTION ? x->subject.pid : 0, &q) || !q.count)
+		return;
+	snprintf(
+	    line, sizeof(line),
+	    "eBPF run-queue latency%s: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, max %.3f ms",
+	    x->kind == RK_CPU_CONTENTION ? " of the subject" : " of every task",
+	    (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
+	    (double)q.max_ns / 1e6);
+	detail(x, line);
+}
+
+static void functions_detail(struct probe_enrich *e, struct rp_finding *x)
+{
+	struct probe_enrich_func fn[ENRICH_FUNCS];
+	struct probe_enrich_profile sum;
+	size_t n = 0;
+	char line[200];
+
+	if (probe_enrich_top_functions(e, x->subject.pid, fn, ENRICH_FUNCS, &n, &sum) ||
+	    !sum.samples)
+		return;
+	snprintf(line, sizeof(line), "eBPF profile: %llu samples at %u Hz; top functions (self):",
+		 (unsigned long long)sum.samples, sum.freq_hz);
+	detail(x, line);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "  %5.1f%%  %.120s (%.60s)",
+			 100.0 * (double)fn[i].samples / (double)sum.samples,
+			 fn[i].name[0] ? fn[i].name : "?", fn[i].module);
+		detail(x, line);
+	}
+}
+
+static void syscalls_detail(struct probe_enrich *e, struct rp_finding *x)
+{
+	struct probe_enrich_syscall sc[ENRICH_SYSCALLS];
+	size_t n = 0;
+	char line[200];
+
+	if (probe_enrich_top_syscalls(e, x->subject.pid, sc, ENRICH_SYSCALLS, &n) || !n)
+		return;
+	detail(x, "eBPF syscalls (count, errors, time inside):");
+	for (size_t i = 0; i < n; i++) {
+		snprintf(line, sizeof(line), "  %-16.31s %10llu calls %8llu errors %10.3f ms",
+			 sc[i].name, (unsigned long long)sc[i].count,
+			 (unsigned long long)sc[i].errors, (double)sc[i].total_ns / 1e6);
+		detail(x, line);
+	}
+}
+
+static void dstate_detail(struct probe_enrich *e, struct rp_finding *x)
+{
+	struct probe_enrich_dwait dw[ENRICH_DTASKS];
+	size_t n = 0;
+
+	if (probe_enrich_dstate(e, x->subject.pid, dw, ENRICH_DTASKS, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char line[200];
+		size_t used = (size_t)snprintf(line, sizeof(line),
+					       "eBPF off-CPU: TID %d %s in D %.1f s%s:", dw[i].tid,
+					       dw[i].comm, (double)dw[i].total_ns / 1e9,
+					       dw[i].still_blocked ? " (still blocked)" : "");
+
+		for (size_t k = 0; k < dw[i].nframes && k < ENRICH_FRAMES && used < sizeof(line);
+		     k++)
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s",
+						 k ? "< " : "", dw[i].frames[k]);
+		detail(x, line);
+	}
+}
+
+/* With no CPU finding to attach it to, the window's run-queue latency is a checked line. */
+static void runq_checked(struct probe_enrich *e, struct report_findings *f)
+{
+	struct probe_enrich_runq q;
+	struct rp_checked *c;
+
+	if (f->nchecked >= RP_MAX_CHECKED || probe_enrich_runq(e, 0, &q) || !q.count)
+		return;
+	c = &f->checked[f->nchecked++];
+	set_str(c->resource, sizeof(c->resource), "cpu-runq");
+	snprintf(c->summary, sizeof(c->summary),
+		 "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f "
+		 "ms, max %.3f ms",
+		 (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
+		 (double)q.max_ns / 1e6);
+}
+
+void report_enrich_findings(struct report_data *d, struct report_findings *f)
+{
+	unsigned procs = 0, runq = 0;
+
+	if (!d->bpf)
+		return;
+	for (size_t i = 0; i < f->n; i++) {
+		struct rp_finding *x = &f->f[i];
+
+		switch (x->kind) {
+		case RK_CPU_SATURATED:
+		case RK_SINGLE_CPU_HOT:
+		case RK_CPU_CONTENTION:
+			runq_detail(d->bpf, x);
+			runq++;
+			break;
+		case RK_CPU_BOUND_USER:
+			if (procs++ < ENRICH_PROCS)
+				functions_detail(d->bpf, x);
+			break;
+		case RK_CPU_BOUND_KERNEL:
+			if (procs++ < ENRICH_PROCS)
+				syscalls_detail(d->bpf, x);
+			break;
+		case RK_LOAD_UNINTERRUPTIBLE:
+			dstate_detail(d->bpf, x);
+			break;
+		default:
+			break;
+		}
+	}
+	if (!runq)
+		runq_checked(d->bpf, f);
+}

@@ -1,0 +1,13 @@
+/* eBPF enrichment of the report (see enrich.c); a no-op when it cannot run. */
+#ifndef TRIAGE_REPORT_ENRICH_H
+#define TRIAGE_REPORT_ENRICH_H
+
+#include "report/report.h"
+
+/* Starts the probes before the window (live roots only), or lists why not in d->skipped. */
+void report_enrich_start(const struct report_opts *o, bool fixture, struct report_data *d);
+/* Stops them after the window; parts that did not run go to d->skipped. */
+void report_enrich_stop(struct report_data *d);
+void report_enrich_free(struct report_data *d);
+
+#endif

@@ -1,0 +1,586 @@
+/*
+ * The report's rules on recorded snapshots: each test builds the window's
+ * figures by hand (a quiet 2-CPU machine, then one fault), runs the rules
+ * and checks the finding's kind, severity and subject, at each threshold
+ * and just below it (the thresholds are src/report/thresholds.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/findings.h"
+#include "report/report.h"
+#include "report/thresholds.h"
+#include "unit.h"
+
+#define SECONDS 10.0
+
+static struct rp_proc procs[8];
+
+/* A quiet machine: 2 CPUs 10% busy, nothing queued, plenty of memory. */
+static void quiet(struct report_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	memset(procs, 0, sizeof(procs));
+	d->seconds = SECONDS;
+	d->ncpu = 2;
+	d->ncpu_lines = 2;
+	for (int c = 0; c < 2; c++) {
+		d->cpu_online[c] = true;
+		d->cpu[c].busy = 10;
+		d->cpu[c].usr = 8;
+	}
+	d->all = d->cpu[0];
+	d->runnable_avg = 0.5;
+	d->have_load = true;
+	d->load[0] = 0.5;
+	d->have_mem = d->have_vmstat = true;
+	d->mem.total = 8 * 1048576;
+	d->mem.available = 6 * 1048576;
+	d->mem.has_available = true;
+	d->have_disks = d->have_ifaces = d->have_kmsg = true;
+	d->procs = procs;
+}
+
+/* One process: pid, CPU split (% of one CPU), one thread. */
+static struct rp_proc *proc(struct report_data *d, pid_t pid, const char *comm, double usr,
+			    double sys)
+{
+	struct rp_proc *p = &procs[d->nprocs++];
+
+	p->pid = pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	p->usr_pct = usr;
+	p->sys_pct = sys;
+	p->nthreads = 1;
+	p->top_tid = pid;
+	p->top_thread_pct = usr + sys;
+	p->top_demand_pct = usr + sys;
+	return p;
+}
+
+static size_t count_kind(const struct report_findings *f, enum report_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += f->f[i].kind == k;
+	return n;
+}
+
+static const struct rp_finding *find_kind(const struct report_findings *f, enum report_kind k)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->f[i].kind == k)
+			return &f->f[i];
+	return NULL;
+}
+
+static size_t problems(const struct report_findings *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += f->f[i].sev != SEV_INFO;
+	return n;
+}
+
+TEST(quiet_machine_has_no_problem)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	proc(&d, 100, "sshd", 1, 1);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(problems(&f), 0);
+	ASSERT_TRUE(!strncmp(f.headline, "OK:", 3));
+	ASSERT_TRUE(f.nchecked >= 5);
+	report_findings_release(&f);
+}
+
+/* The blog's carbon-relay: one thread near a whole CPU, user space, preempted often. */
+TEST(blog_case_first_finding_is_cpu_bound_user_with_profile)
+{
+	struct report_data d;
+	struct report_findings f;
+	struct rp_proc *p;
+
+	quiet(&d);
+	proc(&d, 300, "cc1", 50, 5);
+	p = proc(&d, 4711, "carbon-relay.py", 93, 3);
+	p->nvcswch_s = 164;
+	p->cswch_s = 71;
+	cpuset_add(&p->ran, 0);
+	cpuset_add(&p->ran, 1);
+	p->has_allowed = true;
+	cpuset_add(&p->allowed, 0);
+	cpuset_add(&p->allowed, 1);
+	/* the machine around it is busy too: cpu-saturated must come after */
+	d.all.busy = 99;
+	d.runnable_avg = 4;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_TRUE(f.n >= 2);
+	ASSERT_EQ(f.f[0].kind, RK_CPU_BOUND_USER);
+	ASSERT_EQ(f.f[0].subject.pid, 4711);
+	ASSERT_EQ(f.f[0].sev, SEV_CRITICAL);
+	ASSERT_STREQ(f.f[0].next, "triage probe profile -p 4711 -d 10");
+	ASSERT_TRUE(strstr(f.f[0].summary, "ran on CPUs 0-1, allowed on all") != NULL);
+	ASSERT_TRUE(strstr(f.f[0].summary, "164 involuntary") != NULL);
+	ASSERT_TRUE(find_kind(&f, RK_CPU_SATURATED) != NULL);
+	report_findings_release(&f);
+}
+
+/* CPU_BOUND_PCT: at the threshold a finding, just below none. */
+TEST(cpu_bound_threshold)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	proc(&d, 10, "at", CPU_BOUND_PCT, 0)->top_thread_pct = 50; /* two threads */
+	proc(&d, 11, "below", CPU_BOUND_PCT - 0.1, 0)->top_demand_pct = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_BOUND_USER), 1);
+	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->subject.pid, 10);
+	/* busiest thread below the ceiling: a warning */
+	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->sev, SEV_WARNING);
+	report_findings_release(&f);
+}
+
+/* CPU_KERNEL_SHARE decides user or kernel; the kernel one asks for syscalls. */
+TEST(cpu_bound_kernel_share)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *k;
+
+	quiet(&d);
+	proc(&d, 20, "sysloop", 45, 45); /* share 0.5: kernel */
+	proc(&d, 21, "mostlyuser", 45.1, 44.9);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	k = find_kind(&f, RK_CPU_BOUND_KERNEL);
+	ASSERT_TRUE(k != NULL);
+	ASSERT_EQ(k->subject.pid, 20);
+	ASSERT_STREQ(k->next, "triage probe syscalls -p 20 -d 10");
+	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->subject.pid, 21);
+	report_findings_release(&f);
+}
+
+/* A contended hog: little CPU, but on a CPU or queued for one all the time. */
+TEST(cpu_bound_by_demand)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	proc(&d, 30, "wants", CPU_BOUND_MIN_PCT, 0)->top_demand_pct = CPU_DEMAND_PCT;
+	proc(&d, 31, "toolittle", CPU_BOUND_MIN_PCT - 0.1, 0)->top_demand_pct = 100;
+	proc(&d, 32, "sleeps", 60, 0)->top_demand_pct = CPU_DEMAND_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_BOUND_USER), 1);
+	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->subject.pid, 30);
+	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+}
+
+TEST(cpu_saturated_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.all.busy = CPU_SATURATED_BUSY_PCT;
+	d.runnable_avg = 2.0; /* exactly one per CPU: not queued */
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_SATURATED), 0);
+	report_findings_release(&f);
+	d.runnable_avg = 2.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_SATURATED), 1);
+	report_findings_release(&f);
+	/* PSI alone is enough with busy CPUs */
+	d.runnable_avg = 1;
+	d.have_psi[RP_PSI_CPU] = true;
+	d.psi_some[RP_PSI_CPU] = PSI_CPU_SOME_WARN_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_SATURATED), 1);
+	report_findings_release(&f);
+	d.all.busy = CPU_SATURATED_BUSY_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_SATURATED), 0);
+	report_findings_release(&f);
+}
+
+TEST(single_cpu_hot_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	struct rp_proc *p;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.cpu[1].busy = CPU_HOT_PCT;
+	d.cpu[0].busy = CPU_COLD_AVG_PCT;
+	p = proc(&d, 40, "hog", 30, 0);
+	cpuset_add(&p->ran, 1);
+	p->has_allowed = true;
+	cpuset_add(&p->allowed, 1);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_SINGLE_CPU_HOT);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->subject.cpu, 1);
+	ASSERT_EQ(x->subject.pids[0], 40);
+	ASSERT_STREQ(x->next, "triage pidstat -u -t -p 40 1 5");
+	report_findings_release(&f);
+	d.cpu[0].busy = CPU_COLD_AVG_PCT + 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_SINGLE_CPU_HOT), 0);
+	report_findings_release(&f);
+	d.cpu[0].busy = 0;
+	d.cpu[1].busy = CPU_HOT_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_SINGLE_CPU_HOT), 0);
+	report_findings_release(&f);
+}
+
+/* Three hogs on one CPU: one cpu-contention finding naming the three, pinned. */
+TEST(cpu_contention_names_every_waiter)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	for (int i = 0; i < 3; i++) {
+		struct rp_proc *p = proc(&d, 50 + i, "hog", 33, 0);
+
+		p->wait_pct = 66 - i;
+		p->nvcswch_s = 30;
+		p->has_allowed = true;
+		cpuset_add(&p->allowed, 1);
+	}
+	proc(&d, 60, "justbelow", 10, 0)->wait_pct = CONTENTION_WAIT_PCT - 0.1;
+	procs[3].nvcswch_s = 100;
+	proc(&d, 61, "fewswitches", 10, 0)->wait_pct = 50;
+	procs[4].nvcswch_s = CONTENTION_NVCSW_S - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_CONTENTION), 1);
+	x = find_kind(&f, RK_CPU_CONTENTION);
+	ASSERT_EQ(x->subject.pid, 50);
+	ASSERT_EQ(x->subject.npids, 3);
+	ASSERT_TRUE(strstr(x->summary, "pinned to CPU 1") != NULL);
+	report_findings_release(&f);
+}
+
+TEST(cpu_throttled_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	struct rp_cgroup *g;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.ncgroups = 1;
+	g = &d.cgroups[0];
+	snprintf(g->path, sizeof(g->path), "/capped");
+	g->version = 2;
+	g->has_cpu = true;
+	g->quota_cpus = 0.2;
+	g->periods = THROTTLED_MIN_PERIODS;
+	g->throttled = 1; /* 20% */
+	g->npids = 1;
+	g->pids[0] = 70;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CPU_THROTTLED);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_STREQ(x->subject.cgroup, "/capped");
+	ASSERT_EQ(x->subject.pid, 70);
+	report_findings_release(&f);
+	g->periods = THROTTLED_MIN_PERIODS - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_THROTTLED), 0);
+	report_findings_release(&f);
+	g->periods = 1000;
+	g->throttled = (uint64_t)(THROTTLED_PERIODS_PCT * 10) - 1; /* 9.9% */
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_THROTTLED), 0);
+	report_findings_release(&f);
+}
+
+TEST(load_uninterruptible_needs_the_whole_window)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.ndtasks = 2;
+	d.nd_counted = 2;
+	d.dtasks[0].pid = d.dtasks[0].tid = 80;
+	snprintf(d.dtasks[0].reason, sizeof(d.dtasks[0].reason), "vfork parent");
+	d.dtasks[1].pid = d.dtasks[1].tid = 81; /* seen only at the end */
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_LOAD_UNINTERRUPTIBLE), 0);
+	report_findings_release(&f);
+	d.dtasks[0].whole_window = true;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_LOAD_UNINTERRUPTIBLE);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->subject.pid, 80);
+	ASSERT_EQ(x->subject.npids, 1);
+	ASSERT_STREQ(x->next, "triage probe offcpu -p 80 -d 10");
+	report_findings_release(&f);
+}
+
+TEST(memory_pressure_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.have_psi[RP_PSI_MEM] = true;
+	d.psi_some[RP_PSI_MEM] = PSI_MEM_SOME_WARN_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_MEMORY_PRESSURE), 0);
+	report_findings_release(&f);
+	d.psi_some[RP_PSI_MEM] = PSI_MEM_SOME_WARN_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_MEMORY_PRESSURE)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	d.psi_some[RP_PSI_MEM] = PSI_MEM_SOME_CRIT_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_MEMORY_PRESSURE)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+	/* available memory below 10%, no stall */
+	d.psi_some[RP_PSI_MEM] = 0;
+	d.mem.available = d.mem.total / 10 - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_MEMORY_PRESSURE), 1);
+	report_findings_release(&f);
+}
+
+/* A v1 memory cgroup at its limit names the cgroup and its processes, once. */
+TEST(memory_cgroup_limit_hits)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+	struct rp_cgroup *g;
+
+	quiet(&d);
+	d.ncgroups = 1;
+	g = &d.cgroups[0];
+	snprintf(g->path, sizeof(g->path), "/squeezed");
+	g->version = 1;
+	g->has_mem = true;
+	g->failcnt = 500;
+	g->npids = 1;
+	g->pids[0] = 90;
+	proc(&d, 90, "churn", 20, 30)->majflt_s = MAJFLT_WARN_S * 5;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_MEMORY_PRESSURE), 1);
+	x = find_kind(&f, RK_MEMORY_PRESSURE);
+	ASSERT_STREQ(x->subject.cgroup, "/squeezed");
+	ASSERT_EQ(x->subject.pid, 90);
+	ASSERT_STREQ(x->subject.comm, "churn");
+	report_findings_release(&f);
+	/* without the cgroup's events, the faults alone make a process finding */
+	g->failcnt = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_MEMORY_PRESSURE)->subject.pid, 90);
+	ASSERT_TRUE(find_kind(&f, RK_MEMORY_PRESSURE)->subject.cgroup[0] == '\0');
+	report_findings_release(&f);
+}
+
+TEST(swapping_boundary)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.swapin_s = SWAP_WARN_PAGES_S / 2;
+	d.swapout_s = SWAP_WARN_PAGES_S / 2 - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_SWAPPING), 0);
+	report_findings_release(&f);
+	d.swapout_s = SWAP_WARN_PAGES_S / 2;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_SWAPPING), 1);
+	report_findings_release(&f);
+}
+
+TEST(oom_kill_from_log_and_counter)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.nkevents = 1;
+	d.kevents[0].event = KMSG_OOM_KILL;
+	d.kevents[0].pid = 95;
+	d.kevents[0].in_window = true;
+	snprintf(d.kevents[0].comm, sizeof(d.kevents[0].comm), "bloat");
+	snprintf(d.kevents[0].cgroup, sizeof(d.kevents[0].cgroup), "/box");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_OOM_KILL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->sev, SEV_CRITICAL);
+	ASSERT_EQ(x->subject.pid, 95);
+	ASSERT_STREQ(x->subject.cgroup, "/box");
+	ASSERT_EQ(f.f[0].kind, RK_OOM_KILL);
+	report_findings_release(&f);
+	d.kevents[0].in_window = false; /* the recent past: still reported, less severe */
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_OOM_KILL)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	/* no readable log: the vmstat counter still tells */
+	d.nkevents = 0;
+	d.have_kmsg = false;
+	d.have_oom_counter = true;
+	d.oom_kills = 2;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_OOM_KILL), 1);
+	ASSERT_EQ(find_kind(&f, RK_OOM_KILL)->subject.pid, 0);
+	report_findings_release(&f);
+}
+
+TEST(disk_saturated_boundary)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.ndisks = 2;
+	snprintf(d.disks[0].name, sizeof(d.disks[0].name), "loop7");
+	d.disks[0].util_pct = DISK_UTIL_WARN_PCT;
+	snprintf(d.disks[1].name, sizeof(d.disks[1].name), "vda");
+	d.disks[1].util_pct = DISK_UTIL_WARN_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_DISK_SATURATED), 1);
+	ASSERT_TRUE(find_kind(&f, RK_DISK_SATURATED) != NULL);
+	ASSERT_STREQ(find_kind(&f, RK_DISK_SATURATED)->subject.device, "loop7");
+	report_findings_release(&f);
+}
+
+TEST(net_drops_boundary)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.nifaces = 2;
+	snprintf(d.ifaces[0].name, sizeof(d.ifaces[0].name), "eth0");
+	d.ifaces[0].rx_drop = (uint64_t)(NET_DROPS_WARN_S * SECONDS); /* exactly 1/s */
+	snprintf(d.ifaces[1].name, sizeof(d.ifaces[1].name), "eth1");
+	d.ifaces[1].rx_drop = (uint64_t)(NET_DROPS_WARN_S * SECONDS) - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_NET_DROPS), 1);
+	ASSERT_TRUE(find_kind(&f, RK_NET_DROPS) != NULL);
+	ASSERT_STREQ(find_kind(&f, RK_NET_DROPS)->subject.iface, "eth0");
+	report_findings_release(&f);
+}
+
+TEST(tcp_retransmits_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.nnetns = 2;
+	d.netns[0].ours = true;
+	d.netns[0].out_segs = 1000;
+	d.netns[0].retrans_segs = 9; /* below the minimum count */
+	d.netns[1].npids = 2;
+	d.netns[1].pids[0] = 120;
+	d.netns[1].pids[1] = 121;
+	d.netns[1].out_segs = 1000;
+	d.netns[1].retrans_segs = (uint64_t)(TCP_RETRANS_WARN_PCT * 10); /* 1% */
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_TCP_RETRANSMITS), 1);
+	x = find_kind(&f, RK_TCP_RETRANSMITS);
+	ASSERT_EQ(x->subject.pid, 120);
+	ASSERT_EQ(x->subject.npids, 2);
+	ASSERT_EQ(x->sev, SEV_WARNING);
+	ASSERT_STREQ(x->next, "nsenter -t 120 -n ss -tin state established");
+	report_findings_release(&f);
+	d.netns[1].retrans_segs = (uint64_t)(TCP_RETRANS_CRIT_PCT * 10);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_TCP_RETRANSMITS)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+}
+
+TEST(kernel_log_events)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.nkevents = 2;
+	d.kevents[0].event = KMSG_IO_ERROR;
+	d.kevents[0].in_window = true;
+	snprintf(d.kevents[0].device, sizeof(d.kevents[0].device), "sdb");
+	d.kevents[1].event = KMSG_HUNG_TASK;
+	d.kevents[1].pid = 130;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_DISK_ERRORS);
+	ASSERT_TRUE(x != NULL && find_kind(&f, RK_KERNEL_ERRORS) != NULL);
+	ASSERT_STREQ(x->subject.device, "sdb");
+	ASSERT_EQ(x->sev, SEV_CRITICAL);
+	ASSERT_EQ(find_kind(&f, RK_KERNEL_ERRORS)->subject.pid, 130);
+	/* sorted: critical before warning */
+	ASSERT_EQ(f.f[0].sev, SEV_CRITICAL);
+	report_findings_release(&f);
+}
+
+TEST(placement_sentences)
+{
+	struct rp_proc p;
+	char buf[128];
+
+	memset(&p, 0, sizeof(p));
+	p.has_allowed = true;
+	cpuset_add(&p.allowed, 2);
+	placement_words(&p, 4, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "pinned to CPU 2");
+	memset(&p.allowed, 0, sizeof(p.allowed));
+	for (unsigned c = 0; c < 4; c++)
+		cpuset_add(&p.allowed, c);
+	cpuset_add(&p.ran, 0);
+	cpuset_add(&p.ran, 1);
+	placement_words(&p, 4, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "ran on CPUs 0-1, allowed on all");
+	memset(&p.ran, 0, sizeof(p.ran));
+	cpuset_add(&p.ran, 3);
+	placement_words(&p, 8, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "ran on CPU 3 only, allowed on 0-3");
+}
+
+int main(void)
+{
+	struct unit_state st = { 0, 0 };
+
+	RUN(&st, quiet_machine_has_no_problem);
+	RUN(&st, blog_case_first_finding_is_cpu_bound_user_with_profile);
+	RUN(&st, cpu_bound_threshold);
+	RUN(&st, cpu_bound_kernel_share);
+	RUN(&st, cpu_bound_by_demand);
+	RUN(&st, cpu_saturated_boundaries);
+	RUN(&st, single_cpu_hot_boundaries);
+	RUN(&st, cpu_contention_names_every_waiter);
+	RUN(&st, cpu_throttled_boundaries);
+	RUN(&st, load_uninterruptible_needs_the_whole_window);
+	RUN(&st, memory_pressure_boundaries);
+	RUN(&st, memory_cgroup_limit_hits);
+	RUN(&st, swapping_boundary);
+	RUN(&st, oom_kill_from_log_and_counter);
+	RUN(&st, disk_saturated_boundary);
+	RUN(&st, net_drops_boundary);
+	RUN(&st, tcp_retransmits_boundaries);
+	RUN(&st, kernel_log_events);
+	RUN(&st, placement_sentences);
+	printf("%d run, %d failed\n", st.run, st.failed);
+	return st.failed ? 1 : 0;
+}
