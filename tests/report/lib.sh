@@ -66,11 +66,14 @@ rs_favour() {
 }
 
 # rs_hog_scenario MODE KIND SYS_TEST: a favoured report_hog MODE, the report
-# over 4 s, the premise (the kernel charged the hog >= 80% of a CPU and
-# SYS_TEST holds, an awk condition on u and s, its user and system %) and
-# the expected finding: KIND naming the hog, warning or critical, with a cpu
-# figure within 15 points of the kernel's. Sets HOG, OUT, MINE (its jq
-# predicate) and HOG_USR, HOG_SYS; the caller judges the rest.
+# over 4 s, the premise and the expected finding. Premise, from the kernel:
+# the hog wanted a CPU all the time (on CPU + run-queue wait >= 90% of the
+# run, /proc/PID/stat and schedstat), got >= 50% of one (the favour usually
+# gets it 90-95%; on a loaded machine it got 77% once), and SYS_TEST holds
+# (an awk condition on u and s, its user and system %). Expected: KIND
+# naming the hog, warning or critical, with a cpu figure within 15 points of
+# the kernel's. Sets HOG, OUT, MINE (its jq predicate) and HOG_USR,
+# HOG_SYS; the caller judges the rest.
 rs_hog_scenario() {
 	local mode=$1 kind=$2 cond=$3
 	rs_start "$BUILD/workloads/report_hog" "$mode" 30
@@ -80,9 +83,10 @@ rs_hog_scenario() {
 	RS_WATCH=$HOG rs_report "$OUT" -d 4
 	HOG_USR=$(rs_oracle_get "$OUT" ".tasks[\"$HOG\"].usr")
 	HOG_SYS=$(rs_oracle_get "$OUT" ".tasks[\"$HOG\"].sys")
-	awk -v u="$HOG_USR" -v s="$HOG_SYS" "BEGIN { exit !(u + s >= 80 && ($cond)) }" ||
-		fail "premise: the kernel charged the hog usr $HOG_USR% sys $HOG_SYS% (want >= 80% and $cond)"
-	echo "ok: premise: the kernel charged the hog usr $HOG_USR% sys $HOG_SYS%"
+	HOG_WAIT=$(rs_oracle_get "$OUT" ".tasks[\"$HOG\"].wait")
+	awk -v u="$HOG_USR" -v s="$HOG_SYS" -v w="$HOG_WAIT" "BEGIN { exit !(u + s + w >= 90 && u + s >= 50 && ($cond)) }" ||
+		fail "premise: the kernel charged the hog usr $HOG_USR% sys $HOG_SYS% wait $HOG_WAIT% (want on CPU + wait >= 90%, on CPU >= 50%, $cond)"
+	echo "ok: premise: the kernel charged the hog usr $HOG_USR% sys $HOG_SYS% and it waited $HOG_WAIT% for a CPU"
 	MINE=".kind == \"$kind\" and .subject.pid == $HOG and (.severity | IN(\"warning\", \"critical\"))"
 	rs_expect "$OUT" "$kind naming the hog $HOG" "$MINE"
 	rs_evidence_near "$OUT" "$MINE" cpu "$(awk -v u="$HOG_USR" -v s="$HOG_SYS" 'BEGIN { print u + s }')" 15 "hog CPU"
