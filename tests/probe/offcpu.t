@@ -19,16 +19,10 @@ vol_n=$(jq --argjson t "$WPID" '.threads[] | select(.tid == $t) | .voluntary_swi
 echo "voluntary ${vol_ns} ns (${vol_n} switches); workload: nanosleep ${sleep_ns} ns," \
 	"loop ${run_ns} ns, nvcsw ${nvcsw}"
 within "$vol_ns" "$sleep_ns" 10 || fail "voluntary $vol_ns ns vs $sleep_ns ns in nanosleep: off by >10%"
-# About 50%: 40-60% of the loop's wall time. The spin phases are timed by
-# the wall clock, so on an overloaded machine preemption stretches them and
-# the workload itself sleeps less than half the time; then the probe must
-# match the workload's own share instead (the 10% check above).
-if awk -v s="$sleep_ns" -v r="$run_ns" 'BEGIN { f = s / r; exit !(f >= 0.40 && f <= 0.60) }'; then
-	awk -v v="$vol_ns" -v r="$run_ns" 'BEGIN { f = v / r; exit !(f >= 0.40 && f <= 0.60) }' ||
-		fail "voluntary share $vol_ns/$run_ns not within 40-60%"
-else
-	echo "note: machine too busy for a 50% duty cycle: the workload slept $sleep_ns of $run_ns ns"
-fi
+# The share of the loop spent asleep is the workload's own (sleep_ns /
+# run_ns), not a nominal 50%: the spin phases are timed by the wall clock,
+# so preemption on a busy machine stretches them. The 10% check above is
+# that comparison; a fixed 40-60% band only added a false boundary.
 # One switch per nanosleep. On this VM a few context switches in 10^5 never
 # reach sched_switch programs (raw_tp and tp_btf alike; see
 # docs/probe-offcpu.md), so allow 3 lost intervals.

@@ -42,7 +42,9 @@ sort -t' ' -k2,2nr "$SCRATCH/f.txt" | head -n 1 |
 echo "ok folded"
 
 # Threads created after the probe attached are sampled too (per-CPU events).
-start_stack_workload probe_crowd 4 1
+# Each spins for 0.3 s of its own CPU (about 30 samples at the default
+# 99 Hz), not of wall time, which a busy machine could leave nearly empty.
+start_stack_workload probe_crowd 4 0.3 cpu
 run_probe_on_trigger "$SCRATCH/c.json" "$SCRATCH/c.err" profile -p "$WPID" --json --top 1000
 wait "$WPID"
 # the workload names its 4 threads; without them the loop below checks nothing

@@ -4,7 +4,11 @@
  * run-queue wait from /proc/thread-self/schedstat (field 2, run_delay in
  * ns, the kernel's sched_info accounting): "tid=T run_delay_ns=N".
  *
- *   probe_crowd THREADS SECONDS
+ *   probe_crowd THREADS SECONDS [cpu]
+ *
+ * SECONDS is wall time (a crowd of a known length, for run-queue waits), or
+ * with "cpu" each thread's own CPU time (a known amount of CPU to sample,
+ * however busy the machine is).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -16,13 +20,14 @@
 #include <unistd.h>
 
 static double seconds;
+static clockid_t spin_clock = CLOCK_MONOTONIC;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static double now_s(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(spin_clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -50,15 +55,17 @@ static void *spinner(void *arg)
 
 int main(int argc, char **argv)
 {
-	int n = argc == 3 ? atoi(argv[1]) : 0;
+	int n = argc == 3 || argc == 4 ? atoi(argv[1]) : 0;
 	pthread_t *t;
 	sigset_t set;
 	int sig;
 
 	if (n <= 0) {
-		fprintf(stderr, "usage: probe_crowd THREADS SECONDS\n");
+		fprintf(stderr, "usage: probe_crowd THREADS SECONDS [cpu]\n");
 		return 2;
 	}
+	if (argc == 4)
+		spin_clock = CLOCK_THREAD_CPUTIME_ID;
 	seconds = atof(argv[2]);
 	t = calloc(n, sizeof(*t));
 	sigemptyset(&set);

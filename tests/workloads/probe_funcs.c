@@ -10,7 +10,7 @@
  *                                      "sleep_ns=N run_ns=N nvcsw=N nivcsw=N"
  *                                      (time inside nanosleep, the whole loop, and
  *                                      getrusage's context switch counts of the loop)
- *   probe_funcs burn SECONDS           after SIGUSR1: spin for SECONDS, print
+ *   probe_funcs burn SECONDS           after SIGUSR1: spin for SECONDS of its own CPU time, print
  *                                      "cpu_ns=N" (its CPU time) and exit
  *   probe_funcs work N                 after SIGUSR1: N fixed rounds of arithmetic,
  *                                      print "cpu_ns=N" and exit (for benchmarks)
@@ -31,12 +31,17 @@
 
 static volatile uint64_t sink;
 
-static int64_t now_ns(void)
+static int64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 __attribute__((noinline)) void fixed_work_in_known_function(long rounds)
@@ -49,16 +54,19 @@ __attribute__((noinline)) void fixed_work_in_known_function(long rounds)
 	sink = x;
 }
 
-__attribute__((noinline)) void burn_cycles_in_known_function(int64_t ns)
+/* Spins until CLOCK has advanced by NS: the wall clock for a duty cycle,
+ * the thread's own CPU clock for an amount of CPU that no load on the
+ * machine can shrink. */
+__attribute__((noinline)) void burn_cycles_in_known_function(int64_t ns, clockid_t clock)
 {
-	int64_t end = now_ns() + ns;
+	int64_t end = clock_ns(clock) + ns;
 	uint64_t x = sink;
 
 	do {
 		for (int i = 0; i < 20000; i++)
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 		sink = x;
-	} while (now_ns() < end);
+	} while (clock_ns(clock) < end);
 }
 
 /* libc's nanosleep has no frame pointer: its caller's frame is lost, so
@@ -108,7 +116,7 @@ int main(int argc, char **argv)
 		getrusage(RUSAGE_THREAD, &r0);
 		t0 = now_ns();
 		for (int i = 0; i < cycles; i++) {
-			burn_cycles_in_known_function(ms);
+			burn_cycles_in_known_function(ms, CLOCK_MONOTONIC);
 			slept += sleep_in_known_function(sleep_ms);
 		}
 		t1 = now_ns();
@@ -133,7 +141,7 @@ int main(int argc, char **argv)
 		struct timespec cpu;
 
 		wait_for_go();
-		burn_cycles_in_known_function((int64_t)(atof(argv[2]) * 1e9));
+		burn_cycles_in_known_function((int64_t)(atof(argv[2]) * 1e9), CLOCK_THREAD_CPUTIME_ID);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
 		printf("cpu_ns=%lld\n", (long long)cpu.tv_sec * 1000000000 + cpu.tv_nsec);
 		return 0;
