@@ -17,7 +17,11 @@ rs_require
 name=triage_report_thr_$$
 rs_mkcgroup cpu "$name"
 cg=$RS_CG
-echo 100000 >"$cg/cpu.cfs_period_us" && echo 20000 >"$cg/cpu.cfs_quota_us" || fail "cannot set the quota"
+# cpu.shares 8192 (8 times the default): the quota, not the other users'
+# load, must be what stops the hog, so it has to reach its 20 ms in every
+# period. (Autogroup favour does not apply to tasks outside the root group.)
+echo 100000 >"$cg/cpu.cfs_period_us" && echo 20000 >"$cg/cpu.cfs_quota_us" &&
+	echo 8192 >"$cg/cpu.shares" || fail "cannot set the quota"
 rs_start "${RS_IN_CGROUP[@]}" "$cg" "$BUILD/workloads/report_hog" user 30
 hog=$(rs_said hog)
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$cg/cpu.stat"; }
