@@ -56,7 +56,7 @@ FUZZ_LIBFUZZER_BINS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
 WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(OUTPUT)/workloads/%,$(WORKLOAD_SRCS))
 LIB := $(OUTPUT)/libtriage.a
 
-.PHONY: all test check unit deps run clean format format-check bench fuzz
+.PHONY: all test check unit deps deps-run run clean format format-check bench fuzz
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -105,13 +105,18 @@ $(OUTPUT)/workloads/%: tests/workloads/%.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -o $@ $< -lpthread
 
-deps:
-	$(Q)scripts/deps.sh
+# make run installs what building and running need; make test adds the
+# oracles and tools only the tests use.
+deps-run:
+	$(Q)scripts/deps.sh run
 
-# The two README commands.
-run: deps
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
-	$(OUTPUT)/triage pidstat -u -w 1 5
+deps:
+	$(Q)scripts/deps.sh test
+
+# The two README commands. The main job: a 5-second report of this machine.
+run: deps-run
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(OUTPUT)/triage
+	$(OUTPUT)/triage report -d 5
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 

@@ -1,9 +1,14 @@
 #!/bin/sh
-# Installs the Debian packages triage needs to build and test, if any are
-# missing. Idempotent; a no-op when everything is present.
+# Installs the Debian packages triage needs, if any are missing:
+#   scripts/deps.sh run    building and running (make run)
+#   scripts/deps.sh test   that, plus the oracles and tools only the tests use (make test)
+# Idempotent; a no-op when everything is present.
 set -eu
+mode=${1:-test}
 # One package a line, so concurrent additions merge cleanly.
-PKGS="
+# Building and running: compiler, BPF toolchain, the libraries triage links,
+# iproute2 for the `ip`/`ss` commands the report suggests.
+RUN_PKGS="
  build-essential
  clang
  llvm
@@ -12,9 +17,14 @@ PKGS="
  libelf-dev
  zlib1g-dev
  libpcap-dev
+ iproute2
+"
+# Tests only: the real tools triage is compared with (sysstat, tcpdump,
+# strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
+# for fixture tools, libc debug symbols for the profile test, locales.
+TEST_PKGS="
  sysstat
  iptables
- iproute2
  tcpdump
  strace
  linux-perf
@@ -25,6 +35,11 @@ PKGS="
  python3
  libc6-dbg
 "
+case $mode in
+run) PKGS=$RUN_PKGS ;;
+test) PKGS="$RUN_PKGS $TEST_PKGS" ;;
+*) echo "usage: scripts/deps.sh run|test" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -32,6 +47,7 @@ for p in $PKGS; do
 done
 # The pidstat golden tests compare number and date formats in de_DE.UTF-8.
 gen_locales() {
+	[ "$mode" = test ] || return 0
 	locale -a 2>/dev/null | grep -qix 'de_DE.utf8' && return 0
 	[ "$(id -u)" = 0 ] || { echo "deps: not root; cannot generate de_DE.UTF-8" >&2; return 0; }
 	echo "deps: generating locale de_DE.UTF-8" >&2
