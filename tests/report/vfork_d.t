@@ -5,7 +5,9 @@
 # names all three parents (subject.pid or subject.pids, over one or more
 # findings). Before the report, the test checks the kernel shows each parent
 # in state D (the vfork wait is killable, shown as D, and counted in the
-# load average). The report runs with -p on the parents.
+# load average), and again after it (so they were held through the
+# window); the finding's d_tasks_whole_window must count all three. The
+# report runs with -p on the parents.
 # Tolerated besides: lib.sh's background findings (e.g. other users' tasks
 # in D, named by PID, not ours).
 . "$SRC/tests/report/lib.sh"
@@ -26,10 +28,17 @@ done
 echo "ok: parents $held in D"
 rs_report "$RS_TMP/r.json" -d 3 -p "$(tr ' ' ',' <<<"${held% }")"
 out=$RS_TMP/r.json
+for p in $held; do # D before and after: held through the window (the children sleep 30 s)
+	st=$(sed 's/.*) //' "/proc/$p/stat" | cut -d' ' -f1)
+	[ "$st" = D ] || fail "premise: parent $p left D during the run (state $st)"
+done
 
 rs_expect_naming "$out" load-uninterruptible $held
 mine=$MINE
 jq -e "[.findings[] | select($mine) | .summary | test(\"vfork\")] | any" "$out" >/dev/null ||
 	fail "the finding does not say the parents wait in vfork"
 echo "ok: the summary says vfork"
+jq -e "[.findings[] | select($mine) | .evidence[] | select(.metric == \"d_tasks_whole_window\") | .value] | add >= 3" \
+	"$out" >/dev/null || fail "evidence d_tasks_whole_window does not count the 3 parents"
+echo "ok: d_tasks_whole_window counts the 3 parents"
 rs_judge "$out" "$mine" false
