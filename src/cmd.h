@@ -27,4 +27,7 @@ void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  */
 int cmd_finish_stdout(int status);
 
+/* Raises RLIMIT_NOFILE as far as allowed; returns how many fds a run may keep open. */
+long cmd_fd_budget(void);
+
 #endif

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -118,29 +117,6 @@ static int terminal_rows(void)
 	return 3600 * 24;
 }
 
-/*
- * Keeping per-task files open needs fds (4 per task): raise the limit, the
- * hard one too when privileged, up to PIDSTAT_MAX_FDS.
- */
-#define PIDSTAT_MAX_FDS (1 << 18)
-static long fd_budget(void)
-{
-	struct rlimit rl, want = { PIDSTAT_MAX_FDS, PIDSTAT_MAX_FDS };
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_max < PIDSTAT_MAX_FDS && !setrlimit(RLIMIT_NOFILE, &want))
-		getrlimit(RLIMIT_NOFILE, &rl);
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > PIDSTAT_MAX_FDS)
-		rl.rlim_cur = PIDSTAT_MAX_FDS;
-	return (long)rl.rlim_cur - 64; /* room for stdio, directories, -e */
-}
-
 struct session {
 	struct pidstat_opts opts;
 	struct procfs pf;
@@ -231,7 +207,7 @@ static int prepare_run(struct session *s)
 		.s_time_format = getenv("S_TIME_FORMAT"),
 		.s_colors = getenv("S_COLORS"),
 		.s_colors_sgr = getenv("S_COLORS_SGR"),
-		.fd_budget = s->host.fixture ? 0 : fd_budget(),
+		.fd_budget = s->host.fixture ? 0 : cmd_fd_budget(),
 		.taskstats = !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"),
 		.json = &s->jw,
 		.stop_flag = &stop_requested,

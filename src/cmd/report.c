@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -157,23 +156,6 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 	return -1;
 }
 
-/* Per-task files kept open between samples need fds: raise the soft limit to the hard one. */
-static long fd_budget(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1 << 18))
-		rl.rlim_cur = 1 << 18;
-	return (long)rl.rlim_cur > 64 ? (long)rl.rlim_cur - 64 : 0;
-}
-
 static void progress(void *ctx, double done, double total)
 {
 	(void)ctx;
@@ -227,7 +209,7 @@ int cmd_report(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	c.o.stop = &stop_requested;
-	c.o.fd_budget = fd_budget();
+	c.o.fd_budget = cmd_fd_budget();
 	c.o.progress = tty ? progress : NULL;
 	catch_stop_signals();
 	rc = report_collect(&c.o, &d);

@@ -141,6 +141,7 @@ static int read_stat(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 	t->start = st.starttime;
 	t->flags |= TASK_KNOWN;
 	t->nthreads = st.num_threads > 0 ? (unsigned)st.num_threads : 0;
+	t->state = st.state;
 	memcpy(t->comm, open + 1, (size_t)(close - open - 1));
 	t->comm[close - open - 1] = '\0';
 	s->minflt = st.minflt;

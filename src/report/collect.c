@@ -160,7 +160,6 @@ static int window_begin(struct window *w)
 	snprintf(w->cg_prefix, sizeof(w->cg_prefix), "%s", w->host.fixture ? "step1/" : "");
 	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
-	w->have_d0 = !dtasks_look(w->pf, w->self, &w->d0);
 	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget);
 	if (rc)
 		return rc;
@@ -232,8 +231,8 @@ static int window_end(struct window *w)
 	if (w->host.fixture)
 		snprintf(w->cg_prefix, sizeof(w->cg_prefix), "step%d/", w->last_step);
 	cg_scan_end(w->pf, w->cg_prefix, &w->cg);
-	w->have_d1 = !dtasks_look(w->pf, w->self, &w->d1);
-	return 0;
+	w->have_load = !hostread_loadavg(w->pf, &w->load);
+	return task_sampler_dtasks(w->ts, w->pf, &w->d1);
 }
 
 static int open_source(struct window *w, const char *root)

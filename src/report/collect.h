@@ -40,8 +40,9 @@ struct window {
 	size_t nns;
 	struct cg_set cg;
 	bool cg_mounted;
-	struct dtask_look d0, d1;
-	bool have_d0, have_d1;
+	struct dtask_look d1;
+	struct loadavg load;
+	bool have_load;
 	struct task_sampler *ts;
 	unsigned task_samples;
 	double sample_cost; /* CPU seconds of the first task sample */

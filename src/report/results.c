@@ -77,30 +77,16 @@ static void psi_results(const struct window *w, struct report_data *d)
 	}
 }
 
-/* A D task at the end that was already in D at the start (same task). */
-static bool held_all_window(const struct dtask_look *d0, const struct rp_dtask *t,
-			    unsigned long long start)
-{
-	for (size_t i = 0; i < d0->n; i++)
-		if (d0->t[i].tid == t->tid && d0->start[i] == start)
-			return true;
-	return false;
-}
-
 static void load_results(const struct window *w, struct report_data *d)
 {
-	if (!w->have_d1) {
+	if (!w->have_load) {
 		report_skip(d, "load", "/proc/loadavg could not be read");
 		return;
 	}
-	d->have_load = w->d1.have_load;
-	memcpy(d->load, w->d1.load, sizeof(d->load));
+	d->have_load = true;
+	memcpy(d->load, w->load.load, sizeof(d->load));
 	d->nd_counted = w->d1.counted;
-	for (size_t i = 0; i < w->d1.n; i++) {
-		d->dtasks[i] = w->d1.t[i];
-		d->dtasks[i].whole_window =
-		    w->have_d0 && held_all_window(&w->d0, &w->d1.t[i], w->d1.start[i]);
-	}
+	memcpy(d->dtasks, w->d1.t, w->d1.n * sizeof(d->dtasks[0]));
 	d->ndtasks = w->d1.n;
 }
 

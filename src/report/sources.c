@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load/snapshot.h"
+#include "procfs/task_info.h"
 #include "pidstat/pidstat.h"
 #include "util/grow.h"
 
@@ -24,6 +25,7 @@ struct acc {
 	uint64_t usr, sys, nv, niv, w, maj;
 	struct cpuset ran;
 	unsigned nthreads, seen;
+	bool from_start; /* read at the window's first sample */
 	char comm[RP_COMM_MAX];
 };
 
@@ -138,6 +140,7 @@ static int merge_order(struct task_sampler *ts, int curr)
 			a->tid = tid;
 			a->start = t->start;
 			acc_first(a, s, ts->nsamples == 0);
+			a->from_start = ts->nsamples == 0;
 		}
 		acc_update(a, t, s);
 	}
@@ -244,34 +247,79 @@ int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, st
 	return 0;
 }
 
-int dtasks_look(const struct procfs *pf, pid_t self, struct dtask_look *out)
+/*
+ * Whether a thread slept through the whole window: read at the first
+ * sample, and neither a context switch nor a tick of CPU since. A thread
+ * that never switched stayed in the sleep it was in before the window.
+ */
+static bool slept_through(const struct task_sampler *ts, pid_t pid, pid_t tid)
 {
-	struct load_scan_opts scan = { .skip_pid = self, .want_stacks = true };
-	struct load_snapshot snap;
-	int rc = load_snapshot_take(pf, &scan, &snap);
+	size_t lo = 0, hi = ts->nacc;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct acc *a = &ts->acc[mid];
+		int c = key_cmp(a->pid, a->tid, pid, tid);
+
+		if (c == 0)
+			return a->from_start && a->nv == a->nv0 && a->niv == a->niv0 &&
+			       a->usr + a->sys == a->usr0 + a->sys0;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The load core's judgement of one D thread: where it waits, whether it counts. */
+static void judge_d_thread(const struct procfs *pf, const struct pidstat_task *t,
+			   struct load_task *lt)
+{
+	struct task_cgroups cg;
+	int frozen = 0;
+
+	memset(lt, 0, sizeof(*lt));
+	lt->pid = t->leader->pid;
+	lt->tid = t->pid;
+	lt->state = 'D';
+	lt->starttime = t->start;
+	snprintf(lt->comm, sizeof(lt->comm), "%s", t->comm);
+	if (task_read_cgroups(pf, lt->pid, &cg) == 0)
+		frozen = cgroup_is_frozen(pf, &cg);
+	if (task_read_wchan(pf, lt->pid, lt->tid, lt->wchan, sizeof(lt->wchan)) < 0)
+		lt->wchan[0] = '\0';
+	if (task_read_stack(pf, lt->pid, lt->tid, &lt->stack) < 0)
+		lt->stack.nframes = 0;
+	load_task_judge(lt, frozen);
+}
+
+int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct dtask_look *out)
+{
+	const struct pidstat_table *tb = &ts->run.table;
 
 	memset(out, 0, sizeof(*out));
-	if (rc)
-		return rc;
-	out->have_load = snap.have_loadavg;
-	for (int i = 0; i < 3; i++)
-		out->load[i] = snap.kernel.load[i];
-	out->counted = snap.n_d_counted;
-	for (size_t i = 0; i < snap.ntasks; i++) {
-		const struct load_task *t = &snap.tasks[i];
+	for (size_t i = 0; i < tb->len; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		struct load_task lt;
 		struct rp_dtask *d;
 
-		if (t->state != 'D' || !t->counts || out->n >= RP_MAX_DTASKS)
+		if (!t->leader || t->state != 'D')
 			continue;
-		d = &out->t[out->n];
-		out->start[out->n++] = t->starttime;
-		d->pid = t->pid;
-		d->tid = t->tid;
-		snprintf(d->comm, sizeof(d->comm), "%s", t->comm);
-		snprintf(d->reason, sizeof(d->reason), "%s", d_reason_words(t->why.reason, false));
-		snprintf(d->reason_key, sizeof(d->reason_key), "%s", d_reason_key(t->why.reason));
+		judge_d_thread(pf, t, &lt);
+		if (!lt.counts)
+			continue;
+		out->counted++;
+		if (out->n >= RP_MAX_DTASKS)
+			continue;
+		d = &out->t[out->n++];
+		d->pid = lt.pid;
+		d->tid = lt.tid;
+		snprintf(d->comm, sizeof(d->comm), "%s", lt.comm);
+		snprintf(d->reason, sizeof(d->reason), "%s", d_reason_words(lt.why.reason, false));
+		snprintf(d->reason_key, sizeof(d->reason_key), "%s", d_reason_key(lt.why.reason));
+		d->whole_window = slept_through(ts, lt.pid, lt.tid);
 	}
-	load_snapshot_release(&snap);
 	return 0;
 }
 

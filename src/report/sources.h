@@ -3,7 +3,8 @@
  * so that changes inside them stay local to sources.c:
  *   - task sampling: the pidstat core (every process and all its threads:
  *     utime/stime, switches, run-queue wait, faults, processor);
- *   - D tasks and why they wait: the load core's snapshot.
+ *   - D tasks and why they wait: the load core's judgement (load_task_judge)
+ *     of the threads the last sample found in D.
  */
 #ifndef TRIAGE_REPORT_SOURCES_H
 #define TRIAGE_REPORT_SOURCES_H
@@ -33,16 +34,14 @@ void task_sampler_close(struct task_sampler *ts);
 /* Fixture roots: points pf at stepN (docs/fixtures.md); 0 or -errno. */
 int source_fixture_step(struct procfs *pf, int n);
 
-/* The D tasks in a load-core snapshot of pf, with the load average. */
+/* The D threads of the last sample, judged by the load core (where they wait, whether they count).
+ */
 struct dtask_look {
 	struct rp_dtask t[RP_MAX_DTASKS];
 	size_t n;
-	unsigned counted; /* every counted D task (may exceed n) */
-	double load[3];
-	bool have_load;
-	unsigned long long start[RP_MAX_DTASKS]; /* with tid, identifies a task */
+	unsigned counted; /* every counted D thread (may exceed n) */
 };
 
-int dtasks_look(const struct procfs *pf, pid_t self, struct dtask_look *out);
+int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct dtask_look *out);
 
 #endif
