@@ -35,7 +35,7 @@ rs_require() { # root and jq; every scenario needs both
 # reads its announcements until "ready" (30 s at most: a workload that never
 # gets ready fails the test). Sets RS_LEADER and RS_SAID (the lines before
 # "ready"). CMD may be a wrapper that execs the workload (ip netns exec,
-# rs_in_cgroup), so the leader's PID is the workload's.
+# RS_IN_CGROUP), so the leader's PID is the workload's.
 rs_start() {
 	local fifo="$RS_TMP/fifo.${#RS_SESSIONS[@]}" line fd
 	mkfifo "$fifo" || fail "mkfifo"
@@ -117,7 +117,9 @@ rs_mkcgroup() {
 # rs_counters FILE: the kernel's counters the oracle compares, one per line:
 # "now T", "stat cpuN busy total" (jiffies; "cpu" is all CPUs), "psi RES some
 # TOTAL_US", "disk DEV IO_MS", "retrans N" (Tcp RetransSegs of the reader's
-# network namespace). A script file, so a wrapper (ip netns exec) can run it.
+# network namespace), "kmsg_oom PID", "kmsg_errors N", and "task PID UTIME
+# STIME RUNQ_NS" for each PID in RS_WATCH. A script file, so a wrapper (ip
+# netns exec) can run it.
 cat >"$RS_TMP/counters.sh" <<'EOS'
 {
 	echo "now $(date +%s.%N)"
