@@ -103,7 +103,12 @@ int BPF_PROG(runq_switch, bool preempt, struct task_struct *prev, struct task_st
 	if (prev->pid && task_matches(prev)) {
 		__u32 tid = prev->pid;
 
-		if (preempt || prev_state == TASK_RUNNING)
+		/*
+		 * prev_state is the state at the start of __schedule(): a wakeup
+		 * or a pending signal since then left the task runnable, on the
+		 * run queue; __state says so.
+		 */
+		if (preempt || prev_state == TASK_RUNNING || prev->__state == TASK_RUNNING)
 			mark_runnable(prev);
 		else
 			bpf_map_delete_elem(&runq_enqueued, &tid);

@@ -89,10 +89,11 @@ bad:
 
 int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv, struct probe_opts *o)
 {
-	const char *shortopts =
-	    spec->in_order ? "+" PROBE_COMMON_SHORTOPTS : PROBE_COMMON_SHORTOPTS;
+	char shortopts[64];
 	int c, rc;
 
+	snprintf(shortopts, sizeof(shortopts), "%s" PROBE_COMMON_SHORTOPTS "%s",
+		 spec->in_order ? "+" : "", spec->shortopts ? spec->shortopts : "");
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, spec->longopts, NULL)) != -1) {
 		if (c == 'h') {

@@ -15,7 +15,14 @@
 #include "probe/stackprobe.h"
 #include "util/parse.h"
 
-enum { OPT_FOLDED = 0x200, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_PER_THREAD, OPT_TOP, OPT_FREQ };
+enum {
+	OPT_FREQ = 'F',
+	OPT_TOP = 't',
+	OPT_FOLDED = 0x200,
+	OPT_NO_KSTACKS,
+	OPT_NO_USTACKS,
+	OPT_PER_THREAD,
+};
 
 static void usage(const struct sp_probe *p, FILE *out)
 {
@@ -115,7 +122,8 @@ static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp
 		{ 0 },
 	};
 	struct stack_args a = { p, o };
-	const struct probe_cmd_spec spec = { p->name, longopts, false, spec_usage, own_option, &a };
+	const struct probe_cmd_spec spec = { p->name,	 longopts,   "F:t:", false,
+					     spec_usage, own_option, &a };
 	int rc;
 
 	sp_opts_init(o);

@@ -99,7 +99,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *
 		{ 0 },
 	};
 	/* In order: the trailing "interval [count]" are operands. */
-	const struct probe_cmd_spec spec = { NAME, longopts, true, usage, own_option, flags };
+	const struct probe_cmd_spec spec = { NAME, longopts, NULL, true, usage, own_option, flags };
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
 	return rc ? rc

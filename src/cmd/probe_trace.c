@@ -64,7 +64,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 {
 	static const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
 	/* Not in order: "trace openat -p PID" and "trace -p PID openat" both work. */
-	const struct probe_cmd_spec spec = { NAME, longopts, false, usage, NULL, NULL };
+	const struct probe_cmd_spec spec = { NAME, longopts, NULL, false, usage, NULL, NULL };
 	char bad[64];
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 

@@ -1,61 +1,411 @@
-/* System-wide eBPF enrichment of a report window; see enrich.h. (Stub: being implemented.) */
+/*
+ * System-wide eBPF enrichment of a report window; see enrich.h. Each part
+ * is one of the probes' own skeletons started with no target (every task),
+ * read with the readers those probes use for their reports.
+ */
 #include "probe/enrich.h"
 
 #include <errno.h>
-#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/hist.h"
+#include "probe/offcpu.h"
+#include "probe/profile.h"
+#include "probe/runq.h"
+#include "probe/session.h"
+#include "probe/stackprobe.h"
+#include "probe/syscalls.h"
+#include "procfs/procfs.h"
+
+#define ENRICH_DEFAULT_HZ 49
+
+enum { PART_RUNQ, PART_PROFILE, PART_SYSCALLS, PART_DSTATE, PART_COUNT };
+
+struct enrich_part {
+	bool requested;
+	int err; /* 0: running or ran; else why not */
+	const char *stage;
+	void *skel;
+	const struct sp_probe *probe; /* NULL for syscalls (its own start/stop) */
+};
+
+struct probe_enrich {
+	struct enrich_part part[PART_COUNT];
+	struct sp_opts opts; /* every task; stack and rate settings */
+	struct procfs pf;
+	bool pf_open;
+	struct sp_symbolizer syms; /* opened on the first symbolized query */
+	bool syms_ready;
+	int64_t start_ns, stop_ns;
+	bool stopped;
+};
+
+static int part_index(enum probe_enrich_part part)
+{
+	switch (part) {
+	case PROBE_ENRICH_RUNQ:
+		return PART_RUNQ;
+	case PROBE_ENRICH_PROFILE:
+		return PART_PROFILE;
+	case PROBE_ENRICH_SYSCALLS:
+		return PART_SYSCALLS;
+	case PROBE_ENRICH_DSTATE:
+		return PART_DSTATE;
+	default:
+		return -1;
+	}
+}
+
+static void part_start(struct probe_enrich *e, int i)
+{
+	struct enrich_part *p = &e->part[i];
+	struct sp_opts o = e->opts;
+
+	if (i == PART_SYSCALLS) {
+		p->err = sc_probe_start(&o.base.target, 0, &p->skel, &p->stage);
+		return;
+	}
+	p->stage = "starting";
+	if (!p->probe->ops) {
+		p->err = -ENOPKG;
+		return;
+	}
+	if (i == PART_DSTATE) {
+		/* Only D sleeps, kernel stacks only: what says why a task waits, at a small cost.
+		 */
+		o.only_dstate = true;
+		o.user_stacks = false;
+	}
+	p->err = probe_start(p->probe->ops, p->probe->needs, &o, &p->skel, &p->stage);
+}
+
+static void part_detach(struct enrich_part *p, int i)
+{
+	if (!p->skel)
+		return;
+	if (i == PART_SYSCALLS)
+		sc_probe_detach(p->skel);
+	else
+		probe_skel_detach(p->probe->ops, p->skel);
+}
+
+static void part_destroy(struct enrich_part *p, int i)
+{
+	if (!p->skel)
+		return;
+	if (i == PART_SYSCALLS)
+		sc_probe_stop(&p->skel);
+	else
+		probe_skel_stop(p->probe->ops, &p->skel);
+}
+
+static struct sp_symbolizer *symbolizer(struct probe_enrich *e)
+{
+	if (!e->syms_ready) {
+		sp_symbolizer_init(&e->syms, &e->pf);
+		e->syms_ready = true;
+	}
+	return &e->syms;
+}
 
 int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich **out)
 {
-	(void)opts;
+	static const struct sp_probe *const probes[PART_COUNT] = {
+		[PART_RUNQ] = &runq_probe,
+		[PART_PROFILE] = &profile_probe,
+		[PART_DSTATE] = &offcpu_probe,
+	};
+	unsigned parts = opts && opts->parts ? opts->parts : PROBE_ENRICH_ALL;
+	struct probe_enrich *e = calloc(1, sizeof(*e));
+	int first_err = 0, running = 0, err;
+
 	*out = NULL;
-	return -ENOSYS;
+	if (!e)
+		return -ENOMEM;
+	sp_opts_init(&e->opts);
+	e->opts.freq = opts && opts->freq_hz ? opts->freq_hz : ENRICH_DEFAULT_HZ;
+	err = procfs_open(&e->pf, NULL);
+	if (err) {
+		free(e);
+		return err;
+	}
+	e->pf_open = true;
+	probe_libbpf_quiet(opts && opts->verbose);
+	for (int i = 0; i < PART_COUNT; i++) {
+		struct enrich_part *p = &e->part[i];
+
+		p->probe = probes[i];
+		p->requested = parts & (1u << i);
+		p->err = -ENOENT;
+		p->stage = "not requested";
+		if (!p->requested)
+			continue;
+		part_start(e, i);
+		if (!p->err)
+			running++;
+		else if (!first_err)
+			first_err = p->err;
+	}
+	if (!running) {
+		probe_enrich_free(e);
+		return first_err ? first_err : -EINVAL;
+	}
+	if (!e->part[PART_PROFILE].err || !e->part[PART_DSTATE].err)
+		symbolizer(e); /* kallsyms now, so queries after the window are quick */
+	e->start_ns = probe_now_ns();
+	*out = e;
+	return 0;
 }
 
 int probe_enrich_stop(struct probe_enrich *e)
 {
-	return e ? 0 : -EINVAL;
+	if (!e)
+		return -EINVAL;
+	if (e->stopped)
+		return 0;
+	for (int i = 0; i < PART_COUNT; i++)
+		part_detach(&e->part[i], i);
+	e->stop_ns = probe_now_ns();
+	e->stopped = true;
+	if (e->part[PART_DSTATE].skel && !e->part[PART_DSTATE].err)
+		offcpu_flush_pending(e->part[PART_DSTATE].skel, &e->pf, e->stop_ns);
+	return 0;
 }
 
 void probe_enrich_free(struct probe_enrich *e)
 {
-	(void)e;
+	if (!e)
+		return;
+	for (int i = 0; i < PART_COUNT; i++)
+		part_destroy(&e->part[i], i);
+	if (e->syms_ready)
+		sp_symbolizer_release(&e->syms);
+	if (e->pf_open)
+		procfs_close(&e->pf);
+	free(e);
 }
 
 int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_part part,
 			     const char **stage)
 {
+	int i = part_index(part);
+
 	if (stage)
-		*stage = "starting";
-	return -ENOSYS;
+		*stage = i < 0 ? "no such part" : e->part[i].stage;
+	return i < 0 ? -EINVAL : e->part[i].err;
 }
 
 double probe_enrich_seconds(const struct probe_enrich *e)
 {
-	return 0;
+	int64_t end = e->stopped ? e->stop_ns : probe_now_ns();
+
+	return (double)(end - e->start_ns) / 1e9;
+}
+
+/* The skeleton of a part that ran, after stop; NULL with *err otherwise. */
+static void *ready_part(const struct probe_enrich *e, int i, int *err)
+{
+	*err = !e->stopped ? -EBUSY : e->part[i].err;
+	return *err ? NULL : e->part[i].skel;
+}
+
+/* The upper bound in ns of the slot holding the q-th quantile, at most max_ns. */
+static uint64_t slot_quantile(const uint64_t *slots, unsigned n, uint64_t count, double q,
+			      uint64_t max_ns)
+{
+	uint64_t rank = (uint64_t)(q * (double)count), seen = 0, lo, hi;
+
+	for (unsigned i = 0; i < n; i++) {
+		seen += slots[i];
+		if (seen > rank || (seen == count && slots[i])) {
+			hist_slot_range(i, &lo, &hi);
+			return hi * 1000 < max_ns ? hi * 1000 : max_ns;
+		}
+	}
+	return max_ns;
 }
 
 int probe_enrich_runq(const struct probe_enrich *e, int pid, struct probe_enrich_runq *out)
 {
-	return -ENOSYS;
+	struct runq_sum sum;
+	int err;
+	void *skel = ready_part(e, PART_RUNQ, &err);
+
+	memset(out, 0, sizeof(*out));
+	if (!skel)
+		return err;
+	err = runq_read_sum(skel, pid, &sum);
+	if (err)
+		return err;
+	_Static_assert(PROBE_ENRICH_HIST_SLOTS == RUNQ_SUM_SLOTS, "one histogram layout");
+	memcpy(out->slots, sum.slots, sizeof(out->slots));
+	out->count = sum.count;
+	out->total_ns = sum.total_ns;
+	out->max_ns = sum.max_ns;
+	out->lost = sum.lost;
+	if (sum.count) {
+		out->p50_ns = slot_quantile(sum.slots, RUNQ_SUM_SLOTS, sum.count, 0.50, sum.max_ns);
+		out->p99_ns = slot_quantile(sum.slots, RUNQ_SUM_SLOTS, sum.count, 0.99, sum.max_ns);
+	}
+	return 0;
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
 }
 
 int probe_enrich_top_functions(struct probe_enrich *e, int pid, struct probe_enrich_func *out,
 			       size_t max, size_t *n, struct probe_enrich_profile *sum)
 {
+	struct profile_result r;
+	int err;
+	void *skel = ready_part(e, PART_PROFILE, &err);
+
 	*n = 0;
-	return -ENOSYS;
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
+	if (!skel)
+		return err;
+	if (pid <= 0)
+		return -EINVAL;
+	err = profile_read_functions(skel, symbolizer(e), pid, &r);
+	if (err)
+		return err;
+	for (size_t i = 0; i < r.nf && *n < max; i++) {
+		struct probe_enrich_func *f = &out[(*n)++];
+
+		copy_str(f->name, sizeof(f->name), r.f[i].name);
+		copy_str(f->module, sizeof(f->module),
+			 r.f[i].module	 ? r.f[i].module
+			 : r.f[i].kernel ? "kernel"
+					 : "");
+		f->kernel = r.f[i].kernel;
+		f->samples = r.f[i].samples;
+	}
+	if (sum) {
+		for (size_t i = 0; i < r.n; i++)
+			sum->samples += r.e[i].value;
+		sum->all_samples = r.samples;
+		sum->freq_hz = e->opts.freq;
+	}
+	profile_result_release(&r);
+	return 0;
+}
+
+static int cmp_syscalls(const void *a, const void *b)
+{
+	const struct probe_enrich_syscall *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
 int probe_enrich_top_syscalls(const struct probe_enrich *e, int pid,
 			      struct probe_enrich_syscall *out, size_t max, size_t *n)
 {
+	struct probe_enrich_syscall *all;
+	struct sc_pid_row *rows;
+	size_t nrows, m = 0;
+	int err;
+	void *skel = ready_part(e, PART_SYSCALLS, &err);
+
 	*n = 0;
-	return -ENOSYS;
+	if (!skel)
+		return err;
+	err = sc_read_pid_rows(skel, false, &rows, &nrows);
+	all = calloc(nrows ? nrows : 1, sizeof(*all));
+	if (err || !all) {
+		free(rows);
+		free(all);
+		return err ? err : -ENOMEM;
+	}
+	for (size_t i = 0; i < nrows; i++) {
+		if (rows[i].pid != (uint32_t)pid)
+			continue;
+		char buf[PROBE_ENRICH_SYSCALL_NAME_LEN];
+
+		copy_str(all[m].name, sizeof(all[m].name),
+			 sc_row_name(rows[i].nr, buf, sizeof(buf)));
+		all[m].nr = rows[i].nr;
+		all[m].count = rows[i].count;
+		all[m].errors = rows[i].errors;
+		all[m].total_ns = rows[i].total_ns;
+		m++;
+	}
+	qsort(all, m, sizeof(*all), cmp_syscalls);
+	*n = m < max ? m : max;
+	memcpy(out, all, *n * sizeof(*out));
+	free(all);
+	free(rows);
+	return 0;
+}
+
+/* One thread's first (largest) stack: its kernel frames as "name+0xoff". */
+static void dwait_frames(struct probe_enrich_dwait *d, const struct stack_entry *s)
+{
+	for (size_t k = 0; k < s->nk && d->nframes < PROBE_ENRICH_FRAMES; k++)
+		stack_frame_format(&s->kframes[k], d->frames[d->nframes++], sizeof(d->frames[0]));
+}
+
+static struct probe_enrich_dwait *find_dwait(struct probe_enrich_dwait *out, size_t n, int tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].tid == tid)
+			return &out[i];
+	return NULL;
+}
+
+static int cmp_dwait(const void *a, const void *b)
+{
+	const struct probe_enrich_dwait *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 int probe_enrich_dstate(const struct probe_enrich *e, int pid, struct probe_enrich_dwait *out,
 			size_t max, size_t *n)
 {
+	struct probe_enrich *me = (struct probe_enrich *)e; /* the symbolizer cache only */
+	struct offcpu_result r;
+	int err;
+	void *skel = ready_part(e, PART_DSTATE, &err);
+
 	*n = 0;
-	return -ENOSYS;
+	if (!skel)
+		return err;
+	/* Every entry symbolized: entries are few, D sleeps only, kernel stacks only. */
+	err = offcpu_read(skel, symbolizer(me), SIZE_MAX, &r);
+	if (err)
+		return err;
+	/* Sorted by time: a thread's first entry carries its main stack. */
+	for (size_t i = 0; i < r.n && max; i++) {
+		const struct stack_entry *s = &r.e[i];
+		struct probe_enrich_dwait *d;
+
+		if (pid > 0 && s->pid != (uint32_t)pid)
+			continue;
+		d = find_dwait(out, *n, (int)s->tid);
+		if (!d) {
+			if (*n == max)
+				continue;
+			d = &out[(*n)++];
+			memset(d, 0, sizeof(*d));
+			d->pid = (int)s->pid;
+			d->tid = (int)s->tid;
+			copy_str(d->comm, sizeof(d->comm), s->comm);
+			d->still_blocked = offcpu_still_off(skel, s->tid);
+			dwait_frames(d, s);
+		}
+		d->total_ns += s->value;
+		d->count += s->count;
+	}
+	qsort(out, *n, sizeof(*out), cmp_dwait);
+	offcpu_result_release(&r);
+	return 0;
 }

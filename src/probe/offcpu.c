@@ -3,10 +3,12 @@
  * (voluntary = blocked, involuntary = preempted) and stack.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/offcpu.h"
 #include "probe/stackprobe.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -17,21 +19,6 @@
 
 #include "bpf/stackprobes.h"
 #include "offcpu.skel.h"
-
-struct thread_sum {
-	uint32_t pid, tid;
-	char comm[SP_COMM_LEN];
-	uint64_t ns[2], n[2]; /* [0] voluntary, [1] involuntary */
-};
-
-struct offcpu_result {
-	struct stack_entry *e;
-	struct offcpu_key *keys;
-	size_t n;
-	struct thread_sum *t;
-	size_t nt;
-	uint64_t stack_errors, map_full;
-};
 
 static int oc_configure(void *skel, const void *cfg)
 {
@@ -65,8 +52,9 @@ static void task_comm(const struct procfs *pf, uint32_t pid, uint32_t tid, char 
  * up to the end, for threads that still exist (an exited thread's last
  * switch is not recorded by the BPF side).
  */
-static void flush_pending(const struct procfs *pf, struct offcpu_bpf *sk, int64_t end_ns)
+void offcpu_flush_pending(void *skel, const struct procfs *pf, int64_t end_ns)
 {
+	struct offcpu_bpf *sk = skel;
 	int start_fd = bpf_map__fd(sk->maps.offcpu_start);
 	int time_fd = bpf_map__fd(sk->maps.offcpu_time);
 	__u32 tid, next, *prev = NULL;
@@ -255,21 +243,50 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
-static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
+int offcpu_read(void *skel, struct sp_symbolizer *z, size_t nsym, struct offcpu_result *r)
 {
-	struct offcpu_result r = { 0 };
-	size_t top;
 	int err;
 
-	flush_pending(&s->pf, skel, s->end_ns);
-	err = collect(skel, &r);
+	memset(r, 0, sizeof(*r));
+	err = collect(skel, r);
 	if (!err) {
-		stacks_sort(r.e, r.n);
-		qsort(r.t, r.nt, sizeof(*r.t), thread_cmp);
-		top = o->folded ? r.n : sp_top(o->top, r.n);
-		err = symbolize(s->syms, skel, r.e, top);
+		stacks_sort(r->e, r->n);
+		qsort(r->t, r->nt, sizeof(*r->t), thread_cmp);
+		err = symbolize(z, skel, r->e, sp_top(nsym, r->n));
 	}
+	if (err)
+		offcpu_result_release(r);
+	return err;
+}
+
+void offcpu_result_release(struct offcpu_result *r)
+{
+	if (r->e)
+		stack_entries_release(r->e, r->n);
+	free(r->e);
+	free(r->keys);
+	free(r->t);
+	memset(r, 0, sizeof(*r));
+}
+
+bool offcpu_still_off(void *skel, uint32_t tid)
+{
+	struct offcpu_start st;
+
+	return !bpf_map_lookup_elem(bpf_map__fd(((struct offcpu_bpf *)skel)->maps.offcpu_start),
+				    &tid, &st);
+}
+
+static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
+{
+	struct offcpu_result r;
+	size_t top = 0;
+	int err;
+
+	offcpu_flush_pending(skel, &s->pf, s->end_ns);
+	err = offcpu_read(skel, s->syms, o->folded ? SIZE_MAX : o->top, &r);
 	if (!err) {
+		top = o->folded ? r.n : sp_top(o->top, r.n);
 		if (o->folded)
 			err = stacks_write_folded(s->out, r.e, r.n, 1000);
 		else if (o->base.json)
@@ -277,12 +294,27 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 		else
 			print_plain(s, o, &r, top);
 	}
-	if (r.e)
-		stack_entries_release(r.e, r.n);
-	free(r.e);
-	free(r.keys);
-	free(r.t);
+	offcpu_result_release(&r);
 	return err;
+}
+#else
+void offcpu_flush_pending(void *skel, const struct procfs *pf, int64_t end_ns)
+{
+}
+
+bool offcpu_still_off(void *skel, uint32_t tid)
+{
+	return false;
+}
+
+int offcpu_read(void *skel, struct sp_symbolizer *z, size_t nsym, struct offcpu_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	return -ENOPKG;
+}
+
+void offcpu_result_release(struct offcpu_result *r)
+{
 }
 #endif
 

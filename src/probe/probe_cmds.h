@@ -43,6 +43,7 @@ int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_o
 struct probe_cmd_spec {
 	const char *name;
 	const struct option *longopts;	     /* PROBE_COMMON_LONGOPTS plus the probe's own */
+	const char *shortopts;		     /* the probe's own short options, or NULL */
 	bool in_order;			     /* stop at the first operand ("+" to getopt) */
 	void (*usage)(FILE *out, void *ctx); /* ctx: the spec's */
 	/* The probe's own options: 0 if handled, 1 if unknown; may be NULL. */

@@ -360,6 +360,16 @@ int profile_read_functions(void *skel, struct sp_symbolizer *z, int pid, struct 
 	return err;
 }
 
+#else
+int profile_read_functions(void *skel, struct sp_symbolizer *z, int pid, struct profile_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	return -ENOPKG;
+}
+
+void profile_result_release(struct profile_result *r)
+{
+}
 #endif
 
 const struct sp_probe profile_probe = {

@@ -217,6 +217,11 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	free(r.t);
 	return err;
 }
+#else
+int runq_read_sum(void *skel, int pid, struct runq_sum *out)
+{
+	return -ENOPKG;
+}
 #endif
 
 const struct sp_probe runq_probe = {

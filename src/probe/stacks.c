@@ -10,7 +10,7 @@
 static bool is_bpf_machinery(const char *name)
 {
 	return name && (!strncmp(name, "bpf_prog_", 9) || !strncmp(name, "bpf_trace_run", 13) ||
-			!strncmp(name, "__bpf_trace_", 12));
+			!strncmp(name, "__bpf_trace_", 12) || !strncmp(name, "__traceiter_", 12));
 }
 
 static size_t frames_in(const uint64_t *ips, size_t n)
@@ -25,7 +25,7 @@ static size_t frames_in(const uint64_t *ips, size_t n)
 /*
  * A tracepoint program's stack starts in the program itself (a JIT address
  * kallsyms may not list yet) and the tracepoint glue: everything up to the
- * last bpf_trace_run / __bpf_trace_ frame among the first few goes.
+ * last bpf_trace_run / __bpf_trace_ / __traceiter_ frame among the first few goes.
  */
 static size_t bpf_frames_to_skip(const struct stack_frame *f, size_t n)
 {

@@ -160,26 +160,42 @@ static void syscalls_detail(struct probe_enrich *e, struct rp_finding *x)
 	}
 }
 
+static bool named(const struct rp_subject *s, int pid)
+{
+	for (size_t i = 0; i < s->npids; i++)
+		if (s->pids[i] == pid)
+			return true;
+	return s->pid == pid;
+}
+
+/* Off-CPU stacks of the finding's D tasks (every D thread is asked for, then filtered). */
 static void dstate_detail(struct probe_enrich *e, struct rp_finding *x)
 {
-	struct probe_enrich_dwait dw[ENRICH_DTASKS];
-	size_t n = 0;
+	struct probe_enrich_dwait dw[ENRICH_DTASKS * 8];
+	size_t n = 0, shown = 0;
 
-	if (probe_enrich_dstate(e, x->subject.pid, dw, ENRICH_DTASKS, &n))
+	if (probe_enrich_dstate(e, 0, dw, sizeof(dw) / sizeof(dw[0]), &n))
 		return;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && shown < ENRICH_DTASKS; i++) {
 		char line[200];
-		size_t used = (size_t)snprintf(line, sizeof(line),
-					       "eBPF off-CPU: TID %d %s in D %.1f s%s:", dw[i].tid,
-					       dw[i].comm, (double)dw[i].total_ns / 1e9,
-					       dw[i].still_blocked ? " (still blocked)" : "");
+		size_t used;
 
+		if (!named(&x->subject, dw[i].pid))
+			continue;
+		shown++;
+		used = (size_t)snprintf(line, sizeof(line),
+					"eBPF off-CPU: TID %d %s in D %.1f s%s:", dw[i].tid,
+					dw[i].comm, (double)dw[i].total_ns / 1e9,
+					dw[i].still_blocked ? " (still blocked)" : "");
 		for (size_t k = 0; k < dw[i].nframes && k < ENRICH_FRAMES && used < sizeof(line);
 		     k++)
 			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s%s",
 						 k ? "< " : "", dw[i].frames[k]);
 		detail(x, line);
 	}
+	if (!shown)
+		detail(x, "eBPF off-CPU: no D sleep of these tasks began or ended in the window "
+			  "(they were blocked before it started)");
 }
 
 /* With no CPU finding to attach it to, the window's run-queue latency is a checked line. */
@@ -192,11 +208,12 @@ static void runq_checked(struct probe_enrich *e, struct report_findings *f)
 		return;
 	c = &f->checked[f->nchecked++];
 	set_str(c->resource, sizeof(c->resource), "cpu-runq");
-	snprintf(c->summary, sizeof(c->summary),
-		 "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f "
-		 "ms, max %.3f ms",
-		 (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
-		 (double)q.max_ns / 1e6);
+	snprintf(
+	    c->summary, sizeof(c->summary),
+	    "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, "
+	    "max %.3f ms",
+	    (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
+	    (double)q.max_ns / 1e6);
 }
 
 void report_enrich_findings(struct report_data *d, struct report_findings *f)

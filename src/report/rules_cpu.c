@@ -27,6 +27,17 @@ static void switch_words(const struct rp_proc *p, char *buf, size_t size)
 		 p->cswch_s, p->nvcswch_s, p->wait_pct);
 }
 
+/* A CPU-bound process that got less than a CPU: it was short of one, not idle. */
+static void demand_words(const struct rp_proc *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (p->usr_pct + p->sys_pct < CPU_BOUND_PCT)
+		snprintf(buf, size,
+			 "; its busiest thread was on a CPU or queued for one %.0f%% of the "
+			 "window, so it would take more CPU if it got it",
+			 p->top_demand_pct > 100 ? 100 : p->top_demand_pct);
+}
+
 static void thread_words(const struct rp_proc *p, char *buf, size_t size)
 {
 	buf[0] = '\0';
@@ -45,7 +56,7 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	enum report_sev sev = ceiling ? SEV_CRITICAL : SEV_WARNING;
 	struct rp_finding *x =
 	    finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
-	char place[160], sw[160], thr[96];
+	char place[160], sw[160], thr[96], dem[160];
 
 	if (!x)
 		return -ENOMEM;
@@ -54,22 +65,23 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	placement_words(p, d->ncpu, place, sizeof(place));
 	switch_words(p, sw, sizeof(sw));
 	thread_words(p, thr, sizeof(thr));
+	demand_words(p, dem, sizeof(dem));
 	if (kernel) {
 		finding_say(
 		    x,
 		    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in the kernel, so the time "
-		    "goes to system calls or kernel work%s%s; %s. Count its syscalls:",
-		    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, place[0] ? "; " : "",
-		    place, sw);
+		    "goes to system calls or kernel work%s%s%s; %s. Count its syscalls:",
+		    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, dem,
+		    place[0] ? "; " : "", place, sw);
 		finding_next(x, "triage probe syscalls -p %d -d 10", (int)p->pid);
 	} else {
 		finding_say(x,
 			    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so "
-			    "the time goes to %s; %s%s%s. Profile it:",
+			    "the time goes to %s%s; %s%s%s. Profile it:",
 			    (int)p->pid, p->comm, cpu, thr, user_share * 100,
 			    user_share >= CPU_USER_SHARE ? "its own code"
 							 : "its own code more than the kernel",
-			    place, place[0] ? "; " : "", sw);
+			    dem, place, place[0] ? "; " : "", sw);
 		finding_next(x, "triage probe profile -p %d -d 10", (int)p->pid);
 	}
 	finding_ev(x, "cpu", cpu, "% of one CPU");
@@ -291,19 +303,32 @@ static int cpu_throttled(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
+/*
+ * The least CPU a process that wants one all the time must get to count as
+ * CPU-bound: CPU_BOUND_MIN_PCT, or less on a saturated machine where every
+ * runnable task gets only its share (CPU_FAIR_SHARE_FRACTION of it).
+ */
+static double bound_floor(const struct report_data *d)
+{
+	double queued = d->runnable_avg > d->ncpu ? d->runnable_avg : d->ncpu;
+	double share = queued > 0 ? 100.0 * d->ncpu / queued * CPU_FAIR_SHARE_FRACTION : 100;
+
+	return share < CPU_BOUND_MIN_PCT ? share : CPU_BOUND_MIN_PCT;
+}
+
 /* Busy, or wanting a CPU all the time while getting a fair part of one. */
-static bool is_cpu_bound(const struct rp_proc *p)
+static bool is_cpu_bound(const struct report_data *d, const struct rp_proc *p)
 {
 	double cpu = cpu_of(p);
 
 	return cpu >= CPU_BOUND_PCT ||
-	       (cpu >= CPU_BOUND_MIN_PCT && p->top_demand_pct >= CPU_DEMAND_PCT);
+	       (cpu >= bound_floor(d) && p->top_demand_pct >= CPU_DEMAND_PCT);
 }
 
 int rules_cpu(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nprocs; i++)
-		if (is_cpu_bound(&d->procs[i]) && cpu_bound(d, &d->procs[i], f))
+		if (is_cpu_bound(d, &d->procs[i]) && cpu_bound(d, &d->procs[i], f))
 			return -ENOMEM;
 	if (cpu_saturated(d, f) || single_cpu_hot(d, f) || cpu_contention(d, f) ||
 	    cpu_throttled(d, f))

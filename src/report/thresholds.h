@@ -23,6 +23,11 @@
  */
 #define CPU_DEMAND_PCT 90.0
 #define CPU_BOUND_MIN_PCT 25.0
+/*
+ * ...or, on a saturated machine (more runnable tasks than CPUs), this part
+ * of the fair share (100% x CPUs / runnable tasks) when that is lower
+ */
+#define CPU_FAIR_SHARE_FRACTION 0.8
 /* a thread at this % of one CPU, or wanting it, is at its ceiling: critical */
 #define CPU_THREAD_CEILING_PCT 90.0
 

@@ -48,7 +48,7 @@ CROWD=$WPID
 kill -USR1 "$CROWD"
 for i in $(seq 50); do [ "$(ls "/proc/$CROWD/task" | wc -l)" -ge 2 ] && break; sleep 0.1; done
 for probe in offcpu runq profile; do
-	"$TRIAGE" probe "$probe" >/dev/null 2>&1; [ $? = 2 ] || fail "$probe without -p: not exit 2"
+	"$TRIAGE" probe "$probe" -p 1 -C x >/dev/null 2>&1; [ $? = 2 ] || fail "$probe -p and -C: not exit 2"
 	"$TRIAGE" probe "$probe" -p x >/dev/null 2>&1; [ $? = 2 ] || fail "$probe -p x: not exit 2"
 	"$TRIAGE" probe "$probe" -p 1 extra >/dev/null 2>&1; [ $? = 2 ] || fail "$probe extra arg: not 2"
 	"$TRIAGE" probe "$probe" -p 1 --folded --json >/dev/null 2>&1; [ $? = 2 ] ||

@@ -121,3 +121,22 @@ kill "$WPID"
 "$TRIAGE" probe syscalls -p 4194303 >/dev/null 2>"$SCRATCH/err"; rc=$?
 [ $rc = 1 ] && grep -q 'no such process' "$SCRATCH/err" || fail "missing pid: exit $rc"
 echo "ok usage"
+
+# 5. No -p/-C: every process, with a per-process table naming the workload,
+# whose getppid count is still exact.
+start_workload $N_PPID $N_OK $N_MISSING "$SCRATCH/file"
+start_probe "$SCRATCH/all.json" "$SCRATCH/err.all" syscalls --json -d 60
+kill -USR1 "$WPID"
+wait "$WPID"
+kill -INT "$PPID_PROBE"
+wait_pid_rc "$PPID_PROBE"
+[ "$RC" = 0 ] || { cat "$SCRATCH/err.all"; fail "system-wide probe exited $RC"; }
+J="$SCRATCH/all.json"
+jq -e '.target.all == true' "$J" >/dev/null || fail "system-wide JSON does not say all"
+jq -e --argjson p "$WPID" --argjson n $N_PPID '.reports[-1].processes[] | select(.pid == $p)
+	| .top_syscall == "getppid" and .top_count == $n and .calls > $n' "$J" >/dev/null ||
+	fail "workload $WPID not listed with $N_PPID getppid: $(jq -c --argjson p "$WPID" \
+		'.reports[-1].processes[] | select(.pid == $p)' "$J")"
+jq -e --argjson n $N_PPID '.reports[-1].syscalls[] | select(.name == "getppid") | .count >= $n' \
+	"$J" >/dev/null || fail "system-wide getppid total below the workload's"
+echo "ok system-wide"

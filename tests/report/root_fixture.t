@@ -12,6 +12,8 @@
 #   - TCP: RetransSegs +100 of OutSegs +2000 = 5% -> tcp-retransmits warning
 #   - cgroup v2 /capped: 80 of 100 periods throttled -> cpu-throttled, PIDs 600
 #   - cgroup v2 /squeezed: memory.events high +25 -> memory-pressure, PID 700
+#   - the same two faults in cgroup v1 files (a third root): throttled_time
+#     +6e9 ns = 6 s, memory.failcnt +25
 #   - kernel log: an OOM kill of PID 800 inside the window (in), one 400 s
 #     before it (out: older than the 300 s look-back)
 # The quiet root has the same tasks idle and no event: nothing warning or critical.
@@ -74,8 +76,12 @@ step() {
 		task "$p" 500 vforker D 1 1 0 1 0 0 0
 		task "$p" 501 vforker D 1 1 1 1 0 0 0
 	fi
-	# cgroup v2 tree of this step
-	local cg=$1/step$2/sys/fs/cgroup
+	if [ "${CGV:-2}" = 1 ]; then cgroup_v1 "$1/step$2/sys/fs/cgroup" "$k" "$bad"; else cgroup_v2 "$1/step$2/sys/fs/cgroup" "$k" "$bad"; fi
+}
+
+# cgroup_v2 DIR K FAULTY: /capped (quota 0.2 CPU) and /squeezed (memory.events)
+cgroup_v2() {
+	local cg=$1 k=$2 bad=$3
 	mkdir -p "$cg/capped" "$cg/squeezed"
 	echo "cpu memory" >"$cg/cgroup.controllers"
 	echo "20000 100000" >"$cg/capped/cpu.max"
@@ -85,6 +91,23 @@ step() {
 	echo "max 100000" >"$cg/squeezed/cpu.max"
 	printf 'low 0\nhigh %d\nmax 0\noom 0\noom_kill 0\n' $((bad * 25 * k)) >"$cg/squeezed/memory.events"
 	echo 700 >"$cg/squeezed/cgroup.procs"
+}
+
+# cgroup_v1 DIR K FAULTY: the same faults in v1 files (cpu: ns, memory: failcnt)
+cgroup_v1() {
+	local cg=$1 k=$2 bad=$3
+	mkdir -p "$cg/cpu/capped" "$cg/memory/squeezed"
+	echo 20000 >"$cg/cpu/capped/cpu.cfs_quota_us"
+	echo 100000 >"$cg/cpu/capped/cpu.cfs_period_us"
+	printf 'nr_periods %d\nnr_throttled %d\nthrottled_time %d\n' \
+		$((100 * k)) $((bad * 80 * k)) $((bad * 6000000000 * k)) >"$cg/cpu/capped/cpu.stat"
+	echo 600 >"$cg/cpu/capped/cgroup.procs"
+	echo -1 >"$cg/cpu/cpu.cfs_quota_us"
+	echo 104857600 >"$cg/memory/squeezed/memory.limit_in_bytes"
+	echo $((bad * 25 * k)) >"$cg/memory/squeezed/memory.failcnt"
+	printf 'oom_kill_disable 0\nunder_oom 0\noom_kill 0\n' >"$cg/memory/squeezed/memory.oom_control"
+	echo 700 >"$cg/memory/squeezed/cgroup.procs"
+	echo 9223372036854771712 >"$cg/memory/memory.limit_in_bytes"
 }
 
 mkroot() { # DIR FAULTY
@@ -105,6 +128,7 @@ mkroot() { # DIR FAULTY
 
 mkroot "$tmp/bad" 1
 mkroot "$tmp/quiet" 0
+CGV=1 mkroot "$tmp/v1" 1
 
 "$TRIAGE" report --root "$tmp/bad" --json >"$tmp/bad.json" 2>"$tmp/err"; rc=$?
 [ "$rc" = 0 ] || fail "report over the faulty root exited $rc: $(cat "$tmp/err")"
@@ -136,6 +160,15 @@ jq -e '.headline | startswith("OK:")' "$tmp/quiet.json" >/dev/null || fail "quie
 jq -e '[.checked[].resource] | index("cpu") and index("disk") and index("memory")' "$tmp/quiet.json" >/dev/null ||
 	fail "quiet checked list: $(jq -c .checked "$tmp/quiet.json")"
 echo "ok: quiet root"
+
+# cgroup v1 trees: the same throttling (throttled_time in ns) and limit hits (memory.failcnt).
+"$TRIAGE" report --root "$tmp/v1" --json >"$tmp/v1.json" || fail "v1 root"
+jq -e 'any(.findings[]; .kind == "cpu-throttled" and .subject.cgroup == "/capped" and .subject.pid == 600
+	and (.evidence[] | select(.metric == "throttled_time") | .value) == 6)' "$tmp/v1.json" >/dev/null ||
+	fail "v1 throttling: $(jq -c '[.findings[] | select(.kind == "cpu-throttled")]' "$tmp/v1.json")"
+jq -e 'any(.findings[]; .kind == "memory-pressure" and .subject.cgroup == "/squeezed" and .subject.pid == 700)' \
+	"$tmp/v1.json" >/dev/null || fail "v1 memory.failcnt: $(jq -c '[.findings[].kind]' "$tmp/v1.json")"
+echo "ok: cgroup v1 root"
 
 # Plain text: the headline first; colour only when asked for, never with NO_COLOR on auto.
 "$TRIAGE" report --root "$tmp/bad" --color=never >"$tmp/plain" || fail "plain run"

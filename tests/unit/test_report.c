@@ -183,6 +183,32 @@ TEST(cpu_bound_by_demand)
 	report_findings_release(&f);
 }
 
+/*
+ * The graphite scene on a shared 2-CPU machine: 16 runnable tasks, so each
+ * gets 12.5% of a CPU; the relay never sleeps and gets 11%. Floor:
+ * 100 x 2 / 16 x CPU_FAIR_SHARE_FRACTION = 10%.
+ */
+TEST(cpu_bound_on_a_saturated_machine)
+{
+	struct report_data d;
+	struct report_findings f;
+	double floor = 100.0 * 2 / 16 * CPU_FAIR_SHARE_FRACTION;
+
+	quiet(&d);
+	d.all.busy = 100;
+	d.runnable_avg = 16;
+	proc(&d, 4711, "carbon-relay", floor + 1, 0.2)->top_demand_pct = 99;
+	proc(&d, 60, "at", floor, 0)->top_demand_pct = 99;
+	proc(&d, 61, "below", floor - 0.1, 0)->top_demand_pct = 99;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_BOUND_USER), 2);
+	ASSERT_EQ(f.f[0].kind, RK_CPU_BOUND_USER);
+	ASSERT_EQ(f.f[0].subject.pid, 4711);
+	ASSERT_EQ(f.f[1].subject.pid, 60);
+	ASSERT_TRUE(strstr(f.f[0].summary, "so it would take more CPU if it got it") != NULL);
+	report_findings_release(&f);
+}
+
 TEST(cpu_saturated_boundaries)
 {
 	struct report_data d;
@@ -567,6 +593,7 @@ int main(void)
 	RUN(&st, cpu_bound_threshold);
 	RUN(&st, cpu_bound_kernel_share);
 	RUN(&st, cpu_bound_by_demand);
+	RUN(&st, cpu_bound_on_a_saturated_machine);
 	RUN(&st, cpu_saturated_boundaries);
 	RUN(&st, single_cpu_hot_boundaries);
 	RUN(&st, cpu_contention_names_every_waiter);

@@ -141,7 +141,8 @@ int main(int argc, char **argv)
 		struct timespec cpu;
 
 		wait_for_go();
-		burn_cycles_in_known_function((int64_t)(atof(argv[2]) * 1e9), CLOCK_THREAD_CPUTIME_ID);
+		burn_cycles_in_known_function((int64_t)(atof(argv[2]) * 1e9),
+					      CLOCK_THREAD_CPUTIME_ID);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
 		printf("cpu_ns=%lld\n", (long long)cpu.tv_sec * 1000000000 + cpu.tv_nsec);
 		return 0;
