@@ -9,8 +9,11 @@
 # one CPU (/proc/PID/stat; 20% plus the period's rounding).
 # Tolerated, because the quota causes it: cpu-contention naming the hog
 # (alone or among other users' processes) -- the kernel counts the time a
-# throttled task waits as run-queue delay in /proc/PID/schedstat. Nothing
-# else about the hog or the cgroup.
+# throttled task waits as run-queue delay in /proc/PID/schedstat; and, for
+# the same reason, cpu-bound-user naming the hog, which the report calls
+# CPU-bound by demand (on CPU + "queued" >= 90%), when the kernel's
+# schedstat agrees. The hog does spin; but see scen-to-report.md: the
+# queueing is the throttle. Nothing else about the hog or the cgroup.
 # Tolerated besides: lib.sh's background findings.
 . "$SRC/tests/report/lib.sh"
 rs_require
@@ -38,5 +41,6 @@ echo "ok: premise: $((t1 - t0)) of $((p1 - p0)) periods throttled; the hog got $
 mine=".kind == \"cpu-throttled\" and (.subject.cgroup // \"\" | contains(\"$name\"))
 	and (.severity | IN(\"warning\", \"critical\"))"
 rs_expect "$out" "cpu-throttled naming $name" "$mine"
-tolerated=".kind == \"cpu-contention\" and (pids | all(. == $hog or foreign_pid))"
+tolerated="(.kind == \"cpu-contention\" and (pids | all(. == $hog or foreign_pid)))
+	or (.kind == \"cpu-bound-user\" and pids == [$hog] and (\$o.tasks[\"$hog\"] | .usr + .sys + .wait >= 90))"
 rs_judge "$out" "$mine" "$tolerated" "$name"
