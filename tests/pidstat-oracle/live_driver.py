@@ -14,7 +14,7 @@ otherwise (a tool died early, a workload did not start, a step took more
 than DEADLINE). LIVE_DEBUG=1 prints the timeline.
 
 How. A sampler blocked in its interval wait (sysstat: pause; triage:
-ppoll) with K samples printed is between its reads K and K+1: both tools
+or ppoll before) with K samples printed is between its reads K and K+1: both tools
 flush each sample before they wait. The driver reads that from
 /proc/PID/syscall and the output, with the tool's context-switch counts
 read before and after so the look is consistent (the tool did not run
@@ -47,7 +47,7 @@ DEADLINE = 30.0   # no step of the run may take longer
 
 def wait_syscalls():
     """Numbers of the syscalls that only wait (the interval waits)."""
-    names = ("pause", "ppoll", "nanosleep", "clock_nanosleep", "rt_sigsuspend")
+    names = ("pause", "ppoll", "nanosleep", "clock_nanosleep", "rt_sigsuspend", "rt_sigtimedwait")
     out = subprocess.run(["cc", "-E", "-dM", "-include", "sys/syscall.h", "-x", "c",
                           "/dev/null"], capture_output=True, text=True, check=True).stdout
     nrs = set()

@@ -53,7 +53,7 @@ fi
 # only the banner; exec failure is reported by the child; status 0 either
 # way. When the child exits is chosen here, not left to a sleep:
 # - a child that runs is held on a FIFO until the tool is blocked in its
-#   interval wait (pause for sysstat, ppoll for triage, read from
+#   interval wait (pause for sysstat, rt_sigtimedwait or ppoll for triage, read from
 #   /proc/PID/syscall): past its read 0 and long before read 1;
 # - a child that fails to exec cannot be held. sysstat installs its SIGCHLD
 #   handler after the fork, and a child gone before that leaves it printing
@@ -63,7 +63,7 @@ fi
 #   first does in its interval wait, after the handler is in place.
 # A timeout keeps a hung tool from hanging the suite.
 waits=$(printf '#include <sys/syscall.h>\n' | cc -E -dM - 2>/dev/null |
-	awk '$2 ~ /^__NR_(pause|ppoll)$/ { printf "%s%s", sep, $3; sep = "|" }')
+	awk '$2 ~ /^__NR_(pause|ppoll|rt_sigtimedwait)$/ { printf "%s%s", sep, $3; sep = "|" }')
 in_wait() {
 	local nr
 	read -r nr _ 2>/dev/null <"/proc/$1/syscall" && [[ "$nr" =~ ^($waits)$ ]]
