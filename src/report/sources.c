@@ -314,14 +314,11 @@ int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct
 		d->pid = lt.pid;
 		d->tid = lt.tid;
 		snprintf(d->comm, sizeof(d->comm), "%s", lt.comm);
-		snprintf(d->reason, sizeof(d->reason), "%s", load_dreason_words(lt.why.reason, false));
-		snprintf(d->reason_key, sizeof(d->reason_key), "%s", load_dreason_key(lt.why.reason));
+		snprintf(d->reason, sizeof(d->reason), "%s",
+			 load_dreason_words(lt.why.reason, false));
+		snprintf(d->reason_key, sizeof(d->reason_key), "%s",
+			 load_dreason_key(lt.why.reason));
 		d->whole_window = slept_through(ts, lt.pid, lt.tid);
 	}
 	return 0;
-}
-
-int source_fixture_step(struct procfs *pf, int n)
-{
-	return procfs_step(pf, n);
 }
