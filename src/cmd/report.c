@@ -98,7 +98,7 @@ static int parse_opt(int ch, struct report_cli *c)
 		return -1;
 	case 'h':
 		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -161,7 +161,7 @@ static int render(const struct report_cli *c, const struct report_data *d,
 	} else {
 		report_render_plain(stdout, d, f, &st);
 	}
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
