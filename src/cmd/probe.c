@@ -38,7 +38,7 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		probe_usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(probes); i++)
 		if (!strcmp(argv[1], probes[i].name))

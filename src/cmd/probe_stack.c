@@ -158,12 +158,12 @@ static int stack_main(const struct sp_probe *p, int argc, char **argv)
 	int rc = parse_args(p, argc, argv, &o), err;
 
 	if (rc < 0)
-		return cmd_finish_stdout(EXIT_OK); /* --help */
+		return EXIT_OK; /* --help */
 	if (rc)
 		return rc;
 	err = sp_probe_run(p, &o, stdout, stderr, &stage);
 	if (!err)
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	rc = probe_cmd_failed(p->name, stage, err);
 	explain_failure(p, &o, stage, err);
 	return rc;

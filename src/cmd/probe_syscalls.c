@@ -119,7 +119,7 @@ int probe_syscalls_main(int argc, char **argv)
 	rc = parse_args(argc, argv, &opts, &flags);
 	out.hist = (flags & SC_HIST) && !(flags & SC_NO_LATENCY);
 	if (rc < 0)
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	if (rc)
 		return rc;
 	if (opts.json)
@@ -129,5 +129,5 @@ int probe_syscalls_main(int argc, char **argv)
 		json_finish(&out.json);
 	if (err)
 		return probe_cmd_failed(NAME, stage, err);
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }

@@ -123,7 +123,7 @@ int probe_trace_main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rc = parse_args(argc, argv, &opts, nrs, &n);
 	if (rc < 0)
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	if (rc)
 		return rc;
 	if (opts.json)
@@ -132,5 +132,5 @@ int probe_trace_main(int argc, char **argv)
 	print_summary(&out, &sum);
 	if (err)
 		return probe_cmd_failed(NAME, stage, err);
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "cmd.h"
 #include "common.h"
 #include "report/report.h"
+#include "runloop/stop.h"
 #include "util/json.h"
 #include "util/parse.h"
 
@@ -29,14 +29,6 @@ struct report_cli {
 	enum color_when color;
 	pid_t pids[REPORT_MAX_PIDS];
 };
-
-static volatile int stop_requested;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 static void usage(FILE *out)
 {
@@ -106,7 +98,7 @@ static int parse_opt(int ch, struct report_cli *c)
 		return -1;
 	case 'h':
 		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	default:
 		usage(stderr);
 		return EXIT_USAGE;
@@ -155,16 +147,6 @@ static bool want_color(enum color_when w)
 	return isatty(STDOUT_FILENO) && !(no && *no);
 }
 
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int render(const struct report_cli *c, const struct report_data *d,
 		  const struct report_findings *f)
 {
@@ -179,7 +161,7 @@ static int render(const struct report_cli *c, const struct report_data *d,
 	} else {
 		report_render_plain(stdout, d, f, &st);
 	}
-	return cmd_finish_stdout(EXIT_OK);
+	return EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -187,15 +169,19 @@ int cmd_report(int argc, char **argv)
 	struct report_cli c = { .o = { .seconds = 10, .bpf = true } };
 	struct report_data d;
 	struct report_findings f;
+	struct runloop_stop stop;
 	int status = parse_args(argc, argv, &c), rc;
 	bool tty = isatty(STDERR_FILENO);
 
 	if (status >= 0)
 		return status;
-	c.o.stop = &stop_requested;
+	/* armed from here to the end: a Ctrl-C while we start or render is
+	 * taken by the window's clock, and the report still comes out */
+	runloop_stop_init(&stop);
+	runloop_stop_arm(&stop);
+	c.o.stop = &stop;
 	c.o.fd_budget = cmd_fd_budget();
 	c.o.progress = tty ? progress : NULL;
-	catch_stop_signals();
 	rc = report_collect(&c.o, &d);
 	if (tty)
 		fputs("\r\033[K", stderr);

@@ -429,15 +429,15 @@ int cmd_u32(int argc, char **argv)
 	/* "triage u32 SUB --help": the one usage text covers every subcommand */
 	if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
 		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "test") == 0)
-		return cmd_finish_stdout(cmd_u32_test(argc - 1, argv + 1));
+		return cmd_u32_test(argc - 1, argv + 1);
 	if (strcmp(argv[1], "explain") == 0)
-		return cmd_finish_stdout(u32_cmd_explain(argc - 1, argv + 1));
+		return u32_cmd_explain(argc - 1, argv + 1);
 	if (strcmp(argv[1], "lint") == 0)
-		return cmd_finish_stdout(u32_cmd_lint(argc - 1, argv + 1));
+		return u32_cmd_lint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "recipe") == 0)
-		return cmd_finish_stdout(u32_cmd_recipe(argc - 1, argv + 1));
+		return u32_cmd_recipe(argc - 1, argv + 1);
 	return usage_error("unknown subcommand \"%s\"", argv[1]);
 }

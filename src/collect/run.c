@@ -135,6 +135,10 @@ static int send_graphite(struct collector *c)
 /*
  * Sleeps until the wall clock reaches deadline or a stop signal comes
  * (taken by runloop_stop_wait, so none is lost between check and sleep).
+ * Not runloop_clock: Graphite wants each point stamped on a wall-clock
+ * multiple of the interval, so the grid follows CLOCK_REALTIME (and a
+ * step of it), and a sample more than an interval late skips ahead
+ * rather than catching up with points stamped for moments long gone.
  */
 static void sleep_until(const struct collect_opts *o, double deadline)
 {

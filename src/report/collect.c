@@ -2,8 +2,9 @@
  * The report's window: host counters at its start and end, tasks sampled
  * through it (pidstat core) at a period that fits a CPU budget, the run
  * queue every second, D tasks at both ends (load core), cgroups, the
- * kernel log. Live, it sleeps to absolute deadlines; over a fixture root
- * every stepN/ is one sample (docs/fixtures.md).
+ * kernel log. The run-loop clock paces it: live, a one-second grid cut at
+ * the window's end; over a fixture root every stepN/ is one sample
+ * (docs/fixtures.md). A stop signal ends the window early.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "report/enrich.h"
 #include "report/sources.h"
 #include "report/thresholds.h"
+#include "runloop/clock.h"
 
 void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
 {
@@ -46,12 +48,17 @@ void report_data_release(struct report_data *d)
 	d->nprocs = 0;
 }
 
+static double ts_s(const struct timespec *ts)
+{
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
 static double mono_s(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return ts_s(&ts);
 }
 
 static double cpu_s(void)
@@ -59,7 +66,7 @@ static double cpu_s(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return ts_s(&ts);
 }
 
 /* Network namespaces to read: our own, then one process of each other one. */
@@ -130,18 +137,6 @@ static void sample_runnable(const struct procfs *pf, struct window *w, bool live
 	w->runnable_n++;
 }
 
-/* Live: sleeps to the absolute deadline (or until a stop signal). */
-static void sleep_until(double deadline, volatile int *stop)
-{
-	struct timespec ts;
-
-	if (stop && *stop)
-		return;
-	ts.tv_sec = (time_t)deadline;
-	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 static int take_task_sample(struct window *w)
 {
 	int rc = task_sampler_sample(w->ts);
@@ -150,10 +145,14 @@ static int take_task_sample(struct window *w)
 	return rc;
 }
 
-/* The start of the window: everything read once, then the first task sample. */
+/*
+ * The start of the window: everything read once, then the clock (live: a
+ * one-second grid over the window, starting now; a fixture: its steps)
+ * and the first task sample.
+ */
 static int window_begin(struct window *w)
 {
-	double c0;
+	struct timespec span = runloop_seconds(w->o->seconds);
 	int rc;
 
 	find_netns(w->pf, w);
@@ -164,12 +163,10 @@ static int window_begin(struct window *w)
 	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget);
 	if (rc)
 		return rc;
-	c0 = cpu_s();
-	w->t0 = mono_s();
-	rc = take_task_sample(w);
-	w->sample_cost = cpu_s() - c0;
-	sample_runnable(w->pf, w, !w->host.fixture);
-	return rc;
+	runloop_clock_window(&w->clk, &span);
+	runloop_clock_arm(&w->clk);
+	w->t0 = ts_s(&w->clk.origin);
+	return 0;
 }
 
 /* Seconds between task samples: the cost of one sample within the budget. */
@@ -184,45 +181,59 @@ static double task_period(const struct window *w)
 	return p;
 }
 
-static int run_live(struct window *w)
+/* The first sample, whose cost sets the task period. */
+static int first_sample(struct window *w)
 {
-	double end = w->t0 + w->o->seconds, period = task_period(w);
-	double next_task = w->t0 + period, tick = w->t0;
+	double c0 = cpu_s();
+	int rc = take_task_sample(w);
+
+	w->sample_cost = cpu_s() - c0;
+	w->task_period = task_period(w);
+	w->next_task = w->task_period;
+	sample_runnable(w->pf, w, !w->host.fixture);
+	return rc;
+}
+
+/* Live, second k of the window: the run queue, and the tasks when due. */
+static int live_tick(struct window *w, unsigned k)
+{
 	int rc = 0;
 
-	while (!rc && !(w->o->stop && *w->o->stop)) {
-		tick += 1;
-		if (tick > end)
-			tick = end;
-		sleep_until(tick, w->o->stop);
-		if (w->o->stop && *w->o->stop)
-			break;
-		if (tick >= end)
-			break;
-		sample_runnable(w->pf, w, true);
-		if (tick >= next_task) {
-			rc = take_task_sample(w);
-			next_task += period;
-		}
-		if (w->o->progress)
-			w->o->progress(w->o->progress_ctx, tick - w->t0, w->o->seconds);
+	sample_runnable(w->pf, w, true);
+	if (k >= w->next_task) {
+		rc = take_task_sample(w);
+		w->next_task += w->task_period;
+	}
+	if (w->o->progress)
+		w->o->progress(w->o->progress_ctx, k, w->o->seconds);
+	return rc;
+}
+
+/* One sample of the window (runloop_run): k = 0 at its start, then one per tick or step. */
+static int window_sample(void *ctx, unsigned k)
+{
+	struct window *w = ctx;
+
+	if (!k)
+		return first_sample(w);
+	if (!w->host.fixture)
+		return live_tick(w, k);
+	sample_runnable(w->pf, w, false);
+	return take_task_sample(w);
+}
+
+/* Samples until the window ends (live), no step is left (fixture) or a stop signal. */
+static int window_run(struct window *w)
+{
+	int rc = runloop_run(&w->clk, 0, window_sample, w);
+
+	if (w->host.fixture) {
+		w->last_step = w->clk.step;
+		return rc;
 	}
 	if (!rc)
 		rc = take_task_sample(w);
 	w->t1 = mono_s();
-	return rc;
-}
-
-static int run_fixture(struct window *w)
-{
-	int rc = 0, step = 1;
-
-	while (!rc && !(w->o->stop && *w->o->stop) && !source_fixture_step(w->pf, step + 1)) {
-		step++;
-		sample_runnable(w->pf, w, false);
-		rc = take_task_sample(w);
-	}
-	w->last_step = step;
 	return rc;
 }
 
@@ -245,7 +256,9 @@ static int open_source(struct window *w, const char *root)
 	rc = host_facts_load(&w->host, w->pf);
 	if (rc)
 		return rc;
-	if (w->host.fixture && (rc = source_fixture_step(w->pf, 1)))
+	/* a fixture moves to its step1 here; a live clock's grid starts in window_begin */
+	rc = runloop_clock_open(&w->clk, w->o->stop, w->pf, &w->host, &(struct timespec){ 1, 0 });
+	if (rc)
 		return rc;
 	fd = procfs_openat(w->pf, ".", O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
@@ -271,7 +284,7 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 		rc = window_begin(w);
 	}
 	if (!rc)
-		rc = w->host.fixture ? run_fixture(w) : run_live(w);
+		rc = window_run(w);
 	report_enrich_stop(d);
 	if (!rc)
 		rc = window_end(w);

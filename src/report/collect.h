@@ -9,6 +9,7 @@
 #include "report/cgroups.h"
 #include "report/report.h"
 #include "report/sources.h"
+#include "runloop/clock.h"
 
 /* Host counters at one end of the window. */
 struct host_snap {
@@ -30,9 +31,10 @@ struct window {
 	struct host_facts host;
 	pid_t self;
 	time_t wall0;
-	double t0, t1;	    /* monotonic: first and last task sample (live) */
-	int last_step;	    /* fixture: the last step read */
-	char cg_prefix[32]; /* "" live, "stepN/" in a fixture */
+	struct runloop_clock clk; /* the window's pace: seconds live, steps in a fixture */
+	double t0, t1;		  /* monotonic: first and last task sample (live) */
+	int last_step;		  /* fixture: the last step read */
+	char cg_prefix[32];	  /* "" live, "stepN/" in a fixture */
 	struct host_snap h[2];
 	/* network namespaces: [0] is ours */
 	struct rp_netns ns[RP_MAX_NETNS + 1];
@@ -46,6 +48,8 @@ struct window {
 	struct task_sampler *ts;
 	unsigned task_samples;
 	double sample_cost; /* CPU seconds of the first task sample */
+	double task_period; /* seconds between task samples (live) */
+	double next_task;   /* live: the window's second of the next task sample */
 	double runnable_sum;
 	unsigned runnable_n;
 };

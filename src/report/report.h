@@ -256,6 +256,8 @@ void report_findings_release(struct report_findings *f);
 
 /* ---- collection ---- */
 
+struct runloop_stop;
+
 struct report_opts {
 	double seconds;
 	const char *root;  /* NULL or "/": the running system */
@@ -263,7 +265,8 @@ struct report_opts {
 	size_t npids;
 	bool bpf;
 	long fd_budget;
-	volatile int *stop; /* set by the shell's signal handlers: end the window early */
+	/* required: a stop signal ends the window early (armed here if not yet) */
+	struct runloop_stop *stop;
 	/* progress: called about once a second while the window runs */
 	void (*progress)(void *ctx, double done_s, double total_s);
 	void *progress_ctx;

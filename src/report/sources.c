@@ -322,8 +322,3 @@ int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct
 	}
 	return 0;
 }
-
-int source_fixture_step(struct procfs *pf, int n)
-{
-	return procfs_step(pf, n);
-}

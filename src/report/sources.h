@@ -31,9 +31,6 @@ int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, st
 			 size_t *n, unsigned *threads);
 void task_sampler_close(struct task_sampler *ts);
 
-/* Fixture roots: points pf at stepN (docs/fixtures.md); 0 or -errno. */
-int source_fixture_step(struct procfs *pf, int n);
-
 /* The D threads of the last sample, judged by the load core (where they wait, whether they count).
  */
 struct dtask_look {

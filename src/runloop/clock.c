@@ -38,6 +38,16 @@ int runloop_clock_open(struct runloop_clock *c, struct runloop_stop *stop, struc
 	return 0;
 }
 
+void runloop_clock_window(struct runloop_clock *c, const struct timespec *span)
+{
+	if (c->fixture)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &c->origin);
+	c->deadline = c->origin;
+	c->end = runloop_ts_add(c->origin, span);
+	c->has_end = true;
+}
+
 struct timespec runloop_seconds(double s)
 {
 	struct timespec ts = { 0, 0 };
@@ -81,6 +91,10 @@ int runloop_clock_wait(struct runloop_clock *c)
 {
 	if (c->fixture)
 		return fixture_next(c);
+	if (c->has_end && (!has_interval(c) || runloop_ts_reached(&c->deadline, &c->end))) {
+		runloop_stop_wait(c->stop, &c->end);
+		return 1; /* the window is over (or a stop came first) */
+	}
 	if (!has_interval(c))
 		return runloop_stop_wait(c->stop, NULL);
 	if (runloop_stop_wait(c->stop, &c->deadline))

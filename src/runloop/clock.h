@@ -35,6 +35,8 @@ struct runloop_clock {
 	struct timespec interval; /* zero: each wait lasts until a stop signal */
 	struct timespec origin;	  /* when the clock was made: the grid's start */
 	struct timespec deadline;
+	struct timespec end; /* runloop_clock_window(): the last wait ends here */
+	bool has_end;
 	/* fixture */
 	struct procfs *fixture; /* NULL for the real clock */
 	enum runloop_step_kind kind;
@@ -55,6 +57,13 @@ void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop, s
  */
 int runloop_clock_open(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
 		       const struct host_facts *facts, const struct timespec *interval);
+/*
+ * Makes a real clock a window of span starting now: its grid restarts now
+ * and the wait that would pass now + span ends there instead, returning 1
+ * as on a stop (span need not be a whole number of intervals). A fixture
+ * clock is left alone: its steps are the window. Call before arming.
+ */
+void runloop_clock_window(struct runloop_clock *c, const struct timespec *span);
 /* Interval in seconds (>= 0) as a timespec. */
 struct timespec runloop_seconds(double s);
 

@@ -14,9 +14,10 @@ load_cleanup() {
 	for p in "${LOAD_PIDS[@]}"; do kill -9 -- "-$p" 2>/dev/null; done
 
 	# A killed task leaves its cgroup only once it is reaped: wait for that.
+	# (cgroup files report size 0 whatever they hold, so read, not test -s.)
 	if [ -n "$LOAD_FRZ" ] && [ -d "$LOAD_FRZ" ]; then
 		for _ in $(seq 50); do
-			[ -s "$LOAD_FRZ/cgroup.procs" ] || break
+			read -r _ <"$LOAD_FRZ/cgroup.procs" 2>/dev/null || break
 			sleep 0.1
 		done
 		rmdir "$LOAD_FRZ" 2>/dev/null

@@ -80,6 +80,43 @@ TEST(the_real_clock_waits_for_each_deadline_of_its_grid)
 	runloop_stop_disarm(&stop);
 }
 
+TEST(a_window_ends_its_last_wait_mid_interval)
+{
+	struct runloop_stop stop;
+	struct runloop_clock clk;
+	struct timespec iv = runloop_seconds(0.02), span = runloop_seconds(0.05);
+	double end;
+
+	runloop_stop_init(&stop);
+	runloop_clock_real(&clk, &stop, &iv);
+	runloop_clock_window(&clk, &span);
+	end = ts_s(clk.origin) + 0.05;
+	runloop_clock_arm(&clk);
+	/* deadlines at 0.02 and 0.04 are samples, however late we come to them */
+	ASSERT_EQ(runloop_clock_wait(&clk), 0);
+	ASSERT_EQ(runloop_clock_wait(&clk), 0);
+	/* 0.06 is past the end: the wait stops at 0.05, never early */
+	ASSERT_EQ(runloop_clock_wait(&clk), 1);
+	ASSERT_TRUE(ts_s(mono()) >= end);
+	runloop_stop_disarm(&stop);
+}
+
+TEST(a_stop_signal_ends_a_window_early)
+{
+	struct runloop_stop stop;
+	struct runloop_clock clk;
+	struct timespec iv = runloop_seconds(1), span = runloop_seconds(3600);
+
+	runloop_stop_init(&stop);
+	runloop_clock_real(&clk, &stop, &iv);
+	runloop_clock_window(&clk, &span);
+	runloop_clock_arm(&clk);
+	kill(getpid(), SIGINT); /* blocked: pending, not fatal */
+	ASSERT_EQ(runloop_clock_wait(&clk), 1);
+	ASSERT_TRUE(runloop_stop_requested(&stop));
+	runloop_stop_disarm(&stop);
+}
+
 static void put(const char *dir, const char *rel, const char *text)
 {
 	char path[512];
@@ -218,6 +255,8 @@ int main(void)
 	RUN(&st, a_stop_signal_ends_the_wait_and_is_remembered);
 	RUN(&st, an_added_signal_stops_too);
 	RUN(&st, the_real_clock_waits_for_each_deadline_of_its_grid);
+	RUN(&st, a_window_ends_its_last_wait_mid_interval);
+	RUN(&st, a_stop_signal_ends_a_window_early);
 	RUN(&st, a_fixture_clock_steps_and_stops_when_no_step_is_left);
 	RUN(&st, runloop_run_samples_once_per_step_until_none_is_left);
 	RUN(&st, runloop_run_stops_at_count_and_on_the_sample_s_word);
