@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -319,22 +318,18 @@ static int arm_interval(int fd, int64_t ns)
 	return timerfd_settime(fd, 0, &its, NULL) ? -errno : 0;
 }
 
+/* Blocked from here on, so a Ctrl-C during load still reaches the cleanup path. */
 static int block_stop_signals(struct probe_loop *l)
 {
-	sigset_t mask;
+	int fd;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &mask, &l->oldmask))
-		return -errno;
-	l->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (l->sigfd < 0) {
-		int err = -errno;
-
-		sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
-		return err;
+	runloop_stop_init(&l->stop);
+	fd = runloop_stop_fd(&l->stop);
+	if (fd < 0) {
+		runloop_stop_disarm(&l->stop);
+		return fd;
 	}
+	l->sigfd = fd;
 	return 0;
 }
 
@@ -394,12 +389,7 @@ static int poll_timeout_ms(const struct probe_loop *l)
 
 static int take_signal(struct probe_loop *l)
 {
-	struct signalfd_siginfo si;
-
-	if (read(l->sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
-		return 0;
-	l->signo = (int)si.ssi_signo;
-	return PROBE_EV_SIGNAL;
+	return runloop_stop_drain(&l->stop) ? PROBE_EV_SIGNAL : 0;
 }
 
 static int take_tick(struct probe_loop *l)
@@ -458,13 +448,9 @@ int probe_loop_wait(struct probe_loop *l, int input_fd)
 void probe_loop_release(struct probe_loop *l)
 {
 	if (l->sigfd >= 0) {
-		struct signalfd_siginfo si;
-
 		/* A second Ctrl-C while we were cleaning up must not kill us at unblock. */
-		while (read(l->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-			;
-		close(l->sigfd);
-		sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
+		runloop_stop_drain(&l->stop);
+		runloop_stop_disarm(&l->stop);
 	}
 	if (l->pidfd >= 0)
 		close(l->pidfd);

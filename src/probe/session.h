@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "runloop/stop.h"
+
 #define PROBE_COMM_LEN 16 /* TASK_COMM_LEN, including the NUL */
 
 /*
@@ -198,14 +200,13 @@ enum probe_event {
 };
 
 struct probe_loop {
-	int sigfd;			  /* SIGINT/SIGTERM, blocked and delivered here */
+	struct runloop_stop stop;	  /* SIGINT/SIGTERM, blocked and read from its fd */
+	int sigfd;			  /* runloop_stop_fd(&stop), -1 before init */
 	int pidfd;			  /* readable when the target exits; -1 without a pid */
 	int timerfd;			  /* interval ticks; -1 without an interval */
 	int64_t interval_ns, duration_ns; /* from opts; armed by probe_loop_start() */
 	int64_t deadline_ns;		  /* 0 until started, or without -d */
 	unsigned ticks, max_ticks;
-	sigset_t oldmask;
-	int signo; /* the signal that stopped the loop, 0 if none */
 };
 
 /*
@@ -228,7 +229,7 @@ int64_t probe_loop_start(struct probe_loop *l);
  * go on with the other sources.
  */
 int probe_loop_wait(struct probe_loop *l, int input_fd);
-/* Closes the fds and restores the signal mask; NULL-safe fields. */
+/* Closes the fds and restores the signal mask; -1 fields are skipped. */
 void probe_loop_release(struct probe_loop *l);
 
 /* Describes the target for a status line: "pid 123" or "comm 'x'" (sanitized). */

@@ -1,6 +1,8 @@
 #include "runloop/stop.h"
 
 #include <errno.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
 #include "runloop/timespec.h"
 
@@ -11,6 +13,8 @@ void runloop_stop_init(struct runloop_stop *s)
 	sigaddset(&s->set, SIGTERM);
 	sigemptyset(&s->saved);
 	s->armed = s->stopped = false;
+	s->signo = 0;
+	s->fd = -1;
 }
 
 void runloop_stop_add(struct runloop_stop *s, int sig)
@@ -28,10 +32,21 @@ void runloop_stop_arm(struct runloop_stop *s)
 
 void runloop_stop_disarm(struct runloop_stop *s)
 {
+	if (s->fd >= 0) {
+		close(s->fd);
+		s->fd = -1;
+	}
 	if (!s->armed)
 		return;
 	sigprocmask(SIG_SETMASK, &s->saved, NULL);
 	s->armed = false;
+}
+
+static void record_stop(struct runloop_stop *s, int sig)
+{
+	if (!s->stopped)
+		s->signo = sig;
+	s->stopped = true;
 }
 
 /* Takes a stop signal within *rel (NULL: no limit); 1 if one came. */
@@ -43,7 +58,7 @@ static int take_signal(struct runloop_stop *s, const struct timespec *rel)
 		sig = sigtimedwait(&s->set, NULL, rel);
 	while (sig < 0 && errno == EINTR && !rel);
 	if (sig > 0)
-		s->stopped = true;
+		record_stop(s, sig);
 	return s->stopped;
 }
 
@@ -71,4 +86,28 @@ int runloop_stop_wait(struct runloop_stop *s, const struct timespec *deadline)
 bool runloop_stop_requested(struct runloop_stop *s)
 {
 	return s->stopped || take_signal(s, &(struct timespec){ 0, 0 });
+}
+
+int runloop_stop_fd(struct runloop_stop *s)
+{
+	int fd;
+
+	if (s->fd >= 0)
+		return s->fd;
+	runloop_stop_arm(s);
+	fd = signalfd(-1, &s->set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	s->fd = fd;
+	return fd;
+}
+
+bool runloop_stop_drain(struct runloop_stop *s)
+{
+	struct signalfd_siginfo si;
+
+	/* all of them: a second Ctrl-C must not kill us once disarm unblocks */
+	while (s->fd >= 0 && read(s->fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		record_stop(s, (int)si.ssi_signo);
+	return s->stopped;
 }

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,31 @@ TEST(an_added_signal_stops_too)
 	kill(getpid(), SIGUSR1);
 	ASSERT_EQ(runloop_stop_wait(&stop, NULL), 1);
 	runloop_stop_disarm(&stop);
+}
+
+TEST(a_poll_loop_sees_a_stop_signal_on_the_fd_and_drain_records_it)
+{
+	struct runloop_stop stop;
+	struct pollfd p = { .events = POLLIN };
+
+	runloop_stop_init(&stop);
+	p.fd = runloop_stop_fd(&stop); /* arms: SIGINT is blocked from here */
+	ASSERT_TRUE(p.fd >= 0);
+	ASSERT_EQ(runloop_stop_fd(&stop), p.fd);
+	ASSERT_EQ(poll(&p, 1, 0), 0);
+	ASSERT_TRUE(!runloop_stop_drain(&stop));
+	kill(getpid(), SIGINT);
+	/* a signal sent to ourselves is pending before kill() returns */
+	ASSERT_EQ(poll(&p, 1, 0), 1);
+	ASSERT_TRUE(p.revents & POLLIN);
+	ASSERT_TRUE(runloop_stop_drain(&stop));
+	ASSERT_EQ(stop.signo, SIGINT);
+	ASSERT_EQ(poll(&p, 1, 0), 0); /* drained: nothing left to kill us at disarm */
+	ASSERT_TRUE(runloop_stop_requested(&stop));
+	ASSERT_EQ(runloop_stop_wait(&stop, NULL), 1);
+	runloop_stop_disarm(&stop);
+	ASSERT_EQ(stop.fd, -1);
+	ASSERT_EQ(fcntl(p.fd, F_GETFD), -1); /* closed by disarm */
 }
 
 TEST(the_real_clock_waits_for_each_deadline_of_its_grid)
@@ -254,6 +280,7 @@ int main(void)
 
 	RUN(&st, a_stop_signal_ends_the_wait_and_is_remembered);
 	RUN(&st, an_added_signal_stops_too);
+	RUN(&st, a_poll_loop_sees_a_stop_signal_on_the_fd_and_drain_records_it);
 	RUN(&st, the_real_clock_waits_for_each_deadline_of_its_grid);
 	RUN(&st, a_window_ends_its_last_wait_mid_interval);
 	RUN(&st, a_stop_signal_ends_a_window_early);
