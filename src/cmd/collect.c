@@ -1,7 +1,7 @@
 /*
- * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen ADDR:PORT]
+ * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
  *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer SECONDS] [--once] [--root DIR]
+ *                [--buffer SECONDS] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */
@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "collect/collect.h"
+#include "collect/http.h"
 #include "common.h"
 #include "runloop/stop.h"
 #include "util/parse.h"
@@ -33,17 +34,20 @@ static void usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "Usage: triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen ADDR:PORT]\n"
+	    "Usage: triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]\n"
 	    "                      [--prefix P] [--group comm|cgroup|pid] [--top N]\n"
-	    "                      [-p PID,...] [--buffer SECONDS] [--once] [--root DIR]\n"
+	    "                      [-p PID,...] [--buffer SECONDS] [--once [--json]]\n"
+	    "                      [--root DIR]\n"
 	    "\n"
 	    "Feeds Graphite (plaintext over TCP) and Prometheus (/metrics) with CPU,\n"
-	    "switches, run-queue delay, memory and I/O per group of processes, and the\n"
-	    "host's CPU, load, pressure, memory, disks and network (docs/collect.md).\n"
+	    "switches, run-queue delay, memory and I/O per group of processes, the\n"
+	    "host's CPU, load, pressure, memory, disks and network, and the findings of\n"
+	    "triage report over each interval (docs/collect.md).\n"
 	    "\n"
 	    "  -i, --interval S     seconds between samples (default 10); timestamps align to it\n"
 	    "      --graphite H:P   send to carbon at H:P (plaintext protocol)\n"
-	    "      --listen A:P     serve /metrics and /healthz at A:P (e.g. 127.0.0.1:9977)\n"
+	    "      --listen [A:]P   serve /metrics, /report and /healthz at A:P; without A,\n"
+	    "                       127.0.0.1 (0.0.0.0:P or [::]:P for every interface)\n"
 	    "      --prefix P       Graphite prefix (default triage.<short hostname>)\n"
 	    "      --group BY       comm (default), cgroup, or pid (one group per process)\n"
 	    "      --top N          at most N groups, the busiest by CPU (default 50)\n"
@@ -51,11 +55,21 @@ static void usage(FILE *out)
 	    "      --buffer S       keep up to S seconds of Graphite points while carbon\n"
 	    "                       is away (default %d)\n"
 	    "      --once           one sample, Graphite lines on stdout, then exit\n"
+	    "  -j, --json           with --once: one JSON document instead\n"
 	    "      --root DIR       read DIR/proc instead of /proc\n"
 	    "\n"
 	    "SIGTERM or SIGINT: sends what is buffered (5 s at most), then exits 0.\n"
 	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n",
 	    COLLECT_DEFAULT_BUFFER);
+}
+
+/* "HOST:PORT" with a host and a port number. */
+static bool graphite_ok(const char *s)
+{
+	const char *colon = strrchr(s, ':');
+	unsigned port;
+
+	return colon && colon != s && !parse_uint(colon + 1, 1, 65535, &port);
 }
 
 static int parse_group(const char *s, enum group_by *out)
@@ -70,14 +84,36 @@ static int parse_group(const char *s, enum group_by *out)
 	return -EINVAL;
 }
 
-static int bad(const char *opt, const char *arg, const char *want)
+/* A usage error: one line naming the token (if there is one), then where help is. */
+static int usage_error(const char *what, const char *token)
 {
-	cmd_error("collect", "bad %s '%s': %s", opt, arg, want);
+	if (token)
+		cmd_error("collect", "%s: '%s'", what, token);
+	else
+		cmd_error("collect", "%s", what);
+	fputs("see 'triage collect --help'\n", stderr);
 	return EXIT_USAGE;
 }
 
+static int bad(const char *opt, const char *arg, const char *want)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s wants %s", opt, want);
+	return usage_error(what, arg);
+}
+
+/* An address the HTTP server will take: checked here, so a typo is a usage error. */
+static bool listen_ok(const char *addr)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	return !http_parse_addr(addr, &ss, &len);
+}
+
 /* One option; returns -1 to go on, else the exit status. */
-static int parse_opt(int ch, struct collect_cli *c)
+static int parse_opt(int ch, const char *tok, struct collect_cli *c)
 {
 	switch (ch) {
 	case 'i':
@@ -86,10 +122,12 @@ static int parse_opt(int ch, struct collect_cli *c)
 			   : -1;
 	case 'g':
 		c->o.graphite = optarg;
-		return strrchr(optarg, ':') ? -1 : bad("--graphite", optarg, "HOST:PORT");
+		return graphite_ok(optarg) ? -1 : bad("--graphite", optarg, "HOST:PORT");
 	case 'l':
 		c->o.listen = optarg;
-		return strrchr(optarg, ':') ? -1 : bad("--listen", optarg, "ADDR:PORT");
+		return listen_ok(optarg)
+			   ? -1
+			   : bad("--listen", optarg, "[ADDR:]PORT, ADDR an IP address");
 	case 'P':
 		c->o.prefix = optarg;
 		return -1;
@@ -112,15 +150,19 @@ static int parse_opt(int ch, struct collect_cli *c)
 	case 'o':
 		c->o.once = true;
 		return -1;
+	case 'j':
+		c->o.json = true;
+		return -1;
 	case 'r':
 		c->o.root = optarg;
 		return -1;
 	case 'h':
 		usage(stdout);
 		return EXIT_OK;
+	case ':':
+		return usage_error("option needs a value", tok);
 	default:
-		usage(stderr);
-		return EXIT_USAGE;
+		return usage_error("unknown option", tok);
 	}
 }
 
@@ -136,6 +178,7 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "once", no_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -143,17 +186,22 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 	int ch, status;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "i:p:h", longopts, NULL)) != -1)
-		if ((status = parse_opt(ch, c)) >= 0)
+	opterr = 0; /* our own one-line errors */
+	while ((ch = getopt_long(argc, argv, ":i:p:jh", longopts, NULL)) != -1) {
+		char shortopt[3] = { '-', (char)optopt, '\0' };
+		/* the option getopt stopped at: a long one as typed, a short one by its letter */
+		const char *tok =
+		    strncmp(argv[optind - 1], "--", 2) && optopt ? shortopt : argv[optind - 1];
+
+		if ((status = parse_opt(ch, tok, c)) >= 0)
 			return status;
-	if (optind < argc) {
-		cmd_error("collect", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
 	}
-	if (!c->o.once && !c->o.graphite && !c->o.listen) {
-		cmd_error("collect", "nothing to feed: give --graphite, --listen or --once");
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	if (!c->o.once && !c->o.graphite && !c->o.listen)
+		return usage_error("nothing to feed: give --graphite, --listen or --once", NULL);
+	if (c->o.json && !c->o.once)
+		return usage_error("--json goes with --once (/report serves JSON)", "--json");
 	c->o.pids = c->o.npids ? c->pids : NULL;
 	return -1;
 }

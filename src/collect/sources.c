@@ -1,4 +1,4 @@
-/* Adapter from the pidstat core and the procfs host readers (see sources.h). */
+/* Adapter from the pidstat table and the procfs host readers (see sources.h). */
 #include "collect/sources.h"
 
 #include <errno.h>
@@ -8,61 +8,11 @@
 #include "pidstat/pidstat.h"
 #include "procfs/hostread.h"
 
-struct task_reader {
-	struct pidstat_opts opts;
-	struct pidstat_run run;
-	struct host_facts host;
-	unsigned nsamples;
-};
-
-int task_reader_open(struct task_reader **out, struct procfs *pf, const struct host_facts *h,
-		     const pid_t *pids, size_t npids, long fd_budget)
+int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx)
 {
-	struct task_reader *tr = calloc(1, sizeof(*tr));
-	struct pidstat_env env = { .out = stderr, .fd_budget = fd_budget, .taskstats = true };
 	int rc = 0;
 
-	if (!tr)
-		return -ENOMEM;
-	tr->host = *h;
-	tr->opts.act = ACT_CPU | ACT_CTXSW | ACT_MEM | ACT_IO;
-	tr->opts.tsk = TSK_TASK;
-	tr->opts.whole = true; /* switches and run-queue wait over all threads */
-	tr->opts.dec = -1;
-	tr->opts.all_pids = npids == 0;
-	tr->opts.pid_given = npids > 0;
-	for (size_t i = 0; i < npids && !rc; i++)
-		rc = pidstat_opts_add_pid(&tr->opts, pids[i]);
-	env.s_colors = "never";
-	if (!rc)
-		rc = pidstat_run_init(&tr->run, &tr->opts, pf, &tr->host, &env);
-	if (rc) {
-		task_reader_close(tr);
-		return rc;
-	}
-	*out = tr;
-	return 0;
-}
-
-void task_reader_close(struct task_reader *tr)
-{
-	if (!tr)
-		return;
-	pidstat_run_release(&tr->run);
-	pidstat_opts_release(&tr->opts);
-	free(tr);
-}
-
-int task_reader_read(struct task_reader *tr, proc_row_fn fn, void *ctx)
-{
-	int curr = (int)(tr->nsamples & 1);
-	const struct pidstat_table *tb = &tr->run.table;
-	int rc = pidstat_read_tasks(&tr->run, curr);
-
-	if (rc)
-		return rc;
-	tr->nsamples++;
-	for (size_t i = 0; i < tb->len && !rc; i++) {
+	for (size_t i = 0; tb && i < tb->len && !rc; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		const struct pidstat_snap *s = &t->snap[curr];
 		struct proc_row r;

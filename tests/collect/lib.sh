@@ -21,9 +21,31 @@ skip() {
 	echo "$*"
 	exit 77
 }
-# A loopback TCP port nobody listens on now (the kernel picks it).
+# A loopback TCP port nobody listens on now, from this suite's range
+# (19000-19099, see the notes on ports): each call moves on from the last
+# port handed out (kept in $work), starting at an offset from our PID.
 free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+	local n
+	n=$(cat "$work/.port" 2>/dev/null || echo $(($$ % 100)))
+	python3 - "$n" >"$work/.pick" <<'PY' || return 1
+import socket, sys
+n = int(sys.argv[1])
+for i in range(100):
+    port = 19000 + (n + i) % 100
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port, n + i + 1)
+    sys.exit(0)
+sys.exit(1)
+PY
+	read -r port n <"$work/.pick"
+	echo "$n" >"$work/.port"
+	echo "$port"
 }
 # Waits up to $2 seconds for something to listen on 127.0.0.1:$1.
 wait_port() {
