@@ -35,8 +35,7 @@ static bool have_finding(const struct metric_set *m, size_t start, const char *r
 
 int findings_metrics(const struct report_findings *f, struct metric_set *m)
 {
-	static const double sev_value[] = { [SEV_CRITICAL] = 3, [SEV_WARNING] = 2,
-					    [SEV_INFO] = 1 };
+	static const double sev_value[] = { [SEV_CRITICAL] = 3, [SEV_WARNING] = 2, [SEV_INFO] = 1 };
 	unsigned count[3] = { 0 };
 	size_t start = m->n, kept = 0;
 	int rc = 0;
