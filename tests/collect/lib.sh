@@ -21,39 +21,33 @@ skip() {
 	echo "$*"
 	exit 77
 }
+# Whether something accepts connections on 127.0.0.1:$1 (bash's /dev/tcp:
+# no interpreter to start, which matters on a loaded machine).
+listening() {
+	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
 # A loopback TCP port nobody listens on now, from this suite's range
 # (19000-19099, see the notes on ports): each call moves on from the last
 # port handed out (kept in $work), starting at an offset from our PID.
+# (The servers we start all set SO_REUSEADDR, so a port in TIME_WAIT binds.)
 free_port() {
-	local n
+	local n i port
 	n=$(cat "$work/.port" 2>/dev/null || echo $(($$ % 100)))
-	python3 - "$n" >"$work/.pick" <<'PY' || return 1
-import socket, sys
-n = int(sys.argv[1])
-for i in range(100):
-    port = 19000 + (n + i) % 100
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-    except OSError:
-        continue
-    finally:
-        s.close()
-    print(port, n + i + 1)
-    sys.exit(0)
-sys.exit(1)
-PY
-	read -r port n <"$work/.pick"
-	echo "$n" >"$work/.port"
-	echo "$port"
+	for ((i = 0; i < 100; i++)); do
+		port=$((19000 + (n + i) % 100))
+		listening "$port" && continue
+		echo $((n + i + 1)) >"$work/.port"
+		echo "$port"
+		return 0
+	done
+	return 1
 }
 # Waits up to $2 seconds for something to listen on 127.0.0.1:$1.
 wait_port() {
 	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),1)' \
-			"$1" 2>/dev/null && return 0
-		sleep 0.1
+	for ((i = 0; i < $2 * 20; i++)); do
+		listening "$1" && return 0
+		sleep 0.05
 	done
 	return 1
 }
