@@ -143,13 +143,15 @@ static int collector_sample(struct collector *c, int64_t ts)
 	double cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	const struct pidstat_table *tb;
 	struct report_data d;
+	struct report_host_view hv;
 	bool have = false;
 	int curr = 0, rc;
 
 	metric_set_clear(&c->m);
 	c->m.timestamp = ts;
 	rc = report_window_sample(c->rw, &d, &have);
-	rc = rc ? rc : host_metrics(c->pf, &c->host, &c->m);
+	report_window_host(c->rw, &hv);
+	rc = rc ? rc : host_metrics(&hv, &c->host, &c->m);
 	group_table_begin(c->gt);
 	tb = report_window_tasks(c->rw, &curr);
 	rc = rc ? rc : task_rows(tb, curr, group_table_add, c->gt);

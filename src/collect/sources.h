@@ -3,7 +3,7 @@
  * interface so changes inside them stay local to sources.c: per-process
  * counters come from the pidstat table the report core's rolling window
  * read (all threads: --whole semantics; one read serves both), host
- * counters from the procfs host readers (hostread.h).
+ * counters from the host files the same sample read (report_window_host).
  */
 #ifndef TRIAGE_COLLECT_SOURCES_H
 #define TRIAGE_COLLECT_SOURCES_H
@@ -14,6 +14,7 @@
 #include "collect/model.h"
 #include "procfs/host.h"
 #include "procfs/procfs.h"
+#include "report/report.h"
 
 /* One process as the pidstat core read it; counters since the task started. */
 struct proc_row {
@@ -36,8 +37,11 @@ struct pidstat_table;
  */
 int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx);
 
-/* Appends the host's metrics (CPU, load, PSI, memory, disks, network); what is missing is skipped.
+/*
+ * Appends the host's metrics (CPU, load, PSI, memory, disks, network) from
+ * the files the report window's sample read; what is missing is skipped.
  */
-int host_metrics(const struct procfs *pf, const struct host_facts *h, struct metric_set *m);
+int host_metrics(const struct report_host_view *v, const struct host_facts *h,
+		 struct metric_set *m);
 
 #endif

@@ -131,8 +131,10 @@ static void sample_runnable(const struct procfs *pf, struct window *w, bool live
 {
 	struct loadavg la;
 
-	if (hostread_loadavg(pf, &la))
+	w->have_last_load = !hostread_loadavg(pf, &la);
+	if (!w->have_last_load)
 		return;
+	w->last_load = la;
 	w->runnable_sum += la.runnable > 0 && live ? la.runnable - 1 : la.runnable;
 	w->runnable_n++;
 }
@@ -352,6 +354,23 @@ const struct pidstat_table *report_window_tasks(const struct report_window *rw, 
 	return task_sampler_table(rw->w.ts, curr);
 }
 
+void report_window_host(const struct report_window *rw, struct report_host_view *v)
+{
+	/* after every sample, h[0] holds its readings (read, or the end's copied) */
+	const struct host_snap *h = &rw->w.h[0];
+
+	memset(v, 0, sizeof(*v));
+	if (!rw->calls)
+		return;
+	v->cpu = h->have_cpu ? &h->cpu : NULL;
+	for (int r = 0; r < RP_PSI_COUNT; r++)
+		v->psi[r] = h->have_psi[r] ? &h->psi[r] : NULL;
+	v->mem = h->have_mem ? &h->mem : NULL;
+	v->disks = h->have_disks ? &h->disks : NULL;
+	v->ifaces = h->have_ifaces ? &h->ifaces : NULL;
+	v->load = rw->w.have_last_load ? &rw->w.last_load : NULL;
+}
+
 /*
  * The start of a window at the sample just taken: the host counters (read
  * now, or the previous window's end), cgroups, network namespaces, and the
@@ -375,7 +394,14 @@ static int rolling_begin(struct window *w, bool first, double now)
 	w->task_samples = 1;
 	w->runnable_sum = 0;
 	w->runnable_n = 0;
-	sample_runnable(w->pf, w, !w->host.fixture);
+	if (first) {
+		sample_runnable(w->pf, w, !w->host.fixture);
+	} else if (w->have_last_load) { /* the end's run-queue sample also begins this one */
+		unsigned r = w->last_load.runnable;
+
+		w->runnable_sum = r > 0 && !w->host.fixture ? r - 1 : r;
+		w->runnable_n = 1;
+	}
 	return 0;
 }
 

@@ -52,6 +52,8 @@ struct window {
 	double next_task;   /* live: the window's second of the next task sample */
 	double runnable_sum;
 	unsigned runnable_n;
+	struct loadavg last_load; /* the last run-queue sample's */
+	bool have_last_load;
 };
 
 /* The kernel log's events within the window and the recent past. */

@@ -294,6 +294,16 @@ int report_window_open(struct report_window **out, const struct report_opts *o);
 int report_window_sample(struct report_window *rw, struct report_data *d, bool *have);
 /* The pidstat table the last sample read, and its snapshot index (NULL before one). */
 const struct pidstat_table *report_window_tasks(const struct report_window *rw, int *curr);
+/* The host files the last sample read; NULL where one could not be read. */
+struct report_host_view {
+	const struct cpu_stat *cpu;
+	const struct psi *psi[RP_PSI_COUNT]; /* RP_PSI_CPU, _MEM, _IO */
+	const struct meminfo *mem;
+	const struct disk_stats *disks;
+	const struct iface_stats *ifaces;
+	const struct loadavg *load;
+};
+void report_window_host(const struct report_window *rw, struct report_host_view *v);
 void report_window_close(struct report_window *rw);
 
 /* ---- rendering ---- */

@@ -48,7 +48,7 @@ carbon_start
 
 name=cspin$$
 name=${name:0:15}
-named "$name" spin 40
+named "$name" spin 300 # killed at the end; carbon may take long to restart
 prefix=t$$
 "$TRIAGE" collect -i 1 --graphite "127.0.0.1:$line" --prefix "$prefix" -p "$wpid" \
 	2>"$work/collect.err" &
