@@ -340,10 +340,11 @@ static int insert_findings(sqlite3 *db, const struct record_window *w,
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO finding(iv_from, iv_to, ts_start, ts_end, severity, rule,"
-			       " subject, sentence) VALUES(?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		db,
+		"INSERT INTO finding(iv_from, iv_to, ts_start, ts_end, severity, rule,"
+		" subject, sentence) VALUES(?,?,?,?,?,?,?,?)",
+		-1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	for (size_t i = 0; i < f->n && !rc; i++) {
 		char subject[RP_COMM_MAX + 64];

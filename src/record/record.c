@@ -56,7 +56,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid) VALUES(?,?,?,?,?,?)",
-	"INSERT OR REPLACE INTO sample VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO sample "
+	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
 };
 
@@ -155,8 +156,12 @@ static int task_id(struct recorder *r, const struct tcache *old, struct tcache *
 	if ((rc = step_done(r, st)))
 		return rc;
 	*id = sqlite3_last_insert_rowid(r->db);
-	*n = (struct tkey){ .tgid = tgid, .tid = t->pid, .thread = thread, .start = t->start,
-			    .uid = t->uid, .id = *id };
+	*n = (struct tkey){ .tgid = tgid,
+			    .tid = t->pid,
+			    .thread = thread,
+			    .start = t->start,
+			    .uid = t->uid,
+			    .id = *id };
 	snprintf(n->comm, sizeof(n->comm), "%s", t->comm);
 	return 0;
 }
@@ -351,10 +356,10 @@ static int insert_disks(struct recorder *r, int64_t iv)
 		return 0;
 	for (size_t i = 0; i < r->ds->n && !rc; i++) {
 		const struct disk_stat *d = &r->ds->d[i];
-		const int64_t v[] = { (int64_t)d->rd_ios,   (int64_t)d->rd_sectors,
-				      (int64_t)d->rd_ticks, (int64_t)d->wr_ios,
-				      (int64_t)d->wr_sectors, (int64_t)d->wr_ticks,
-				      (int64_t)d->in_flight, (int64_t)d->io_ticks,
+		const int64_t v[] = { (int64_t)d->rd_ios,	(int64_t)d->rd_sectors,
+				      (int64_t)d->rd_ticks,	(int64_t)d->wr_ios,
+				      (int64_t)d->wr_sectors,	(int64_t)d->wr_ticks,
+				      (int64_t)d->in_flight,	(int64_t)d->io_ticks,
 				      (int64_t)d->time_in_queue };
 
 		if (!whole_device(r, d->name))
@@ -558,10 +563,10 @@ static int write_meta(struct recorder *r)
 
 	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]) && !rc; i++)
 		rc = record_meta_set(r->db, text[i].k, text[i].v);
-#define META_NUM(key, fmt, val)                                                                    \
-	do {                                                                                       \
-		snprintf(buf, sizeof(buf), fmt, val);                                              \
-		rc = rc ? rc : record_meta_set(r->db, key, buf);                                   \
+#define META_NUM(key, fmt, val)                                  \
+	do {                                                     \
+		snprintf(buf, sizeof(buf), fmt, val);            \
+		rc = rc ? rc : record_meta_set(r->db, key, buf); \
 	} while (0)
 	META_NUM("ncpu", "%d", pidstat_cpu_count(r->pf, &r->host));
 	META_NUM("hz", "%ld", r->host.hz);
@@ -617,8 +622,8 @@ static int open_all(struct recorder *r)
 		return fail(r, -ENOMEM, "out of memory");
 	rc = record_db_open(&r->db, o->path, true);
 	if (rc == -EPROTO)
-		return fail(r, rc, "'%s' is not a triage record file of schema version %d",
-			    o->path, RECORD_SCHEMA_VERSION);
+		return fail(r, rc, "'%s' is not a triage record file of schema version %d", o->path,
+			    RECORD_SCHEMA_VERSION);
 	if (rc)
 		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
 			    rc == -EINVAL ? "not an SQLite database" : strerror(-rc));
@@ -682,9 +687,9 @@ int record_run(const struct record_opts *o, struct record_error *err)
 static int delete_before(sqlite3 *db, int64_t cut)
 {
 	static const char *const sql[] = {
-		"DELETE FROM sample WHERE iv < ?1",    "DELETE FROM cpu WHERE iv < ?1",
-		"DELETE FROM psi WHERE iv < ?1",       "DELETE FROM disk WHERE iv < ?1",
-		"DELETE FROM net WHERE iv < ?1",       "DELETE FROM dtask WHERE iv < ?1",
+		"DELETE FROM sample WHERE iv < ?1",	"DELETE FROM cpu WHERE iv < ?1",
+		"DELETE FROM psi WHERE iv < ?1",	"DELETE FROM disk WHERE iv < ?1",
+		"DELETE FROM net WHERE iv < ?1",	"DELETE FROM dtask WHERE iv < ?1",
 		"DELETE FROM finding WHERE iv_to < ?1", "DELETE FROM interval WHERE id < ?1",
 	};
 	int rc = record_exec(db, "BEGIN");
@@ -732,7 +737,8 @@ int record_retain(sqlite3 *db, double max_mb, double keep_hours, double now)
 	    record_query_i64(db, "SELECT max(id) FROM interval", &last))
 		return 0;
 	if (keep_hours > 0) {
-		snprintf(sql, sizeof(sql), "SELECT coalesce(min(id), %lld) FROM interval WHERE ts >= %.3f",
+		snprintf(sql, sizeof(sql),
+			 "SELECT coalesce(min(id), %lld) FROM interval WHERE ts >= %.3f",
 			 (long long)last, now - keep_hours * 3600);
 		if (!record_query_i64(db, sql, &cut) && cut > first) {
 			rc = delete_before(db, cut);

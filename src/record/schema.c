@@ -22,7 +22,8 @@ static const char schema_sql[] =
     " memtotal_kb INTEGER, mem_available_kb INTEGER, swap_total_kb INTEGER,\n"
     " swap_free_kb INTEGER, pswpin INTEGER, pswpout INTEGER, pgmajfault INTEGER,\n"
     " oom_kill INTEGER, load1 REAL, load5 REAL, load15 REAL, procs_running INTEGER,\n"
-    " procs_blocked INTEGER, kernel_runnable INTEGER, runnable INTEGER, d_counted INTEGER, d_frozen INTEGER,\n"
+    " procs_blocked INTEGER, kernel_runnable INTEGER, runnable INTEGER, d_counted INTEGER, "
+    "d_frozen INTEGER,\n"
     " ntasks INTEGER);\n"
     "CREATE INDEX interval_ts ON interval(ts);\n"
     /* /proc/stat per CPU (cpu -1: the total line), ticks */

@@ -179,9 +179,8 @@ static int list_tids(void *ctx, pid_t pid, struct id_list *out)
 	out->len = 0;
 	if (rc)
 		return rc;
-	for (size_t i = lower_bound(p, pid, 1, 0); !rc && i < p->n && p->r[i].tgid == pid &&
-						  p->r[i].thread;
-	     i++)
+	for (size_t i = lower_bound(p, pid, 1, 0);
+	     !rc && i < p->n && p->r[i].tgid == pid && p->r[i].thread; i++)
 		rc = append_id(out, p->r[i].tid);
 	return rc ? rc : out->len ? 0 : -ENOENT;
 }
@@ -243,7 +242,8 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 			       " s.policy, 0, s.state FROM sample s JOIN task t ON t.id = s.task"
 			       " WHERE s.iv = ? ORDER BY t.tgid, t.thread, t.tid",
 			       -1, &p->rows, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT uptime_cs, jiffies, memtotal_kb FROM interval WHERE id = ?",
+	    sqlite3_prepare_v2(db,
+			       "SELECT uptime_cs, jiffies, memtotal_kb FROM interval WHERE id = ?",
 			       -1, &p->iv, NULL) != SQLITE_OK) {
 		pidstat_replay_close(p);
 		return -EIO;

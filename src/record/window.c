@@ -117,7 +117,8 @@ int record_window_ids(sqlite3 *db, int64_t a, int64_t b, struct record_window *w
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	if (sqlite3_prepare_v2(db, "SELECT id, ts FROM interval WHERE id >= ? AND id <= ? ORDER BY id",
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id, ts FROM interval WHERE id >= ? AND id <= ? ORDER BY id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, a);
