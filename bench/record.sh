@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: `triage record -i 1` against `triage pidstat -p ALL -t 1` (the
-# anchor) in the same run, with 2,000 extra sleeping threads on the machine
+# issue's anchor) and `triage pidstat -u -r -d -w -R -p ALL -t 1` (the same
+# files record reads: io and status too) in the same run, with 2,000 extra sleeping threads on the machine
 # (tests/workloads/pidstat_sleepers). Not a test.
 #
 #   bench/record.sh          (uses build/triage; run `make` first)
@@ -39,35 +40,40 @@ pids="$pids $rec"
 "$TRIAGE" pidstat -p ALL -t 1 >/dev/null 2>&1 &
 ps=$!
 pids="$pids $ps"
+"$TRIAGE" pidstat -u -r -d -w -R -p ALL -t 1 >/dev/null 2>&1 &
+pa=$!
+pids="$pids $pa"
 sleep 3
-r0=$(ticks "$rec") p0=$(ticks "$ps") n0=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM interval')
+r0=$(ticks "$rec") p0=$(ticks "$ps") a0=$(ticks "$pa") n0=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM interval')
 s0=$(sqlite3 "$work/r.db" 'PRAGMA page_count')
 w0=$(date +%s.%N)
 sleep "$SECONDS_RUN"
-r1=$(ticks "$rec") p1=$(ticks "$ps") n1=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM interval')
+r1=$(ticks "$rec") p1=$(ticks "$ps") a1=$(ticks "$pa") n1=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM interval')
 s1=$(sqlite3 "$work/r.db" 'PRAGMA page_count')
 psz=$(sqlite3 "$work/r.db" 'PRAGMA page_size')
 wall=$(awk -v a="$w0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 rows=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM sample WHERE iv = (SELECT max(id) FROM interval)')
 rms=$(awk -v a="$r0" -v b="$r1" -v hz="$hz" -v w="$wall" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
 pms=$(awk -v a="$p0" -v b="$p1" -v hz="$hz" -v w="$wall" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
-ratio=$(awk -v r="$rms" -v p="$pms" 'BEGIN { printf "%.2f", p > 0 ? r / p : 0 }')
+ams=$(awk -v a="$a0" -v b="$a1" -v hz="$hz" -v w="$wall" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
+ratio() { awk -v r="$1" -v p="$2" 'BEGIN { printf "%.2f", (p > 0 ? r / p : 0) }'; }
 mbh=$(awk -v a="$s0" -v b="$s1" -v ps="$psz" -v n="$((n1 - n0))" \
-	'BEGIN { printf "%.0f", n > 0 ? (b - a) * ps / n * 3600 / 1048576 : 0 }')
+	'BEGIN { printf "%.0f", (n > 0 ? (b - a) * ps / n * 3600 / 1048576 : 0) }')
 {
 	echo "## record: triage record vs triage pidstat live"
 	echo
 	echo "$(date -u +%Y-%m-%d), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end;"
 	echo "2,000 extra sleeping threads ($threads tasks in all, $rows task rows an interval);"
-	echo "both at 1 s side by side for $(printf %.0f "$wall") s (bench/record.sh). record reads what"
+	echo "all three at 1 s side by side for $(printf %.0f "$wall") s (bench/record.sh). record reads what"
 	echo "\`pidstat -p ALL -t\` reads (the same core) plus the host, and writes every task's"
 	echo "counters in one SQLite transaction per interval; every 10 s the report's rules run"
 	echo "over the window. File growth: $mbh MB an hour at this thread count (WAL, incremental vacuum)."
 	echo
-	echo "| tool | CPU ms/s | RSS MiB | ratio to pidstat |"
+	echo "| tool | CPU ms/s | RSS MiB | record / this |"
 	echo "|---|---|---|---|"
-	echo "| triage pidstat -p ALL -t 1 | $pms | $(rss_mib "$ps") | 1.00 |"
-	echo "| triage record -i 1 | $rms | $(rss_mib "$rec") | $ratio |"
+	echo "| triage pidstat -p ALL -t 1 | $pms | $(rss_mib "$ps") | $(ratio "$rms" "$pms") |"
+	echo "| triage pidstat -u -r -d -w -R -p ALL -t 1 (the files record reads) | $ams | $(rss_mib "$pa") | $(ratio "$rms" "$ams") |"
+	echo "| triage record -i 1 | $rms | $(rss_mib "$rec") | 1.00 |"
 } >"$work/table"
 cat "$work/table"
 bench_write_section record "$work/table"
