@@ -491,7 +491,8 @@ static int encode_carried(struct recorder *r, size_t *len)
 	int64_t prev = 0;
 
 	*len = 0;
-	qsort(r->carried, r->ncarried, sizeof(*r->carried), cmp_i64);
+	if (r->ncarried)
+		qsort(r->carried, r->ncarried, sizeof(*r->carried), cmp_i64);
 	if (util_grow(&r->blob, &r->blob_cap, r->ncarried * 10 + 1, 1))
 		return fail(r, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->ncarried; i++) {

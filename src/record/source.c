@@ -148,7 +148,8 @@ static int carried_row(struct pidstat_replay *p, int64_t iv, int64_t id, bool ha
 {
 	struct rrow key = { .id = id }, x;
 	const struct rrow *found =
-	    have_prev ? bsearch(&key, p->prev, p->nprev, sizeof(*p->prev), cmp_row_id) : NULL;
+	    have_prev && p->nprev ? bsearch(&key, p->prev, p->nprev, sizeof(*p->prev), cmp_row_id)
+				  : NULL;
 	int rc;
 
 	if (found)
@@ -212,7 +213,7 @@ static int load(struct pidstat_replay *p)
 	}
 	p->loaded = 0;
 	p->n = 0;
-	if (have_prev)
+	if (have_prev && p->nprev)
 		qsort(p->prev, p->nprev, sizeof(*p->prev), cmp_row_id);
 	sqlite3_bind_int64(p->rows, 1, iv);
 	while ((rc = sqlite3_step(p->rows)) == SQLITE_ROW) {
@@ -230,7 +231,8 @@ static int load(struct pidstat_replay *p)
 	for (size_t i = 0; i < p->ncarried; i++)
 		if ((rc = carried_row(p, iv, p->carried[i], have_prev)))
 			return rc;
-	qsort(p->r, p->n, sizeof(*p->r), cmp_row);
+	if (p->n)
+		qsort(p->r, p->n, sizeof(*p->r), cmp_row);
 	p->loaded = step;
 	return 0;
 }
