@@ -58,7 +58,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT INTO interval(run, prev, ts, dur, uptime_cs, jiffies, memtotal_kb,"
 	" mem_available_kb, swap_total_kb, swap_free_kb, pswpin, pswpout, pgmajfault, oom_kill,"
 	" load1, load5, load15, procs_running, procs_blocked, runnable, d_counted, d_frozen,"
-	" ntasks, kernel_runnable) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" ntasks, kernel_runnable, kernel_tasks)"
+	" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO cpu VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO psi VALUES(?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
@@ -464,6 +465,7 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 		sqlite3_bind_double(st, 16, la.load[1]);
 		sqlite3_bind_double(st, 17, la.load[2]);
 		sqlite3_bind_int64(st, 24, la.runnable);
+		sqlite3_bind_int64(st, 25, la.total);
 	}
 	if (have_cs) {
 		sqlite3_bind_int64(st, 18, (int64_t)r->cs->procs_running);
