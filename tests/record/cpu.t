@@ -15,7 +15,7 @@
 #   - each interval holds the hog's row, and meta names the host and schema.
 . "$SRC/tests/record/lib.sh" cpu
 hz=$(getconf CLK_TCK)
-"$BUILD/workloads/report_hog" user 12 >"$work/hog" &
+"$BUILD/workloads/report_hog" user 60 >"$work/hog" &
 started="$started $!"
 for _ in $(seq 50); do grep -q ready "$work/hog" 2>/dev/null && break; sleep 0.1; done
 hog=$(awk '$1 == "hog" { print $2; exit }' "$work/hog")
@@ -29,6 +29,7 @@ db=$work/r.db
 "$TRIAGE" record -o "$db" -i 0.5 -d 3 2>"$work/err" || fail "record: $(cat "$work/err")"
 c1=$(cpu_seconds "$hog")
 t1=$(date +%s.%N)
+[ -n "$c1" ] || fail "the hog ended before the recording did"
 n=$(q "$db" 'SELECT count(*) FROM interval')
 [ "$n" = 7 ] || fail "-i 0.5 -d 3 recorded $n intervals, not 7"
 rec=$(q "$db" "SELECT (max(s.utime + s.stime) - min(s.utime + s.stime)) * 1.0 / $hz,
