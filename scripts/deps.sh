@@ -18,6 +18,7 @@ RUN_PKGS="
  zlib1g-dev
  libpcap-dev
  libmicrohttpd-dev
+ libsqlite3-dev
  iproute2
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
@@ -37,6 +38,7 @@ TEST_PKGS="
  libc6-dbg
  graphite-carbon
  prometheus
+ sqlite3
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

@@ -17,6 +17,8 @@ int cmd_pidstat(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_u32(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

@@ -33,10 +33,41 @@ struct pidstat_user {
 	char *name; /* NULL: no passwd entry */
 };
 
+/*
+ * What a task's /proc files said at one sample, as the readers below take
+ * it in: a recorded sample (src/record/) hands it back in this form.
+ */
+struct pidstat_task_raw {
+	uint64_t start; /* stat field 22 */
+	unsigned uid, nthreads;
+	char state;
+	bool no_io; /* io unreadable */
+	char comm[128];
+	struct pidstat_snap snap;
+};
+
+/*
+ * A source of samples other than /proc (triage replay): the listings and
+ * per-task reads the core would make, answered from somewhere else. The
+ * table, the order, --whole and every renderer stay the core's. Each
+ * returns 0 or -errno (read_task: -ESRCH when the task is not there).
+ */
+struct pidstat_source {
+	void *ctx;
+	int (*list_pids)(void *ctx, struct id_list *out);
+	int (*list_tids)(void *ctx, pid_t pid, struct id_list *out);
+	/* thread: a thread row of tgid (-t), else the process row (tid == tgid) */
+	int (*read_task)(void *ctx, pid_t tgid, pid_t tid, bool thread,
+			 struct pidstat_task_raw *out);
+	int (*read_system)(void *ctx, uint64_t *uptime_cs, uint64_t *tot_jiffies);
+	int (*read_memtotal)(void *ctx, uint64_t *memtotal_kb);
+};
+
 /* The run's whole state. */
 struct pidstat_run {
 	const struct pidstat_opts *opts;
 	struct procfs *pf;
+	const struct pidstat_source *src; /* NULL: /proc through pf */
 	const struct host_facts *host;
 	struct pidstat_out out;
 	struct pidstat_table table;

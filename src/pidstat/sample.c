@@ -313,6 +313,30 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 	return 0;
 }
 
+/* The same facts from a pidstat_source instead of the files. */
+static int read_task_source(struct pidstat_run *r, struct pidstat_task *t, int curr, bool *reused)
+{
+	struct pidstat_task_raw raw;
+	pid_t tgid = t->leader ? t->leader->pid : t->pid;
+
+	if (r->src->read_task(r->src->ctx, tgid, t->pid, t->leader != NULL, &raw))
+		return -ESRCH;
+	*reused = (t->flags & TASK_KNOWN) && raw.start != t->start;
+	t->start = raw.start;
+	t->flags |= TASK_KNOWN;
+	t->nthreads = raw.nthreads;
+	t->state = raw.state;
+	t->uid = raw.uid;
+	memcpy(t->comm, raw.comm, sizeof(t->comm));
+	t->comm[sizeof(t->comm) - 1] = '\0';
+	if (raw.no_io)
+		t->flags |= TASK_NO_IO;
+	else
+		t->flags &= ~TASK_NO_IO;
+	t->snap[curr] = raw.snap;
+	return 0;
+}
+
 /*
  * Reads every file the selected activities need, in sysstat's order.
  * Returns 0, or -ESRCH when the task is to be treated as gone.
@@ -322,6 +346,9 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 {
 	const struct pidstat_opts *o = r->opts;
 	struct pidstat_snap *s = &t->snap[curr];
+
+	if (r->src)
+		return read_task_source(r, t, curr, reused);
 
 	if (read_stat(r, t, s, reused))
 		return -ESRCH;
@@ -503,7 +530,8 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 	if (rc == 1) {
 		unqueue_from(&r->table, mark);
 		/* a thread group that vanished mid-listing keeps what was listed */
-		if (procfs_list_tids(r->pf, p->pid, tids) == -ENOMEM)
+		if ((r->src ? r->src->list_tids(r->src->ctx, p->pid, tids)
+			    : procfs_list_tids(r->pf, p->pid, tids)) == -ENOMEM)
 			return -ENOMEM;
 		rc = read_thread_list(r, p, curr, tids, pf, false);
 	}
@@ -545,7 +573,8 @@ static int sample_pids(struct pidstat_run *r, struct id_list *pids)
 
 	if (r->opts->all_pids) {
 		/* as sysstat's readdir loop: an error after some entries ends the list */
-		int rc = procfs_list_pids(r->pf, pids);
+		int rc =
+		    r->src ? r->src->list_pids(r->src->ctx, pids) : procfs_list_pids(r->pf, pids);
 
 		return rc == -ENOMEM || !pids->len ? rc : 0;
 	}

@@ -27,6 +27,8 @@ struct host_snap {
 
 struct window {
 	const struct report_opts *o;
+	/* a recorded window (triage replay): no procfs; cgroups and kernel log not kept */
+	bool recorded;
 	struct procfs *pf;
 	struct host_facts host;
 	pid_t self;

@@ -156,6 +156,11 @@ static int merge_order(struct task_sampler *ts, int curr)
 	return 0;
 }
 
+void task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src)
+{
+	ts->run.src = src;
+}
+
 int task_sampler_sample(struct task_sampler *ts)
 {
 	int curr = (int)(ts->nsamples & 1);
@@ -268,6 +273,12 @@ static bool slept_through(const struct task_sampler *ts, pid_t pid, pid_t tid)
 			hi = mid;
 	}
 	return false;
+}
+
+void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out)
+{
+	for (size_t i = 0; i < out->n; i++)
+		out->t[i].whole_window = slept_through(ts, out->t[i].pid, out->t[i].tid);
 }
 
 /* The load core's judgement of one D thread: where it waits, whether it counts. */

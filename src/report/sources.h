@@ -21,6 +21,12 @@ struct task_sampler;
  */
 int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
 		      const pid_t *pids, size_t npids, long fd_budget);
+struct pidstat_source;
+struct dtask_look;
+/* Samples from src instead of /proc from now on (a recording replayed). */
+void task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src);
+/* The D threads as recorded (out->t filled by the caller): whether each slept through. */
+void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out);
 /* Takes one sample of every task; window_start_ticks: the window's start since boot. */
 int task_sampler_sample(struct task_sampler *ts);
 /*

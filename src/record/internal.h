@@ -1,0 +1,25 @@
+/* Internal to src/record: small SQLite helpers shared by its files. */
+#ifndef TRIAGE_RECORD_INTERNAL_H
+#define TRIAGE_RECORD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sqlite3;
+
+/* Runs sql (one or more statements); 0 or -EIO. */
+int record_exec(struct sqlite3 *db, const char *sql);
+/* The first column of the first row of sql; -ENOENT when there is no row. */
+int record_query_i64(struct sqlite3 *db, const char *sql, int64_t *out);
+int record_meta_set(struct sqlite3 *db, const char *key, const char *value);
+/* meta's value for key into buf ("" and -ENOENT when absent). */
+int record_meta_get(struct sqlite3 *db, const char *key, char *buf, size_t size);
+
+struct record_window;
+/* The intervals with ids a..b (window.c). */
+int record_window_ids(struct sqlite3 *db, int64_t a, int64_t b, struct record_window *w);
+
+/* Evaluates the report's rules over the window ending at interval id to (record.c). */
+int record_findings(struct sqlite3 *db, int64_t from, int64_t to);
+
+#endif
