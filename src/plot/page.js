@@ -7,12 +7,16 @@
 (function () {
 	'use strict';
 	var D = JSON.parse(document.getElementById('triage-data').textContent);
-	var COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b',
-		'#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+	/* Series colours; no red or amber, which mark critical and warning findings. */
+	var COLORS = ['#1f77b4', '#2ca02c', '#9467bd', '#17becf', '#8c564b', '#e377c2',
+		'#7f7f7f', '#bcbd22', '#393b79', '#637939'];
 	var SEV = { critical: '198,40,40', warning: '224,138,0', info: '47,111,196' };
 	var PAIRED = { groups_cpu: 1, switches: 1, psi: 1, disk: 1, net: 1 };
 	var interval = parseFloat(D.meta.interval) || 1;
 	var plots = [], syncing = false, ready = false;
+	/* Tick spacings on the time axis, in seconds: never below one sample. */
+	var TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
+		21600, 43200, 86400, 172800, 604800];
 
 	function el(tag, cls, text) {
 		var e = document.createElement(tag);
@@ -109,7 +113,10 @@
 		syncing = false;
 	}
 
-	/* Each finding's window shaded, with a line where it starts. */
+	/*
+	 * Each finding's window shaded, with a line where it starts: drawn
+	 * right after the canvas is cleared, under the grid and the series.
+	 */
 	function drawFindings(u) {
 		var ctx = u.ctx, b = u.bbox;
 		ctx.save();
@@ -118,7 +125,7 @@
 			var rgb = SEV[f.severity] || SEV.info;
 			if (x1 < b.left || x0 > b.left + b.width) return;
 			var a = Math.max(x0, b.left), z = Math.min(x1, b.left + b.width);
-			ctx.fillStyle = 'rgba(' + rgb + ',0.10)';
+			ctx.fillStyle = 'rgba(' + rgb + ',0.07)';
 			ctx.fillRect(a, b.top, Math.max(z - a, 1), b.height);
 			if (x0 >= b.left) {
 				ctx.fillStyle = 'rgba(' + rgb + ',0.85)';
@@ -174,14 +181,16 @@
 		var opts = {
 			width: width(), height: 220, series: series,
 			tzDate: function (t) { return uPlot.tzDate(new Date(t * 1000), 'Etc/UTC'); },
+			/* From 0 (a little below, so a line at 0 is not cut in half) to the top. */
 			scales: { x: { time: true }, y: { range: function (u, lo, hi) {
-				return [Math.min(0, lo), hi > 0 ? hi * 1.05 : 1];
+				var top = hi > 0 ? hi * 1.05 : 1;
+				return [lo < 0 ? lo * 1.05 : -0.02 * top, top];
 			} } },
-			axes: [{ values: timeTicks }, { size: 80, values: function (u, ts) {
+			axes: [{ values: timeTicks, incrs: TIME_STEPS }, { size: 80, values: function (u, ts) {
 				return ts.map(function (v) { return fmt(v, c.unit); });
 			} }],
 			cursor: { sync: { key: 'triage' }, drag: { x: true, y: false } },
-			hooks: { setScale: [syncScale], setCursor: [hinter(hint)], draw: [drawFindings] }
+			hooks: { setScale: [syncScale], setCursor: [hinter(hint)], drawClear: [drawFindings] }
 		};
 		var data = [c.ts].concat(c.series.map(function (s) { return s.v; }));
 		var u = new uPlot(opts, data, box);
