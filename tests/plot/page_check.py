@@ -220,8 +220,9 @@ def main():
             out = json.loads(r["result"]["value"])
         # Late messages: a short, bounded drain.
         s.ws.sock.settimeout(0.3)
+        end = time.time() + 1
         try:
-            while True:
+            while time.time() < end:
                 s._event(json.loads(s.ws.recv()))
         except (socket.timeout, OSError):
             pass
