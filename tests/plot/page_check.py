@@ -193,8 +193,10 @@ class Session:
             self._event(json.loads(self.ws.recv()))
 
 
-def main():
-    page, first, last, scratch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+def evaluate(page, first, last, scratch, expression):
+    """Loads page in a fresh headless Chromium (DevTools on the first free port
+    of first..last), evaluates expression (a promise or a JSON string) in
+    it, and returns (the decoded JSON, the page's errors)."""
     proc, why = None, ""
     for port in range(first, last + 1):
         proc, url = launch(port, scratch)
@@ -211,7 +213,7 @@ def main():
             s.call(m, session=sid)
         s.call("Page.navigate", {"url": "file://" + os.path.abspath(page)}, session=sid)
         s.wait("Page.loadEventFired", 30)
-        r = s.call("Runtime.evaluate", {"expression": PROBE, "awaitPromise": True,
+        r = s.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
                                         "returnByValue": True}, session=sid)
         out = {}
         if "exceptionDetails" in r:
@@ -226,11 +228,16 @@ def main():
                 s._event(json.loads(s.ws.recv()))
         except (socket.timeout, OSError):
             pass
-        out["errors"] = s.errors
-        print(json.dumps(out))
+        return out, s.errors
     finally:
         proc.kill()
         proc.wait()
+
+
+def main():
+    out, errors = evaluate(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], PROBE)
+    out["errors"] = errors
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

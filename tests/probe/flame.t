@@ -45,6 +45,25 @@ grep -q '<script' "$SCRATCH/p.svg" || fail "no inline script (zoom, search)"
 ! grep -qiE 'https?://[^"]*\.(js|css)|<script[^>]* src=' "$SCRATCH/p.svg" || fail "SVG loads something"
 echo "ok profile: $hot of $total samples in burn_cycles_in_known_function, widest self frame"
 
+# The script, in a real browser (plain build only: this tests the SVG's
+# script, not memory safety): hover, click-to-zoom, Escape, search.
+if [ "${TRIAGE_SAN:-0}" = 0 ] && command -v chromium >/dev/null; then
+	# a frame narrower than the whole, to zoom into; else the hot function itself
+	frame=$(jq -r '[.[] | select(.w >= 6 and .w < 1000)] | max_by(.w) | .name // empty' "$SCRATCH/p.frames")
+	frame=${frame:-burn_cycles_in_known_function}
+	python3 "$SRC/tests/probe/flame_js.py" "$SCRATCH/p.svg" "$frame" '^burn_cycles' 19210 19219 \
+		"$SCRATCH" >"$SCRATCH/js.json" 2>"$SCRATCH/js.err" || fail "flame_js: $(tail -3 "$SCRATCH/js.err")"
+	want=$(jq -r '[.[] | select(.name | test("^burn_cycles")) | .w] | add * 100 / 1180 * 10 | round / 10
+		| "Matched: \(if . == (. | floor) then "\(.).0" else "\(.)" end)%"' "$SCRATCH/p.frames")
+	jq -e --arg f "$frame" --arg m "$want" '.errors == [] and (.details | startswith($f + " ("))
+		and .zoomed.x == 10 and .zoomed.w == 1180 and .rootZoomed.w == 1180
+		and .reset == .before and .hiddenAfterReset == 0 and .matched == $m and .magenta > 0' \
+		"$SCRATCH/js.json" >/dev/null || fail "SVG script (frame $frame, want '$want'): $(cat "$SCRATCH/js.json")"
+	echo "ok SVG script in Chromium: zoom into $frame, reset, search ($want)"
+else
+	echo "note: SVG script not run in a browser (SAN build or no chromium)"
+fi
+
 # 2. offcpu: microseconds; the sleeping function's width is its share of
 #    the off-CPU time in the JSON report of the same run.
 start_stack_workload probe_funcs half-sleep 20 10
