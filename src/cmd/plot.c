@@ -95,12 +95,13 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 static int write_page(const char *path, const struct plot_doc *d)
 {
 	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
+	char *tmp;
 	FILE *f;
 	int err;
 
 	if (!strcmp(path, "-"))
 		return plot_write_html(stdout, d);
+	tmp = malloc(len + 16);
 	if (!tmp)
 		return -ENOMEM;
 	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
@@ -134,15 +135,14 @@ int cmd_plot(int argc, char **argv)
 {
 	struct plot_args a;
 	struct plot_doc d;
-	const char *why = NULL;
+	char why[256];
 	int rc = parse_args(argc, argv, &a), err;
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	err = plot_load(a.db, a.max_points, &d, &why);
+	err = plot_load(a.db, a.max_points, &d, why, sizeof(why));
 	if (err == -EINVAL) {
-		cmd_error("plot", "'%s' is not a triage record (%s%s)", a.db, why ? why : "unknown",
-			  why && strchr(why, ' ') ? "" : " is missing");
+		cmd_error("plot", "'%s' is not a triage record (%s)", a.db, why);
 		return EXIT_RUNTIME;
 	}
 	if (err) {

@@ -84,6 +84,14 @@ static const struct chart_spec charts[] = {
 static const char *const required[] = { "meta",	 "v_cpu",  "v_group", "v_load",
 					"v_psi", "v_disk", "v_net",   "v_findings" };
 
+struct loader {
+	sqlite3 *db;
+	size_t max_points;
+	char *why; /* what makes the file not a record */
+	size_t whylen;
+	size_t cap; /* of doc->charts */
+};
+
 static int sql_err(sqlite3 *db)
 {
 	switch (sqlite3_errcode(db)) {
@@ -103,39 +111,55 @@ static int sql_err(sqlite3 *db)
 	}
 }
 
-static struct plot_chart *new_chart(struct plot_doc *d, size_t *cap, const char *id,
+/*
+ * A query that does not prepare: the file lacks a table or column the
+ * contract names (SQLITE_ERROR), so it is not a record plot can read.
+ */
+static int prepare(struct loader *l, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(l->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	if (sqlite3_errcode(l->db) != SQLITE_ERROR)
+		return sql_err(l->db);
+	snprintf(l->why, l->whylen, "%s", sqlite3_errmsg(l->db));
+	return -EINVAL;
+}
+
+static struct plot_chart *new_chart(struct loader *l, struct plot_doc *d, const char *id,
 				    const char *title, const char *unit)
 {
-	if (util_grow(&d->charts, cap, d->ncharts + 1, sizeof(*d->charts)))
+	if (util_grow(&d->charts, &l->cap, d->ncharts + 1, sizeof(*d->charts)))
 		return NULL;
 	if (plot_chart_init(&d->charts[d->ncharts], id, title, unit))
 		return NULL;
 	return &d->charts[d->ncharts++];
 }
 
-/* Runs one chart query (cpu bound to ?1 when >= -1); drops the chart if it has no rows. */
-static int load_chart(sqlite3 *db, struct plot_doc *d, size_t *cap, const struct chart_spec *sp,
-		      int cpu, size_t max_points)
+/* Runs one chart query (cpu bound to ?1 when >= 0); drops the chart if it has no rows. */
+static int load_chart(struct loader *l, struct plot_doc *d, const struct chart_spec *sp, int cpu)
 {
-	struct plot_chart *c = new_chart(d, cap, sp->id, sp->title, sp->unit);
+	struct plot_chart *c = new_chart(l, d, sp->id, sp->title, sp->unit);
 	sqlite3_stmt *st = NULL;
-	int err = 0, rc;
+	int err, rc = SQLITE_DONE;
 
 	if (!c)
 		return -ENOMEM;
-	if (sqlite3_prepare_v2(db, sp->sql, -1, &st, NULL) != SQLITE_OK)
-		return sql_err(db);
+	err = prepare(l, sp->sql, &st);
+	if (err)
+		return err;
 	if (cpu >= 0)
 		sqlite3_bind_int(st, 1, cpu);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		double v =
 		    sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
 
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue; /* no time: nowhere to draw it */
 		err = plot_chart_add(c, sqlite3_column_double(st, 0), sqlite3_column_int64(st, 1),
 				     (const char *)sqlite3_column_text(st, 2), v);
 	}
 	if (!err && rc != SQLITE_DONE)
-		err = sql_err(db);
+		err = sql_err(l->db);
 	sqlite3_finalize(st);
 	if (!err && c->n == 0) {
 		plot_chart_release(c);
@@ -143,47 +167,47 @@ static int load_chart(sqlite3 *db, struct plot_doc *d, size_t *cap, const struct
 		return 0;
 	}
 	plot_chart_sort(c);
-	return err ? err : plot_chart_downsample(c, max_points);
+	return err ? err : plot_chart_downsample(c, l->max_points);
 }
 
 /* A chart per CPU by mode when there are few CPUs, else one of busy % per CPU. */
-static int load_cpu_charts(sqlite3 *db, struct plot_doc *d, size_t *cap, size_t max_points)
+static int load_cpu_charts(struct loader *l, struct plot_doc *d)
 {
 	static const char modes_one[] = MODES_SQL("cpu = ?1");
 	static const struct chart_spec busy = {
 		"cpus", "CPU busy per CPU (100 - idle)", "%",
 		"SELECT ts, cpu, 'cpu' || cpu, 100 - idle FROM v_cpu WHERE cpu >= 0 ORDER BY 1, 2"
 	};
-	int cpus[PLOT_CPU_CHARTS + 1], n = 0, err = 0;
+	int cpus[PLOT_CPU_CHARTS + 1], n = 0, err;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT cpu FROM v_cpu WHERE cpu >= 0 ORDER BY 1", -1,
-			       &st, NULL) != SQLITE_OK)
-		return sql_err(db);
+	err = prepare(l, "SELECT DISTINCT cpu FROM v_cpu WHERE cpu >= 0 ORDER BY 1", &st);
+	if (err)
+		return err;
 	while (n <= PLOT_CPU_CHARTS && sqlite3_step(st) == SQLITE_ROW)
 		cpus[n++] = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (n > PLOT_CPU_CHARTS)
-		return load_chart(db, d, cap, &busy, -2, max_points);
+		return load_chart(l, d, &busy, -1);
 	for (int i = 0; i < n && !err; i++) {
 		char id[32], title[64];
 		struct chart_spec sp = { id, title, "%", modes_one };
 
 		snprintf(id, sizeof(id), "cpu%d", cpus[i]);
 		snprintf(title, sizeof(title), "CPU %d by mode", cpus[i]);
-		err = load_chart(db, d, cap, &sp, cpus[i], max_points);
+		err = load_chart(l, d, &sp, cpus[i]);
 	}
 	return err;
 }
 
-static int load_meta(sqlite3 *db, struct plot_doc *d)
+static int load_meta(struct loader *l, struct plot_doc *d)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
-	int rc, err = 0;
+	int rc = SQLITE_DONE, err = prepare(l, "SELECT key, value FROM meta ORDER BY key", &st);
 
-	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta ORDER BY key", -1, &st, NULL))
-		return sql_err(db);
+	if (err)
+		return err;
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(st, 0);
 		const char *v = (const char *)sqlite3_column_text(st, 1);
@@ -201,46 +225,57 @@ static int load_meta(sqlite3 *db, struct plot_doc *d)
 			d->interval = strtod(v, NULL);
 	}
 	if (!err && rc != SQLITE_DONE)
-		err = sql_err(db);
+		err = sql_err(l->db);
 	sqlite3_finalize(st);
 	return err;
 }
 
-static int load_findings(sqlite3 *db, struct plot_doc *d)
+static int load_findings(struct loader *l, struct plot_doc *d)
 {
 	sqlite3_stmt *st;
-	int rc, err = 0;
+	int rc = SQLITE_DONE, err = prepare(l,
+					    "SELECT ts_start, ts_end, severity, rule, subject, "
+					    "sentence FROM v_findings WHERE ts_start IS NOT NULL "
+					    "ORDER BY ts_start, ts_end",
+					    &st);
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT ts_start, ts_end, severity, rule, subject, sentence "
-			       "FROM v_findings ORDER BY ts_start, ts_end",
-			       -1, &st, NULL))
-		return sql_err(db);
-	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		err = plot_doc_add_finding(d, sqlite3_column_double(st, 0),
-					   sqlite3_column_double(st, 1),
-					   (const char *)sqlite3_column_text(st, 2),
+	if (err)
+		return err;
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double start = sqlite3_column_double(st, 0);
+		double end = sqlite3_column_type(st, 1) == SQLITE_NULL
+				 ? start
+				 : sqlite3_column_double(st, 1);
+
+		err = plot_doc_add_finding(d, start, end, (const char *)sqlite3_column_text(st, 2),
 					   (const char *)sqlite3_column_text(st, 3),
 					   (const char *)sqlite3_column_text(st, 4),
 					   (const char *)sqlite3_column_text(st, 5));
+	}
 	if (!err && rc != SQLITE_DONE)
-		err = sql_err(db);
+		err = sql_err(l->db);
 	sqlite3_finalize(st);
 	return err;
 }
 
-/* 0 when every required table or view exists; -EINVAL with *why naming the first missing. */
-static int check_record(sqlite3 *db, const char **why)
+/* 0 when every required table or view exists; -EINVAL naming the first missing one. */
+static int check_record(struct loader *l)
 {
 	sqlite3_stmt *st;
-	int err = 0;
+	int err;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?1", -1, &st, NULL))
-		return sql_err(db) == -ENOMEM ? -ENOMEM : -EINVAL;
+	if (sqlite3_prepare_v2(l->db, "SELECT 1 FROM sqlite_master WHERE name = ?1", -1, &st,
+			       NULL) != SQLITE_OK) {
+		if (sqlite3_errcode(l->db) == SQLITE_NOMEM)
+			return -ENOMEM;
+		snprintf(l->why, l->whylen, "not an SQLite database");
+		return -EINVAL;
+	}
+	err = 0;
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]) && !err; i++) {
 		sqlite3_bind_text(st, 1, required[i], -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_ROW) {
-			*why = required[i];
+			snprintf(l->why, l->whylen, "%s is missing", required[i]);
 			err = -EINVAL;
 		}
 		sqlite3_reset(st);
@@ -249,48 +284,47 @@ static int check_record(sqlite3 *db, const char **why)
 	return err;
 }
 
-static int load_all(sqlite3 *db, size_t max_points, struct plot_doc *d, const char **why)
+static int load_all(struct loader *l, struct plot_doc *d)
 {
-	size_t cap = 0;
-	int err = check_record(db, why);
+	int err = check_record(l);
 
 	if (!err)
-		err = load_meta(db, d);
+		err = load_meta(l, d);
 	if (!err)
-		err = load_chart(db, d, &cap, &charts[0], -2, max_points);
+		err = load_chart(l, d, &charts[0], -1);
 	if (!err)
-		err = load_cpu_charts(db, d, &cap, max_points);
+		err = load_cpu_charts(l, d);
 	for (size_t i = 1; i < sizeof(charts) / sizeof(charts[0]) && !err; i++)
-		err = load_chart(db, d, &cap, &charts[i], -2, max_points);
+		err = load_chart(l, d, &charts[i], -1);
 	if (!err)
-		err = load_findings(db, d);
+		err = load_findings(l, d);
 	return err;
 }
 
-int plot_load(const char *path, size_t max_points, struct plot_doc *d, const char **why)
+int plot_load(const char *path, size_t max_points, struct plot_doc *d, char *why, size_t whylen)
 {
-	sqlite3 *db = NULL;
+	struct loader l = { NULL, max_points ? max_points : PLOT_MAX_POINTS, why, whylen, 0 };
 	struct stat sb;
 	int err;
 
 	memset(d, 0, sizeof(*d));
-	*why = NULL;
+	snprintf(why, whylen, "unknown");
 	if (stat(path, &sb))
 		return -errno;
 	if (!S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
+		snprintf(why, whylen, "not a regular file");
 		return -EINVAL;
 	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		err = db ? sql_err(db) : -ENOMEM;
-		sqlite3_close(db);
+	if (sqlite3_open_v2(path, &l.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		err = l.db ? sql_err(l.db) : -ENOMEM;
+		sqlite3_close(l.db);
 		return err;
 	}
-	sqlite3_busy_timeout(db, 5000);
-	err = load_all(db, max_points ? max_points : PLOT_MAX_POINTS, d, why);
-	if (err == -EINVAL && !*why)
-		*why = "not an SQLite database";
-	sqlite3_close(db);
+	sqlite3_busy_timeout(l.db, 5000);
+	err = load_all(&l, d);
+	if (err == -EINVAL && sqlite3_errcode(l.db) == SQLITE_NOTADB)
+		snprintf(why, whylen, "not an SQLite database");
+	sqlite3_close(l.db);
 	if (err)
 		plot_doc_release(d);
 	return err;

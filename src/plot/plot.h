@@ -78,11 +78,12 @@ int plot_doc_add_finding(struct plot_doc *d, double start, double end, const cha
 void plot_doc_release(struct plot_doc *d);
 
 /*
- * Reads record file path into d (charts downsampled to max_points). Errors:
- * -ENOENT (no such file), -EINVAL (not a triage record; *why says what is
- * missing), other -errno. d is released on failure.
+ * Reads record file path into d (charts downsampled to max_points; 0: the
+ * default). Errors: -ENOENT (no such file), -EINVAL (not a triage record:
+ * why[whylen] says what is wrong, e.g. "v_psi is missing", "no such column:
+ * usr"), other -errno. d is released on failure.
  */
-int plot_load(const char *path, size_t max_points, struct plot_doc *d, const char **why);
+int plot_load(const char *path, size_t max_points, struct plot_doc *d, char *why, size_t whylen);
 
 /* Writes the page. 0 or -EIO. */
 int plot_write_html(FILE *out, const struct plot_doc *d);

@@ -40,6 +40,14 @@ check 1 "another SQLite file" "$SCRATCH/other.db" -o "$SCRATCH/p.html"
 grep -q "^triage plot: '.*other.db' is not a triage record (meta is missing)$" "$SCRATCH/err" ||
 	fail "other SQLite file message: $(cat "$SCRATCH/err")"
 [ "$(wc -l <"$SCRATCH/err")" = 1 ] || fail "not one line: $(cat "$SCRATCH/err")"
+# every name is there but v_cpu lacks columns: the first one the page needs is named
+sqlite3 "$SCRATCH/cols.db" 'CREATE TABLE meta(key, value); CREATE TABLE v_cpu(ts, cpu);
+	CREATE TABLE v_group(a); CREATE TABLE v_load(a); CREATE TABLE v_psi(a);
+	CREATE TABLE v_disk(a); CREATE TABLE v_net(a); CREATE TABLE v_findings(a);'
+check 1 "missing columns" "$SCRATCH/cols.db" -o "$SCRATCH/p.html"
+grep -q "^triage plot: '.*cols.db' is not a triage record (no such column: [a-z]*)$" "$SCRATCH/err" ||
+	fail "missing column message: $(cat "$SCRATCH/err")"
+[ -e "$SCRATCH/p.html" ] && fail "a page was written for a file that is not a record"
 echo "ok usage and file errors"
 
 # A record by the contract: N samples at 1 s, 2 CPUs, hostile names.
