@@ -78,7 +78,7 @@ INSERT INTO v_findings VALUES (1.8e9 + 10, 1.8e9 + 20, 'critical', 'cpu-bound-us
 	'PID 1 </script><img src=x onerror=alert(3)> used 95% of one CPU');
 SQL
 }
-make_record "$SCRATCH/h.db" 5000
+make_record "$SCRATCH/h.db" 2500
 check 0 "hostile record" "$SCRATCH/h.db" -o "$SCRATCH/h.html"
 page_json "$SCRATCH/h.html" >"$SCRATCH/h.json"
 python3 - "$SCRATCH/h.html" "$SCRATCH/h.json" <<'PY' || fail "hostile names"
@@ -103,14 +103,14 @@ assert not [c for c in d["charts"] if c["id"] in ("disk", "disk_util", "net")]
 PY
 echo "ok hostile names stay data"
 
-# Downsampling: 5,000 samples become at most 2,000 points (or --max-points),
+# Downsampling: 2,500 samples become at most 2,000 points (or --max-points),
 # and the one-sample spike at sample 1234 (99% usr) is still there.
 python3 - "$SCRATCH/h.json" 2000 <<'PY' || fail "default downsampling"
 import json, sys
 d, limit = json.load(open(sys.argv[1])), int(sys.argv[2])
 for c in d["charts"]:
     if c["raw_points"] > 1:
-        assert c["raw_points"] == 5000 and len(c["ts"]) <= limit, (c["id"], len(c["ts"]))
+        assert c["raw_points"] == 2500 and len(c["ts"]) <= limit, (c["id"], len(c["ts"]))
     assert c["ts"] == sorted(c["ts"])
 cpu = [c for c in d["charts"] if c["id"] == "cpu"][0]
 assert max(cpu["series"][0]["v"]) == 99 and min(cpu["series"][0]["v"]) == 40
