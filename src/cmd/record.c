@@ -18,25 +18,28 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"Usage: triage record -o FILE.db [-i SECONDS] [-d DURATION]\n"
-		"                     [--max-size MB | --keep HOURS] [--window SECONDS] [--root DIR]\n"
-		"\n"
-		"Records the host, every process and thread, load by cause, PSI, disks,\n"
-		"network and the report's findings of each window into an SQLite file,\n"
-		"one transaction per interval (docs/record.md). Replay it with\n"
-		"'triage replay FILE.db', query it with sqlite3.\n"
-		"\n"
-		"  -o, --output FILE   the record file (created, or appended to)\n"
-		"  -i, --interval S    seconds between samples (default 1)\n"
-		"  -d, --duration D    stop after D (seconds, or 30s, 10m, 2h; default: until stopped)\n"
-		"      --max-size MB   delete the oldest intervals to stay under MB\n"
-		"      --keep HOURS    delete intervals older than HOURS\n"
-		"      --window S      seconds of each findings window (default 10)\n"
-		"      --root DIR      read DIR/proc and DIR/sys (or a fixture root, docs/fixtures.md)\n"
-		"\n"
-		"Ctrl-C or SIGTERM stops it cleanly; a kill loses at most the interval being written.\n"
-		"Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n");
+	fprintf(
+	    out,
+	    "Usage: triage record -o FILE.db [-i SECONDS] [-d DURATION]\n"
+	    "                     [--max-size MB | --keep HOURS] [--window SECONDS] [--root DIR]\n"
+	    "\n"
+	    "Records the host, every process and thread, load by cause, PSI, disks,\n"
+	    "network and the report's findings of each window into an SQLite file,\n"
+	    "one transaction per interval (docs/record.md). Replay it with\n"
+	    "'triage replay FILE.db', query it with sqlite3.\n"
+	    "\n"
+	    "  -o, --output FILE   the record file (created, or appended to)\n"
+	    "  -i, --interval S    seconds between samples (default 1)\n"
+	    "  -d, --duration D    stop after D (seconds, or 30s, 10m, 2h; default: until "
+	    "stopped)\n"
+	    "      --max-size MB   delete the oldest intervals to stay under MB\n"
+	    "      --keep HOURS    delete intervals older than HOURS\n"
+	    "      --window S      seconds of each findings window (default 10)\n"
+	    "      --root DIR      read DIR/proc and DIR/sys (or a fixture root, "
+	    "docs/fixtures.md)\n"
+	    "\n"
+	    "Ctrl-C or SIGTERM stops it cleanly; a kill loses at most the interval being written.\n"
+	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n");
 }
 
 static int bad(const char *what, const char *token)

@@ -111,7 +111,8 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 		return bad("missing the record file", "");
 	c->path = argv[optind++];
 	/* options may also follow the file */
-	while (optind < argc && (!strcmp(argv[optind], "--from") || !strcmp(argv[optind], "--to"))) {
+	while (optind < argc &&
+	       (!strcmp(argv[optind], "--from") || !strcmp(argv[optind], "--to"))) {
 		if (optind + 1 >= argc)
 			return bad("option needs a value", argv[optind]);
 		*(argv[optind][2] == 'f' ? &c->from_s : &c->to_s) = argv[optind + 1];
@@ -314,7 +315,7 @@ int cmd_replay(int argc, char **argv)
 	rc = record_window_select(db, c.from, c.to, &w);
 	if (rc == -ENOENT) {
 		record_db_close(db);
-		return bad("no recorded interval in the window", c.from_s   ? c.from_s
+		return bad("no recorded interval in the window", c.from_s ? c.from_s
 								 : c.to_s ? c.to_s
 									  : c.path);
 	}

@@ -68,6 +68,12 @@ struct pidstat_run {
 	const struct pidstat_opts *opts;
 	struct procfs *pf;
 	const struct pidstat_source *src; /* NULL: /proc through pf */
+	/*
+	 * A thread not put on a CPU since the last sample (schedstat's count
+	 * of timeslices and its CPU time unchanged) cannot have done I/O: keep
+	 * its io counters instead of reading them again (triage record).
+	 */
+	bool lazy_thread_io;
 	const struct host_facts *host;
 	struct pidstat_out out;
 	struct pidstat_table table;

@@ -159,8 +159,13 @@ static void read_sched(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	ssize_t n = task_read(r, t, F_SCHED, buf, sizeof(buf));
 
 	s->wtime = 0;
-	if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss))
+	s->slices = 0;
+	s->sched_ok = false;
+	if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss)) {
 		s->wtime = ss.wait_ns * (uint64_t)r->host->hz / 1000000000ull;
+		s->slices = ss.slices;
+		s->sched_ok = true;
+	}
 }
 
 /* status: real UID, Threads, context switches. Unreadable: task gone. */
@@ -313,6 +318,26 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 	return 0;
 }
 
+/* lazy_thread_io: the thread was not on a CPU since the last sample (known: read then). */
+static bool thread_io_unchanged(const struct pidstat_run *r, const struct pidstat_task *t, int curr,
+				bool known)
+{
+	const struct pidstat_snap *s = &t->snap[curr], *p = &t->snap[curr ^ 1];
+
+	return r->lazy_thread_io && known && t->leader && s->sched_ok && p->sched_ok &&
+	       s->slices == p->slices && s->utime == p->utime && s->stime == p->stime;
+}
+
+static void keep_io(struct pidstat_task *t, int curr)
+{
+	struct pidstat_snap *s = &t->snap[curr];
+	const struct pidstat_snap *p = &t->snap[curr ^ 1];
+
+	s->read_bytes = p->read_bytes;
+	s->write_bytes = p->write_bytes;
+	s->cancelled_write_bytes = p->cancelled_write_bytes;
+}
+
 /* The same facts from a pidstat_source instead of the files. */
 static int read_task_source(struct pidstat_run *r, struct pidstat_task *t, int curr, bool *reused)
 {
@@ -346,6 +371,7 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 {
 	const struct pidstat_opts *o = r->opts;
 	struct pidstat_snap *s = &t->snap[curr];
+	bool known = t->flags & TASK_KNOWN;
 
 	if (r->src)
 		return read_task_source(r, t, curr, reused);
@@ -362,7 +388,9 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		return -ESRCH;
 	if (o->act & ACT_KTAB)
 		read_fds(r, t, s);
-	if (o->act & ACT_IO)
+	if ((o->act & ACT_IO) && thread_io_unchanged(r, t, curr, known))
+		keep_io(t, curr);
+	else if (o->act & ACT_IO)
 		read_io(r, t, s);
 	return 0;
 }

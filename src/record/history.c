@@ -340,10 +340,11 @@ static int insert_findings(sqlite3 *db, const struct record_window *w,
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO finding(iv_from, iv_to, ts_start, ts_end, severity, rule,"
-			       " subject, sentence) VALUES(?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		db,
+		"INSERT INTO finding(iv_from, iv_to, ts_start, ts_end, severity, rule,"
+		" subject, sentence) VALUES(?,?,?,?,?,?,?,?)",
+		-1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	for (size_t i = 0; i < f->n && !rc; i++) {
 		char subject[RP_COMM_MAX + 64];
@@ -422,83 +423,120 @@ static void on_load_figures(void *ctx, sqlite3_stmt *st)
 	s->threads_scanned = (unsigned)icol(st, 4);
 }
 
-struct task_ctx {
-	struct load_snapshot *s;
-	pid_t recorder;
-	int rc;
-};
-
-static void on_load_task(void *ctx, sqlite3_stmt *st)
+/* The load core's judgement of one recorded D thread (dtask). */
+static void on_dtask_row(void *ctx, sqlite3_stmt *st)
 {
-	struct task_ctx *c = ctx;
-	struct load_snapshot *s = c->s;
-	struct load_task *t;
-	const char *state = tcol(st, 3), *key = tcol(st, 4);
+	struct load_snapshot *s = ctx;
+	pid_t tid = (pid_t)icol(st, 0);
+	const char *key = tcol(st, 1);
 
-	if ((pid_t)icol(st, 0) == c->recorder && state[0] == 'R')
-		return; /* the recorder was running while it looked */
-	if (util_grow(&s->tasks, &s->cap, s->ntasks + 1, sizeof(*s->tasks))) {
-		c->rc = -ENOMEM;
-		return;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct load_task *t = &s->tasks[i];
+
+		if (t->tid != tid || t->state != 'D')
+			continue;
+		snprintf(t->wchan, sizeof(t->wchan), "%s", tcol(st, 2));
+		snprintf(t->cgroup, sizeof(t->cgroup), "%s", tcol(st, 3));
+		t->counts = sqlite3_column_int(st, 4) != 0;
+		t->frozen = sqlite3_column_int(st, 5) != 0;
+		for (int r = 0; r < D_REASON_COUNT; r++)
+			if (!strcmp(load_dreason_key((enum d_reason)r), key))
+				t->why.reason = (enum d_reason)r;
+		snprintf(t->why.frame, sizeof(t->why.frame), "%s", t->wchan);
 	}
+}
+
+static int add_thread(struct load_snapshot *s, pid_t tgid, const struct pidstat_task_raw *raw,
+		      pid_t tid)
+{
+	struct load_task *t;
+
+	s->threads_scanned++;
+	if (raw->state != 'R' && raw->state != 'D')
+		return 0;
+	if (util_grow(&s->tasks, &s->cap, s->ntasks + 1, sizeof(*s->tasks)))
+		return -ENOMEM;
 	t = &s->tasks[s->ntasks++];
 	memset(t, 0, sizeof(*t));
-	t->pid = (pid_t)icol(st, 0);
-	t->tid = (pid_t)icol(st, 1);
-	snprintf(t->comm, sizeof(t->comm), "%s", tcol(st, 2));
-	t->state = state[0];
-	t->starttime = (unsigned long long)icol(st, 8);
-	t->kernel_thread = t->pid == 2;
-	snprintf(t->wchan, sizeof(t->wchan), "%s", tcol(st, 5));
-	snprintf(t->cgroup, sizeof(t->cgroup), "%s", isnull(st, 6) ? "?" : tcol(st, 6));
-	if (t->state == 'R') {
-		t->counts = true;
-		s->n_runnable++;
-		return;
+	t->pid = tgid;
+	t->tid = tid;
+	snprintf(t->comm, sizeof(t->comm), "%s", raw->comm);
+	t->state = raw->state;
+	t->starttime = raw->start;
+	t->kernel_thread = tgid == 2;
+	snprintf(t->cgroup, sizeof(t->cgroup), "?");
+	t->counts = t->state == 'R';
+	t->why.reason = t->state == 'D' ? D_OTHER : D_NONE;
+	return 0;
+}
+
+/* Every thread of the interval as the pidstat source gives it (carried ones too). */
+static int scan_threads(const struct pidstat_source *src, pid_t recorder, struct load_snapshot *s)
+{
+	struct id_list pids = { 0 }, tids = { 0 };
+	struct pidstat_task_raw raw;
+	int rc = src->list_pids(src->ctx, &pids);
+
+	for (size_t i = 0; !rc && i < pids.len; i++) {
+		if (pids.ids[i] == recorder) /* it was running while it looked */
+			continue;
+		if (src->list_tids(src->ctx, pids.ids[i], &tids))
+			continue;
+		for (size_t k = 0; !rc && k < tids.len; k++)
+			if (!src->read_task(src->ctx, pids.ids[i], tids.ids[k], true, &raw))
+				rc = add_thread(s, pids.ids[i], &raw, tids.ids[k]);
 	}
-	t->counts = sqlite3_column_int(st, 9) != 0;
-	for (int r = 0; r < D_REASON_COUNT; r++)
-		if (!strcmp(load_dreason_key((enum d_reason)r), key))
-			t->why.reason = (enum d_reason)r;
-	snprintf(t->why.frame, sizeof(t->why.frame), "%s", t->wchan);
-	t->frozen = sqlite3_column_int(st, 7) != 0;
-	if (t->frozen)
-		s->n_frozen++;
-	else
-		s->n_d_counted++;
-	s->reason_count[t->why.reason]++;
+	id_list_release(&pids);
+	id_list_release(&tids);
+	return rc;
+}
+
+static void count_threads(struct load_snapshot *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct load_task *t = &s->tasks[i];
+
+		if (t->state == 'R')
+			s->n_runnable++;
+		else if (t->frozen)
+			s->n_frozen++;
+		else if (t->counts)
+			s->n_d_counted++;
+		if (t->state == 'D')
+			s->reason_count[t->why.reason]++;
+	}
 }
 
 int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
 			 struct load_snapshot *s)
 {
-	struct task_ctx c = { s, w->recorder, 0 };
+	struct pidstat_replay *rp;
+	const struct pidstat_source *src;
 	int64_t iv = w->ids[k];
-	int rc;
+	int step = (int)k + 1, rc;
 
 	memset(s, 0, sizeof(*s));
 	s->ncpu = w->host.ncpu;
 	rc = each_row(db,
-		      "SELECT load1, load5, load15, procs_running, (SELECT count(*) FROM sample s"
-		      " JOIN task t ON t.id = s.task WHERE s.iv = ?1 AND t.thread)"
-		      " FROM interval WHERE id = ?1",
+		      "SELECT load1, load5, load15, kernel_runnable, 0 FROM interval WHERE id = ?1",
 		      iv, on_load_figures, s);
 	rc = rc ? rc
 		: each_row(db,
 			   "SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
 			   " FROM psi WHERE iv = ?1",
 			   iv, on_psi_load, s);
-	/* runnable threads, then the D threads as the load core judged them */
+	if (!rc && !(rc = pidstat_replay_open(&rp, db, w, &step, &src))) {
+		rc = scan_threads(src, w->recorder, s);
+		pidstat_replay_close(rp);
+	}
+	/* the D threads as the load core judged them while recording */
 	rc = rc ? rc
 		: each_row(db,
-			   "SELECT t.tgid, t.tid, t.comm, s.state, d.reason, d.wchan, d.cgroup,"
-			   " d.frozen, t.start, d.counts FROM sample s JOIN task t ON t.id = s.task"
-			   " LEFT JOIN dtask d ON d.iv = s.iv AND d.tid = t.tid"
-			   " WHERE s.iv = ?1 AND t.thread AND s.state IN ('R', 'D')"
-			   " ORDER BY t.tgid, t.tid",
-			   iv, on_load_task, &c);
+			   "SELECT tid, reason, wchan, cgroup, counts, frozen FROM dtask"
+			   " WHERE iv = ?1",
+			   iv, on_dtask_row, s);
 	if (!rc)
-		rc = c.rc;
+		count_threads(s);
 	if (rc)
 		load_snapshot_release(s);
 	return rc;

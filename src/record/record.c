@@ -26,8 +26,12 @@
 #include "record/internal.h"
 #include "record/record.h"
 #include "runloop/clock.h"
+#include "util/grow.h"
 
 #define STAT_BUF (1 << 18)
+
+/* The counters of a sample row after (iv, task), before state. */
+#define NVALS 24
 
 /* A task's row in the task table, found by (tgid, tid, thread). */
 struct tkey {
@@ -37,6 +41,10 @@ struct tkey {
 	unsigned uid;
 	int64_t id; /* 0: empty slot */
 	char comm[128];
+	/* threads: the values of its last stored row, to skip unchanged ones */
+	bool has_v;
+	char state;
+	int64_t v[NVALS];
 };
 
 struct tcache {
@@ -56,7 +64,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid) VALUES(?,?,?,?,?,?)",
-	"INSERT OR REPLACE INTO sample VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO sample "
+	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
 };
 
@@ -83,6 +92,11 @@ struct recorder {
 	bool have_sys_block;
 	/* this interval's counts */
 	unsigned runnable, d_counted, d_frozen;
+	size_t nstored;
+	int64_t *carried; /* threads carried over unchanged */
+	size_t ncarried, carried_cap;
+	unsigned char *blob;
+	size_t blob_cap;
 };
 
 static int fail(struct recorder *r, int rc, const char *fmt, ...)
@@ -132,7 +146,7 @@ static size_t tkey_slot(const struct tcache *c, pid_t tgid, pid_t tid, int threa
 }
 
 static int task_id(struct recorder *r, const struct tcache *old, struct tcache *now,
-		   const struct pidstat_task *t, int64_t *id)
+		   const struct pidstat_task *t, struct tkey **slot)
 {
 	pid_t tgid = t->leader ? t->leader->pid : t->pid;
 	int thread = t->leader != NULL;
@@ -141,9 +155,9 @@ static int task_id(struct recorder *r, const struct tcache *old, struct tcache *
 	sqlite3_stmt *st = r->st[S_TASK];
 	int rc;
 
+	*slot = n;
 	if (k && k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm)) {
 		*n = *k;
-		*id = k->id;
 		return 0;
 	}
 	sqlite3_bind_int64(st, 1, tgid);
@@ -154,50 +168,71 @@ static int task_id(struct recorder *r, const struct tcache *old, struct tcache *
 	sqlite3_bind_int64(st, 6, t->uid);
 	if ((rc = step_done(r, st)))
 		return rc;
-	*id = sqlite3_last_insert_rowid(r->db);
-	*n = (struct tkey){ .tgid = tgid, .tid = t->pid, .thread = thread, .start = t->start,
-			    .uid = t->uid, .id = *id };
+	*n = (struct tkey){ .tgid = tgid,
+			    .tid = t->pid,
+			    .thread = thread,
+			    .start = t->start,
+			    .uid = t->uid,
+			    .id = sqlite3_last_insert_rowid(r->db) };
 	snprintf(n->comm, sizeof(n->comm), "%s", t->comm);
 	return 0;
 }
 
 /* ---- tasks ---- */
 
-static int insert_sample(struct recorder *r, int64_t iv, int64_t task, const struct pidstat_task *t,
-			 const struct pidstat_snap *s)
+static int carry(struct recorder *r, int64_t id)
+{
+	if (util_grow(&r->carried, &r->carried_cap, r->ncarried + 1, sizeof(*r->carried)))
+		return fail(r, -ENOMEM, "out of memory");
+	r->carried[r->ncarried++] = id;
+	return 0;
+}
+
+/*
+ * A task's row. A thread whose every value equals its last stored row is
+ * not stored again: the interval lists it as carried (interval.carried).
+ */
+static int insert_sample(struct recorder *r, int64_t iv, struct tkey *k,
+			 const struct pidstat_task *t, const struct pidstat_snap *s)
 {
 	sqlite3_stmt *st = r->st[S_SAMPLE];
 	bool no_io = t->flags & TASK_NO_IO;
-	const int64_t v[] = { iv,
-			      task,
-			      (int64_t)s->utime,
-			      (int64_t)s->stime,
-			      (int64_t)s->gtime,
-			      (int64_t)s->wtime,
-			      s->cutime,
-			      s->cstime,
-			      s->cgtime,
-			      (int64_t)s->minflt,
-			      (int64_t)s->majflt,
-			      (int64_t)s->cminflt,
-			      (int64_t)s->cmajflt,
-			      (int64_t)s->vsz,
-			      (int64_t)s->rss,
-			      (int64_t)s->blkio,
-			      no_io ? 0 : (int64_t)s->read_bytes,
-			      no_io ? 0 : (int64_t)s->write_bytes,
-			      no_io ? 0 : (int64_t)s->cancelled_write_bytes,
-			      no_io,
-			      (int64_t)s->nvcsw,
-			      (int64_t)s->nivcsw,
-			      t->nthreads,
-			      s->processor,
-			      s->priority,
-			      s->policy };
+	const int64_t v[NVALS] = { (int64_t)s->utime,
+				   (int64_t)s->stime,
+				   (int64_t)s->gtime,
+				   (int64_t)s->wtime,
+				   s->cutime,
+				   s->cstime,
+				   s->cgtime,
+				   (int64_t)s->minflt,
+				   (int64_t)s->majflt,
+				   (int64_t)s->cminflt,
+				   (int64_t)s->cmajflt,
+				   (int64_t)s->vsz,
+				   (int64_t)s->rss,
+				   (int64_t)s->blkio,
+				   no_io ? 0 : (int64_t)s->read_bytes,
+				   no_io ? 0 : (int64_t)s->write_bytes,
+				   no_io ? 0 : (int64_t)s->cancelled_write_bytes,
+				   no_io,
+				   (int64_t)s->nvcsw,
+				   (int64_t)s->nivcsw,
+				   t->nthreads,
+				   s->processor,
+				   s->priority,
+				   s->policy };
 	char state[2] = { t->state ? t->state : '?', '\0' };
 
-	bind_i64s(st, 1, v, (int)(sizeof(v) / sizeof(v[0])));
+	if (k->thread && k->has_v && k->state == state[0] && !memcmp(k->v, v, sizeof(v)))
+		return carry(r, k->id);
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_int64(st, 2, k->id);
+	bind_i64s(st, 3, v, NVALS);
 	sqlite3_bind_text(st, 27, state, 1, SQLITE_TRANSIENT);
+	memcpy(k->v, v, sizeof(v));
+	k->state = state[0];
+	k->has_v = true;
+	r->nstored++;
 	return step_done(r, st);
 }
 
@@ -259,10 +294,10 @@ static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 	for (size_t i = 0; i < tb->len && !rc; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		pid_t tgid = t->leader ? t->leader->pid : t->pid;
-		int64_t id;
+		struct tkey *k = NULL;
 
-		rc = task_id(r, &r->cache, &now, t, &id);
-		rc = rc ? rc : insert_sample(r, iv, id, t, &t->snap[curr]);
+		rc = task_id(r, &r->cache, &now, t, &k);
+		rc = rc ? rc : insert_sample(r, iv, k, t, &t->snap[curr]);
 		if (rc || !t->leader)
 			continue;
 		/* the kernel's runnable count less ourselves, and D by cause */
@@ -351,10 +386,10 @@ static int insert_disks(struct recorder *r, int64_t iv)
 		return 0;
 	for (size_t i = 0; i < r->ds->n && !rc; i++) {
 		const struct disk_stat *d = &r->ds->d[i];
-		const int64_t v[] = { (int64_t)d->rd_ios,   (int64_t)d->rd_sectors,
-				      (int64_t)d->rd_ticks, (int64_t)d->wr_ios,
-				      (int64_t)d->wr_sectors, (int64_t)d->wr_ticks,
-				      (int64_t)d->in_flight, (int64_t)d->io_ticks,
+		const int64_t v[] = { (int64_t)d->rd_ios,	(int64_t)d->rd_sectors,
+				      (int64_t)d->rd_ticks,	(int64_t)d->wr_ios,
+				      (int64_t)d->wr_sectors,	(int64_t)d->wr_ticks,
+				      (int64_t)d->in_flight,	(int64_t)d->io_ticks,
 				      (int64_t)d->time_in_queue };
 
 		if (!whole_device(r, d->name))
@@ -443,22 +478,56 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 	return have_cs ? insert_cpus(r, *iv) : 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The carried task ids, ascending, as LEB128 varints of their differences. */
+static int encode_carried(struct recorder *r, size_t *len)
+{
+	int64_t prev = 0;
+
+	*len = 0;
+	if (r->ncarried)
+		qsort(r->carried, r->ncarried, sizeof(*r->carried), cmp_i64);
+	if (util_grow(&r->blob, &r->blob_cap, r->ncarried * 10 + 1, 1))
+		return fail(r, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->ncarried; i++) {
+		uint64_t d = (uint64_t)(r->carried[i] - prev);
+
+		prev = r->carried[i];
+		do {
+			r->blob[(*len)++] = (unsigned char)((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
+			d >>= 7;
+		} while (d);
+	}
+	return 0;
+}
+
 static int finish_interval(struct recorder *r, int64_t iv)
 {
 	sqlite3_stmt *st;
-	int rc;
+	size_t len;
+	int rc = encode_carried(r, &len);
 
+	if (rc)
+		return rc;
 	if (sqlite3_prepare_v2(r->db,
 			       "UPDATE interval SET run = ?, runnable = ?, d_counted = ?,"
-			       " d_frozen = ?, ntasks = ? WHERE id = ?",
+			       " d_frozen = ?, ntasks = ?, ncarried = ?, carried = ? WHERE id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
 	sqlite3_bind_int64(st, 1, r->run_id);
 	sqlite3_bind_int64(st, 2, r->runnable);
 	sqlite3_bind_int64(st, 3, r->d_counted);
 	sqlite3_bind_int64(st, 4, r->d_frozen);
-	sqlite3_bind_int64(st, 5, (int64_t)r->run.table.len);
-	sqlite3_bind_int64(st, 6, iv);
+	sqlite3_bind_int64(st, 5, (int64_t)r->nstored);
+	sqlite3_bind_int64(st, 6, (int64_t)r->ncarried);
+	sqlite3_bind_blob(st, 7, r->blob, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 8, iv);
 	rc = step_done(r, st);
 	sqlite3_finalize(st);
 	return rc;
@@ -487,6 +556,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	if (rc)
 		return fail(r, rc, "cannot read the tasks: %s", strerror(-rc));
 	r->runnable = r->d_counted = r->d_frozen = 0;
+	r->nstored = r->ncarried = 0;
 	if (record_exec(r->db, "BEGIN"))
 		return fail(r, -EIO, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db));
 	rc = insert_interval(r, ts, uptime, iv);
@@ -558,10 +628,10 @@ static int write_meta(struct recorder *r)
 
 	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]) && !rc; i++)
 		rc = record_meta_set(r->db, text[i].k, text[i].v);
-#define META_NUM(key, fmt, val)                                                                    \
-	do {                                                                                       \
-		snprintf(buf, sizeof(buf), fmt, val);                                              \
-		rc = rc ? rc : record_meta_set(r->db, key, buf);                                   \
+#define META_NUM(key, fmt, val)                                  \
+	do {                                                     \
+		snprintf(buf, sizeof(buf), fmt, val);            \
+		rc = rc ? rc : record_meta_set(r->db, key, buf); \
 	} while (0)
 	META_NUM("ncpu", "%d", pidstat_cpu_count(r->pf, &r->host));
 	META_NUM("hz", "%ld", r->host.hz);
@@ -590,6 +660,7 @@ static int open_reader(struct recorder *r)
 	if (pidstat_run_init(&r->run, &r->popts, r->pf, &r->host, &env))
 		return fail(r, -ENOMEM, "out of memory");
 	r->run_ok = true;
+	r->run.lazy_thread_io = true;
 	r->have_sys_block = procfs_read_root(r->pf, "sys/block", buf, sizeof(buf)) != -ENOENT;
 	return 0;
 }
@@ -617,8 +688,8 @@ static int open_all(struct recorder *r)
 		return fail(r, -ENOMEM, "out of memory");
 	rc = record_db_open(&r->db, o->path, true);
 	if (rc == -EPROTO)
-		return fail(r, rc, "'%s' is not a triage record file of schema version %d",
-			    o->path, RECORD_SCHEMA_VERSION);
+		return fail(r, rc, "'%s' is not a triage record file of schema version %d", o->path,
+			    RECORD_SCHEMA_VERSION);
 	if (rc)
 		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
 			    rc == -EINVAL ? "not an SQLite database" : strerror(-rc));
@@ -640,6 +711,8 @@ static void close_all(struct recorder *r)
 	pidstat_opts_release(&r->popts);
 	procfs_close(r->pf);
 	free(r->cache.e);
+	free(r->carried);
+	free(r->blob);
 	free(r->statbuf);
 	free(r->cs);
 	free(r->ds);
@@ -679,16 +752,75 @@ int record_run(const struct record_opts *o, struct record_error *err)
 
 /* ---- retention ---- */
 
+/*
+ * Makes interval cut stand alone before the ones under it are deleted: the
+ * threads it carries get a copy of their last stored row at cut.
+ */
+static int rebase(sqlite3 *db, int64_t cut)
+{
+	sqlite3_stmt *get = NULL, *copy = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	int rc = -EIO;
+
+	if (sqlite3_prepare_v2(db, "SELECT carried FROM interval WHERE id = ?", -1, &get, NULL) ||
+	    sqlite3_prepare_v2(db,
+			       "INSERT OR IGNORE INTO sample SELECT ?1, task, utime, stime, gtime,"
+			       " wtime, cutime, cstime, cgtime, minflt, majflt, cminflt, cmajflt,"
+			       " vsz_kb, rss_kb, blkio, read_bytes, write_bytes,"
+			       " cancelled_write_bytes, no_io, nvcsw, nivcsw, nthreads, processor,"
+			       " rt_priority, policy, state FROM sample WHERE task = ?2 AND iv < ?1"
+			       " ORDER BY iv DESC LIMIT 1",
+			       -1, &copy, NULL))
+		goto out;
+	sqlite3_bind_int64(get, 1, cut);
+	if (sqlite3_step(get) != SQLITE_ROW) {
+		rc = 0;
+		goto out;
+	}
+	if (record_carried_decode(sqlite3_column_blob(get, 0), sqlite3_column_bytes(get, 0), &ids,
+				  &n, &cap))
+		goto out;
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		sqlite3_bind_int64(copy, 1, cut);
+		sqlite3_bind_int64(copy, 2, ids[i]);
+		rc = sqlite3_step(copy) == SQLITE_DONE ? 0 : -EIO;
+		sqlite3_reset(copy);
+	}
+	if (!rc) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql),
+			 "UPDATE interval SET carried = NULL, ncarried = 0, ntasks = ntasks + %zu"
+			 " WHERE id = %lld",
+			 n, (long long)cut);
+		rc = record_exec(db, sql);
+	}
+out:
+	sqlite3_finalize(get);
+	sqlite3_finalize(copy);
+	free(ids);
+	return rc;
+}
+
 static int delete_before(sqlite3 *db, int64_t cut)
 {
 	static const char *const sql[] = {
-		"DELETE FROM sample WHERE iv < ?1",    "DELETE FROM cpu WHERE iv < ?1",
-		"DELETE FROM psi WHERE iv < ?1",       "DELETE FROM disk WHERE iv < ?1",
-		"DELETE FROM net WHERE iv < ?1",       "DELETE FROM dtask WHERE iv < ?1",
-		"DELETE FROM finding WHERE iv_to < ?1", "DELETE FROM interval WHERE id < ?1",
+		"DELETE FROM sample WHERE iv < ?1",
+		"DELETE FROM cpu WHERE iv < ?1",
+		"DELETE FROM psi WHERE iv < ?1",
+		"DELETE FROM disk WHERE iv < ?1",
+		"DELETE FROM net WHERE iv < ?1",
+		"DELETE FROM dtask WHERE iv < ?1",
+		"DELETE FROM finding WHERE iv_to < ?1",
+		"DELETE FROM interval WHERE id < ?1",
+		/* tasks with no row left (threads and processes long gone) */
+		"DELETE FROM task WHERE NOT EXISTS (SELECT 1 FROM sample s WHERE s.task = task.id)",
 	};
 	int rc = record_exec(db, "BEGIN");
 
+	rc = rc ? rc : rebase(db, cut);
 	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]) && !rc; i++) {
 		sqlite3_stmt *st;
 
@@ -696,7 +828,8 @@ static int delete_before(sqlite3 *db, int64_t cut)
 			rc = -EIO;
 			break;
 		}
-		sqlite3_bind_int64(st, 1, cut);
+		if (sqlite3_bind_parameter_count(st))
+			sqlite3_bind_int64(st, 1, cut);
 		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 		sqlite3_finalize(st);
 	}
@@ -732,7 +865,8 @@ int record_retain(sqlite3 *db, double max_mb, double keep_hours, double now)
 	    record_query_i64(db, "SELECT max(id) FROM interval", &last))
 		return 0;
 	if (keep_hours > 0) {
-		snprintf(sql, sizeof(sql), "SELECT coalesce(min(id), %lld) FROM interval WHERE ts >= %.3f",
+		snprintf(sql, sizeof(sql),
+			 "SELECT coalesce(min(id), %lld) FROM interval WHERE ts >= %.3f",
 			 (long long)last, now - keep_hours * 3600);
 		if (!record_query_i64(db, sql, &cut) && cut > first) {
 			rc = delete_before(db, cut);

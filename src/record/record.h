@@ -41,13 +41,13 @@ const char *record_db_errmsg(struct sqlite3 *db);
 
 struct record_opts {
 	const char *path;
-	const char *root;      /* NULL or "/": the running system; or a fixture root */
-	double interval;       /* seconds between samples */
-	double duration;       /* 0: until stopped */
-	double max_size_mb;    /* 0: no size limit */
-	double keep_hours;     /* 0: no age limit */
-	double window;	       /* seconds of each findings window */
-	long fd_budget;	       /* fds the task reader may keep open */
+	const char *root;   /* NULL or "/": the running system; or a fixture root */
+	double interval;    /* seconds between samples */
+	double duration;    /* 0: until stopped */
+	double max_size_mb; /* 0: no size limit */
+	double keep_hours;  /* 0: no age limit */
+	double window;	    /* seconds of each findings window */
+	long fd_budget;	    /* fds the task reader may keep open */
 	struct runloop_stop *stop;
 	/* called after each committed interval (k from 0), e.g. progress on a terminal */
 	void (*progress)(void *ctx, unsigned k, double size_mb);

@@ -22,8 +22,9 @@ static const char schema_sql[] =
     " memtotal_kb INTEGER, mem_available_kb INTEGER, swap_total_kb INTEGER,\n"
     " swap_free_kb INTEGER, pswpin INTEGER, pswpout INTEGER, pgmajfault INTEGER,\n"
     " oom_kill INTEGER, load1 REAL, load5 REAL, load15 REAL, procs_running INTEGER,\n"
-    " procs_blocked INTEGER, kernel_runnable INTEGER, runnable INTEGER, d_counted INTEGER, d_frozen INTEGER,\n"
-    " ntasks INTEGER);\n"
+    " procs_blocked INTEGER, kernel_runnable INTEGER, runnable INTEGER, d_counted INTEGER, "
+    "d_frozen INTEGER,\n"
+    " ntasks INTEGER, ncarried INTEGER, carried BLOB);\n"
     "CREATE INDEX interval_ts ON interval(ts);\n"
     /* /proc/stat per CPU (cpu -1: the total line), ticks */
     "CREATE TABLE cpu(iv INTEGER NOT NULL, cpu INTEGER NOT NULL, user INTEGER, nice INTEGER,\n"
@@ -52,6 +53,7 @@ static const char schema_sql[] =
     " write_bytes INTEGER, cancelled_write_bytes INTEGER, no_io INTEGER, nvcsw INTEGER,\n"
     " nivcsw INTEGER, nthreads INTEGER, processor INTEGER, rt_priority INTEGER,\n"
     " policy INTEGER, state TEXT, PRIMARY KEY(iv, task)) WITHOUT ROWID;\n"
+    "CREATE INDEX sample_task ON sample(task, iv);\n"
     /* threads in D at a sample and the load core's judgement of them */
     "CREATE TABLE dtask(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, tid INTEGER NOT NULL,\n"
     " comm TEXT, reason TEXT, wchan TEXT, cgroup TEXT, counts INTEGER, frozen INTEGER,\n"
@@ -84,7 +86,8 @@ static const char schema_sql[] =
     " th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"
     "  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"
     "  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND t.thread = 1\n"
-    "  JOIN sample q ON q.iv = i.prev AND q.task = s.task GROUP BY s.iv, t.tgid)\n"
+    "  JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM sample q2\n"
+    "  WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run GROUP BY s.iv, t.tgid)\n"
     " SELECT pr.ts AS ts, pr.comm AS grp, 100.0 * sum(du) / hz.hz / pr.dur AS usr,\n"
     "  100.0 * sum(ds) / hz.hz / pr.dur AS sys, coalesce(sum(th.nv), 0) / pr.dur AS cswch_s,\n"
     "  coalesce(sum(th.niv), 0) / pr.dur AS nvcswch_s,\n"
@@ -232,6 +235,9 @@ int record_db_open(sqlite3 **out, const char *path, bool create)
 		rc = record_exec(db, "PRAGMA journal_mode = WAL");
 	if (!rc && create)
 		rc = record_exec(db, "PRAGMA synchronous = NORMAL");
+	/* a 2,000-thread interval fits in the page cache: no re-reads of hot pages */
+	if (!rc)
+		rc = record_exec(db, "PRAGMA cache_size = -16384");
 	if (rc) {
 		sqlite3_close(db);
 		return rc;

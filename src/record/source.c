@@ -15,6 +15,7 @@
 #include "util/grow.h"
 
 struct rrow {
+	int64_t id; /* task id */
 	pid_t tgid, tid;
 	int thread;
 	struct pidstat_task_raw raw;
@@ -23,12 +24,14 @@ struct rrow {
 struct pidstat_replay {
 	struct pidstat_source src;
 	sqlite3 *db;
-	sqlite3_stmt *rows, *iv;
+	sqlite3_stmt *rows, *iv, *last;
 	const struct record_window *w;
 	const int *step;
-	int loaded; /* the step rows holds, 0: none */
-	struct rrow *r;
-	size_t n, cap;
+	int loaded;	       /* the step rows holds, 0: none */
+	struct rrow *r, *prev; /* this step's rows, the previous step's */
+	size_t n, cap, nprev, cap_prev;
+	int64_t *carried;
+	size_t ncarried, cap_carried;
 	uint64_t uptime_cs, jiffies, memtotal_kb;
 	bool have_jiffies, have_memtotal;
 };
@@ -86,6 +89,80 @@ static void row_raw(sqlite3_stmt *st, struct rrow *x)
 	s->priority = (unsigned)col(st, 28);
 	s->policy = (unsigned)col(st, 29);
 	x->raw.state = state && state[0] ? (char)state[0] : '?';
+	x->id = col(st, 32);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct rrow *x = a, *y = b;
+
+	return cmp_key(x->tgid, x->thread, x->tid, y->tgid, y->thread, y->tid);
+}
+
+static int cmp_row_id(const void *a, const void *b)
+{
+	const struct rrow *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int record_carried_decode(const unsigned char *b, int len, int64_t **ids, size_t *n, size_t *cap)
+{
+	int64_t id = 0;
+	int i = 0;
+
+	while (i < len) {
+		uint64_t d = 0;
+		int shift = 0;
+
+		do {
+			if (i >= len || shift > 63)
+				return -EINVAL;
+			d |= (uint64_t)(b[i] & 0x7f) << shift;
+			shift += 7;
+		} while (b[i++] & 0x80);
+		id += (int64_t)d;
+		if (util_grow(ids, cap, *n + 1, sizeof(**ids)))
+			return -ENOMEM;
+		(*ids)[(*n)++] = id;
+	}
+	return 0;
+}
+
+static int decode_carried(struct pidstat_replay *p, const unsigned char *b, int len)
+{
+	p->ncarried = 0;
+	return record_carried_decode(b, len, &p->carried, &p->ncarried, &p->cap_carried);
+}
+
+static int push_row(struct pidstat_replay *p, const struct rrow *x)
+{
+	if (util_grow(&p->r, &p->cap, p->n + 1, sizeof(*p->r)))
+		return -ENOMEM;
+	p->r[p->n++] = *x;
+	return 0;
+}
+
+/* A carried task: its row of the previous step, else its last stored row. */
+static int carried_row(struct pidstat_replay *p, int64_t iv, int64_t id, bool have_prev)
+{
+	struct rrow key = { .id = id }, x;
+	const struct rrow *found =
+	    have_prev && p->nprev ? bsearch(&key, p->prev, p->nprev, sizeof(*p->prev), cmp_row_id)
+				  : NULL;
+	int rc;
+
+	if (found)
+		return push_row(p, found);
+	sqlite3_bind_int64(p->last, 1, id);
+	sqlite3_bind_int64(p->last, 2, iv);
+	rc = sqlite3_step(p->last);
+	if (rc == SQLITE_ROW)
+		row_raw(p->last, &x);
+	sqlite3_reset(p->last);
+	if (rc == SQLITE_DONE)
+		return 0; /* a damaged file: no row to carry */
+	return rc == SQLITE_ROW ? push_row(p, &x) : -EIO;
 }
 
 static int load_interval(struct pidstat_replay *p, int64_t iv)
@@ -100,6 +177,9 @@ static int load_interval(struct pidstat_replay *p, int64_t iv)
 		p->jiffies = (uint64_t)col(p->iv, 1);
 		p->have_memtotal = sqlite3_column_type(p->iv, 2) != SQLITE_NULL;
 		p->memtotal_kb = (uint64_t)col(p->iv, 2);
+		if (decode_carried(p, sqlite3_column_blob(p->iv, 3),
+				   sqlite3_column_bytes(p->iv, 3)))
+			rc = SQLITE_CORRUPT;
 	}
 	sqlite3_reset(p->iv);
 	return rc == SQLITE_ROW ? 0 : -EIO;
@@ -109,6 +189,7 @@ static int load_interval(struct pidstat_replay *p, int64_t iv)
 static int load(struct pidstat_replay *p)
 {
 	int step = *p->step, rc;
+	bool have_prev;
 	int64_t iv;
 
 	if (step == p->loaded)
@@ -118,18 +199,40 @@ static int load(struct pidstat_replay *p)
 	iv = p->w->ids[step - 1];
 	if ((rc = load_interval(p, iv)))
 		return rc;
+	/* the previous step's rows, by task id, for the carried ones */
+	have_prev = p->loaded && p->loaded == step - 1;
+	{
+		struct rrow *t = p->prev;
+		size_t c = p->cap_prev;
+
+		p->prev = p->r;
+		p->cap_prev = p->cap;
+		p->nprev = p->n;
+		p->r = t;
+		p->cap = c;
+	}
+	p->loaded = 0;
 	p->n = 0;
+	if (have_prev && p->nprev)
+		qsort(p->prev, p->nprev, sizeof(*p->prev), cmp_row_id);
 	sqlite3_bind_int64(p->rows, 1, iv);
 	while ((rc = sqlite3_step(p->rows)) == SQLITE_ROW) {
-		if (util_grow(&p->r, &p->cap, p->n + 1, sizeof(*p->r))) {
+		struct rrow x;
+
+		row_raw(p->rows, &x);
+		if (push_row(p, &x)) {
 			sqlite3_reset(p->rows);
 			return -ENOMEM;
 		}
-		row_raw(p->rows, &p->r[p->n++]);
 	}
 	sqlite3_reset(p->rows);
 	if (rc != SQLITE_DONE)
 		return -EIO;
+	for (size_t i = 0; i < p->ncarried; i++)
+		if ((rc = carried_row(p, iv, p->carried[i], have_prev)))
+			return rc;
+	if (p->n)
+		qsort(p->r, p->n, sizeof(*p->r), cmp_row);
 	p->loaded = step;
 	return 0;
 }
@@ -179,9 +282,8 @@ static int list_tids(void *ctx, pid_t pid, struct id_list *out)
 	out->len = 0;
 	if (rc)
 		return rc;
-	for (size_t i = lower_bound(p, pid, 1, 0); !rc && i < p->n && p->r[i].tgid == pid &&
-						  p->r[i].thread;
-	     i++)
+	for (size_t i = lower_bound(p, pid, 1, 0);
+	     !rc && i < p->n && p->r[i].tgid == pid && p->r[i].thread; i++)
 		rc = append_id(out, p->r[i].tid);
 	return rc ? rc : out->len ? 0 : -ENOENT;
 }
@@ -224,6 +326,13 @@ static int read_memtotal(void *ctx, uint64_t *kb)
 	return 0;
 }
 
+#define ROW_SQL                                                                               \
+	"SELECT t.tgid, t.tid, t.thread, t.start, t.comm, t.uid, s.utime, s.stime, s.gtime,"  \
+	" s.wtime, s.cutime, s.cstime, s.cgtime, s.minflt, s.majflt, s.cminflt, s.cmajflt,"   \
+	" s.vsz_kb, s.rss_kb, s.blkio, s.read_bytes, s.write_bytes, s.cancelled_write_bytes," \
+	" s.no_io, s.nvcsw, s.nivcsw, s.nthreads, s.processor, s.rt_priority, s.policy, 0,"   \
+	" s.state, s.task FROM sample s JOIN task t ON t.id = s.task"
+
 int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct record_window *w,
 			const int *step, const struct pidstat_source **src)
 {
@@ -234,16 +343,13 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 	p->db = db;
 	p->w = w;
 	p->step = step;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT t.tgid, t.tid, t.thread, t.start, t.comm, t.uid, s.utime,"
-			       " s.stime, s.gtime, s.wtime, s.cutime, s.cstime, s.cgtime, s.minflt,"
-			       " s.majflt, s.cminflt, s.cmajflt, s.vsz_kb, s.rss_kb, s.blkio,"
-			       " s.read_bytes, s.write_bytes, s.cancelled_write_bytes, s.no_io,"
-			       " s.nvcsw, s.nivcsw, s.nthreads, s.processor, s.rt_priority,"
-			       " s.policy, 0, s.state FROM sample s JOIN task t ON t.id = s.task"
-			       " WHERE s.iv = ? ORDER BY t.tgid, t.thread, t.tid",
-			       -1, &p->rows, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT uptime_cs, jiffies, memtotal_kb FROM interval WHERE id = ?",
+	if (sqlite3_prepare_v2(db, ROW_SQL " WHERE s.iv = ?", -1, &p->rows, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		db, ROW_SQL " WHERE s.task = ?1 AND s.iv < ?2 ORDER BY s.iv DESC LIMIT 1", -1,
+		&p->last, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+			       "SELECT uptime_cs, jiffies, memtotal_kb, carried FROM interval"
+			       " WHERE id = ?",
 			       -1, &p->iv, NULL) != SQLITE_OK) {
 		pidstat_replay_close(p);
 		return -EIO;
@@ -264,7 +370,10 @@ void pidstat_replay_close(struct pidstat_replay *p)
 	if (!p)
 		return;
 	sqlite3_finalize(p->rows);
+	sqlite3_finalize(p->last);
 	sqlite3_finalize(p->iv);
 	free(p->r);
+	free(p->prev);
+	free(p->carried);
 	free(p);
 }

@@ -34,6 +34,13 @@ static void load_host(sqlite3 *db, struct record_window *w)
 	h->hz = meta_long(db, "hz", 100);
 	h->pagesize = meta_long(db, "pagesize", 4096);
 	h->ncpu = (int)meta_long(db, "ncpu", 1);
+	/* a damaged or foreign file: figures the cores can divide by */
+	if (h->hz <= 0 || h->hz > 100000)
+		h->hz = 100;
+	if (h->pagesize < 1024 || h->pagesize > (1L << 30))
+		h->pagesize = 4096;
+	if (h->ncpu < 0 || h->ncpu > 65536)
+		h->ncpu = 0;
 	meta_str(db, "sysname", h->sysname, sizeof(h->sysname));
 	meta_str(db, "release", h->release, sizeof(h->release));
 	meta_str(db, "nodename", h->nodename, sizeof(h->nodename));
@@ -101,9 +108,9 @@ int record_window_select(sqlite3 *db, double from, double to, struct record_wind
 			break;
 		}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_DONE || !w->n) {
 		record_window_release(w);
-		return rc == SQLITE_NOMEM ? -ENOMEM : -EIO;
+		return rc == SQLITE_NOMEM ? -ENOMEM : rc == SQLITE_DONE ? -ENOENT : -EIO;
 	}
 	load_host(db, w);
 	return 0;
@@ -117,7 +124,8 @@ int record_window_ids(sqlite3 *db, int64_t a, int64_t b, struct record_window *w
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	if (sqlite3_prepare_v2(db, "SELECT id, ts FROM interval WHERE id >= ? AND id <= ? ORDER BY id",
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id, ts FROM interval WHERE id >= ? AND id <= ? ORDER BY id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, a);
