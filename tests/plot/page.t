@@ -20,7 +20,7 @@ comm=$(cat "/proc/$SPIN/comm") # its group: the process's name (load_spin_main)
 "$TRIAGE" record -o "$DB" -i 1 -d 6 --window 3 2>"$SCRATCH/record.err" ||
 	fail "triage record failed: $(cat "$SCRATCH/record.err")"
 "$TRIAGE" plot "$DB" -o "$SCRATCH/page.html" || fail "triage plot failed"
-echo "page: $(wc -c <"$SCRATCH/page.html") bytes"
+echo "page: $(wc -c <"$SCRATCH/page.html") bytes (recorded and drawn at ${SECONDS}s)"
 
 # The database's series, by the rules of docs/plot.md, counted with sqlite3.
 ncpu=$(Q "SELECT count(DISTINCT cpu) FROM v_cpu WHERE cpu >= 0")
@@ -41,6 +41,7 @@ python3 "$SRC/tests/plot/page_check.py" "$SCRATCH/page.html" 19200 19209 "$SCRAT
 	>"$SCRATCH/check.json" 2>"$SCRATCH/check.err" ||
 	fail "page check: $(tail -5 "$SCRATCH/check.err")"
 R="$SCRATCH/check.json"
+echo "Chromium done at ${SECONDS}s"
 jq -e '.errors == []' "$R" >/dev/null || fail "errors in the page: $(jq -c .errors "$R")"
 got=$(jq '[.charts[].labels | length] | add' "$R")
 [ "$got" = "$want" ] || fail "page has $got series, the database $want: $(jq -c '[.charts[] | {id, n: (.labels | length)}]' "$R")"

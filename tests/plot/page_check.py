@@ -34,10 +34,16 @@ PROBE = r"""
     return m ? [1, 2, 3].map((k) => parseInt(m[k], 16)) : null; };
   const count = (u, colors) => {
     const b = u.bbox, d = u.ctx.getImageData(b.left, b.top, b.width, b.height).data;
+    const nc = colors.length;
     let n = 0;
-    for (let i = 0; i < d.length; i += 4)
-      if (d[i + 3] > 200 && colors.some((c) => Math.abs(d[i] - c[0]) <= 25 &&
-          Math.abs(d[i + 1] - c[1]) <= 25 && Math.abs(d[i + 2] - c[2]) <= 25)) n++;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] <= 200) continue;
+      for (let k = 0; k < nc; k++) {
+        const c = colors[k];
+        if (Math.abs(d[i] - c[0]) <= 25 && Math.abs(d[i + 1] - c[1]) <= 25 &&
+            Math.abs(d[i + 2] - c[2]) <= 25) { n++; break; }
+      }
+    }
     return n;
   };
   const charts = [];
