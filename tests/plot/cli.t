@@ -134,3 +134,22 @@ grep -q "^triage plot: cannot write '.*p.html': No such file or directory$" "$SC
 	fail "unwritable -o message: $(cat "$SCRATCH/err")"
 ls "$SCRATCH" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 echo "ok output"
+
+# Real record files, odd ones included (tests/fuzz/corpus/fuzz_record: a
+# truncated file, odd counter values, threads at the edges): a page whose
+# data parses, or one line and status 1; never a crash (ASan, UBSan).
+n=0
+for f in "$SRC"/tests/fuzz/corpus/fuzz_record/*.db; do
+	[ -e "$f" ] || continue
+	n=$((n + 1))
+	"$TRIAGE" plot "$f" -o "$SCRATCH/c.html" >/dev/null 2>"$SCRATCH/err"
+	rc=$?
+	case $rc in
+	0) page_json "$SCRATCH/c.html" | python3 -c 'import json, sys; json.load(sys.stdin)' ||
+		fail "$(basename "$f"): the page's data is not JSON" ;;
+	1) [ "$(wc -l <"$SCRATCH/err")" = 1 ] || fail "$(basename "$f"): $(cat "$SCRATCH/err")" ;;
+	*) fail "$(basename "$f"): status $rc: $(head -5 "$SCRATCH/err")" ;;
+	esac
+	rm -f "$SCRATCH/c.html"
+done
+echo "ok $n record files from the record fuzz corpus"
