@@ -39,6 +39,7 @@ TEST_PKGS="
  graphite-carbon
  prometheus
  sqlite3
+ chromium
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

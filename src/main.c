@@ -25,6 +25,7 @@ static const struct cmd commands[] = {
 	{ "probe", cmd_probe, "eBPF probes: syscalls, trace, offcpu, runq, profile" },
 	{ "doctor", cmd_doctor, "what this machine offers for tracing, and what is missing" },
 	{ "u32", cmd_u32, "test, explain and lint iptables u32/string rules on captures" },
+	{ "plot", cmd_plot, "draw a triage record as one self-contained HTML page" },
 	{ "version", cmd_version, "print the version and compiled-in features" },
 };
 

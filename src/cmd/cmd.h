@@ -22,6 +22,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_u32(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* Reports an error as "triage <cmd>: <message>" on stderr. */
