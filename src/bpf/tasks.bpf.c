@@ -177,10 +177,10 @@ int dump_tasks(struct bpf_iter__task *ctx)
 	sig = BPF_CORE_READ(t, signal);
 	if (sig) {
 		r->nr_threads = (__u32)BPF_CORE_READ(sig, nr_threads);
-		if (r->tid == r->tgid) {
+		/* every thread's stat shows the children's figures (cutime...) */
+		read_group(&r->group, sig);
+		if (r->tid == r->tgid)
 			r->flags |= TR_LEADER;
-			read_group(&r->group, sig);
-		}
 	}
 	bpf_seq_write(ctx->meta->seq, r, sizeof(*r));
 	return 0;

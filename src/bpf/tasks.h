@@ -10,10 +10,10 @@
 #define TR_COMM_LEN 16
 
 /* tasks_rec.flags */
-#define TR_LEADER 0x1  /* tid == tgid: the group fields are filled */
-#define TR_KTHREAD 0x2 /* PF_KTHREAD */
-#define TR_HAS_MM 0x4  /* has an address space (vsize/rss valid) */
-#define TR_DELAYS 0x8  /* delay accounting present (blkio_delay valid) */
+#define TR_LEADER 0x1	   /* tid == tgid */
+#define TR_KTHREAD 0x2	   /* PF_KTHREAD */
+#define TR_HAS_MM 0x4	   /* has an address space (vsize/rss valid) */
+#define TR_DELAYS 0x8	   /* delay accounting present (blkio_delay valid) */
 #define TR_WQ_WORKER 0x10  /* PF_WQ_WORKER: /proc names it after its pool and work */
 #define TR_WQ_RESCUER 0x20 /* a rescuer: "kworker/R-" + name */
 #define TR_WQ_NOPOOL 0x40  /* detached from its pool: "kworker/dying" */
@@ -45,10 +45,10 @@ struct tasks_rec {
 	__u64 start_boottime;
 	__u64 min_flt, maj_flt, nvcsw, nivcsw;
 	__u64 run_delay, pcount, blkio_delay;
-	__u64 cpus_allowed; /* the first 64 CPUs of cpus_ptr */
+	__u64 cpus_allowed;			       /* the first 64 CPUs of cpus_ptr */
 	__u64 total_vm, rss_file, rss_anon, rss_shmem; /* pages */
 	struct tasks_io io;
-	struct tasks_group group; /* TR_LEADER only; zero otherwise */
+	struct tasks_group group; /* the same for every thread of a process */
 };
 
 #endif

@@ -42,7 +42,8 @@ void task_cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime, uint64_
 	} else if (utime == 0) {
 		stime = rtime;
 	} else {
-		stime = (uint64_t)((unsigned __int128)stime * rtime / ((unsigned __int128)stime + utime));
+		stime = (uint64_t)((unsigned __int128)stime * rtime /
+				   ((unsigned __int128)stime + utime));
 		if (stime > rtime)
 			stime = rtime;
 	}
@@ -228,8 +229,7 @@ static int check_same_view(struct task_source *s)
 	if (len <= 0 || pid_stat_parse(buf, (size_t)len, &st))
 		return -ENOENT;
 	for (size_t i = 0; i < n; i++)
-		if ((pid_t)r[i].tid == self &&
-		    r[i].start_boottime / NSEC_PER_TICK == st.starttime)
+		if ((pid_t)r[i].tid == self && r[i].start_boottime / NSEC_PER_TICK == st.starttime)
 			return 0;
 	snprintf(s->why, sizeof(s->why), "BPF task iterator: another pid namespace than /proc's");
 	return -EXDEV;
@@ -355,8 +355,8 @@ static void name_from_rec(char *out, size_t size, const struct tasks_rec *r)
 		if (r->flags & TR_WQ_NOPOOL)
 			snprintf(id, sizeof(id), "kworker/dying");
 		else if (r->wq_pool_cpu >= 0)
-			snprintf(id, sizeof(id), "kworker/%d:%d%s", r->wq_pool_cpu,
-				 r->wq_worker_id, r->wq_nice < 0 ? "H" : "");
+			snprintf(id, sizeof(id), "kworker/%d:%d%s", r->wq_pool_cpu, r->wq_worker_id,
+				 r->wq_nice < 0 ? "H" : "");
 		else
 			snprintf(id, sizeof(id), "kworker/u%d:%d", r->wq_pool_id, r->wq_worker_id);
 		put(out, size, &off, id, sizeof(id));
@@ -381,7 +381,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 }
 
 static void sample_from_rec(struct task_sample *t, const struct tasks_rec *r,
-			    const struct prev_times *ours, struct prev_times *keep, uint64_t page_size)
+			    const struct prev_times *ours, struct prev_times *keep,
+			    uint64_t page_size)
 {
 	const struct tasks_group *g = &r->group;
 	uint64_t pu = r->prev_utime, ps = r->prev_stime;
@@ -390,7 +391,8 @@ static void sample_from_rec(struct task_sample *t, const struct tasks_rec *r,
 	t->tgid = (pid_t)r->tgid;
 	t->ppid = (pid_t)r->ppid;
 	t->uid = r->uid;
-	t->flags = TS_STATUS | TS_SCHED | TS_IO | (r->flags & TR_LEADER ? TS_LEADER | TS_WHOLE : 0) |
+	t->flags = TS_STATUS | TS_SCHED | TS_IO |
+		   (r->flags & TR_LEADER ? TS_LEADER | TS_WHOLE : 0) |
 		   (r->flags & TR_KTHREAD ? TS_KTHREAD : 0);
 	t->state = task_state_letter(r->state, r->exit_state);
 	name_from_rec(t->comm, sizeof(t->comm), r);
@@ -464,8 +466,7 @@ static void io_add(struct pid_io *a, const struct pid_io *b)
  * every live thread's (thread_group_cputime(), do_task_stat(whole),
  * do_io_accounting(whole)), then cputime_adjust() against the group's floor.
  */
-static void add_groups(struct task_source *s, struct task_set *set,
-		       const struct tasks_rec *recs)
+static void add_groups(struct task_source *s, struct task_set *set, const struct tasks_rec *recs)
 {
 	size_t i = 0;
 

@@ -43,12 +43,12 @@ const char *task_door_name(enum task_door d);
 #define TASK_WANT_ALL 0xf
 
 /* task_sample.flags */
-#define TS_LEADER 0x1	/* tid == tgid */
-#define TS_KTHREAD 0x2	/* a kernel thread (bpf door only; proc leaves it 0) */
-#define TS_STATUS 0x4	/* the status fields are set */
-#define TS_SCHED 0x8	/* the schedstat fields are set */
-#define TS_IO 0x10	/* io is set (the process's, whole_io, too for leaders) */
-#define TS_WHOLE 0x20	/* whole is set */
+#define TS_LEADER 0x1  /* tid == tgid */
+#define TS_KTHREAD 0x2 /* a kernel thread (bpf door only; proc leaves it 0) */
+#define TS_STATUS 0x4  /* the status fields are set */
+#define TS_SCHED 0x8   /* the schedstat fields are set */
+#define TS_IO 0x10     /* io is set (the process's, whole_io, too for leaders) */
+#define TS_WHOLE 0x20  /* whole is set */
 
 #define TASK_COMM_MAX 64 /* proc_task_name()'s buffer */
 
@@ -68,7 +68,7 @@ struct task_sample {
 	char comm[TASK_COMM_MAX];
 	int processor;
 	unsigned rt_priority, policy, nthreads;
-	uint64_t utime, stime, gtime;	 /* ticks, this thread */
+	uint64_t utime, stime, gtime;	/* ticks, this thread */
 	int64_t cutime, cstime, cgtime; /* ticks, reaped children (process-wide) */
 	uint64_t minflt, majflt, cminflt, cmajflt;
 	uint64_t starttime; /* ticks after boot */
