@@ -195,6 +195,7 @@ struct task_source {
 	struct prev_times *prev, *next; /* by tid, as the iterator walks */
 	size_t nprev, nnext, cap_prev, cap_next;
 	struct id_list pids, tids;
+	size_t nhidden; /* processes the iterator did not show, read from /proc */
 };
 
 static int open_bpf(struct task_source *s)
@@ -302,6 +303,8 @@ const char *task_source_why(const struct task_source *s)
 }
 
 /* ---- the bpf door ---- */
+
+static int scan_proc_process(struct task_source *s, struct task_set *set, pid_t pid);
 
 static uint64_t ticks(uint64_t ns)
 {
@@ -466,7 +469,8 @@ static void io_add(struct pid_io *a, const struct pid_io *b)
  * every live thread's (thread_group_cputime(), do_task_stat(whole),
  * do_io_accounting(whole)), then cputime_adjust() against the group's floor.
  */
-static void add_groups(struct task_source *s, struct task_set *set, const struct tasks_rec *recs)
+static void add_groups(struct task_source *s, struct task_set *set, const struct tasks_rec *recs,
+		       size_t nrecs)
 {
 	size_t i = 0;
 
@@ -475,11 +479,17 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 		pid_t tgid = set->v[set->order[i]].tgid;
 		uint64_t rtime = 0, ut = 0, st = 0, gt = 0, minf = 0, majf = 0;
 		struct pid_io io = { 0 };
+		bool from_proc = false;
 
 		for (; i < set->len && set->v[set->order[i]].tgid == tgid; i++) {
 			size_t k = set->order[i];
-			const struct tasks_rec *r = &recs[k];
+			const struct tasks_rec *r;
 
+			if (k >= nrecs) {
+				from_proc = true; /* read from /proc: it has its own whole */
+				continue;
+			}
+			r = &recs[k];
 			if (set->v[k].flags & TS_LEADER)
 				lead = k;
 			rtime += r->sum_exec;
@@ -490,7 +500,7 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 			majf += r->maj_flt;
 			io_add(&io, &set->v[k].io);
 		}
-		if (lead == set->len || set->order[first] != lead)
+		if (from_proc || lead == set->len || set->order[first] != lead)
 			continue;
 		{
 			struct task_whole *w = &set->v[lead].whole;
@@ -509,6 +519,39 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 			io_add(&w->io, &io);
 		}
 	}
+}
+
+/*
+ * Processes /proc lists that the iterator did not show (on some VMs the
+ * agent at PID 1 is hidden from it) are read from /proc, so the two doors
+ * list the same processes. Leaders come in increasing tid order from the
+ * iterator, so one merge walk against /proc's sorted listing finds them.
+ */
+static int add_hidden(struct task_source *s, struct task_set *set, const struct tasks_rec *recs,
+		      size_t n, pid_t skip_tgid)
+{
+	size_t r = 0;
+	int err = procfs_list_pids(s->pf, &s->pids);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	s->nhidden = 0;
+	task_stat_cache_begin(&s->cache);
+	for (size_t i = 0; i < s->pids.len && !err; i++) {
+		pid_t pid = s->pids.ids[i];
+
+		while (r < n &&
+		       ((pid_t)recs[r].tid != (pid_t)recs[r].tgid || (pid_t)recs[r].tgid < pid))
+			r++;
+		if (r < n && (pid_t)recs[r].tgid == pid)
+			continue;
+		if (pid == skip_tgid)
+			continue;
+		s->nhidden++;
+		err = scan_proc_process(s, set, pid);
+	}
+	task_stat_cache_end(&s->cache);
+	return err;
 }
 
 static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid)
@@ -537,9 +580,9 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 		sample_from_rec(&set->v[i], &recs[i], find_prev(s, &pos, (pid_t)recs[i].tid),
 				&s->next[i], s->page_size);
 	}
-	if ((err = set_order(set)))
+	if ((err = add_hidden(s, set, recs, kept, skip_tgid)) || (err = set_order(set)))
 		return err;
-	add_groups(s, set, recs);
+	add_groups(s, set, recs, kept);
 	{
 		struct prev_times *t = s->prev;
 		size_t cap = s->cap_prev;

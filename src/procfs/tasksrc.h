@@ -16,6 +16,14 @@
  * floor; nanoseconds to clock ticks; the state letter; kernel-thread and
  * workqueue names). tests/procfs/doors.t holds the two to the same numbers.
  *
+ * One difference is the kernel's own: reading /proc/.../stat stores the
+ * utime/stime split it showed in prev_cputime, the bpf door cannot. For a
+ * thread that keeps running, a later /proc read may therefore split the
+ * same runtime differently from what the door showed earlier (the sum
+ * agrees); the door keeps its own floor, so its own figures never go back.
+ * The bpf door also reads from /proc the processes the iterator does not
+ * show (some VMs hide their agent at PID 1 from it).
+ *
  * Library rules: 0 or -errno, no exits, no output, no globals.
  */
 #ifndef TRIAGE_PROCFS_TASKSRC_H

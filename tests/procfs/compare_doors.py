@@ -4,22 +4,27 @@
 Input: `triage doctor --dump-tasks=bpf,proc,bpf` (three scans, back to back).
 For every thread the proc scan saw that both bpf scans saw too (same tid and
 start time), every field the two doors both have is compared:
-  - unchanged between the two bpf scans: proc must show exactly that value;
-  - changed (the thread ran meanwhile): a counter must lie between the two
-    bpf values; state, CPU, comm and the like must equal one of them; the
-    size gauges vsize and rss are not compared (an exec or an munmap moves
-    them anywhere).
-The state is an instant: a task that sets itself asleep and finds its wake-up
-before it leaves the CPU shows S then R with no counter moving, so a state
-that differs only by an R is a task on the CPU, not a disagreement.
+  - a thread that did not run (nothing differs between the two bpf scans and
+    none of the three shows it R): proc must show exactly the same values;
+  - a thread that ran: a counter must lie between the two bpf values (for
+    utime/stime see ADJUSTED below); comm,
+    ppid, uid, allowed CPUs and the like must equal one of them; the instants
+    (state, CPU) and the gauges (vsize, rss, thread count: an exec, an munmap
+    or exiting threads move them anywhere) are not compared.
+A thread on a CPU has counters that catch up only at the next tick or switch,
+hence "any R" counts as running. A workqueue worker's name ends with its
+latest work item ("kworker/0:1-events"), another instant: only the worker's
+own part is compared.
 Threads missing from a door are allowed only if they were born or died
 during the dump (absent from one bpf scan) or belong to PID 1's group when
 the iterator hides it (this VM's agent, see docs/performance.md).
 Prints a summary; exits 1 listing the disagreements."""
 import sys
 
-GAUGES = {"vsize", "rss"}
-NON_COUNTERS = {"comm", "state", "processor", "ppid", "nthreads",
+GAUGES = {"vsize", "rss", "nthreads"}
+ADJUSTED = {"utime": "stime", "stime": "utime", "w_utime": "w_stime", "w_stime": "w_utime"}
+INSTANTS = {"state", "processor"}
+NON_COUNTERS = {"comm", "ppid",
                 "cpus", "uid", "rt_priority", "policy"}
 
 
@@ -36,6 +41,16 @@ def parse(path):
         fields = dict(p.split("=", 1) for p in parts[2:])
         cur[(tgid, tid)] = fields
     return scans
+
+
+def wq_worker_id(comm):
+    """kworker/0:1-events -> kworker/0:1 (rescuers, kworker/R-name, stay whole)."""
+    if comm.startswith("kworker/R-"):
+        return comm
+    for i, ch in enumerate(comm):
+        if ch in "+-" and i > len("kworker/"):
+            return comm[:i]
+    return comm
 
 
 def main():
@@ -58,25 +73,35 @@ def main():
             continue
         if p["starttime"] != a["starttime"]:
             continue  # tid reused between scans
-        moved = False
-        for f, pv in p.items():
-            if f not in a or f not in c:
-                continue
-            fields_cmp += 1
-            av, cv = a[f], c[f]
-            if av == cv:
-                if f == "state" and "R" in (av, pv):
-                    moved = True  # a wake-up that never left the CPU: no counter moves
-                    continue
+        shared = [f for f in p if f in a and f in c]
+        fields_cmp += len(shared)
+        # a task on a CPU has counters that catch up only at the next tick or
+        # switch: any R, or any field that moved, makes it a moving task
+        moved = "R" in (a["state"], p["state"], c["state"]) or \
+            any(a[f] != c[f] for f in shared)
+        for f in shared:
+            pv, av, cv = p[f], a[f], c[f]
+            if f == "comm" and pv.startswith("kworker/"):
+                # "+desc"/"-desc" names the worker's latest work item: an instant
+                pv, av, cv = (wq_worker_id(v) for v in (pv, av, cv))
+            if not moved:
                 if pv != av:
                     bad.append(f"{key} {p['comm']}: {f} proc={pv} bpf={av}")
+            elif f in GAUGES or f in INSTANTS:
                 continue
-            moved = True
-            if f in GAUGES:
-                continue
-            if f == "state" and "R" in (av, cv, pv):
-                continue  # woken and back to sleep (or about to sleep) on the CPU
-            if f in NON_COUNTERS:
+            elif f in ADJUSTED:
+                # cputime_adjust(): /proc's read stores its split in the
+                # kernel's prev_cputime and the bpf door's does not, so the
+                # later bpf scan is a floor-respecting successor of /proc's
+                # (proc <= bpf2), while bpf1 may have split the same runtime
+                # differently; the sum follows the runtime (monotonic)
+                if int(pv) > int(cv):
+                    bad.append(f"{key} {p['comm']}: {f} proc={pv} > later bpf {cv}")
+                other = ADJUSTED[f]
+                ps, s1, s2 = (int(x[f]) + int(x[other]) for x in (p, a, c))
+                if not s1 - 1 <= ps <= s2 + 1:
+                    bad.append(f"{key} {p['comm']}: {f}+{other} proc={ps} not in bpf {s1}..{s2}")
+            elif f in NON_COUNTERS:
                 if pv not in (av, cv):
                     bad.append(f"{key} {p['comm']}: {f} proc={pv} bpf={av}..{cv}")
             else:
