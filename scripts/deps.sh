@@ -22,7 +22,8 @@ RUN_PKGS="
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
-# for fixture tools, libc debug symbols for the profile test, locales.
+# for fixture tools, libc debug symbols for the profile test, locales;
+# bpftrace for bench/probe.sh.
 TEST_PKGS="
  sysstat
  iptables
@@ -37,6 +38,7 @@ TEST_PKGS="
  libc6-dbg
  graphite-carbon
  prometheus
+ bpftrace
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

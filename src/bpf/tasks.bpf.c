@@ -113,18 +113,56 @@ static __always_inline void read_kthread_name(struct tasks_rec *r, struct task_s
 	}
 }
 
+/* Threads the active-only walk passed over (read before and after a walk). */
+__u64 walked = 0;
+
+static __always_inline int emit(struct bpf_iter__task *ctx, struct task_struct *t);
+
 SEC("iter/task")
 int dump_tasks(struct bpf_iter__task *ctx)
 {
 	struct task_struct *t = ctx->task;
+
+	return t ? emit(ctx, t) : 0;
+}
+
+/*
+ * Only the threads /proc shows as R or D (what load needs): the others
+ * cost the walk alone, no record. __task_state_index(): TASK_REPORT bits,
+ * TASK_IDLE is I, RTLOCK_WAIT and FROZEN read as D.
+ */
+SEC("iter/task")
+int dump_active(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	__u32 state, rep;
+
+	if (!t)
+		return 0;
+	walked++;
+	if (bpf_core_field_exists(t->__state))
+		state = t->__state;
+	else
+		state = (__u32)BPF_CORE_READ((struct task_struct___old *)t, state);
+	rep = (state | (__u32)t->exit_state) & 0x7f;
+	if ((state & 0x402) == 0x402)
+		rep = 0x80;
+	if (state & (0x1000 | 0x8000))
+		rep = 0x2;
+	/* the letter is fls(rep): 0 R, 1 S, 2 D, higher T t X Z P I */
+	if (rep != 0 && (rep < 0x2 || rep > 0x3))
+		return 0;
+	return emit(ctx, t);
+}
+
+static __always_inline int emit(struct bpf_iter__task *ctx, struct task_struct *t)
+{
 	struct signal_struct *sig;
 	struct task_delay_info *d;
 	struct mm_struct *mm;
 	struct tasks_rec *r;
 	__u32 zero = 0, pflags;
 
-	if (!t)
-		return 0;
 	r = bpf_map_lookup_elem(&scratch, &zero);
 	if (!r)
 		return 0;

@@ -30,7 +30,8 @@ int load_source_open(struct load_source *s, const char *root, enum task_door doo
 	err = host_facts_load(&s->facts, s->pf);
 	if (!err) {
 		s->fixture = s->facts.fixture;
-		err = task_source_open(&s->tasks, s->pf, s->fixture, door, 0, fd_budget);
+		err = task_source_open(&s->tasks, s->pf, s->fixture, door, TASK_WANT_ACTIVE_ONLY,
+				       fd_budget);
 	}
 	if (err) {
 		procfs_close(s->pf);

@@ -105,11 +105,11 @@ int load_snapshot_take(const struct procfs *pf, const struct load_scan_opts *opt
 	memset(snap, 0, sizeof(*snap));
 	read_kernel_figures(pf, snap);
 	err = task_source_scan(opts->tasks, opts->set, opts->skip_pid);
+	snap->threads_scanned = err ? 0 : (unsigned)set->scanned;
 	for (size_t i = 0; err == 0 && i < set->len; i++) {
 		const struct task_sample *ts = &set->v[set->order[i]];
 		struct load_task *t;
 
-		snap->threads_scanned++;
 		if (ts->state != 'R' && ts->state != 'D')
 			continue;
 		t = snapshot_push(snap);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -14,7 +15,7 @@
 
 struct task_bpf {
 	struct tasks_bpf *skel;
-	struct bpf_link *link;
+	struct bpf_link *link, *active;
 	char *buf;
 	size_t cap;
 };
@@ -42,7 +43,9 @@ int task_bpf_open(struct task_bpf **out)
 		err = tasks_bpf__load(b->skel);
 	if (!err) {
 		b->link = bpf_program__attach_iter(b->skel->progs.dump_tasks, NULL);
-		if (!b->link)
+		if (b->link)
+			b->active = bpf_program__attach_iter(b->skel->progs.dump_active, NULL);
+		if (!b->link || !b->active)
 			err = errno ? -errno : -EINVAL;
 	}
 	libbpf_set_print(old);
@@ -58,15 +61,18 @@ void task_bpf_close(struct task_bpf *b)
 {
 	if (!b)
 		return;
+	bpf_link__destroy(b->active);
 	bpf_link__destroy(b->link);
 	tasks_bpf__destroy(b->skel);
 	free(b->buf);
 	free(b);
 }
 
-int task_bpf_read(struct task_bpf *b, struct tasks_rec **recs, size_t *n)
+int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
+		  size_t *walked)
 {
-	int fd = bpf_iter_create(bpf_link__fd(b->link));
+	uint64_t walked0 = b->skel->bss->walked;
+	int fd = bpf_iter_create(bpf_link__fd(active_only ? b->active : b->link));
 	size_t len = 0;
 	ssize_t got;
 	int err = 0;
@@ -99,6 +105,7 @@ int task_bpf_read(struct task_bpf *b, struct tasks_rec **recs, size_t *n)
 		return err;
 	*recs = (struct tasks_rec *)(void *)b->buf;
 	*n = len / sizeof(struct tasks_rec);
+	*walked = active_only ? (size_t)(b->skel->bss->walked - walked0) : *n;
 	return 0;
 }
 
@@ -118,7 +125,8 @@ void task_bpf_close(struct task_bpf *b)
 {
 }
 
-int task_bpf_read(struct task_bpf *b, struct tasks_rec **recs, size_t *n)
+int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
+		  size_t *walked)
 {
 	return -EOPNOTSUPP;
 }

@@ -7,6 +7,7 @@
 #define TRIAGE_PROCFS_TASK_BPF_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bpf/tasks.h"
@@ -15,7 +16,12 @@ struct task_bpf;
 
 int task_bpf_open(struct task_bpf **out);
 void task_bpf_close(struct task_bpf *b);
-/* One walk of every task; *recs stays valid until the next read or close. */
-int task_bpf_read(struct task_bpf *b, struct tasks_rec **recs, size_t *n);
+/*
+ * One walk of every task; *recs stays valid until the next read or close.
+ * active_only: records only for threads in R or D, *walked = all threads
+ * walked (with every record, *walked = *n).
+ */
+int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
+		  size_t *walked);
 
 #endif

@@ -195,8 +195,10 @@ struct task_source {
 	struct prev_times *prev, *next; /* by tid, as the iterator walks */
 	size_t nprev, nnext, cap_prev, cap_next;
 	struct id_list pids, tids;
-	size_t nhidden; /* processes the iterator did not show, read from /proc */
+	struct id_list hidden; /* processes the iterator does not show: read from /proc */
 };
+
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n);
 
 static int open_bpf(struct task_source *s)
 {
@@ -218,14 +220,16 @@ static int check_same_view(struct task_source *s)
 	struct pid_stat st;
 	char buf[1024];
 	pid_t self = (pid_t)syscall(SYS_gettid);
-	size_t n;
+	size_t n, walked;
 	ssize_t len;
-	int err = task_bpf_read(s->bpf, &r, &n);
+	int err = task_bpf_read(s->bpf, false, &r, &n, &walked);
 
 	if (err) {
 		snprintf(s->why, sizeof(s->why), "BPF task iterator: read: %s", strerror(-err));
 		return err;
 	}
+	if ((err = find_hidden(s, r, n)))
+		return err;
 	len = procfs_read(s->pf, "thread-self/stat", buf, sizeof(buf));
 	if (len <= 0 || pid_stat_parse(buf, (size_t)len, &st))
 		return -ENOENT;
@@ -289,6 +293,7 @@ void task_source_close(struct task_source *s)
 	free(s->next);
 	id_list_release(&s->pids);
 	id_list_release(&s->tids);
+	id_list_release(&s->hidden);
 	free(s);
 }
 
@@ -524,20 +529,20 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 /*
  * Processes /proc lists that the iterator did not show (on some VMs the
  * agent at PID 1 is hidden from it) are read from /proc, so the two doors
- * list the same processes. Leaders come in increasing tid order from the
- * iterator, so one merge walk against /proc's sorted listing finds them.
+ * list the same processes. Found on every full walk (the open does one);
+ * an active-only walk has no record of idle processes and reuses the list.
+ * Leaders come in increasing tid order from the iterator, so one merge
+ * walk against /proc's sorted listing finds them.
  */
-static int add_hidden(struct task_source *s, struct task_set *set, const struct tasks_rec *recs,
-		      size_t n, pid_t skip_tgid)
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
 {
 	size_t r = 0;
 	int err = procfs_list_pids(s->pf, &s->pids);
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
-	s->nhidden = 0;
-	task_stat_cache_begin(&s->cache);
-	for (size_t i = 0; i < s->pids.len && !err; i++) {
+	s->hidden.len = 0;
+	for (size_t i = 0; i < s->pids.len; i++) {
 		pid_t pid = s->pids.ids[i];
 
 		while (r < n &&
@@ -545,20 +550,52 @@ static int add_hidden(struct task_source *s, struct task_set *set, const struct 
 			r++;
 		if (r < n && (pid_t)recs[r].tgid == pid)
 			continue;
-		if (pid == skip_tgid)
-			continue;
-		s->nhidden++;
-		err = scan_proc_process(s, set, pid);
+		if (util_grow(&s->hidden.ids, &s->hidden.cap, s->hidden.len + 1,
+			      sizeof(*s->hidden.ids)))
+			return -ENOMEM;
+		s->hidden.ids[s->hidden.len++] = pid;
 	}
+	return 0;
+}
+
+static bool active_state(char c)
+{
+	return c == 'R' || c == 'D';
+}
+
+/* Keeps, of the samples from first on, those in R or D. */
+static void keep_active(struct task_set *set, size_t first)
+{
+	size_t k = first;
+
+	for (size_t i = first; i < set->len; i++)
+		if (active_state(set->v[i].state))
+			set->v[k++] = set->v[i];
+	set->len = k;
+}
+
+static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tgid)
+{
+	size_t first = set->len;
+	int err = 0;
+
+	task_stat_cache_begin(&s->cache);
+	for (size_t i = 0; i < s->hidden.len && !err; i++)
+		if (s->hidden.ids[i] != skip_tgid)
+			err = scan_proc_process(s, set, s->hidden.ids[i]);
 	task_stat_cache_end(&s->cache);
+	set->scanned += set->len - first;
+	if (s->want & TASK_WANT_ACTIVE_ONLY)
+		keep_active(set, first);
 	return err;
 }
 
 static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid)
 {
 	struct tasks_rec *recs;
-	size_t n, pos = 0, kept = 0;
-	int err = task_bpf_read(s->bpf, &recs, &n);
+	size_t n, pos = 0, kept = 0, walked;
+	bool active = s->want & TASK_WANT_ACTIVE_ONLY;
+	int err = task_bpf_read(s->bpf, active, &recs, &n, &walked);
 
 	if (err)
 		return err;
@@ -574,13 +611,16 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 		kept++;
 	}
 	set->len = kept;
+	set->scanned = walked - (n - kept);
 	for (size_t i = 0; i < kept; i++) {
 		memset(&set->v[i], 0, sizeof(set->v[i]));
 		memset(&s->next[i], 0, sizeof(s->next[i]));
 		sample_from_rec(&set->v[i], &recs[i], find_prev(s, &pos, (pid_t)recs[i].tid),
 				&s->next[i], s->page_size);
 	}
-	if ((err = add_hidden(s, set, recs, kept, skip_tgid)) || (err = set_order(set)))
+	if (!active && (err = find_hidden(s, recs, n)))
+		return err;
+	if ((err = add_hidden(s, set, skip_tgid)) || (err = set_order(set)))
 		return err;
 	add_groups(s, set, recs, kept);
 	{
@@ -770,6 +810,9 @@ static int scan_proc(struct task_source *s, struct task_set *set, pid_t skip_tgi
 		if (s->pids.ids[i] != skip_tgid)
 			err = scan_proc_process(s, set, s->pids.ids[i]);
 	task_stat_cache_end(&s->cache);
+	set->scanned = set->len;
+	if (s->want & TASK_WANT_ACTIVE_ONLY)
+		keep_active(set, 0);
 	return err ? err : set_order(set);
 }
 

@@ -49,6 +49,11 @@ const char *task_door_name(enum task_door d);
 #define TASK_WANT_IO 0x4     /* io (the thread's, and the process's for leaders) */
 #define TASK_WANT_WHOLE 0x8  /* leaders: the process-wide stat */
 #define TASK_WANT_ALL 0xf
+/*
+ * Only the threads in R or D (what load needs): set->scanned still counts
+ * every thread; the bpf door then skips the others in the kernel.
+ */
+#define TASK_WANT_ACTIVE_ONLY 0x10
 
 /* task_sample.flags */
 #define TS_LEADER 0x1  /* tid == tgid */
@@ -98,6 +103,7 @@ struct task_set {
 	struct task_sample *v;
 	uint32_t *order;
 	size_t len, cap, cap_order;
+	size_t scanned; /* threads looked at (more than len with TASK_WANT_ACTIVE_ONLY) */
 };
 
 void task_set_release(struct task_set *s);
