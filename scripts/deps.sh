@@ -23,7 +23,8 @@ RUN_PKGS="
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
-# for fixture tools, libc debug symbols for the profile test, locales.
+# for fixture tools, libc debug symbols for the profile test, locales;
+# bpftrace for bench/probe.sh.
 TEST_PKGS="
  sysstat
  iptables
@@ -40,6 +41,7 @@ TEST_PKGS="
  prometheus
  sqlite3
  chromium
+ bpftrace
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

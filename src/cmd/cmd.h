@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "procfs/tasksrc.h"
+
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -35,6 +37,14 @@ void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  * rest is dropped), so an earlier call by a shell is harmless.
  */
 int cmd_finish_stdout(int status);
+
+/*
+ * The task door tests ask for with TRIAGE_TASK_SOURCE=auto|proc|bpf (unset:
+ * auto). Returns 0, or EXIT_USAGE after saying what is wrong.
+ */
+int cmd_task_door(const char *cmd, enum task_door *door);
+/* --verbose: "triage <cmd>: task source: bpf (why)" on stderr. */
+void cmd_say_door(const char *cmd, const struct task_source *ts);
 
 /* Raises RLIMIT_NOFILE as far as allowed; returns how many fds a run may keep open. */
 long cmd_fd_budget(void);

@@ -19,6 +19,7 @@
 #include "procfs/host.h"
 #include "procfs/procfs.h"
 #include "procfs/taskstats.h"
+#include "procfs/tasksrc.h"
 #include "runloop/clock.h"
 #include "pidstat/fmt.h"
 #include "pidstat/messages.h"
@@ -91,6 +92,15 @@ struct pidstat_run {
 	/* live runs with privilege: status fields through taskstats */
 	struct taskstats_conn ts;
 	bool use_taskstats;
+	/*
+	 * The task door (procfs/tasksrc.h); NULL on fixture roots. With the
+	 * bpf door every sample starts with one iterator scan into set, and
+	 * stat, schedstat, status and io come from there (set_ready); the
+	 * proc door leaves the file-by-file reading below as it is.
+	 */
+	struct task_source *tasks;
+	struct task_set set;
+	bool set_ready;
 	const char *average_label;
 	struct json_writer *json;
 	/* uid -> user name cache */
@@ -107,6 +117,7 @@ struct pidstat_env {
 	const char *s_colors_sgr;  /* $S_COLORS_SGR */
 	long fd_budget;		   /* fds the run may keep open across samples */
 	bool taskstats;		   /* may try the taskstats netlink interface */
+	enum task_door door;	   /* the task door: AUTO but in tests */
 	struct json_writer *json;  /* the writer -o JSON initialises and uses */
 };
 
