@@ -684,7 +684,11 @@ static int open_reader(struct recorder *r)
 	r->popts.act = ACT_CPU | ACT_MEM | ACT_IO | ACT_CTXSW | ACT_RT;
 	r->popts.tsk = TSK_TASK | TSK_CHILD;
 	r->popts.threads = true;
-	r->popts.all_pids = true;
+	r->popts.all_pids = !r->o->npids;
+	r->popts.pid_given = r->o->npids > 0;
+	for (size_t i = 0; i < r->o->npids; i++)
+		if (pidstat_opts_add_pid(&r->popts, r->o->pids[i]))
+			return fail(r, -ENOMEM, "out of memory");
 	r->popts.dec = -1;
 	r->popts.interval = 1;
 	env.s_colors = "never";
