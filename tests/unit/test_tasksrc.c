@@ -56,7 +56,7 @@ TEST(state_letters)
 	ASSERT_EQ(task_state_letter(0x1, 0), 'S');
 	ASSERT_EQ(task_state_letter(0x2001, 0), 'S'); /* INTERRUPTIBLE | FREEZABLE */
 	ASSERT_EQ(task_state_letter(0x2, 0), 'D');
-	ASSERT_EQ(task_state_letter(0x402, 0), 'I'); /* TASK_IDLE */
+	ASSERT_EQ(task_state_letter(0x402, 0), 'I');  /* TASK_IDLE */
 	ASSERT_EQ(task_state_letter(0x8000, 0), 'D'); /* FROZEN reads as D */
 	ASSERT_EQ(task_state_letter(0x1000, 0), 'D'); /* RTLOCK_WAIT */
 	ASSERT_EQ(task_state_letter(0x4, 0), 'T');
