@@ -85,25 +85,17 @@ run_perf() {
 # Programs: per-syscall counts of the loop's process (what
 # `probe syscalls --no-latency` keeps), and counts plus a latency histogram
 # per syscall (what `probe syscalls` keeps).
-BT_COUNT='tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n[args->id] = count(); }'
-BT_LAT='tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n[args->id] = count(); @t[tid] = nsecs; }
+BT_COUNT='tracepoint:raw_syscalls:sys_enter /pid == cpid/ { @n[args->id] = count(); }'
+BT_LAT='tracepoint:raw_syscalls:sys_enter /pid == cpid/ { @n[args->id] = count(); @t[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@t[tid]/ { @us[args->id] = hist((nsecs - @t[tid]) / 1000); delete(@t[tid]); }'
+# bpftrace -c starts the loop itself once its probes are attached and
+# prints its maps when the loop exits.
 run_bpftrace() { # variant round program
-	local v=$1 r=$2 prog=$3 wpid tpid i
+	local v=$1 r=$2 prog=$3
 	command -v bpftrace >/dev/null || return 0
-	rm -f "$OUT/ready" "$OUT/bt"
-	"$LOOP" "$N" "$OUT/ready" >"$OUT/loop" &
-	wpid=$!
-	for i in $(seq 200); do [ -s "$OUT/ready" ] && break; sleep 0.05; done
 	unshare -m --propagation private sh -c 'mount -t tracefs nodev /sys/kernel/tracing &&
-		exec bpftrace -e "$0" "$1"' "$prog" "$wpid" >"$OUT/bt" 2>&1 &
-	tpid=$!
-	for i in $(seq 400); do grep -q '^Attaching' "$OUT/bt" 2>/dev/null && break; sleep 0.05; done
-	sleep 0.2
-	kill -USR1 "$wpid"
-	wait "$wpid"
-	kill -INT "$tpid"
-	wait "$tpid"
+		exec bpftrace -o "$1" -e "$0" -c "$2 $3"' "$prog" "$OUT/bt" "$LOOP" "$N" \
+		>"$OUT/loop" 2>/dev/null || return 1
 	echo "$v $r $(field cpu_ns_per_call "$OUT/loop") $(field wall_ns_per_call "$OUT/loop")" \
 		"$(sed -n 's/^@n\[110\]: \([0-9]*\)$/\1/p' "$OUT/bt" | head -1)"
 }
