@@ -24,7 +24,7 @@ RUN_PKGS="
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
 # for fixture tools, libc debug symbols for the profile test, locales;
 # scdoc for make man / make install (the man pages), man-db and groff-base
-# to render them in the tests.
+# to render them in the tests; zsh to check its completion.
 TEST_PKGS="
  sysstat
  iptables
@@ -42,6 +42,7 @@ TEST_PKGS="
  scdoc
  man-db
  groff-base
+ zsh
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;
