@@ -16,7 +16,41 @@ function plain(s) {
 # the summary goes right after the synopsis
 function summarize() {
 	emit("")
-	emit(toupper(substr(summary, 1, 1)) substr(summary, 2) ".")
+	# capitalized, unless a word such as eBPF starts it
+	if (substr(summary, 2, 1) ~ /[A-Z]/)
+		emit(summary ".")
+	else
+		emit(toupper(substr(summary, 1, 1)) substr(summary, 2) ".")
+}
+# A synopsis longer than 79 columns wraps under its first option, between
+# bracketed groups (a group stays whole).
+function usage_line(s,    n, w, i, u, units, depth, t, line, indent) {
+	n = split(s, w, " ")
+	units = 0
+	depth = 0
+	for (i = 1; i <= n; i++) {
+		if (w[i] == "")
+			continue
+		if (depth > 0)
+			u[units] = u[units] " " w[i]
+		else
+			u[++units] = w[i]
+		t = w[i]
+		depth += gsub(/[[{]/, "", t)
+		t = w[i]
+		depth -= gsub(/[]}]/, "", t)
+	}
+	line = substr(s, 1, 7) == "       " ? "      " : ""
+	for (i = 1; i <= units; i++) {
+		if (!indent && i > 1 && u[i] ~ /^[-[{<]/)
+			indent = length(line) + 1
+		if (indent && length(line) + 1 + length(u[i]) > 79) {
+			emit(line)
+			line = sprintf("%*s", indent - 1, "")
+		}
+		line = line (line == "" ? "" : " ") u[i]
+	}
+	emit(line)
 }
 function emit(s) {
 	gsub(/\\/, "\\\\", s)
@@ -51,12 +85,19 @@ section == "NAME" && / - / {
 	next
 }
 section == "SYNOPSIS" && NF {
-	emit((nusage++ ? "       " : "Usage: ") plain($0))
+	usage_line((nusage++ ? "       " : "Usage: ") plain($0))
 	next
 }
 section == "OPTIONS" {
 	if (!NF) { blank = 1; next }
-	if (/^## /) { emit(""); emit(plain(substr($0, 4)) ":"); next }
+	if (/^## /) {
+		if (!subsections++)
+			printf "" # the first heading follows "Options:" directly
+		else
+			emit("")
+		emit(plain(substr($0, 4)) ":")
+		next
+	}
 	if (/^\t/) { sub(/^\t+/, ""); emit("      " plain($0)) }
 	else emit("  " plain($0))
 	next

@@ -10,7 +10,7 @@ command -v scdoc >/dev/null || { echo "scdoc missing (scripts/deps.sh test)"; ex
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-mk() { make --no-print-directory -s -C "$SRC" OUTPUT="$BUILD" "$@"; }
+mk() { make --no-print-directory -s -C "$SRC" OUTPUT="${BUILD#"$SRC"/}" "$@"; }
 
 pages=$(cd "$SRC/docs/man" && for f in *.1.scd; do echo "${f%.scd}"; done)
 expected() { # PREFIX

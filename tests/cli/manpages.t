@@ -11,7 +11,7 @@ command -v man >/dev/null || { echo "man missing (scripts/deps.sh test)"; exit 7
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-make --no-print-directory -s -C "$SRC" OUTPUT="$BUILD" man >"$T/log" 2>&1 ||
+make --no-print-directory -s -C "$SRC" OUTPUT="${BUILD#"$SRC"/}" man >"$T/log" 2>&1 ||
 	{ echo "FAIL: make man: $(tail -3 "$T/log")"; exit 1; }
 
 # Every page renders cleanly (groff's warnings on), and says its own name.
@@ -37,6 +37,9 @@ done
 
 # Every option the parsers accept, in the page and in --help. Word
 # boundaries: -d must not be found inside --dec.
+known=$(python3 "$SRC/tests/cli/parser_options.py" --commands | sort)
+[ "$known" = "$(echo "$cmds" | sort)" ] ||
+	{ echo "FAIL: parser_options.py SOURCES [$(echo $known)] vs main.c [$(echo $cmds)]"; fail=1; }
 python3 "$SRC/tests/cli/parser_options.py" "$SRC" >"$T/options" ||
 	{ echo "FAIL: parser_options.py"; exit 1; }
 [ "$(wc -l <"$T/options")" -gt 100 ] || { echo "FAIL: too few options read: $(wc -l <"$T/options")"; fail=1; }

@@ -3,7 +3,9 @@
 tables in the source: getopt short-option strings (and *_SHORTOPTS macros),
 struct option arrays, the words compared with strcmp/strncmp, and the
 letters of pidstat's cluster switch (parse_cluster). Prints "CMD OPTION"
-lines. Usage: parser_options.py SRC_ROOT"""
+lines. Usage: parser_options.py SRC_ROOT | --commands
+A new command adds its parser's files to SOURCES (tests/cli/manpages.t
+fails until it does)."""
 import re
 import sys
 from pathlib import Path
@@ -47,6 +49,9 @@ def options(text):
 
 
 def main():
+    if sys.argv[1] == "--commands":  # the commands this script knows
+        print("\n".join(c for c in SOURCES if c != "triage"))
+        return
     root = Path(sys.argv[1])
     for cmd, files in SOURCES.items():
         found = set()
