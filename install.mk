@@ -56,7 +56,8 @@ install: $(OUTPUT)/triage man
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(SYSTEMDUNITDIR)
 	$(Q)$(INSTALL) -m 0755 $(OUTPUT)/triage $(DESTDIR)$(BINDIR)/triage
-	$(Q)ln -sf $(BINDIR)/triage $(DESTDIR)$(LIBEXECDIR)/triage/pidstat
+	$(Q)ln -sfn "$$(realpath -m --relative-to=$(LIBEXECDIR)/triage $(BINDIR)/triage)" \
+		$(DESTDIR)$(LIBEXECDIR)/triage/pidstat # relative, as Debian wants
 	$(Q)$(INSTALL) -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(Q)$(INSTALL) -m 0644 contrib/completion/triage.bash $(DESTDIR)$(BASHCOMPDIR)/triage
 	$(Q)$(INSTALL) -m 0644 contrib/completion/_triage $(DESTDIR)$(ZSHCOMPDIR)/_triage

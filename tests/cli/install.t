@@ -35,8 +35,10 @@ for prefix in /usr /usr/local; do
 	if ! diff <(expected "$prefix") "$T/got" >"$T/diff"; then
 		echo "FAIL: installed files ($prefix):"; cat "$T/diff"; fail=1
 	fi
-	[ "$(readlink "$d$prefix/libexec/triage/pidstat")" = "$prefix/bin/triage" ] ||
+	[ "$(readlink "$d$prefix/libexec/triage/pidstat")" = ../../bin/triage ] ||
 		{ echo "FAIL: pidstat link: $(readlink "$d$prefix/libexec/triage/pidstat")"; fail=1; }
+	"$d$prefix/libexec/triage/pidstat" -V | grep -q '^sysstat version' ||
+		{ echo "FAIL: the installed pidstat link does not run as pidstat"; fail=1; }
 	[ -e "$d$prefix/bin/pidstat" ] && { echo "FAIL: pidstat in bin/ shadows sysstat's"; fail=1; }
 	[ -x "$d$prefix/bin/triage" ] || { echo "FAIL: binary not executable"; fail=1; }
 	"$d$prefix/bin/triage" version >/dev/null || { echo "FAIL: installed binary does not run"; fail=1; }
