@@ -8,6 +8,8 @@ set -u
 [ "${TRIAGE_SAN:-0}" = 1 ] && { echo "documentation test: run on the plain build only"; exit 77; }
 command -v scdoc >/dev/null || { echo "scdoc missing (scripts/deps.sh test)"; exit 77; }
 command -v man >/dev/null || { echo "man missing (scripts/deps.sh test)"; exit 77; }
+# ASCII, and no hyphenation: an option is never split at a line's end
+export LC_ALL=C MANROFFOPT=-rHY=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -17,7 +19,7 @@ make --no-print-directory -s -C "$SRC" OUTPUT="${BUILD#"$SRC"/}" man >"$T/log" 2
 # Every page renders cleanly (groff's warnings on), and says its own name.
 for src in "$SRC"/docs/man/*.1.scd; do
 	page=$(basename "$src" .scd)
-	# one rendering a page, kept for the checks below (scdoc turns hyphenation off)
+	# one rendering a page, kept for the checks below
 	MANWIDTH=80 man -l --warnings=all "$BUILD/man/$page" >"$T/page.${page%.1}" 2>"$T/warn"
 	[ -s "$T/warn" ] && { echo "FAIL: man -l $page warns:"; head -5 "$T/warn"; fail=1; }
 	grep -q "^NAME" "$T/page.${page%.1}" && grep -q "${page%.1}" "$T/page.${page%.1}" ||
