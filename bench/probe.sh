@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Slowdown of a getppid loop under `triage probe syscalls` against no
-# tracing, `strace -c -f` and `perf trace -s`, in interleaved rounds.
+# tracing, bpftrace doing the same (counts; counts and latency), `strace -c
+# -f` and `perf trace -s`, in interleaved rounds.
 # The figure of merit is the traced process's own CPU time per call
 # (CLOCK_PROCESS_CPUTIME_ID, printed by the loop): on a shared, busy
 # machine it moves far less than wall time. Each traced run also checks
@@ -79,6 +80,34 @@ run_perf() {
 		"$(awk '$1 == "getppid" { print $2 }' "$OUT/perf")"
 }
 
+# bpftrace attaches classic tracepoints by name, which needs tracefs: it is
+# mounted in a private mount namespace only, so the machine does not change.
+# Programs: per-syscall counts of the loop's process (what
+# `probe syscalls --no-latency` keeps), and counts plus a latency histogram
+# per syscall (what `probe syscalls` keeps).
+BT_COUNT='tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n[args->id] = count(); }'
+BT_LAT='tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n[args->id] = count(); @t[tid] = nsecs; }
+tracepoint:raw_syscalls:sys_exit /@t[tid]/ { @us[args->id] = hist((nsecs - @t[tid]) / 1000); delete(@t[tid]); }'
+run_bpftrace() { # variant round program
+	local v=$1 r=$2 prog=$3 wpid tpid i
+	command -v bpftrace >/dev/null || return 0
+	rm -f "$OUT/ready" "$OUT/bt"
+	"$LOOP" "$N" "$OUT/ready" >"$OUT/loop" &
+	wpid=$!
+	for i in $(seq 200); do [ -s "$OUT/ready" ] && break; sleep 0.05; done
+	unshare -m --propagation private sh -c 'mount -t tracefs nodev /sys/kernel/tracing &&
+		exec bpftrace -e "$0" "$1"' "$prog" "$wpid" >"$OUT/bt" 2>&1 &
+	tpid=$!
+	for i in $(seq 400); do grep -q '^Attaching' "$OUT/bt" 2>/dev/null && break; sleep 0.05; done
+	sleep 0.2
+	kill -USR1 "$wpid"
+	wait "$wpid"
+	kill -INT "$tpid"
+	wait "$tpid"
+	echo "$v $r $(field cpu_ns_per_call "$OUT/loop") $(field wall_ns_per_call "$OUT/loop")" \
+		"$(sed -n 's/^@n\[110\]: \([0-9]*\)$/\1/p' "$OUT/bt" | head -1)"
+}
+
 : >"$RES"
 for r in $(seq "$ROUNDS"); do
 	echo "round $r/$ROUNDS" >&2
@@ -86,6 +115,8 @@ for r in $(seq "$ROUNDS"); do
 	run_triage triage "$r" >>"$RES"
 	run_triage triage_nolat "$r" --no-latency >>"$RES"
 	run_floor "$r" >>"$RES"
+	run_bpftrace bpftrace_nolat "$r" "$BT_COUNT" >>"$RES"
+	run_bpftrace bpftrace "$r" "$BT_LAT" >>"$RES"
 	run_base "$r" >>"$RES"
 	run_strace "$r" >>"$RES"
 	run_perf "$r" >>"$RES"
@@ -108,6 +139,8 @@ names = {
     "triage": "`triage probe syscalls -p PID`",
     "triage_nolat": "`triage probe syscalls -p PID --no-latency`",
     "floor": "floor: a probe attached to another process",
+    "bpftrace": "bpftrace: per-syscall counts and latency histograms of the PID",
+    "bpftrace_nolat": "bpftrace: per-syscall counts of the PID",
     "strace": "`strace -c -f`",
     "perf": "`perf trace -s`",
 }
@@ -117,7 +150,7 @@ print("CPU = the traced process's own CPU time per call (`CLOCK_PROCESS_CPUTIME_
 print("this shared machine; wall time is noisier. Counted = the getppid calls each tool reported (every distinct value over the rounds).\n")
 print("| tool | CPU ns/call median (best) | slowdown, CPU median (best) | wall ns/call median | slowdown, wall | added CPU ns/call | getppid counted |")
 print("|---|---|---|---|---|---|---|")
-for v in ["base", "triage", "triage_nolat", "floor", "strace", "perf"]:
+for v in ["base", "triage", "bpftrace", "triage_nolat", "bpftrace_nolat", "floor", "strace", "perf"]:
     if v not in by:
         continue
     cpus = [c for c, _, _ in by[v]]

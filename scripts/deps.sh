@@ -18,13 +18,15 @@ RUN_PKGS="
  zlib1g-dev
  libpcap-dev
  libmicrohttpd-dev
+ libsqlite3-dev
  iproute2
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
 # for fixture tools, libc debug symbols for the profile test, locales;
 # scdoc for make man / make install (the man pages), man-db and groff-base
-# to render them in the tests; zsh to check its completion.
+# to render them in the tests; zsh to check its completion; bpftrace for
+# bench/probe.sh.
 TEST_PKGS="
  sysstat
  iptables
@@ -43,6 +45,9 @@ TEST_PKGS="
  man-db
  groff-base
  zsh
+ sqlite3
+ chromium
+ bpftrace
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

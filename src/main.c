@@ -18,10 +18,14 @@ static const struct cmd commands[] = {
 	  .own_stdout = true },
 	{ "collect", cmd_collect,
 	  "feed Graphite and Prometheus: per-process groups and host figures" },
+	{ "record", cmd_record, "keep history in SQLite: host, tasks, load, PSI, disks, findings" },
+	{ "replay", cmd_replay, "replay a recording through pidstat, load or report",
+	  .own_stdout = true },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },
 	{ "probe", cmd_probe, "eBPF probes: syscalls, trace, offcpu, runq, profile" },
 	{ "doctor", cmd_doctor, "what this machine offers for tracing, and what is missing" },
 	{ "u32", cmd_u32, "test, explain and lint iptables u32/string rules on captures" },
+	{ "plot", cmd_plot, "draw a triage record as one self-contained HTML page" },
 	{ "version", cmd_version, "print the version and compiled-in features" },
 };
 

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "procfs/tasksrc.h"
+
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -18,9 +20,12 @@ int cmd_pidstat_link(int argc, char **argv); /* invoked as "pidstat": no --help 
 int cmd_load(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_u32(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* Reports an error as "triage <cmd>: <message>" on stderr. */
@@ -50,6 +55,14 @@ int cmd_getopt_error(const char *cmd, int c, char **argv, int before);
  * rest is dropped), so an earlier call by a shell is harmless.
  */
 int cmd_finish_stdout(int status);
+
+/*
+ * The task door tests ask for with TRIAGE_TASK_SOURCE=auto|proc|bpf (unset:
+ * auto). Returns 0, or EXIT_USAGE after saying what is wrong.
+ */
+int cmd_task_door(const char *cmd, enum task_door *door);
+/* --verbose: "triage <cmd>: task source: bpf (why)" on stderr. */
+void cmd_say_door(const char *cmd, const struct task_source *ts);
 
 /* Raises RLIMIT_NOFILE as far as allowed; returns how many fds a run may keep open. */
 long cmd_fd_budget(void);

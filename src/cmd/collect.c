@@ -1,7 +1,7 @@
 /*
- * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen ADDR:PORT]
+ * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
  *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer SECONDS] [--once] [--root DIR]
+ *                [--buffer SECONDS] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */
@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "collect/collect.h"
+#include "collect/http.h"
 #include "common.h"
 #include "help/collect.h"
 #include "runloop/stop.h"
@@ -29,6 +30,15 @@ struct collect_cli {
 	struct collect_opts o;
 	pid_t pids[COLLECT_MAX_PIDS];
 };
+
+/* "HOST:PORT" with a host and a port number. */
+static bool graphite_ok(const char *s)
+{
+	const char *colon = strrchr(s, ':');
+	unsigned port;
+
+	return colon && colon != s && !parse_uint(colon + 1, 1, 65535, &port);
+}
 
 static int parse_group(const char *s, enum group_by *out)
 {
@@ -44,7 +54,16 @@ static int parse_group(const char *s, enum group_by *out)
 
 static int bad(const char *opt, const char *arg, const char *want)
 {
-	return cmd_usage_error("collect", "bad %s (%s): '%s'", opt, want, arg);
+	return cmd_usage_error("collect", "%s wants %s: '%s'", opt, want, arg);
+}
+
+/* An address the HTTP server will take: checked here, so a typo is a usage error. */
+static bool listen_ok(const char *addr)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	return !http_parse_addr(addr, &ss, &len);
 }
 
 /* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
@@ -57,10 +76,12 @@ static int parse_opt(int ch, struct collect_cli *c)
 			   : -1;
 	case 'g':
 		c->o.graphite = optarg;
-		return strrchr(optarg, ':') ? -1 : bad("--graphite", optarg, "HOST:PORT");
+		return graphite_ok(optarg) ? -1 : bad("--graphite", optarg, "HOST:PORT");
 	case 'l':
 		c->o.listen = optarg;
-		return strrchr(optarg, ':') ? -1 : bad("--listen", optarg, "ADDR:PORT");
+		return listen_ok(optarg)
+			   ? -1
+			   : bad("--listen", optarg, "[ADDR:]PORT, ADDR an IP address");
 	case 'P':
 		c->o.prefix = optarg;
 		return -1;
@@ -82,6 +103,9 @@ static int parse_opt(int ch, struct collect_cli *c)
 			   : -1;
 	case 'o':
 		c->o.once = true;
+		return -1;
+	case 'j':
+		c->o.json = true;
 		return -1;
 	case 'r':
 		c->o.root = optarg;
@@ -106,6 +130,7 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "once", no_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -114,7 +139,7 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 
 	optind = 1;
 	opterr = 0;
-	while (before = optind, (ch = getopt_long(argc, argv, ":i:p:h", longopts, NULL)) != -1) {
+	while (before = optind, (ch = getopt_long(argc, argv, ":i:p:jh", longopts, NULL)) != -1) {
 		status = parse_opt(ch, c);
 		if (status == -2)
 			return cmd_getopt_error("collect", ch, argv, before);
@@ -126,6 +151,9 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 	if (!c->o.once && !c->o.graphite && !c->o.listen)
 		return cmd_usage_error("collect", "nothing to feed: give --graphite, --listen or "
 						  "--once");
+	if (c->o.json && !c->o.once)
+		return cmd_usage_error("collect", "--json goes with --once (/report serves JSON): "
+						  "'--json'");
 	c->o.pids = c->o.npids ? c->pids : NULL;
 	return -1;
 }

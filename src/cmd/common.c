@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -86,4 +87,23 @@ long cmd_fd_budget(void)
 	rlim_t n = runloop_raise_nofile(CMD_MAX_FDS);
 
 	return n > 64 ? (long)n - 64 : 0;
+}
+
+int cmd_task_door(const char *cmd, enum task_door *door)
+{
+	const char *v = getenv("TRIAGE_TASK_SOURCE");
+	enum task_door d = TASK_DOOR_AUTO;
+
+	if (v && *v && task_door_parse(v, &d)) {
+		cmd_error(cmd, "TRIAGE_TASK_SOURCE wants auto, proc or bpf: '%s'", v);
+		return EXIT_USAGE;
+	}
+	*door = d;
+	return 0;
+}
+
+void cmd_say_door(const char *cmd, const struct task_source *ts)
+{
+	fprintf(stderr, "triage %s: task source: %s (%s)\n", cmd,
+		task_door_name(task_source_door(ts)), task_source_why(ts));
 }

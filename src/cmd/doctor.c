@@ -1,17 +1,21 @@
 /* triage doctor [--json]: what this machine offers for tracing, and what is missing. */
+#include <errno.h>
 #include <getopt.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "cmd.h"
 #include "common.h"
 #include "help/doctor.h"
 #include "probe/doctor.h"
+#include "probe/doctor_tasks.h"
 #include "util/json.h"
 
 /* Returns 0, -1 when --help was printed (exit 0), or EXIT_USAGE. */
-static int parse_args(int argc, char **argv, bool *json, bool *pretty)
+static int parse_args(int argc, char **argv, bool *json, bool *pretty, const char **dump)
 {
 	static const struct option longopts[] = {
+		{ "dump-tasks", required_argument, NULL, 'D' }, /* hidden: tests/procfs/doors.t */
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -29,6 +33,9 @@ static int parse_args(int argc, char **argv, bool *json, bool *pretty)
 		case 'P':
 			*json = *pretty = true;
 			break;
+		case 'D':
+			*dump = optarg;
+			break;
 		case 'h':
 			fputs(triage_help_doctor, stdout);
 			return -1;
@@ -45,10 +52,24 @@ int cmd_doctor(int argc, char **argv)
 {
 	struct doc_report r;
 	bool json = false, pretty = false, all_work = true;
-	int rc = parse_args(argc, argv, &json, &pretty);
+	const char *dump = NULL;
+	int rc = parse_args(argc, argv, &json, &pretty, &dump);
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if (dump) {
+		rc = doctor_dump_tasks(stdout, dump);
+		if (rc == -EINVAL) {
+			cmd_error("doctor", "--dump-tasks wants proc or bpf, comma-separated: '%s'",
+				  dump);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			fprintf(stderr, "triage doctor: --dump-tasks: %s\n", strerror(-rc));
+		return rc == -EPERM || rc == -EOPNOTSUPP || rc == -EACCES ? EXIT_NOSUPPORT
+		       : rc						  ? EXIT_RUNTIME
+									  : EXIT_OK;
+	}
 	doctor_run(&r);
 	for (size_t i = 0; i < r.nprobes; i++)
 		all_work &= r.probes[i].works;

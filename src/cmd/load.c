@@ -20,7 +20,7 @@
 #define LOAD_MAX_INTERVAL 86400.0
 
 struct load_opts {
-	bool json, pretty, watch, stacks;
+	bool json, pretty, watch, stacks, verbose;
 	const char *root;
 	struct watch_opts w;
 };
@@ -75,6 +75,9 @@ static int parse_opt(int c, struct load_opts *o)
 	case 'S':
 		o->stacks = false;
 		return -1;
+	case 'v':
+		o->verbose = true;
+		return -1;
 	case 'b':
 		if (parse_budget(optarg, &o->w.budget) == 0)
 			return -1;
@@ -99,17 +102,23 @@ static int parse_opt(int c, struct load_opts *o)
 static int parse_args(int argc, char **argv, struct load_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },	    { "pretty", no_argument, NULL, 'P' },
-		{ "root", required_argument, NULL, 'r' },   { "watch", no_argument, NULL, 'w' },
-		{ "budget", required_argument, NULL, 'b' }, { "no-rt", no_argument, NULL, 'R' },
-		{ "no-stacks", no_argument, NULL, 'S' },    { "top", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'P' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "watch", no_argument, NULL, 'w' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "no-rt", no_argument, NULL, 'R' },
+		{ "no-stacks", no_argument, NULL, 'S' },
+		{ "top", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, status, before;
 
 	optind = 1;
 	opterr = 0;
-	while (before = optind, (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while (before = optind, (c = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
 		status = parse_opt(c, o);
 		if (status == -2)
 			return cmd_getopt_error("load", c, argv, before);
@@ -125,6 +134,11 @@ static int errno_status(int err)
 	return err == -ENOENT || err == -EACCES || err == -EPERM ? EXIT_NOSUPPORT : EXIT_RUNTIME;
 }
 
+static void say_door(void *ctx, const struct task_source *ts)
+{
+	cmd_say_door("load", ts);
+}
+
 static int run_once(const struct load_opts *o)
 {
 	struct load_scan_opts scan = { .want_stacks = o->stacks };
@@ -132,14 +146,18 @@ static int run_once(const struct load_opts *o)
 	struct load_snapshot snap;
 	struct load_verdict v;
 	struct json_writer w;
-	int err = load_source_open(&src, o->root);
+	int err = load_source_open(&src, o->root, o->w.door, 0);
 
 	if (err) {
 		cmd_error("load", "cannot open root '%s': %s", o->root ? o->root : "/",
 			  strerror(-err));
 		return EXIT_RUNTIME;
 	}
+	if (o->verbose)
+		say_door(NULL, src.tasks);
 	scan.skip_pid = src.fixture ? 0 : getpid(); /* we are runnable while we look */
+	scan.tasks = src.tasks;
+	scan.set = &src.set;
 	err = load_look(&src, &scan, &snap, &v);
 	load_source_close(&src);
 	if (err) {
@@ -183,6 +201,8 @@ static int run_watch(struct load_opts *o)
 
 	o->w.root = o->root;
 	o->w.stacks = o->stacks;
+	if (o->verbose)
+		o->w.on_door = say_door;
 	setlinebuf(stdout);
 	err = load_watch_run(&o->w, emit, &e);
 	if (err) {
@@ -206,6 +226,8 @@ int cmd_load(int argc, char **argv)
 	int status = parse_args(argc, argv, &o);
 
 	if (status >= 0)
+		return status;
+	if ((status = cmd_task_door("load", &o.w.door)))
 		return status;
 	return o.watch ? run_watch(&o) : run_once(&o);
 }

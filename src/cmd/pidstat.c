@@ -158,8 +158,19 @@ static int prepare_run(struct session *s)
 		.json = &s->jw,
 	};
 
-	if (pidstat_run_init(&s->run, &s->opts, s->pf, &s->host, &env))
+	int err;
+
+	if (cmd_task_door("pidstat", &env.door))
+		return EXIT_NOSUPPORT;
+	err = pidstat_run_init(&s->run, &s->opts, s->pf, &s->host, &env);
+	if (err == -ENOMEM)
 		return pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
+	if (err) { /* only when TRIAGE_TASK_SOURCE=bpf cannot be had */
+		cmd_error("pidstat", "task source bpf: %s", strerror(-err));
+		return EXIT_NOSUPPORT;
+	}
+	if (getenv_is("TRIAGE_VERBOSE", "1") && s->run.tasks)
+		cmd_say_door("pidstat", s->run.tasks);
 	return 0;
 }
 

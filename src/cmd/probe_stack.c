@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "common.h"
@@ -25,6 +26,7 @@ enum {
 	OPT_NO_KSTACKS,
 	OPT_NO_USTACKS,
 	OPT_PER_THREAD,
+	OPT_SVG,
 };
 
 /* The feature an option needs (0: every probe has it). */
@@ -35,6 +37,7 @@ static unsigned option_feature(int c)
 		return SP_FREQ;
 	case OPT_TOP:
 	case OPT_FOLDED:
+	case OPT_SVG:
 	case OPT_NO_KSTACKS:
 	case OPT_NO_USTACKS:
 		return SP_STACKS;
@@ -48,6 +51,7 @@ static unsigned option_feature(int c)
 struct stack_args {
 	const struct sp_probe *probe;
 	struct sp_opts *o;
+	const char *svg_path; /* --svg FILE */
 };
 
 static int bad_value(struct stack_args *a, const char *what)
@@ -75,6 +79,11 @@ static int own_option(int c, void *ctx)
 	case OPT_FOLDED:
 		o->folded = true;
 		return 0;
+	case OPT_SVG:
+		if (!*optarg)
+			return bad_value(a, "--svg file");
+		a->svg_path = optarg;
+		return 0;
 	case OPT_NO_KSTACKS:
 		o->kernel_stacks = false;
 		return 0;
@@ -90,7 +99,8 @@ static int own_option(int c, void *ctx)
 }
 
 /* Returns 0, -1 after --help, or EXIT_USAGE after a message. */
-static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o)
+static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o,
+		      const char **svg_path)
 {
 	static const struct option longopts[] = {
 		PROBE_COMMON_LONGOPTS,
@@ -100,15 +110,17 @@ static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp
 		{ "no-kernel-stacks", no_argument, NULL, OPT_NO_KSTACKS },
 		{ "no-user-stacks", no_argument, NULL, OPT_NO_USTACKS },
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "svg", required_argument, NULL, OPT_SVG },
 		{ 0 },
 	};
-	struct stack_args a = { p, o };
+	struct stack_args a = { p, o, NULL };
 	const struct probe_cmd_spec spec = { p->name, longopts,	  STACK_SHORTOPTS,
 					     false,   own_option, &a };
 	int rc;
 
 	sp_opts_init(o);
 	rc = probe_cmd_getopt(&spec, argc, argv, &o->base);
+	*svg_path = a.svg_path;
 	if (rc)
 		return rc;
 	if (optind < argc)
@@ -128,17 +140,35 @@ static void explain_failure(const struct sp_probe *p, const struct sp_opts *o, c
 			  o->freq);
 }
 
+/*
+ * Runs the probe with --svg's file open from the start (an unwritable path
+ * fails before any tracing); a failed run leaves no partial file.
+ */
 static int stack_main(const struct sp_probe *p, int argc, char **argv)
 {
-	const char *stage = NULL;
+	const char *stage = NULL, *svg_path = NULL;
 	struct sp_opts o;
-	int rc = parse_args(p, argc, argv, &o), err;
+	int rc = parse_args(p, argc, argv, &o, &svg_path), err;
 
 	if (rc < 0)
 		return EXIT_OK; /* --help */
 	if (rc)
 		return rc;
+	if (svg_path) {
+		o.svg = fopen(svg_path, "w");
+		if (!o.svg) {
+			cmd_error("probe", "%s: cannot write '%s': %s", p->name, svg_path,
+				  strerror(errno));
+			return EXIT_RUNTIME;
+		}
+	}
 	err = sp_probe_run(p, &o, stdout, stderr, &stage);
+	if (o.svg && fclose(o.svg) && !err) {
+		stage = "writing the SVG file";
+		err = -errno;
+	}
+	if (err && svg_path)
+		unlink(svg_path);
 	if (!err)
 		return EXIT_OK;
 	rc = probe_cmd_failed(p->name, stage, err);

@@ -23,6 +23,7 @@ struct collect_opts {
 	const pid_t *pids; /* only these processes (npids 0: all) */
 	size_t npids;
 	bool once;		 /* one sample, Graphite lines to out, then return */
+	bool json;		 /* once: one JSON document instead of Graphite lines */
 	unsigned buffer_seconds; /* Graphite buffer: this many seconds of intervals */
 	const char *root;	 /* procfs root */
 	long fd_budget;

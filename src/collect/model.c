@@ -156,6 +156,18 @@ const struct metric_family metric_families[M_COUNT] = {
 			   G,
 			   "process.{0}.procs",
 			   { "group" } },
+	[M_REPORT_FINDINGS] = { "triage_report_findings",
+				"Findings of the last report window, by severity.",
+				G,
+				"report.findings.{0}",
+				{ "severity" } },
+	[M_REPORT_FINDING] = { "triage_report_finding_severity",
+			       "A finding of the last report window (3 critical, 2 warning, 1 "
+			       "info), "
+			       "by rule and subject; the first 16.",
+			       G,
+			       "report.finding.{0}.{1}",
+			       { "rule", "subject" } },
 	[M_GRAPHITE_DROPPED] = { "triage_collect_graphite_dropped_points_total",
 				 "Graphite points dropped because the buffer was full.",
 				 C,

@@ -64,6 +64,8 @@ enum metric_id {
 	M_PROC_WRITTEN_BYTES,
 	M_PROC_THREADS,
 	M_PROC_PROCS,
+	M_REPORT_FINDINGS,
+	M_REPORT_FINDING,
 	M_GRAPHITE_DROPPED,
 	M_GRAPHITE_BUFFERED,
 	M_SAMPLE_SECONDS,
@@ -111,5 +113,11 @@ void prom_label_escape(const char *in, char *out, size_t size);
  * and HELP without _total, a final "# EOF"). 0 or -errno.
  */
 int render_prom(const struct metric_set *m, bool openmetrics, FILE *f);
+
+/*
+ * One JSON document: the timestamp, the Graphite prefix, and every sample
+ * with its Prometheus name, type, labels, Graphite path and value. 0 or -EIO.
+ */
+int render_json(const struct metric_set *m, const char *prefix, FILE *f);
 
 #endif

@@ -7,7 +7,10 @@
 #include "collect/model.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/json.h"
 
 static bool graphite_safe(unsigned char c)
 {
@@ -174,5 +177,44 @@ int render_prom(const struct metric_set *m, bool openmetrics, FILE *f)
 	}
 	if (openmetrics)
 		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int render_json(const struct metric_set *m, const char *prefix, FILE *f)
+{
+	struct json_writer w;
+
+	json_init(&w, f, false);
+	json_object_begin(&w);
+	json_kv_int(&w, "timestamp", m->timestamp);
+	json_kv_string(&w, "prefix", prefix);
+	json_key(&w, "metrics");
+	json_array_begin(&w);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct metric_sample *s = &m->s[i];
+		const struct metric_family *fam = &metric_families[s->id];
+		char *path = NULL;
+		size_t len = 0;
+		FILE *pf = open_memstream(&path, &len);
+
+		json_object_begin(&w);
+		json_kv_string(&w, "name", fam->name);
+		json_kv_string(&w, "type", fam->type == METRIC_COUNTER ? "counter" : "gauge");
+		json_key(&w, "labels");
+		json_object_begin(&w);
+		for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++)
+			json_kv_string(&w, fam->labels[l], s->lv[l]);
+		json_end(&w);
+		if (pf) {
+			fprintf(pf, "%s.", prefix);
+			graphite_path(s, pf);
+			if (!fclose(pf))
+				json_kv_string(&w, "graphite", path);
+		}
+		free(path);
+		json_kv_double(&w, "value", s->value, 6);
+		json_end(&w);
+	}
+	json_finish(&w); /* ends the document with a newline */
 	return ferror(f) ? -EIO : 0;
 }

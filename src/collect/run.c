@@ -8,12 +8,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/findings.h"
 #include "collect/graphite.h"
 #include "collect/http.h"
 #include "collect/model.h"
 #include "collect/sources.h"
 #include "procfs/host.h"
 #include "procfs/procfs.h"
+#include "report/report.h"
+#include "util/json.h"
 
 #define FLUSH_SECONDS 5.0
 
@@ -21,7 +24,10 @@ struct collector {
 	const struct collect_opts *o;
 	struct procfs *pf;
 	struct host_facts host;
-	struct task_reader *tr;
+	/* the report core's rolling window: one task read per sample serves the
+	 * groups here and the report's findings */
+	struct report_opts ro;
+	struct report_window *rw;
 	struct group_table *gt;
 	struct graphite_out g;
 	bool have_graphite;
@@ -64,7 +70,13 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 			p = def;
 		}
 		graphite_prefix(p, c->prefix, sizeof(c->prefix));
-		rc = task_reader_open(&c->tr, c->pf, &c->host, o->pids, o->npids, o->fd_budget);
+		c->ro = (struct report_opts){ .root = o->root,
+					      .pids = o->pids,
+					      .npids = o->npids,
+					      .task_io = true,
+					      .fd_budget = o->fd_budget,
+					      .stop = o->stop };
+		rc = report_window_open(&c->rw, &c->ro);
 	}
 	if (!rc)
 		rc = group_table_new(&c->gt, o->group_by, c->pf, (double)c->host.hz);
@@ -75,7 +87,7 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 		c->have_graphite = !rc;
 	}
 	if (!rc && o->listen && !o->once)
-		rc = http_server_start(&c->hs, o->listen);
+		rc = http_server_start(&c->hs, o->listen, o->interval);
 	return rc;
 }
 
@@ -85,23 +97,71 @@ static void collector_close(struct collector *c)
 	if (c->have_graphite)
 		graphite_out_release(&c->g);
 	group_table_free(c->gt);
-	task_reader_close(c->tr);
+	report_window_close(c->rw);
 	metric_set_release(&c->m);
 	procfs_close(c->pf);
+}
+
+/* The report's JSON for /report, through the report's own renderer. */
+static void publish_report(struct collector *c, const struct report_data *d,
+			   const struct report_findings *f)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&text, &len);
+	struct json_writer w;
+
+	if (!mf)
+		return;
+	json_init(&w, mf, false);
+	report_render_json(&w, d, f);
+	json_finish(&w); /* ends the document with a newline */
+	if (fclose(mf)) {
+		free(text);
+		return;
+	}
+	http_server_publish_report(c->hs, text, len);
+}
+
+/* The window that ended at this sample: the report core's findings, as metrics and JSON. */
+static int window_findings(struct collector *c, struct report_data *d)
+{
+	struct report_findings f;
+	int rc = report_evaluate(d, &f);
+
+	if (!rc)
+		rc = findings_metrics(&f, &c->m);
+	if (!rc && c->hs)
+		publish_report(c, d, &f);
+	report_findings_release(&f);
+	return rc;
 }
 
 /* One sample of everything into c->m, stamped ts. */
 static int collector_sample(struct collector *c, int64_t ts)
 {
 	double cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-	int rc;
+	const struct pidstat_table *tb;
+	struct report_data d;
+	struct report_host_view hv;
+	bool have = false;
+	int curr = 0, rc;
 
 	metric_set_clear(&c->m);
 	c->m.timestamp = ts;
-	rc = host_metrics(c->pf, &c->host, &c->m);
+	rc = report_window_sample(c->rw, &d, &have);
+	report_window_host(c->rw, &hv);
+	rc = rc ? rc : host_metrics(&hv, &c->host, &c->m);
 	group_table_begin(c->gt);
-	rc = rc ? rc : task_reader_read(c->tr, group_table_add, c->gt);
+	tb = report_window_tasks(c->rw, &curr);
+	rc = rc ? rc : task_rows(tb, curr, group_table_add, c->gt);
 	rc = rc ? rc : group_table_metrics(c->gt, c->o->top, &c->m);
+	/* the first window may be a sliver (the start is off the grid): judged on
+	 * half an interval or more only */
+	if (have && d.seconds >= 0.5 * c->o->interval)
+		rc = rc ? rc : window_findings(c, &d);
+	if (have)
+		report_data_release(&d);
 	if (!rc && c->have_graphite) {
 		rc = metric_add(&c->m, M_GRAPHITE_DROPPED, NULL, NULL, (double)c->g.dropped);
 		rc = rc ? rc
@@ -192,7 +252,9 @@ int collect_run(const struct collect_opts *o)
 		double iv = o->interval;
 
 		rc = collector_sample(&c, (int64_t)(floor(clock_s(CLOCK_REALTIME) / iv) * iv));
-		if (!rc && render_graphite(&c.m, c.prefix, o->out) < 0)
+		if (!rc && o->json)
+			rc = render_json(&c.m, c.prefix, o->out);
+		else if (!rc && render_graphite(&c.m, c.prefix, o->out) < 0)
 			rc = -EIO;
 	} else if (!rc) {
 		rc = run_loop(&c);

@@ -1,4 +1,4 @@
-/* Adapter from the pidstat core and the procfs host readers (see sources.h). */
+/* Adapter from the report window's pidstat table and host readings (see sources.h). */
 #include "collect/sources.h"
 
 #include <errno.h>
@@ -6,63 +6,13 @@
 #include <string.h>
 
 #include "pidstat/pidstat.h"
-#include "procfs/hostread.h"
+#include "procfs/parsers.h"
 
-struct task_reader {
-	struct pidstat_opts opts;
-	struct pidstat_run run;
-	struct host_facts host;
-	unsigned nsamples;
-};
-
-int task_reader_open(struct task_reader **out, struct procfs *pf, const struct host_facts *h,
-		     const pid_t *pids, size_t npids, long fd_budget)
+int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx)
 {
-	struct task_reader *tr = calloc(1, sizeof(*tr));
-	struct pidstat_env env = { .out = stderr, .fd_budget = fd_budget, .taskstats = true };
 	int rc = 0;
 
-	if (!tr)
-		return -ENOMEM;
-	tr->host = *h;
-	tr->opts.act = ACT_CPU | ACT_CTXSW | ACT_MEM | ACT_IO;
-	tr->opts.tsk = TSK_TASK;
-	tr->opts.whole = true; /* switches and run-queue wait over all threads */
-	tr->opts.dec = -1;
-	tr->opts.all_pids = npids == 0;
-	tr->opts.pid_given = npids > 0;
-	for (size_t i = 0; i < npids && !rc; i++)
-		rc = pidstat_opts_add_pid(&tr->opts, pids[i]);
-	env.s_colors = "never";
-	if (!rc)
-		rc = pidstat_run_init(&tr->run, &tr->opts, pf, &tr->host, &env);
-	if (rc) {
-		task_reader_close(tr);
-		return rc;
-	}
-	*out = tr;
-	return 0;
-}
-
-void task_reader_close(struct task_reader *tr)
-{
-	if (!tr)
-		return;
-	pidstat_run_release(&tr->run);
-	pidstat_opts_release(&tr->opts);
-	free(tr);
-}
-
-int task_reader_read(struct task_reader *tr, proc_row_fn fn, void *ctx)
-{
-	int curr = (int)(tr->nsamples & 1);
-	const struct pidstat_table *tb = &tr->run.table;
-	int rc = pidstat_read_tasks(&tr->run, curr);
-
-	if (rc)
-		return rc;
-	tr->nsamples++;
-	for (size_t i = 0; i < tb->len && !rc; i++) {
+	for (size_t i = 0; tb && i < tb->len && !rc; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		const struct pidstat_snap *s = &t->snap[curr];
 		struct proc_row r;
@@ -102,18 +52,16 @@ static int cpu_metrics(const struct cpu_times *t, const char *cpu, double hz, st
 	return rc;
 }
 
-static int load_metrics(const struct procfs *pf, const struct cpu_stat *cs, bool have_cs,
-			struct metric_set *m)
+static int load_metrics(const struct loadavg *la, const struct cpu_stat *cs, struct metric_set *m)
 {
-	struct loadavg la;
 	int rc = 0;
 
-	if (!hostread_loadavg(pf, &la)) {
-		rc = metric_add(m, M_LOAD1, NULL, NULL, la.load[0]);
-		rc = rc ? rc : metric_add(m, M_LOAD5, NULL, NULL, la.load[1]);
-		rc = rc ? rc : metric_add(m, M_LOAD15, NULL, NULL, la.load[2]);
+	if (la) {
+		rc = metric_add(m, M_LOAD1, NULL, NULL, la->load[0]);
+		rc = rc ? rc : metric_add(m, M_LOAD5, NULL, NULL, la->load[1]);
+		rc = rc ? rc : metric_add(m, M_LOAD15, NULL, NULL, la->load[2]);
 	}
-	if (have_cs && !rc) {
+	if (cs && !rc) {
 		rc = metric_add(m, M_TASKS_RUNNABLE, NULL, NULL, (double)cs->procs_running);
 		rc =
 		    rc ? rc : metric_add(m, M_TASKS_BLOCKED, NULL, NULL, (double)cs->procs_blocked);
@@ -121,117 +69,91 @@ static int load_metrics(const struct procfs *pf, const struct cpu_stat *cs, bool
 	return rc;
 }
 
-static int psi_metrics(const struct procfs *pf, struct metric_set *m)
+static int psi_metrics(const struct report_host_view *v, struct metric_set *m)
 {
-	static const char *const res[] = { "cpu", "io", "memory" };
+	static const char *const res[RP_PSI_COUNT] = {
+		[RP_PSI_CPU] = "cpu", [RP_PSI_MEM] = "memory", [RP_PSI_IO] = "io"
+	};
+	static const char *const kind[2] = { "some", "full" };
 	int rc = 0;
 
-	for (size_t i = 0; i < 3 && !rc; i++) {
-		struct psi p;
-		const struct psi_line *l[2] = { &p.some, &p.full };
-		static const char *const kind[2] = { "some", "full" };
+	for (int r = 0; r < RP_PSI_COUNT && !rc; r++) {
+		const struct psi *p = v->psi[r];
 
-		if (hostread_psi(pf, res[i], &p))
-			continue;
-		for (int k = 0; k < 2 && !rc; k++) {
-			if (!l[k]->present)
+		for (int k = 0; p && k < 2 && !rc; k++) {
+			const struct psi_line *l = k ? &p->full : &p->some;
+
+			if (!l->present)
 				continue;
-			rc = metric_add(m, M_PSI_STALL, res[i], kind[k],
-					(double)l[k]->total_us / 1e6);
-			rc = rc ? rc
-				: metric_add(m, M_PSI_AVG10, res[i], kind[k], l[k]->avg10 / 100);
+			rc = metric_add(m, M_PSI_STALL, res[r], kind[k], (double)l->total_us / 1e6);
+			rc = rc ? rc : metric_add(m, M_PSI_AVG10, res[r], kind[k], l->avg10 / 100);
 		}
 	}
 	return rc;
 }
 
-static int mem_metrics(const struct procfs *pf, struct metric_set *m)
+static int mem_metrics(const struct meminfo *mi, struct metric_set *m)
 {
-	struct meminfo mi;
 	int rc;
 
-	if (hostread_meminfo(pf, &mi))
+	if (!mi)
 		return 0;
-	rc = metric_add(m, M_MEM_TOTAL, NULL, NULL, (double)mi.total * 1024);
-	if (!rc && mi.has_available)
-		rc = metric_add(m, M_MEM_AVAILABLE, NULL, NULL, (double)mi.available * 1024);
-	rc = rc ? rc : metric_add(m, M_SWAP_TOTAL, NULL, NULL, (double)mi.swap_total * 1024);
-	rc = rc ? rc : metric_add(m, M_SWAP_FREE, NULL, NULL, (double)mi.swap_free * 1024);
+	rc = metric_add(m, M_MEM_TOTAL, NULL, NULL, (double)mi->total * 1024);
+	if (!rc && mi->has_available)
+		rc = metric_add(m, M_MEM_AVAILABLE, NULL, NULL, (double)mi->available * 1024);
+	rc = rc ? rc : metric_add(m, M_SWAP_TOTAL, NULL, NULL, (double)mi->swap_total * 1024);
+	rc = rc ? rc : metric_add(m, M_SWAP_FREE, NULL, NULL, (double)mi->swap_free * 1024);
 	return rc;
 }
 
-static int disk_metrics(const struct procfs *pf, struct metric_set *m)
+static int disk_metrics(const struct disk_stats *ds, struct metric_set *m)
 {
-	struct disk_stats *ds = malloc(sizeof(*ds));
 	int rc = 0;
 
-	if (!ds)
-		return -ENOMEM;
-	if (!hostread_diskstats(pf, ds)) {
-		for (size_t i = 0; i < ds->n && !rc; i++) {
-			const struct disk_stat *d = &ds->d[i];
+	for (size_t i = 0; ds && i < ds->n && !rc; i++) {
+		const struct disk_stat *d = &ds->d[i];
 
-			if (!strncmp(d->name, "loop", 4) || !strncmp(d->name, "ram", 3))
-				continue; /* idle pseudo devices would crowd the export */
-			rc = metric_add(m, M_DISK_READ_BYTES, d->name, NULL,
-					(double)d->rd_sectors * 512);
-			rc = rc ? rc
-				: metric_add(m, M_DISK_WRITTEN_BYTES, d->name, NULL,
-					     (double)d->wr_sectors * 512);
-			rc =
-			    rc ? rc : metric_add(m, M_DISK_READS, d->name, NULL, (double)d->rd_ios);
-			rc = rc ? rc
-				: metric_add(m, M_DISK_WRITES, d->name, NULL, (double)d->wr_ios);
-			rc = rc ? rc
-				: metric_add(m, M_DISK_IO_TIME, d->name, NULL,
-					     (double)d->io_ticks / 1e3);
-		}
+		if (!strncmp(d->name, "loop", 4) || !strncmp(d->name, "ram", 3))
+			continue; /* idle pseudo devices would crowd the export */
+		rc = metric_add(m, M_DISK_READ_BYTES, d->name, NULL, (double)d->rd_sectors * 512);
+		rc = rc ? rc
+			: metric_add(m, M_DISK_WRITTEN_BYTES, d->name, NULL,
+				     (double)d->wr_sectors * 512);
+		rc = rc ? rc : metric_add(m, M_DISK_READS, d->name, NULL, (double)d->rd_ios);
+		rc = rc ? rc : metric_add(m, M_DISK_WRITES, d->name, NULL, (double)d->wr_ios);
+		rc = rc ? rc
+			: metric_add(m, M_DISK_IO_TIME, d->name, NULL, (double)d->io_ticks / 1e3);
 	}
-	free(ds);
 	return rc;
 }
 
-static int net_metrics(const struct procfs *pf, struct metric_set *m)
+static int net_metrics(const struct iface_stats *is, struct metric_set *m)
 {
-	struct iface_stats *is = malloc(sizeof(*is));
 	int rc = 0;
 
-	if (!is)
-		return -ENOMEM;
-	if (!hostread_netdev(pf, NULL, is)) {
-		for (size_t i = 0; i < is->n && !rc; i++) {
-			const struct iface_stat *s = &is->i[i];
-			const struct {
-				enum metric_id id;
-				uint64_t v;
-			} f[] = { { M_NET_RX_BYTES, s->rx_bytes },
-				  { M_NET_TX_BYTES, s->tx_bytes },
-				  { M_NET_RX_PACKETS, s->rx_packets },
-				  { M_NET_TX_PACKETS, s->tx_packets },
-				  { M_NET_RX_ERRORS, s->rx_errs },
-				  { M_NET_TX_ERRORS, s->tx_errs },
-				  { M_NET_RX_DROPS, s->rx_drop },
-				  { M_NET_TX_DROPS, s->tx_drop } };
+	for (size_t i = 0; is && i < is->n && !rc; i++) {
+		const struct iface_stat *s = &is->i[i];
+		const struct {
+			enum metric_id id;
+			uint64_t v;
+		} f[] = { { M_NET_RX_BYTES, s->rx_bytes },     { M_NET_TX_BYTES, s->tx_bytes },
+			  { M_NET_RX_PACKETS, s->rx_packets }, { M_NET_TX_PACKETS, s->tx_packets },
+			  { M_NET_RX_ERRORS, s->rx_errs },     { M_NET_TX_ERRORS, s->tx_errs },
+			  { M_NET_RX_DROPS, s->rx_drop },      { M_NET_TX_DROPS, s->tx_drop } };
 
-			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]) && !rc; k++)
-				rc = metric_add(m, f[k].id, s->name, NULL, (double)f[k].v);
-		}
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]) && !rc; k++)
+			rc = metric_add(m, f[k].id, s->name, NULL, (double)f[k].v);
 	}
-	free(is);
 	return rc;
 }
 
-int host_metrics(const struct procfs *pf, const struct host_facts *h, struct metric_set *m)
+int host_metrics(const struct report_host_view *v, const struct host_facts *h, struct metric_set *m)
 {
-	struct cpu_stat *cs = malloc(sizeof(*cs));
+	const struct cpu_stat *cs = v->cpu;
 	double hz = h->hz > 0 ? (double)h->hz : 100;
-	bool have_cs;
 	int rc = 0;
 
-	if (!cs)
-		return -ENOMEM;
-	have_cs = !hostread_cpu_stat(pf, cs);
-	for (int c = 0; have_cs && c < cs->ncpu && !rc; c++) {
+	for (int c = 0; cs && c < cs->ncpu && !rc; c++) {
 		char name[16];
 
 		if (!cs->online[c])
@@ -239,10 +161,9 @@ int host_metrics(const struct procfs *pf, const struct host_facts *h, struct met
 		snprintf(name, sizeof(name), "%d", c);
 		rc = cpu_metrics(&cs->cpu[c], name, hz, m);
 	}
-	rc = rc ? rc : load_metrics(pf, cs, have_cs, m);
-	free(cs);
-	rc = rc ? rc : psi_metrics(pf, m);
-	rc = rc ? rc : mem_metrics(pf, m);
-	rc = rc ? rc : disk_metrics(pf, m);
-	return rc ? rc : net_metrics(pf, m);
+	rc = rc ? rc : load_metrics(v->load, cs, m);
+	rc = rc ? rc : psi_metrics(v, m);
+	rc = rc ? rc : mem_metrics(v->mem, m);
+	rc = rc ? rc : disk_metrics(v->disks, m);
+	return rc ? rc : net_metrics(v->ifaces, m);
 }

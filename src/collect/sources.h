@@ -1,8 +1,9 @@
 /*
  * triage collect's use of the existing cores, kept behind one small
  * interface so changes inside them stay local to sources.c: per-process
- * counters come from the pidstat core (all threads: --whole semantics),
- * host counters from the procfs host readers (hostread.h).
+ * counters come from the pidstat table the report core's rolling window
+ * read (all threads: --whole semantics; one read serves both), host
+ * counters from the host files the same sample read (report_window_host).
  */
 #ifndef TRIAGE_COLLECT_SOURCES_H
 #define TRIAGE_COLLECT_SOURCES_H
@@ -13,6 +14,7 @@
 #include "collect/model.h"
 #include "procfs/host.h"
 #include "procfs/procfs.h"
+#include "report/report.h"
 
 /* One process as the pidstat core read it; counters since the task started. */
 struct proc_row {
@@ -27,17 +29,19 @@ struct proc_row {
 
 typedef int (*proc_row_fn)(void *ctx, const struct proc_row *r);
 
-struct task_reader;
+struct pidstat_table;
 
-/* pids/npids: only those processes (npids 0: every process). 0 or -errno. */
-int task_reader_open(struct task_reader **out, struct procfs *pf, const struct host_facts *h,
-		     const pid_t *pids, size_t npids, long fd_budget);
-/* Reads every process once and calls fn for each, in ascending pid order. */
-int task_reader_read(struct task_reader *tr, proc_row_fn fn, void *ctx);
-void task_reader_close(struct task_reader *tr);
-
-/* Appends the host's metrics (CPU, load, PSI, memory, disks, network); what is missing is skipped.
+/*
+ * Calls fn for each process of a pidstat table (snapshot curr), in
+ * ascending pid order, its threads summed into it. NULL tb: no rows.
  */
-int host_metrics(const struct procfs *pf, const struct host_facts *h, struct metric_set *m);
+int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx);
+
+/*
+ * Appends the host's metrics (CPU, load, PSI, memory, disks, network) from
+ * the files the report window's sample read; what is missing is skipped.
+ */
+int host_metrics(const struct report_host_view *v, const struct host_facts *h,
+		 struct metric_set *m);
 
 #endif

@@ -19,7 +19,7 @@ static double clock_s(clockid_t id)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int load_source_open(struct load_source *s, const char *root)
+int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget)
 {
 	int err;
 
@@ -28,17 +28,24 @@ int load_source_open(struct load_source *s, const char *root)
 	if (err)
 		return err;
 	err = host_facts_load(&s->facts, s->pf);
+	if (!err) {
+		s->fixture = s->facts.fixture;
+		err = task_source_open(&s->tasks, s->pf, s->fixture, door, TASK_WANT_ACTIVE_ONLY,
+				       fd_budget);
+	}
 	if (err) {
 		procfs_close(s->pf);
 		s->pf = NULL;
 		return err;
 	}
-	s->fixture = s->facts.fixture;
 	return 0;
 }
 
 void load_source_close(struct load_source *s)
 {
+	task_set_release(&s->set);
+	task_source_close(s->tasks);
+	s->tasks = NULL;
 	procfs_close(s->pf);
 	s->pf = NULL;
 }
@@ -67,7 +74,6 @@ static double source_now(const struct load_source *s)
 #define POLL_S 0.1
 
 struct loop {
-	struct task_stat_cache cache;
 	struct runloop_stop stop;
 	struct runloop_clock clk; /* POLL_S ticks, or fixture steps */
 	const struct watch_opts *o;
@@ -213,13 +219,15 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	double now = 0;
 	int err;
 
-	err = load_source_open(&L.src, o->root);
+	err = load_source_open(&L.src, o->root, o->door, (long)fd_room());
 	if (err)
 		return err;
+	if (o->on_door)
+		o->on_door(ctx, L.src.tasks);
 	L.scan.skip_pid = L.src.fixture ? 0 : getpid();
 	L.scan.want_stacks = o->stacks;
-	task_stat_cache_init(&L.cache, L.src.fixture ? 0 : fd_room());
-	L.scan.stat_cache = &L.cache;
+	L.scan.tasks = L.src.tasks;
+	L.scan.set = &L.src.set;
 	if (L.src.fixture && load_source_first_step(&L.src)) {
 		load_source_close(&L.src);
 		return -ENOENT;
@@ -245,7 +253,6 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	}
 	runloop_stop_disarm(&L.stop);
 	load_watch_release(&L.ws);
-	task_stat_cache_release(&L.cache);
 	load_source_close(&L.src);
 	return err;
 }

@@ -11,16 +11,24 @@
 
 #include "load/watch.h"
 #include "procfs/host.h"
+#include "procfs/tasksrc.h"
 
 /* Where samples come from: the running system, or a fixture's steps. */
 struct load_source {
 	struct procfs *pf; /* the root given; a fixture's /proc is its current stepN */
 	bool fixture;
 	struct host_facts facts;
+	struct task_source *tasks; /* the task door over pf */
+	struct task_set set;
 };
 
-/* Opens root (NULL: "/") and loads its host facts; a fixture starts before step1. */
-int load_source_open(struct load_source *s, const char *root);
+/*
+ * Opens root (NULL: "/"), loads its host facts and opens the task door
+ * (door: TASK_DOOR_AUTO unless a test forces one; fd_budget: /proc stat
+ * files the proc door may keep open for repeated scans). A fixture starts
+ * before step1.
+ */
+int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget);
 /* Fixture: makes step1 current (the clock moves on from there); 1 if there is none. */
 int load_source_first_step(struct load_source *s);
 void load_source_close(struct load_source *s);
@@ -39,9 +47,12 @@ struct watch_opts {
 	unsigned count; /* reports to print; 0 = until interrupted */
 	double budget;	/* fraction of one CPU, e.g. 0.02 */
 	double min_period_s, max_period_s;
-	bool realtime; /* try SCHED_FIFO for the sampler */
-	bool stacks;   /* read kernel stacks of D tasks */
-	int top;       /* tasks per report */
+	bool realtime;	     /* try SCHED_FIFO for the sampler */
+	enum task_door door; /* TASK_DOOR_AUTO but in tests */
+	/* called once the task door is open (e.g. --verbose names it); may be NULL */
+	void (*on_door)(void *ctx, const struct task_source *tasks);
+	bool stacks; /* read kernel stacks of D tasks */
+	int top;     /* tasks per report */
 };
 
 typedef void (*watch_emit_fn)(void *ctx, const struct watch_report *r,

@@ -55,24 +55,25 @@ void load_task_judge(struct load_task *t, int frozen)
 }
 
 static void fill_task(const struct procfs *pf, const struct load_scan_opts *opts,
-		      const struct pid_stat *st, pid_t pid, pid_t tid, struct load_task *t)
+		      const struct task_sample *ts, struct load_task *t)
 {
 	struct task_cgroups cg;
+	pid_t pid = ts->tgid, tid = ts->tid;
 	int frozen = 0;
 
 	t->pid = pid;
 	t->tid = tid;
-	t->state = st->state;
-	t->starttime = st->starttime;
-	t->kernel_thread = pid == 2 || st->ppid == 2; /* children of kthreadd */
-	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
+	t->state = ts->state;
+	t->starttime = ts->starttime;
+	t->kernel_thread = pid == 2 || ts->ppid == 2; /* children of kthreadd */
+	snprintf(t->comm, sizeof(t->comm), "%s", ts->comm);
 	strcpy(t->cgroup, "?");
 	if (task_read_cgroups(pf, pid, &cg) == 0) {
 		snprintf(t->cgroup, sizeof(t->cgroup), "%s", cg.display);
-		if (st->state == 'D')
+		if (ts->state == 'D')
 			frozen = cgroup_is_frozen(pf, &cg);
 	}
-	if (st->state == 'D') {
+	if (ts->state == 'D') {
 		if (task_read_wchan(pf, pid, tid, t->wchan, sizeof(t->wchan)) < 0)
 			t->wchan[0] = '\0';
 		if (!opts->want_stacks || task_read_stack(pf, pid, tid, &t->stack) < 0)
@@ -95,60 +96,30 @@ static void count_task(struct load_snapshot *snap, const struct load_task *t)
 		snap->stacks_readable = true;
 }
 
-/* Scans the threads of one process; vanished threads are skipped. */
-static int scan_process(const struct procfs *pf, const struct load_scan_opts *opts, pid_t pid,
-			struct id_list *tids, struct load_snapshot *snap)
-{
-	char path[64], buf[2048];
-
-	/* an error here means the process exited since the listing: scan what was listed */
-	if (procfs_list_tids(pf, pid, tids) == -ENOMEM)
-		return -ENOMEM;
-	for (size_t i = 0; i < tids->len; i++) {
-		struct pid_stat st;
-		struct load_task *t;
-		ssize_t n;
-
-		if (opts->stat_cache) {
-			n = task_stat_cache_read(opts->stat_cache, pf, pid, tids->ids[i], buf,
-						 sizeof(buf));
-		} else {
-			snprintf(path, sizeof(path), "%d/task/%d/stat", (int)pid,
-				 (int)tids->ids[i]);
-			n = procfs_read(pf, path, buf, sizeof(buf));
-		}
-		if (n <= 0 || pid_stat_parse(buf, (size_t)n, &st) < 0)
-			continue;
-		snap->threads_scanned++;
-		if (st.state != 'R' && st.state != 'D')
-			continue;
-		t = snapshot_push(snap);
-		if (!t)
-			return -ENOMEM;
-		fill_task(pf, opts, &st, pid, tids->ids[i], t);
-		count_task(snap, t);
-	}
-	return 0;
-}
-
 int load_snapshot_take(const struct procfs *pf, const struct load_scan_opts *opts,
 		       struct load_snapshot *snap)
 {
-	struct id_list pids = { 0 }, tids = { 0 };
+	const struct task_set *set = opts->set;
 	int err;
 
 	memset(snap, 0, sizeof(*snap));
 	read_kernel_figures(pf, snap);
-	err = procfs_list_pids(pf, &pids);
-	if (opts->stat_cache)
-		task_stat_cache_begin(opts->stat_cache);
-	for (size_t i = 0; err == 0 && i < pids.len; i++)
-		if (pids.ids[i] != opts->skip_pid)
-			err = scan_process(pf, opts, pids.ids[i], &tids, snap);
-	if (opts->stat_cache)
-		task_stat_cache_end(opts->stat_cache);
-	id_list_release(&pids);
-	id_list_release(&tids);
+	err = task_source_scan(opts->tasks, opts->set, opts->skip_pid);
+	snap->threads_scanned = err ? 0 : (unsigned)set->scanned;
+	for (size_t i = 0; err == 0 && i < set->len; i++) {
+		const struct task_sample *ts = &set->v[set->order[i]];
+		struct load_task *t;
+
+		if (ts->state != 'R' && ts->state != 'D')
+			continue;
+		t = snapshot_push(snap);
+		if (!t) {
+			err = -ENOMEM;
+			break;
+		}
+		fill_task(pf, opts, ts, t);
+		count_task(snap, t);
+	}
 	if (err < 0)
 		load_snapshot_release(snap);
 	return err;

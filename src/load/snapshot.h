@@ -13,7 +13,7 @@
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
 #include "procfs/task_info.h"
-#include "procfs/task_stat_cache.h"
+#include "procfs/tasksrc.h"
 
 enum psi_resource { PSI_CPU, PSI_IO, PSI_MEMORY, PSI_COUNT };
 
@@ -46,12 +46,17 @@ struct load_snapshot {
 };
 
 struct load_scan_opts {
-	pid_t skip_pid;	  /* our own process: it is always runnable while it looks */
-	bool want_stacks; /* read kernel stacks of D tasks */
-	struct task_stat_cache *stat_cache; /* kept-open stat files for repeated scans, or NULL */
+	pid_t skip_pid;		   /* our own process: it is always runnable while it looks */
+	bool want_stacks;	   /* read kernel stacks of D tasks */
+	struct task_source *tasks; /* the task door (bpf iterator or /proc) */
+	struct task_set *set;	   /* its scratch, reused scan after scan */
 };
 
-/* Scans pf into snap (zeroed first). Returns 0 or -errno (no /proc, no memory). */
+/*
+ * Scans opts->tasks (every thread) and pf (the kernel's figures, and for D
+ * threads wchan, stack, cgroup) into snap (zeroed first). Returns 0 or
+ * -errno (no /proc, no memory).
+ */
 int load_snapshot_take(const struct procfs *pf, const struct load_scan_opts *opts,
 		       struct load_snapshot *snap);
 void load_snapshot_release(struct load_snapshot *snap);

@@ -15,7 +15,13 @@ static int read_system(struct pidstat_run *r, int curr)
 {
 	char buf[8192];
 	struct sys_stat st;
-	ssize_t n = procfs_read(r->pf, "uptime", buf, sizeof(buf));
+	ssize_t n;
+
+	if (r->src)
+		return r->src->read_system(r->src->ctx, &r->uptime_cs[curr], &r->tot_jiffies[curr])
+			   ? PIDSTAT_E_UPTIME
+			   : 0;
+	n = procfs_read(r->pf, "uptime", buf, sizeof(buf));
 
 	if (n < 0 || uptime_parse(buf, (size_t)n, &r->uptime_cs[curr]))
 		return PIDSTAT_E_UPTIME;
@@ -48,8 +54,14 @@ static int read_sample(struct pidstat_run *r, int curr)
 static void read_memtotal(struct pidstat_run *r)
 {
 	char buf[4096];
-	ssize_t n = procfs_read(r->pf, "meminfo", buf, sizeof(buf));
+	ssize_t n;
 
+	if (r->src) {
+		if (r->src->read_memtotal(r->src->ctx, &r->memtotal_kb))
+			r->memtotal_kb = 0;
+		return;
+	}
+	n = procfs_read(r->pf, "meminfo", buf, sizeof(buf));
 	if (n < 0 || meminfo_total_parse(buf, (size_t)n, &r->memtotal_kb))
 		r->memtotal_kb = 0;
 }

@@ -19,6 +19,7 @@
 #include "procfs/host.h"
 #include "procfs/procfs.h"
 #include "procfs/taskstats.h"
+#include "procfs/tasksrc.h"
 #include "runloop/clock.h"
 #include "pidstat/fmt.h"
 #include "pidstat/messages.h"
@@ -33,10 +34,47 @@ struct pidstat_user {
 	char *name; /* NULL: no passwd entry */
 };
 
+/*
+ * What a task's /proc files said at one sample, as the readers below take
+ * it in: a recorded sample (src/record/) hands it back in this form.
+ */
+struct pidstat_task_raw {
+	uint64_t start; /* stat field 22 */
+	unsigned uid, nthreads;
+	char state;
+	bool no_io; /* io unreadable */
+	char comm[128];
+	struct pidstat_snap snap;
+};
+
+/*
+ * A source of samples other than /proc (triage replay): the listings and
+ * per-task reads the core would make, answered from somewhere else. The
+ * table, the order, --whole and every renderer stay the core's. Each
+ * returns 0 or -errno (read_task: -ESRCH when the task is not there).
+ */
+struct pidstat_source {
+	void *ctx;
+	int (*list_pids)(void *ctx, struct id_list *out);
+	int (*list_tids)(void *ctx, pid_t pid, struct id_list *out);
+	/* thread: a thread row of tgid (-t), else the process row (tid == tgid) */
+	int (*read_task)(void *ctx, pid_t tgid, pid_t tid, bool thread,
+			 struct pidstat_task_raw *out);
+	int (*read_system)(void *ctx, uint64_t *uptime_cs, uint64_t *tot_jiffies);
+	int (*read_memtotal)(void *ctx, uint64_t *memtotal_kb);
+};
+
 /* The run's whole state. */
 struct pidstat_run {
 	const struct pidstat_opts *opts;
 	struct procfs *pf;
+	const struct pidstat_source *src; /* NULL: /proc through pf */
+	/*
+	 * A thread not put on a CPU since the last sample (schedstat's count
+	 * of timeslices and its CPU time unchanged) cannot have done I/O: keep
+	 * its io counters instead of reading them again (triage record).
+	 */
+	bool lazy_thread_io;
 	const struct host_facts *host;
 	struct pidstat_out out;
 	struct pidstat_table table;
@@ -54,6 +92,15 @@ struct pidstat_run {
 	/* live runs with privilege: status fields through taskstats */
 	struct taskstats_conn ts;
 	bool use_taskstats;
+	/*
+	 * The task door (procfs/tasksrc.h); NULL on fixture roots. With the
+	 * bpf door every sample starts with one iterator scan into set, and
+	 * stat, schedstat, status and io come from there (set_ready); the
+	 * proc door leaves the file-by-file reading below as it is.
+	 */
+	struct task_source *tasks;
+	struct task_set set;
+	bool set_ready;
 	const char *average_label;
 	struct json_writer *json;
 	/* uid -> user name cache */
@@ -70,6 +117,7 @@ struct pidstat_env {
 	const char *s_colors_sgr;  /* $S_COLORS_SGR */
 	long fd_budget;		   /* fds the run may keep open across samples */
 	bool taskstats;		   /* may try the taskstats netlink interface */
+	enum task_door door;	   /* the task door: AUTO but in tests */
 	struct json_writer *json;  /* the writer -o JSON initialises and uses */
 };
 

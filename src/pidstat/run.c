@@ -24,12 +24,12 @@ static void compile_filters(struct pidstat_run *r, const struct pidstat_opts *o)
 		r->proc_re_ok = !regcomp(&r->proc_re, o->proc_re, REG_EXTENDED | REG_NOSUB);
 }
 
-/* Taskstats answers for the live host only: a --root tree has no kernel behind it. */
-static bool may_use_taskstats(const struct pidstat_run *r, const struct pidstat_env *env)
+/* Taskstats and the bpf door serve the live host only: a --root tree has no kernel behind it. */
+static bool live_host(const struct pidstat_run *r)
 {
 	const char *root = r->opts->root;
 
-	return env->taskstats && !r->host->fixture && (!root || !strcmp(root, "/"));
+	return !r->host->fixture && (!root || !strcmp(root, "/"));
 }
 
 int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct procfs *pf,
@@ -55,8 +55,17 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 		pidstat_colors_init(&r->out.col, env->s_colors, env->s_colors_sgr, env->out_tty);
 	}
 	compile_filters(r, o);
-	if (may_use_taskstats(r, env))
-		r->use_taskstats = taskstats_open(&r->ts) == 0;
+	if (live_host(r)) {
+		int err = task_source_open(&r->tasks, pf, false, env->door, TASK_WANT_ALL, 0);
+
+		if (err)
+			return err;
+		/* the bpf door has the status fields itself */
+		if (env->taskstats && task_source_door(r->tasks) != TASK_DOOR_BPF)
+			r->use_taskstats = taskstats_open(&r->ts) == 0;
+	} else if (env->door == TASK_DOOR_BPF) {
+		return -EINVAL; /* a fixture root has no kernel to iterate */
+	}
 	if (o->npids && pidstat_table_seed(r, o->pids, o->npids))
 		return -ENOMEM;
 	return 0;
@@ -65,6 +74,9 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 void pidstat_run_release(struct pidstat_run *r)
 {
 	taskstats_close(&r->ts);
+	task_source_close(r->tasks);
+	r->tasks = NULL;
+	task_set_release(&r->set);
 	if (r->comm_re_ok)
 		regfree(&r->comm_re);
 	if (r->proc_re_ok)

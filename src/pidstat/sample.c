@@ -159,8 +159,13 @@ static void read_sched(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	ssize_t n = task_read(r, t, F_SCHED, buf, sizeof(buf));
 
 	s->wtime = 0;
-	if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss))
+	s->slices = 0;
+	s->sched_ok = false;
+	if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss)) {
 		s->wtime = ss.wait_ns * (uint64_t)r->host->hz / 1000000000ull;
+		s->slices = ss.slices;
+		s->sched_ok = true;
+	}
 }
 
 /* status: real UID, Threads, context switches. Unreadable: task gone. */
@@ -313,6 +318,119 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 	return 0;
 }
 
+/* lazy_thread_io: the thread was not on a CPU since the last sample (known: read then). */
+static bool thread_io_unchanged(const struct pidstat_run *r, const struct pidstat_task *t, int curr,
+				bool known)
+{
+	const struct pidstat_snap *s = &t->snap[curr], *p = &t->snap[curr ^ 1];
+
+	return r->lazy_thread_io && known && t->leader && s->sched_ok && p->sched_ok &&
+	       s->slices == p->slices && s->utime == p->utime && s->stime == p->stime;
+}
+
+static void keep_io(struct pidstat_task *t, int curr)
+{
+	struct pidstat_snap *s = &t->snap[curr];
+	const struct pidstat_snap *p = &t->snap[curr ^ 1];
+
+	s->read_bytes = p->read_bytes;
+	s->write_bytes = p->write_bytes;
+	s->cancelled_write_bytes = p->cancelled_write_bytes;
+}
+
+/* The same facts from a pidstat_source instead of the files. */
+static int read_task_source(struct pidstat_run *r, struct pidstat_task *t, int curr, bool *reused)
+{
+	struct pidstat_task_raw raw;
+	pid_t tgid = t->leader ? t->leader->pid : t->pid;
+
+	if (r->src->read_task(r->src->ctx, tgid, t->pid, t->leader != NULL, &raw))
+		return -ESRCH;
+	*reused = (t->flags & TASK_KNOWN) && raw.start != t->start;
+	t->start = raw.start;
+	t->flags |= TASK_KNOWN;
+	t->nthreads = raw.nthreads;
+	t->state = raw.state;
+	t->uid = raw.uid;
+	memcpy(t->comm, raw.comm, sizeof(t->comm));
+	t->comm[sizeof(t->comm) - 1] = '\0';
+	if (raw.no_io)
+		t->flags |= TASK_NO_IO;
+	else
+		t->flags &= ~TASK_NO_IO;
+	t->snap[curr] = raw.snap;
+	return 0;
+}
+
+/*
+ * The bpf door: what stat, schedstat, status and io would give, from this
+ * sample's iterator scan. A process row has the process-wide figures of
+ * /proc/PID/stat and /proc/PID/io, a thread row its own; switches,
+ * run-queue wait and blkio delay are the task's own in both, as in /proc.
+ */
+static int take_sample(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
+		       bool *reused)
+{
+	pid_t tgid = t->leader ? t->leader->pid : t->pid;
+	const struct task_sample *ts = task_set_find(&r->set, tgid, t->pid);
+	bool whole = !t->leader;
+
+	if (!ts || (whole && !(ts->flags & TS_WHOLE)))
+		return -ESRCH;
+	*reused = (t->flags & TASK_KNOWN) && ts->starttime != t->start;
+	t->start = ts->starttime;
+	t->flags |= TASK_KNOWN;
+	t->nthreads = ts->nthreads;
+	t->state = ts->state;
+	snprintf(t->comm, sizeof(t->comm), "%s", ts->comm);
+	s->minflt = whole ? ts->whole.minflt : ts->minflt;
+	s->cminflt = ts->cminflt;
+	s->majflt = whole ? ts->whole.majflt : ts->majflt;
+	s->cmajflt = ts->cmajflt;
+	s->utime = whole ? ts->whole.utime : ts->utime;
+	s->stime = whole ? ts->whole.stime : ts->stime;
+	s->cutime = ts->cutime;
+	s->cstime = ts->cstime;
+	s->vsz = ts->vsize >> 10;
+	s->rss = (uint64_t)ts->rss << r->kb_shift;
+	s->processor = (unsigned)ts->processor;
+	s->priority = ts->rt_priority;
+	s->policy = ts->policy;
+	s->blkio = ts->blkio_ticks;
+	s->gtime = whole ? ts->whole.gtime : ts->gtime;
+	s->cgtime = ts->cgtime;
+	s->wtime = ts->wait_ns * (uint64_t)r->host->hz / 1000000000ull;
+	t->uid = ts->uid;
+	s->threads = ts->nthreads;
+	s->nvcsw = ts->nvcsw;
+	s->nivcsw = ts->nivcsw;
+	if (ts->flags & TS_IO) {
+		const struct pid_io *io = whole ? &ts->whole.io : &ts->io;
+
+		t->flags &= ~TASK_NO_IO;
+		s->read_bytes = io->read_bytes;
+		s->write_bytes = io->write_bytes;
+		s->cancelled_write_bytes = io->cancelled_write_bytes;
+	} else {
+		t->flags |= TASK_NO_IO;
+	}
+	return 0;
+}
+
+/* The rest (-l, -s, -v: cmdline, smaps, fd/) from /proc, in sysstat's order. */
+static int read_task_rest(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	const struct pidstat_opts *o = r->opts;
+
+	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
+		return -ESRCH;
+	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
+		return -ESRCH;
+	if (o->act & ACT_KTAB)
+		read_fds(r, t, s);
+	return 0;
+}
+
 /*
  * Reads every file the selected activities need, in sysstat's order.
  * Returns 0, or -ESRCH when the task is to be treated as gone.
@@ -322,7 +440,13 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 {
 	const struct pidstat_opts *o = r->opts;
 	struct pidstat_snap *s = &t->snap[curr];
+	bool known = t->flags & TASK_KNOWN;
 
+	if (r->src)
+		return read_task_source(r, t, curr, reused);
+
+	if (r->set_ready)
+		return take_sample(r, t, s, reused) ? -ESRCH : read_task_rest(r, t, s);
 	if (read_stat(r, t, s, reused))
 		return -ESRCH;
 	if (o->act & ACT_CPU)
@@ -335,7 +459,9 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		return -ESRCH;
 	if (o->act & ACT_KTAB)
 		read_fds(r, t, s);
-	if (o->act & ACT_IO)
+	if ((o->act & ACT_IO) && thread_io_unchanged(r, t, curr, known))
+		keep_io(t, curr);
+	else if (o->act & ACT_IO)
 		read_io(r, t, s);
 	return 0;
 }
@@ -411,7 +537,7 @@ struct prefetch {
 
 static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id_list *ids)
 {
-	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || !ids->len)
+	if (!r->use_taskstats || r->set_ready || (r->opts->act & ACT_KTAB) || !ids->len)
 		return false;
 	/* two arrays, one length: each grows to the same capacity */
 	if (util_grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
@@ -492,18 +618,48 @@ static void unqueue_from(struct pidstat_table *tb, size_t mark)
 		tb->next[--tb->next_len]->flags &= ~TASK_SEEN;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The bpf door: p's threads as the scan found them, sorted as /proc/PID/task lists them. */
+static int set_threads(const struct pidstat_run *r, pid_t pid, struct id_list *tids)
+{
+	const struct task_set *set = &r->set;
+	size_t i = task_set_process(set, pid);
+
+	tids->len = 0;
+	for (; i < set->len && set->v[set->order[i]].tgid == pid; i++) {
+		if (util_grow(&tids->ids, &tids->cap, tids->len + 1, sizeof(*tids->ids)))
+			return -ENOMEM;
+		tids->ids[tids->len++] = set->v[set->order[i]].tid;
+	}
+	/* the leader comes first in the set; /proc lists by number */
+	if (tids->len > 1 && tids->ids[0] > tids->ids[1])
+		qsort(tids->ids, tids->len, sizeof(*tids->ids), cmp_pid);
+	return 0;
+}
+
 static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 			struct id_list *tids, struct prefetch *pf)
 {
 	size_t mark = r->table.next_len;
 	int rc = 1;
 
-	if (known_threads(r, p, tids))
+	if (r->set_ready) {
+		if (set_threads(r, p->pid, tids))
+			return -ENOMEM;
+		rc = read_thread_list(r, p, curr, tids, pf, false);
+	} else if (known_threads(r, p, tids))
 		rc = read_thread_list(r, p, curr, tids, pf, true);
 	if (rc == 1) {
 		unqueue_from(&r->table, mark);
 		/* a thread group that vanished mid-listing keeps what was listed */
-		if (procfs_list_tids(r->pf, p->pid, tids) == -ENOMEM)
+		if ((r->src ? r->src->list_tids(r->src->ctx, p->pid, tids)
+			    : procfs_list_tids(r->pf, p->pid, tids)) == -ENOMEM)
 			return -ENOMEM;
 		rc = read_thread_list(r, p, curr, tids, pf, false);
 	}
@@ -543,9 +699,25 @@ static int sample_pids(struct pidstat_run *r, struct id_list *pids)
 {
 	const struct pidstat_table *tb = &r->table;
 
+	if (r->opts->all_pids && r->set_ready) {
+		const struct task_set *set = &r->set;
+
+		pids->len = 0;
+		for (size_t i = 0; i < set->len; i++) {
+			const struct task_sample *t = &set->v[set->order[i]];
+
+			if (!(t->flags & TS_LEADER))
+				continue;
+			if (util_grow(&pids->ids, &pids->cap, pids->len + 1, sizeof(*pids->ids)))
+				return -ENOMEM;
+			pids->ids[pids->len++] = t->tgid;
+		}
+		return 0;
+	}
 	if (r->opts->all_pids) {
 		/* as sysstat's readdir loop: an error after some entries ends the list */
-		int rc = procfs_list_pids(r->pf, pids);
+		int rc =
+		    r->src ? r->src->list_pids(r->src->ctx, pids) : procfs_list_pids(r->pf, pids);
 
 		return rc == -ENOMEM || !pids->len ? rc : 0;
 	}
@@ -564,8 +736,14 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 {
 	struct id_list pids = { 0 }, tids = { 0 };
 	struct prefetch ppf = { 0 }, tpf = { 0 };
-	int rc = sample_pids(r, &pids);
-	bool have = !rc && prefetch(r, &ppf, &pids);
+	bool have;
+	int rc;
+
+	/* the bpf door: one scan for the whole sample (a failed one: /proc, file by file) */
+	r->set_ready = r->tasks && task_source_door(r->tasks) == TASK_DOOR_BPF &&
+		       task_source_scan(r->tasks, &r->set, 0) == 0;
+	rc = sample_pids(r, &pids);
+	have = !rc && prefetch(r, &ppf, &pids);
 
 	for (size_t i = 0; !rc && i < pids.len; i++) {
 		struct ts_answer pre = prefetched(&ppf, have, i);

@@ -24,6 +24,8 @@ struct pidstat_snap {
 	uint64_t threads, fd_nr;
 	uint64_t stack_size, stack_ref;
 	unsigned processor, priority, policy;
+	uint64_t slices; /* schedstat: times it was put on a CPU */
+	bool sched_ok;	 /* schedstat was read */
 };
 
 /* Task flags. */

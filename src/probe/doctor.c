@@ -1,6 +1,7 @@
 /* triage doctor: host checks that need no BPF, and the renderers. */
 #define _GNU_SOURCE
 #include "probe/doctor.h"
+#include "probe/doctor_tasks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -252,6 +253,7 @@ void doctor_run(struct doc_report *r)
 	check_libc_fp(r);
 	doctor_bpf_checks(r);
 	doctor_bpf_probes(r);
+	doctor_task_source_check(r);
 }
 
 static const char *status_name(enum doc_status s)

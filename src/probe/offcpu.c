@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame/flame.h"
 #include "probe/offcpu.h"
 #include "probe/stackprobe.h"
 #include "util/json.h"
@@ -277,6 +278,22 @@ bool offcpu_still_off(void *skel, uint32_t tid)
 				    &tid, &st);
 }
 
+static int write_svg(const struct sp_session *s, const struct sp_opts *o,
+		     const struct offcpu_result *r)
+{
+	char who[128], title[192], sub[160];
+	struct flame_style st = { title, sub, "us", FLAME_COLD, 0 };
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		ns += r->e[i].value;
+	sp_session_describe(s, o, who, sizeof(who));
+	snprintf(title, sizeof(title), "Off-CPU flame graph of %s", who);
+	snprintf(sub, sizeof(sub), "%.3f s off-CPU in %.2f s (%s); widths in microseconds",
+		 ns / 1e9, sp_session_seconds(s), s->end_reason ? s->end_reason : "ended");
+	return stacks_write_svg(o->svg, r->e, r->n, 1000, &st);
+}
+
 static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
 {
 	struct offcpu_result r;
@@ -284,7 +301,7 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	int err;
 
 	offcpu_flush_pending(skel, s->pf, s->end_ns);
-	err = offcpu_read(skel, s->syms, o->folded ? SIZE_MAX : o->top, &r);
+	err = offcpu_read(skel, s->syms, o->folded || o->svg ? SIZE_MAX : o->top, &r);
 	if (!err) {
 		top = o->folded ? r.n : sp_top(o->top, r.n);
 		if (o->folded)
@@ -294,6 +311,8 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 		else
 			print_plain(s, o, &r, top);
 	}
+	if (!err && o->svg)
+		err = write_svg(s, o, &r);
 	offcpu_result_release(&r);
 	return err;
 }

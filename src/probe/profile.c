@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "flame/flame.h"
 #include "probe/profile.h"
 #include "probe/stackprobe.h"
 #include "util/json.h"
@@ -317,6 +318,19 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
+static int write_svg(const struct sp_session *s, const struct sp_opts *o,
+		     const struct profile_result *r)
+{
+	char who[128], title[192], sub[160];
+	struct flame_style st = { title, sub, "samples", FLAME_HOT, 0 };
+
+	sp_session_describe(s, o, who, sizeof(who));
+	snprintf(title, sizeof(title), "On-CPU flame graph of %s", who);
+	snprintf(sub, sizeof(sub), "%" PRIu64 " samples at %u Hz over %.2f s (%s)", r->samples,
+		 o->freq, sp_session_seconds(s), s->end_reason ? s->end_reason : "ended");
+	return stacks_write_svg(o->svg, r->e, r->n, 1, &st);
+}
+
 static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx)
 {
 	struct profile_result r = { 0 };
@@ -334,6 +348,8 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx
 		else
 			print_plain(s, o, &r);
 	}
+	if (!err && o->svg)
+		err = write_svg(s, o, &r);
 	profile_result_release(&r);
 	return err;
 }

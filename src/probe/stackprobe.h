@@ -21,6 +21,7 @@
 struct sp_opts {
 	struct probe_opts base; /* -p or -C (neither: every task), -d, --json, --pretty, -v */
 	bool folded;		/* --folded: flame graph lines instead of the report */
+	FILE *svg;		/* --svg FILE: also an SVG flame graph there (opened by cmd) */
 	unsigned top;		/* --top N: stacks listed (0 = default) */
 	unsigned freq;		/* -F HZ (profile) */
 	bool kernel_stacks;	/* --no-kernel-stacks clears */

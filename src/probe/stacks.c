@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame/flame.h"
 #include "probe/stacks.h"
 #include "util/text.h"
 
@@ -234,6 +235,30 @@ int stacks_write_folded(FILE *out, const struct stack_entry *e, size_t n, uint64
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].key);
 	free(rows);
+	return err;
+}
+
+int stacks_write_svg(FILE *out, const struct stack_entry *e, size_t n, uint64_t divisor,
+		     const struct flame_style *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	struct flame f;
+	int err;
+
+	if (!mem)
+		return -ENOMEM;
+	err = stacks_write_folded(mem, e, n, divisor);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	flame_init(&f);
+	if (!err)
+		err = flame_add_folded(&f, buf, len);
+	if (!err)
+		err = flame_write_svg(out, &f, st);
+	flame_release(&f);
+	free(buf);
 	return err;
 }
 

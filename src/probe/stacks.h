@@ -68,6 +68,13 @@ void stack_print_frames(FILE *out, const struct stack_entry *e);
  * Returns 0 or -ENOMEM.
  */
 int stacks_write_folded(FILE *out, const struct stack_entry *e, size_t n, uint64_t divisor);
+/*
+ * An interactive SVG flame graph (src/flame/) of the folded lines
+ * stacks_write_folded() would write. Returns 0, -ENOMEM or -EIO.
+ */
+struct flame_style;
+int stacks_write_svg(FILE *out, const struct stack_entry *e, size_t n, uint64_t divisor,
+		     const struct flame_style *st);
 /* A name for a folded frame: control bytes escaped as by text_sanitize(), ';' and ' ' as '_'. */
 void stacks_folded_sanitize(char *dst, size_t len, const char *src);
 /* {"kernel":[...],"user":[...]} members of the entry, inside an open object. */

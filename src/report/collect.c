@@ -131,8 +131,10 @@ static void sample_runnable(const struct procfs *pf, struct window *w, bool live
 {
 	struct loadavg la;
 
-	if (hostread_loadavg(pf, &la))
+	w->have_last_load = !hostread_loadavg(pf, &la);
+	if (!w->have_last_load)
 		return;
+	w->last_load = la;
 	w->runnable_sum += la.runnable > 0 && live ? la.runnable - 1 : la.runnable;
 	w->runnable_n++;
 }
@@ -160,7 +162,8 @@ static int window_begin(struct window *w)
 	snprintf(w->cg_prefix, sizeof(w->cg_prefix), "%s", w->host.fixture ? "step1/" : "");
 	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
-	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget);
+	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget,
+			       w->o->task_io);
 	if (rc)
 		return rc;
 	runloop_clock_window(&w->clk, &span);
@@ -295,4 +298,134 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	procfs_close(w->pf);
 	free(w);
 	return rc;
+}
+
+/* ---- a rolling window (report.h): the caller's pace, one sample per call ---- */
+
+struct report_window {
+	struct window w;
+	unsigned calls;
+};
+
+int report_window_open(struct report_window **out, const struct report_opts *o)
+{
+	struct report_window *rw = calloc(1, sizeof(*rw));
+	struct window *w;
+	int rc, fd;
+
+	if (!rw)
+		return -ENOMEM;
+	w = &rw->w;
+	w->o = o;
+	rc = procfs_open(&w->pf, o->root);
+	rc = rc ? rc : host_facts_load(&w->host, w->pf);
+	if (!rc) {
+		fd = procfs_openat(w->pf, ".", O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			rc = -ENOENT;
+		else
+			close(fd);
+	}
+	if (!rc) {
+		w->self = w->host.fixture ? 0 : getpid();
+		rc = task_sampler_open(&w->ts, w->pf, &w->host, o->pids, o->npids, o->fd_budget,
+				       o->task_io);
+	}
+	if (rc) {
+		report_window_close(rw);
+		return rc;
+	}
+	*out = rw;
+	return 0;
+}
+
+void report_window_close(struct report_window *rw)
+{
+	if (!rw)
+		return;
+	task_sampler_close(rw->w.ts);
+	cg_set_release(&rw->w.cg);
+	procfs_close(rw->w.pf);
+	free(rw);
+}
+
+const struct pidstat_table *report_window_tasks(const struct report_window *rw, int *curr)
+{
+	return task_sampler_table(rw->w.ts, curr);
+}
+
+void report_window_host(const struct report_window *rw, struct report_host_view *v)
+{
+	/* after every sample, h[0] holds its readings (read, or the end's copied) */
+	const struct host_snap *h = &rw->w.h[0];
+
+	memset(v, 0, sizeof(*v));
+	if (!rw->calls)
+		return;
+	v->cpu = h->have_cpu ? &h->cpu : NULL;
+	for (int r = 0; r < RP_PSI_COUNT; r++)
+		v->psi[r] = h->have_psi[r] ? &h->psi[r] : NULL;
+	v->mem = h->have_mem ? &h->mem : NULL;
+	v->disks = h->have_disks ? &h->disks : NULL;
+	v->ifaces = h->have_ifaces ? &h->ifaces : NULL;
+	v->load = rw->w.have_last_load ? &rw->w.last_load : NULL;
+}
+
+/*
+ * The start of a window at the sample just taken: the host counters (read
+ * now, or the previous window's end), cgroups, network namespaces, and the
+ * tasks' counters as their baselines.
+ */
+static int rolling_begin(struct window *w, bool first, double now)
+{
+	find_netns(w->pf, w);
+	if (first) {
+		read_host(w->pf, w, &w->h[0]);
+	} else {
+		w->h[0] = w->h[1];
+		read_tcp(w->pf, w, &w->h[0]); /* the namespaces may have changed */
+	}
+	cg_set_release(&w->cg);
+	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
+		return -ENOMEM;
+	task_sampler_rebase(w->ts);
+	w->wall0 = time(NULL);
+	w->t0 = now;
+	w->task_samples = 1;
+	w->runnable_sum = 0;
+	w->runnable_n = 0;
+	if (first) {
+		sample_runnable(w->pf, w, !w->host.fixture);
+	} else if (w->have_last_load) { /* the end's run-queue sample also begins this one */
+		unsigned r = w->last_load.runnable;
+
+		w->runnable_sum = r > 0 && !w->host.fixture ? r - 1 : r;
+		w->runnable_n = 1;
+	}
+	return 0;
+}
+
+int report_window_sample(struct report_window *rw, struct report_data *d, bool *have)
+{
+	struct window *w = &rw->w;
+	int rc = task_sampler_sample(w->ts);
+	double now = mono_s();
+
+	*have = false;
+	if (rc)
+		return rc;
+	if (rw->calls++ == 0)
+		return rolling_begin(w, true, now);
+	memset(d, 0, sizeof(*d));
+	w->task_samples++;
+	sample_runnable(w->pf, w, !w->host.fixture);
+	w->t1 = now;
+	rc = window_end(w);
+	rc = rc ? rc : window_results(w, d);
+	if (rc) {
+		report_data_release(d);
+		return rc;
+	}
+	*have = true;
+	return rolling_begin(w, false, now);
 }

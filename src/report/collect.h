@@ -27,6 +27,8 @@ struct host_snap {
 
 struct window {
 	const struct report_opts *o;
+	/* a recorded window (triage replay): no procfs; cgroups and kernel log not kept */
+	bool recorded;
 	struct procfs *pf;
 	struct host_facts host;
 	pid_t self;
@@ -52,6 +54,8 @@ struct window {
 	double next_task;   /* live: the window's second of the next task sample */
 	double runnable_sum;
 	unsigned runnable_n;
+	struct loadavg last_load; /* the last run-queue sample's */
+	bool have_last_load;
 };
 
 /* The kernel log's events within the window and the recent past. */

@@ -204,3 +204,13 @@ void report_findings_release(struct report_findings *f)
 	f->f = NULL;
 	f->n = f->cap = 0;
 }
+
+const char *psi_phrase(const struct report_data *d, enum rp_psi which, const char *before,
+		       const char *after, char *buf, size_t size)
+{
+	if (d->have_psi[which])
+		snprintf(buf, size, "%s%.0f%%%s", before, d->psi_some[which], after);
+	else if (size)
+		buf[0] = '\0';
+	return buf;
+}

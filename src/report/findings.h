@@ -18,6 +18,13 @@ void placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size);
 /* "1,2,3" for a command line. */
 void pid_list(const pid_t *pids, size_t n, char *buf, size_t size);
 const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid);
+/*
+ * "<before>N%<after>" with the window's PSI "some" figure for one resource
+ * into buf, or "" where the kernel has no PSI: a sentence names the figure
+ * only when it exists. Returns buf.
+ */
+const char *psi_phrase(const struct report_data *d, enum rp_psi which, const char *before,
+		       const char *after, char *buf, size_t size);
 
 /* The rule groups (rules_cpu.c, rules_sys.c); each returns 0 or -ENOMEM. */
 int rules_cpu(const struct report_data *d, struct report_findings *f);

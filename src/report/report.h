@@ -264,6 +264,7 @@ struct report_opts {
 	const pid_t *pids; /* -p: only these processes (NULL: all) */
 	size_t npids;
 	bool bpf;
+	bool task_io; /* also read each process's I/O bytes (report_window callers) */
 	long fd_budget;
 	/* required: a stop signal ends the window early (armed here if not yet) */
 	struct runloop_stop *stop;
@@ -274,6 +275,36 @@ struct report_opts {
 
 /* Runs the window and fills d. Returns 0 or -errno (no /proc under the root). */
 int report_collect(const struct report_opts *o, struct report_data *d);
+
+/*
+ * A rolling window for a caller that keeps its own pace (triage collect):
+ * the same readings as report_collect, taken once per call, with each
+ * call's sample ending one window and beginning the next. o->seconds,
+ * o->bpf, o->progress and o->stop are not used; o must outlive the window.
+ */
+struct report_window;
+struct pidstat_table;
+
+int report_window_open(struct report_window **out, const struct report_opts *o);
+/*
+ * One sample of everything. The first call begins the first window (*have
+ * false); each later one fills d with the window since the previous call
+ * (*have true; release d with report_data_release) and begins the next.
+ */
+int report_window_sample(struct report_window *rw, struct report_data *d, bool *have);
+/* The pidstat table the last sample read, and its snapshot index (NULL before one). */
+const struct pidstat_table *report_window_tasks(const struct report_window *rw, int *curr);
+/* The host files the last sample read; NULL where one could not be read. */
+struct report_host_view {
+	const struct cpu_stat *cpu;
+	const struct psi *psi[RP_PSI_COUNT]; /* RP_PSI_CPU, _MEM, _IO */
+	const struct meminfo *mem;
+	const struct disk_stats *disks;
+	const struct iface_stats *ifaces;
+	const struct loadavg *load;
+};
+void report_window_host(const struct report_window *rw, struct report_host_view *v);
+void report_window_close(struct report_window *rw);
 
 /* ---- rendering ---- */
 

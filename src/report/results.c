@@ -115,6 +115,8 @@ static bool whole_device(const struct procfs *pf, const char *name)
 {
 	char path[96], buf[8];
 
+	if (!pf) /* a recording keeps only whole devices */
+		return true;
 	if (procfs_read_root(pf, "sys/block", buf, sizeof(buf)) == -ENOENT)
 		return true; /* no /sys/block (a fixture): every line */
 	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
@@ -233,7 +235,8 @@ static int task_results(struct window *w, struct report_data *d)
 	if (rc)
 		return rc;
 	d->task_samples = w->task_samples;
-	placement(w->pf, d);
+	if (w->pf)
+		placement(w->pf, d);
 	return 0;
 }
 
@@ -270,6 +273,11 @@ int window_results(struct window *w, struct report_data *d)
 	mem_results(w, d);
 	disk_results(w, d);
 	net_results(w, d);
+	if (w->recorded) {
+		report_skip(d, "cgroups", "not kept in a recording");
+		report_skip(d, "kernel-log", "not kept in a recording");
+		return task_results(w, d);
+	}
 	d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);
 	if (!w->cg_mounted)
 		report_skip(d, "cgroups", "no cgroup hierarchy under /sys/fs/cgroup");

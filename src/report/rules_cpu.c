@@ -121,7 +121,7 @@ static int cpu_saturated(const struct report_data *d, struct report_findings *f)
 	double per_cpu = d->ncpu ? d->runnable_avg / d->ncpu : 0;
 	bool psi = d->have_psi[RP_PSI_CPU] && d->psi_some[RP_PSI_CPU] >= PSI_CPU_SOME_WARN_PCT;
 	struct rp_finding *x;
-	char top[300];
+	char top[300], psi_words[64];
 
 	if (d->all.busy < CPU_SATURATED_BUSY_PCT || !(per_cpu > CPU_SATURATED_QUEUE_RATIO || psi))
 		return 0;
@@ -134,11 +134,11 @@ static int cpu_saturated(const struct report_data *d, struct report_findings *f)
 	finding_say(
 	    x,
 	    "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per "
-	    "CPU)%s%.0f%%%s; the biggest consumers: %s. See how long tasks wait for a CPU:",
+	    "CPU)%s; the biggest consumers: %s. See how long tasks wait for a CPU:",
 	    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
-	    d->have_psi[RP_PSI_CPU] ? "; some task waited for a CPU " : "",
-	    d->have_psi[RP_PSI_CPU] ? d->psi_some[RP_PSI_CPU] : 0,
-	    d->have_psi[RP_PSI_CPU] ? " of the time (PSI)" : "", top[0] ? top : "none");
+	    psi_phrase(d, RP_PSI_CPU, "; some task waited for a CPU ", " of the time (PSI)",
+		       psi_words, sizeof(psi_words)),
+	    top[0] ? top : "none");
 	finding_next(x, "triage probe runq -d 10");
 	finding_ev(x, "cpu_busy", d->all.busy, "%");
 	finding_ev(x, "runnable", d->runnable_avg, "tasks");

@@ -11,6 +11,7 @@ static int disks(const struct report_data *d, struct report_findings *f)
 	for (size_t i = 0; i < d->ndisks; i++) {
 		const struct rp_disk *k = &d->disks[i];
 		struct rp_finding *x;
+		char psi[64];
 
 		if (k->util_pct < DISK_UTIL_WARN_PCT)
 			continue;
@@ -21,11 +22,11 @@ static int disks(const struct report_data *d, struct report_findings *f)
 		finding_say(x,
 			    "Device %s was busy %.0f%% of the window: %.0f reads/s (%.0f kB/s), "
 			    "%.0f writes/s (%.0f kB/s), %.2f ms average wait, %.2f requests queued "
-			    "on average%s%.0f%%%s. See which processes do the I/O:",
+			    "on average%s. See which processes do the I/O:",
 			    k->name, k->util_pct, k->r_s, k->rkb_s, k->w_s, k->wkb_s, k->await_ms,
-			    k->aqu_sz, d->have_psi[RP_PSI_IO] ? "; some task waited on I/O " : "",
-			    d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0,
-			    d->have_psi[RP_PSI_IO] ? " of the time (PSI)" : "");
+			    k->aqu_sz,
+			    psi_phrase(d, RP_PSI_IO, "; some task waited on I/O ",
+				       " of the time (PSI)", psi, sizeof(psi)));
 		finding_next(x, "triage pidstat -d -p ALL 1 5");
 		finding_ev(x, "util", k->util_pct, "%");
 		finding_ev(x, "r_s", k->r_s, "/s");

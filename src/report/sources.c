@@ -46,7 +46,7 @@ static int key_cmp(pid_t pa, pid_t ta, pid_t pb, pid_t tb)
 }
 
 int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
-		      const pid_t *pids, size_t npids, long fd_budget)
+		      const pid_t *pids, size_t npids, long fd_budget, bool io)
 {
 	struct task_sampler *ts = calloc(1, sizeof(*ts));
 	struct pidstat_env env = { .out = stderr, .fd_budget = fd_budget, .taskstats = true };
@@ -55,7 +55,7 @@ int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct
 	if (!ts)
 		return -ENOMEM;
 	ts->host = *h;
-	ts->opts.act = ACT_CPU | ACT_CTXSW | ACT_MEM;
+	ts->opts.act = ACT_CPU | ACT_CTXSW | ACT_MEM | (io ? ACT_IO : 0);
 	ts->opts.tsk = TSK_TASK;
 	ts->opts.whole = true; /* switches and run-queue wait over all threads */
 	ts->opts.dec = -1;
@@ -156,6 +156,11 @@ static int merge_order(struct task_sampler *ts, int curr)
 	return 0;
 }
 
+void task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src)
+{
+	ts->run.src = src;
+}
+
 int task_sampler_sample(struct task_sampler *ts)
 {
 	int curr = (int)(ts->nsamples & 1);
@@ -166,6 +171,30 @@ int task_sampler_sample(struct task_sampler *ts)
 	if (!rc)
 		ts->nsamples++;
 	return rc;
+}
+
+void task_sampler_rebase(struct task_sampler *ts)
+{
+	for (size_t i = 0; i < ts->nacc; i++) {
+		struct acc *a = &ts->acc[i];
+
+		a->usr0 = a->usr;
+		a->sys0 = a->sys;
+		a->nv0 = a->nv;
+		a->niv0 = a->niv;
+		a->w0 = a->w;
+		a->maj0 = a->maj;
+		a->from_start = true;
+		memset(&a->ran, 0, sizeof(a->ran));
+	}
+}
+
+const struct pidstat_table *task_sampler_table(const struct task_sampler *ts, int *curr)
+{
+	if (!ts->nsamples)
+		return NULL;
+	*curr = (int)((ts->nsamples - 1) & 1);
+	return &ts->run.table;
 }
 
 static double pct_of(uint64_t ticks, long hz, double seconds)
@@ -268,6 +297,12 @@ static bool slept_through(const struct task_sampler *ts, pid_t pid, pid_t tid)
 			hi = mid;
 	}
 	return false;
+}
+
+void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out)
+{
+	for (size_t i = 0; i < out->n; i++)
+		out->t[i].whole_window = slept_through(ts, out->t[i].pid, out->t[i].tid);
 }
 
 /* The load core's judgement of one D thread: where it waits, whether it counts. */

@@ -67,6 +67,7 @@ static void checked(struct report_findings *f, const char *resource, const char 
 static void check_cpu(const struct report_data *d, struct report_findings *f)
 {
 	int busiest = -1;
+	char psi[64];
 
 	for (int c = 0; c < d->ncpu_lines; c++)
 		if (d->cpu_online[c] && (busiest < 0 || d->cpu[c].busy > d->cpu[busiest].busy))
@@ -75,11 +76,10 @@ static void check_cpu(const struct report_data *d, struct report_findings *f)
 		return;
 	checked(f, "cpu",
 		"%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
-		"%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s%.0f%%",
+		"%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
 		d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
 		d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
-		d->have_psi[RP_PSI_CPU] ? ", PSI cpu " : "",
-		d->have_psi[RP_PSI_CPU] ? d->psi_some[RP_PSI_CPU] : 0);
+		psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
 }
 
 static void check_procs(const struct report_data *d, struct report_findings *f)
@@ -97,14 +97,15 @@ static void check_procs(const struct report_data *d, struct report_findings *f)
 
 static void check_memory(const struct report_data *d, struct report_findings *f)
 {
+	char psi[64];
+
 	if (!d->have_mem)
 		return;
 	checked(f, "memory",
-		"%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s%.0f%%",
+		"%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s",
 		(double)d->mem.available / 1048576.0, (double)d->mem.total / 1048576.0,
 		d->swapin_s + d->swapout_s, d->majflt_s,
-		d->have_psi[RP_PSI_MEM] ? ", PSI memory " : "",
-		d->have_psi[RP_PSI_MEM] ? d->psi_some[RP_PSI_MEM] : 0);
+		psi_phrase(d, RP_PSI_MEM, ", PSI memory ", "", psi, sizeof(psi)));
 }
 
 static void check_disk(const struct report_data *d, struct report_findings *f)

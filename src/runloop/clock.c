@@ -22,6 +22,14 @@ void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop, s
 	};
 }
 
+void runloop_clock_list(struct runloop_clock *c, struct runloop_stop *stop, const time_t *times,
+			int nsteps)
+{
+	*c = (struct runloop_clock){
+		.stop = stop, .step = 1, .times = times, .nsteps = nsteps, .epoch = times[0]
+	};
+}
+
 int runloop_clock_open(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
 		       const struct host_facts *facts, const struct timespec *interval)
 {
@@ -62,7 +70,7 @@ struct timespec runloop_seconds(double s)
 void runloop_clock_arm(struct runloop_clock *c)
 {
 	runloop_stop_arm(c->stop);
-	if (!c->fixture)
+	if (!c->fixture && !c->times)
 		c->deadline = runloop_ts_add(c->origin, &c->interval);
 }
 
@@ -89,6 +97,12 @@ static int fixture_next(struct runloop_clock *c)
 
 int runloop_clock_wait(struct runloop_clock *c)
 {
+	if (c->times) {
+		if (runloop_stop_requested(c->stop) || c->step >= c->nsteps)
+			return 1;
+		c->step++;
+		return 0;
+	}
 	if (c->fixture)
 		return fixture_next(c);
 	if (c->has_end && (!has_interval(c) || runloop_ts_reached(&c->deadline, &c->end))) {
@@ -110,6 +124,8 @@ time_t runloop_clock_now(const struct runloop_clock *c)
 	uint64_t v;
 	ssize_t n;
 
+	if (c->times)
+		return c->times[c->step - 1];
 	if (!c->fixture)
 		return time(NULL);
 	if (c->step <= 1)

@@ -42,6 +42,9 @@ struct runloop_clock {
 	enum runloop_step_kind kind;
 	int step;     /* the current step */
 	time_t epoch; /* wall time of the start (meta epoch) */
+	/* list: steps 1..nsteps at these wall times (a recording replayed) */
+	const time_t *times;
+	int nsteps;
 };
 
 /* A real clock; its grid starts now. */
@@ -50,6 +53,13 @@ void runloop_clock_real(struct runloop_clock *c, struct runloop_stop *stop,
 /* A fixture clock over pf, whose current step is step (0: none yet). */
 void runloop_clock_fixture(struct runloop_clock *c, struct runloop_stop *stop, struct procfs *pf,
 			   enum runloop_step_kind kind, int step, time_t epoch);
+/*
+ * A clock over nsteps recorded samples (triage replay): step 1 is current,
+ * each wait makes the next one current, and the end of the list ends the
+ * loop as a stop would; times[k - 1] is step k's wall time.
+ */
+void runloop_clock_list(struct runloop_clock *c, struct runloop_stop *stop, const time_t *times,
+			int nsteps);
 /*
  * The clock for a root: a fixture root (facts->fixture) steps from its
  * step1, made current here (-ENOENT if it has none), only /proc moving;

@@ -21,17 +21,33 @@ skip() {
 	echo "$*"
 	exit 77
 }
-# A loopback TCP port nobody listens on now (the kernel picks it).
+# Whether something accepts connections on 127.0.0.1:$1 (bash's /dev/tcp:
+# no interpreter to start, which matters on a loaded machine).
+listening() {
+	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+# A loopback TCP port nobody listens on now, from this suite's range
+# (19000-19099, see the notes on ports): each call moves on from the last
+# port handed out (kept in $work), starting at an offset from our PID.
+# (The servers we start all set SO_REUSEADDR, so a port in TIME_WAIT binds.)
 free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+	local n i port
+	n=$(cat "$work/.port" 2>/dev/null || echo $(($$ % 100)))
+	for ((i = 0; i < 100; i++)); do
+		port=$((19000 + (n + i) % 100))
+		listening "$port" && continue
+		echo $((n + i + 1)) >"$work/.port"
+		echo "$port"
+		return 0
+	done
+	return 1
 }
 # Waits up to $2 seconds for something to listen on 127.0.0.1:$1.
 wait_port() {
 	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),1)' \
-			"$1" 2>/dev/null && return 0
-		sleep 0.1
+	for ((i = 0; i < $2 * 20; i++)); do
+		listening "$1" && return 0
+		sleep 0.05
 	done
 	return 1
 }

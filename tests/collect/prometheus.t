@@ -16,7 +16,7 @@ command -v jq >/dev/null || skip "jq missing"
 mport=$(free_port) pport=$(free_port)
 name=pspin$$
 name=${name:0:15}
-named "$name" spin 60
+named "$name" spin 300 # killed at the end
 "$TRIAGE" collect -i 1 --listen "127.0.0.1:$mport" -p "$wpid" 2>"$work/collect.err" &
 started="$started $!"
 wait_port "$mport" 10 || fail "collector not listening: $(cat "$work/collect.err")"

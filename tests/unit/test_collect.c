@@ -1,15 +1,18 @@
 /* triage collect's pure parts: sanitisers, renderers, groups, the Graphite buffer. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "collect/findings.h"
 #include "collect/graphite.h"
 #include "collect/groups.h"
 #include "collect/http.h"
 #include "collect/model.h"
+#include "report/findings.h"
 #include "unit.h"
 
 /* Names built to attack: components, lines, label syntax, terminals. */
@@ -322,6 +325,117 @@ TEST(graphite_resends_after_the_peer_goes_away)
 	graphite_out_release(&g);
 }
 
+TEST(listen_address_defaults_to_loopback)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+	socklen_t len;
+	char ip[INET6_ADDRSTRLEN];
+
+	/* no address: 127.0.0.1, never every interface */
+	ASSERT_EQ(http_parse_addr("9977", &ss, &len), 0);
+	ASSERT_EQ(s4->sin_family, AF_INET);
+	ASSERT_STREQ(inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip)), "127.0.0.1");
+	ASSERT_EQ(ntohs(s4->sin_port), 9977);
+	ASSERT_EQ(http_parse_addr(":9977", &ss, &len), 0);
+	ASSERT_STREQ(inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip)), "127.0.0.1");
+	ASSERT_EQ(http_parse_addr("0.0.0.0:1", &ss, &len), 0);
+	ASSERT_STREQ(inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip)), "0.0.0.0");
+	ASSERT_EQ(http_parse_addr("[::1]:80", &ss, &len), 0);
+	ASSERT_EQ(ss.ss_family, AF_INET6);
+	ASSERT_EQ(http_parse_addr("localhost:80", &ss, &len), -EINVAL);
+	ASSERT_EQ(http_parse_addr("1.2.3:80", &ss, &len), -EINVAL);
+	ASSERT_EQ(http_parse_addr("80x", &ss, &len), -EINVAL);
+	ASSERT_EQ(http_parse_addr("70000", &ss, &len), -EINVAL);
+	ASSERT_EQ(http_parse_addr("", &ss, &len), -EINVAL);
+	ASSERT_EQ(http_parse_addr("127.0.0.1:", &ss, &len), -EINVAL);
+}
+
+TEST(healthz_goes_stale)
+{
+	char buf[128];
+
+	ASSERT_EQ(http_health(0, 100, 10, buf, sizeof(buf)), 503);
+	ASSERT_EQ(http_health(100, 101, 10, buf, sizeof(buf)), 200);
+	ASSERT_STREQ(buf, "ok\n");
+	ASSERT_EQ(http_health(100, 134, 10, buf, sizeof(buf)), 200);
+	ASSERT_EQ(http_health(100, 136, 10, buf, sizeof(buf)), 503);
+	ASSERT_TRUE(!strncmp(buf, "stale", 5));
+}
+
+/* Findings as metrics: counts by severity, one series per rule and subject, bounded. */
+TEST(findings_become_metrics)
+{
+	struct report_findings f = { 0 };
+	struct metric_set m = { 0 };
+	struct rp_finding *x;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_CRITICAL);
+	x->subject.pid = 10;
+	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
+	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_WARNING); /* same name: the worse is kept */
+	x->subject.pid = 11;
+	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
+	x = finding_add(&f, RK_DISK_SATURATED, SEV_WARNING);
+	snprintf(x->subject.device, sizeof(x->subject.device), "%s", "sda");
+	finding_add(&f, RK_CPU_SATURATED, SEV_WARNING);
+	for (int i = 0; i < 30; i++) {
+		x = finding_add(&f, RK_SINGLE_CPU_HOT, SEV_INFO);
+		x->subject.cpu = i;
+	}
+	ASSERT_EQ(findings_metrics(&f, &m), 0);
+	ASSERT_UEQ(m.n, 3 + COLLECT_MAX_FINDINGS);
+	ASSERT_EQ(m.s[0].id, M_REPORT_FINDINGS);
+	ASSERT_STREQ(m.s[0].lv[0], "critical");
+	ASSERT_NEAR(m.s[0].value, 1, 0);
+	ASSERT_NEAR(m.s[1].value, 3, 0);
+	ASSERT_NEAR(m.s[2].value, 30, 0);
+	ASSERT_STREQ(m.s[3].lv[0], "cpu-bound-user");
+	ASSERT_STREQ(m.s[3].lv[1], "x\ny 1 2");
+	ASSERT_NEAR(m.s[3].value, 3, 0);
+	ASSERT_STREQ(m.s[4].lv[1], "sda");
+	ASSERT_STREQ(m.s[5].lv[1], "host");
+	ASSERT_STREQ(m.s[6].lv[1], "cpu0");
+	out = open_memstream(&text, &len);
+	m.timestamp = 60;
+	ASSERT_EQ(render_graphite(&m, "t", out), (long)m.n);
+	fclose(out);
+	ASSERT_TRUE(strstr(text, "t.report.finding.cpu-bound-user.x_y_1_2 3 60\n") != NULL);
+	ASSERT_TRUE(strstr(text, "t.report.findings.warning 3 60\n") != NULL);
+	free(text);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(render_prom(&m, false, out), 0);
+	fclose(out);
+	ASSERT_TRUE(strstr(text, "triage_report_finding_severity{rule=\"cpu-bound-user\","
+				 "subject=\"x\\ny 1 2\"} 3\n") != NULL);
+	free(text);
+	metric_set_release(&m);
+	report_findings_release(&f);
+}
+
+/* --once --json: one document, labels and names escaped by the JSON writer. */
+TEST(json_render)
+{
+	struct metric_set m = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	m.timestamp = 1700000000;
+	ASSERT_EQ(metric_add(&m, M_PROC_CPU, "\"}{\n\033", "user", 1.5), 0);
+	ASSERT_EQ(render_json(&m, "T.h", out), 0);
+	fclose(out);
+	ASSERT_STREQ(text, "{\"timestamp\":1700000000,\"prefix\":\"T.h\",\"metrics\":[{\"name\":"
+			   "\"triage_process_cpu_seconds_total\",\"type\":\"counter\",\"labels\":{"
+			   "\"group\":\"\\\"}{\\n\\u001b\",\"mode\":\"user\"},\"graphite\":"
+			   "\"T.h.process._____.cpu_seconds.user\",\"value\":1.500000}]}\n");
+	free(text);
+	metric_set_release(&m);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -336,5 +450,9 @@ int main(void)
 	RUN(&st, group_counters_never_go_down);
 	RUN(&st, graphite_buffer_drops_oldest_and_counts);
 	RUN(&st, graphite_resends_after_the_peer_goes_away);
+	RUN(&st, listen_address_defaults_to_loopback);
+	RUN(&st, healthz_goes_stale);
+	RUN(&st, findings_become_metrics);
+	RUN(&st, json_render);
 	UNIT_MAIN_END(&st);
 }

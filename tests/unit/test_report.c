@@ -584,6 +584,35 @@ TEST(placement_sentences)
 	ASSERT_STREQ(buf, "ran on CPU 3 only, allowed on 0-3");
 }
 
+/* Without PSI a sentence leaves the PSI figure out, rather than printing a bare "0%". */
+TEST(sentences_without_psi_name_no_psi_figure)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.all.busy = CPU_SATURATED_BUSY_PCT;
+	d.runnable_avg = 4;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CPU_SATURATED);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_TRUE(x && strstr(x->summary, "(2.0 per CPU); the biggest consumers"));
+	for (size_t i = 0; i < f.nchecked; i++) {
+		ASSERT_TRUE(!strstr(f.checked[i].summary, "PSI"));
+		ASSERT_TRUE(!strstr(f.checked[i].summary, "s0%"));
+		ASSERT_TRUE(!strstr(f.checked[i].summary, "average0%"));
+	}
+	report_findings_release(&f);
+	d.have_psi[RP_PSI_CPU] = d.have_psi[RP_PSI_MEM] = true;
+	d.psi_some[RP_PSI_CPU] = 12;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CPU_SATURATED);
+	ASSERT_TRUE(x && strstr(x->summary,
+				"(2.0 per CPU); some task waited for a CPU 12% of the time (PSI)"));
+	report_findings_release(&f);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
@@ -608,6 +637,7 @@ int main(void)
 	RUN(&st, tcp_retransmits_boundaries);
 	RUN(&st, kernel_log_events);
 	RUN(&st, placement_sentences);
+	RUN(&st, sentences_without_psi_name_no_psi_figure);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
 }

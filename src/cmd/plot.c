@@ -1,0 +1,159 @@
+/*
+ * triage plot FILE.db -o PAGE.html [--max-points N]: a record as one
+ * self-contained HTML page (src/plot/). The page is written to a temporary
+ * file next to PAGE and renamed into place, so a failed run leaves no
+ * half page and an old page stays whole until the new one is complete.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "common.h"
+#include "plot/plot.h"
+#include "util/parse.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: triage plot FILE.db -o PAGE.html [--max-points N]\n"
+		"Draws a triage record (triage record -o FILE.db) as one HTML page that needs\n"
+		"no network: CPU by CPU and mode, the top groups' CPU and context switches,\n"
+		"load (runnable and D against load1), PSI, disks and network, with the\n"
+		"findings marked on the time axis. Drag to zoom, hover for values.\n"
+		"  -o PAGE.html       where to write the page ('-': standard output)\n"
+		"  --max-points N     points per series at most (default %d; longer\n"
+		"                     recordings keep each interval's minimum and maximum)\n"
+		"Exit status: 0 ok, 1 the file is missing, unreadable or not a triage\n"
+		"record, or the page could not be written; 2 usage error. See docs/plot.md.\n",
+		PLOT_MAX_POINTS);
+}
+
+static int usage_error(const char *what, const char *token)
+{
+	if (token)
+		cmd_error("plot", "%s: '%s'", what, token);
+	else
+		cmd_error("plot", "%s", what);
+	fprintf(stderr, "see 'triage plot --help'\n");
+	return EXIT_USAGE;
+}
+
+struct plot_args {
+	const char *db, *out;
+	unsigned max_points;
+};
+
+/* 0, -1 after --help, or EXIT_USAGE. */
+static int parse_args(int argc, char **argv, struct plot_args *a)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "max-points", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->max_points = PLOT_MAX_POINTS;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'm':
+			if (parse_uint(optarg, 10, 10000000, &a->max_points))
+				return usage_error("--max-points wants 10 to 10000000", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case ':':
+			return usage_error("option needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no record given (triage plot FILE.db -o PAGE.html)", NULL);
+	a->db = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	if (!a->out)
+		return usage_error("no page given: -o PAGE.html is required", NULL);
+	return 0;
+}
+
+/* Writes the page to path via a temporary file renamed into place. */
+static int write_page(const char *path, const struct plot_doc *d)
+{
+	size_t len = strlen(path);
+	char *tmp;
+	FILE *f;
+	int err;
+
+	if (!strcmp(path, "-"))
+		return plot_write_html(stdout, d);
+	tmp = malloc(len + 16);
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		err = -errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return err;
+	}
+	mode_t mask = umask(0); /* the page gets the mode open(2) would give it */
+
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	err = plot_write_html(f, d);
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_args a;
+	struct plot_doc d;
+	char why[256];
+	int rc = parse_args(argc, argv, &a), err;
+
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	err = plot_load(a.db, a.max_points, &d, why, sizeof(why));
+	if (err == -EINVAL) {
+		cmd_error("plot", "'%s' is not a triage record (%s)", a.db, why);
+		return EXIT_RUNTIME;
+	}
+	if (err) {
+		cmd_error("plot", "cannot read '%s': %s", a.db, strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	err = write_page(a.out, &d);
+	plot_doc_release(&d);
+	if (err) {
+		cmd_error("plot", "cannot write '%s': %s", a.out, strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,186 @@
+/*
+ * triage record -o FILE.db [-i SECONDS] [-d DURATION] [--max-size MB | --keep HOURS]
+ * Keeps history in SQLite (src/record/, docs/record.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "common.h"
+#include "record/record.h"
+#include "runloop/stop.h"
+#include "util/parse.h"
+
+static void usage(FILE *out)
+{
+	fprintf(
+	    out,
+	    "Usage: triage record -o FILE.db [-i SECONDS] [-d DURATION]\n"
+	    "                     [--max-size MB | --keep HOURS] [--window SECONDS] [--root DIR]\n"
+	    "\n"
+	    "Records the host, every process and thread, load by cause, PSI, disks,\n"
+	    "network and the report's findings of each window into an SQLite file,\n"
+	    "one transaction per interval (docs/record.md). Replay it with\n"
+	    "'triage replay FILE.db', query it with sqlite3.\n"
+	    "\n"
+	    "  -o, --output FILE   the record file (created, or appended to)\n"
+	    "  -i, --interval S    seconds between samples (default 1)\n"
+	    "  -d, --duration D    stop after D (seconds, or 30s, 10m, 2h; default: until "
+	    "stopped)\n"
+	    "      --max-size MB   delete the oldest intervals to stay under MB\n"
+	    "      --keep HOURS    delete intervals older than HOURS\n"
+	    "      --window S      seconds of each findings window (default 10)\n"
+	    "      --root DIR      read DIR/proc and DIR/sys (or a fixture root, "
+	    "docs/fixtures.md)\n"
+	    "\n"
+	    "Ctrl-C or SIGTERM stops it cleanly; a kill loses at most the interval being written.\n"
+	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n");
+}
+
+static int bad(const char *what, const char *token)
+{
+	fprintf(stderr, "triage record: %s: '%s'\nsee 'triage record --help'\n", what, token);
+	return EXIT_USAGE;
+}
+
+/* "90", "90s", "10m", "2h", "1d" into seconds. */
+static int parse_duration(const char *s, double *out)
+{
+	size_t n = strlen(s);
+	char buf[32];
+	double mult = 1;
+
+	if (!n || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	switch (buf[n - 1]) {
+	case 'd':
+		mult = 86400;
+		buf[n - 1] = '\0';
+		break;
+	case 'h':
+		mult = 3600;
+		buf[n - 1] = '\0';
+		break;
+	case 'm':
+		mult = 60;
+		buf[n - 1] = '\0';
+		break;
+	case 's':
+		buf[n - 1] = '\0';
+		break;
+	}
+	if (parse_seconds(buf, out))
+		return -EINVAL;
+	*out *= mult;
+	return 0;
+}
+
+#define RECORD_MAX_PIDS 1024
+
+static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "max-size", required_argument, NULL, 'S' },
+		{ "keep", required_argument, NULL, 'K' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:i:d:p:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			o->path = optarg;
+			break;
+		case 'i':
+			if (parse_seconds(optarg, &o->interval) || o->interval < 0.01 ||
+			    o->interval > 86400)
+				return bad("bad -i (seconds, 0.01 to 86400)", optarg);
+			break;
+		case 'd':
+			if (parse_duration(optarg, &o->duration))
+				return bad("bad -d (seconds, or 30s, 10m, 2h, 1d)", optarg);
+			break;
+		case 'S':
+			if (parse_seconds(optarg, &o->max_size_mb) || o->max_size_mb < 0.1)
+				return bad("bad --max-size (megabytes, at least 0.1)", optarg);
+			break;
+		case 'K':
+			if (parse_seconds(optarg, &o->keep_hours))
+				return bad("bad --keep (hours)", optarg);
+			break;
+		case 'W':
+			if (parse_seconds(optarg, &o->window))
+				return bad("bad --window (seconds)", optarg);
+			break;
+		case 'r':
+			o->root = optarg;
+			break;
+		case 'p':
+			if (parse_pid_list(optarg, pids, RECORD_MAX_PIDS, &o->npids))
+				return bad("bad -p (PIDs separated by commas)", optarg);
+			o->pids = pids;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case ':':
+			return bad("option needs a value", argv[optind - 1]);
+		default:
+			return bad("unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument", argv[optind]);
+	if (!o->path)
+		return bad("missing -o FILE.db", "");
+	if (o->max_size_mb > 0 && o->keep_hours > 0)
+		return bad("--max-size and --keep exclude each other", "--keep");
+	return -1;
+}
+
+static void progress(void *ctx, unsigned k, double mb)
+{
+	(void)ctx;
+	fprintf(stderr, "\rtriage record: %u intervals, %.1f MB", k, mb);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { .interval = 1, .window = 10 };
+	pid_t pids[RECORD_MAX_PIDS];
+	struct record_error err;
+	struct runloop_stop stop;
+	int status = parse_args(argc, argv, &o, pids), rc;
+	bool tty = isatty(STDERR_FILENO);
+
+	if (status >= 0)
+		return status;
+	runloop_stop_init(&stop);
+	o.stop = &stop;
+	o.fd_budget = cmd_fd_budget();
+	o.progress = tty ? progress : NULL;
+	rc = record_run(&o, &err);
+	runloop_stop_disarm(&stop);
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (rc) {
+		cmd_error("record", "%s", err.what[0] ? err.what : strerror(-rc));
+		return rc == -ENOENT && o.root ? EXIT_NOSUPPORT : EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,336 @@
+/*
+ * triage replay FILE.db [--from T] [--to T] [VIEW]
+ * VIEW: pidstat [pidstat options] | load | report (the default).
+ * Renders recorded history through the live commands' own renderers
+ * (src/record/, docs/record.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "common.h"
+#include "load/render.h"
+#include "load/verdict.h"
+#include "pidstat/pidstat.h"
+#include "record/record.h"
+#include "report/report.h"
+#include "runloop/clock.h"
+#include "util/json.h"
+
+struct replay_cli {
+	const char *path;
+	const char *from_s, *to_s;
+	double from, to;
+	bool json, pretty;
+	const char *view;
+	int vargc; /* the view's arguments, view name first */
+	char **vargv;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: triage replay FILE.db [--from T] [--to T] [VIEW]\n"
+		"\n"
+		"Renders what 'triage record' kept through the live commands' renderers.\n"
+		"VIEW := pidstat [PIDSTAT-OPTIONS] | load [--json] | report [--json] (default)\n"
+		"  pidstat   the recorded window as 'triage pidstat' shows it: -u -r -d -w -R -t\n"
+		"            -p -C -G -U -h -H -I --human --whole -o JSON; each recorded interval\n"
+		"            is one report, the interval and count only cut it short\n"
+		"  load      the load average explained at the window's last interval\n"
+		"  report    what was wrong over the window: the report's findings\n"
+		"\n"
+		"  --from T, --to T   the window (default: the whole recording); T is ISO 8601\n"
+		"                     (2026-12-02T03:10:00Z, '2026-12-02 03:10', 03:10 today,\n"
+		"                     local time without a zone), @EPOCH, or relative:\n"
+		"                     '10m ago', -10m, -1h30m, now\n"
+		"\n"
+		"Exit status: 0 ok, 1 runtime failure, 2 usage error or a file that is not a\n"
+		"triage recording (pidstat: sysstat's codes for its own errors).\n");
+}
+
+static int bad(const char *what, const char *token)
+{
+	fprintf(stderr, "triage replay: %s: '%s'\nsee 'triage replay --help'\n", what, token);
+	return EXIT_USAGE;
+}
+
+static int parse_view_flags(struct replay_cli *c)
+{
+	for (int i = 1; i < c->vargc; i++) {
+		if (!strcmp(c->vargv[i], "--json") || !strcmp(c->vargv[i], "-j"))
+			c->json = true;
+		else if (!strcmp(c->vargv[i], "--pretty"))
+			c->json = c->pretty = true;
+		else
+			return bad("unknown option for this view", c->vargv[i]);
+	}
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct replay_cli *c)
+{
+	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double now = (double)time(NULL);
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			c->from_s = optarg;
+			break;
+		case 't':
+			c->to_s = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case ':':
+			return bad("option needs a value", argv[optind - 1]);
+		default:
+			return bad("unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return bad("missing the record file", "");
+	c->path = argv[optind++];
+	/* options may also follow the file */
+	while (optind < argc &&
+	       (!strcmp(argv[optind], "--from") || !strcmp(argv[optind], "--to"))) {
+		if (optind + 1 >= argc)
+			return bad("option needs a value", argv[optind]);
+		*(argv[optind][2] == 'f' ? &c->from_s : &c->to_s) = argv[optind + 1];
+		optind += 2;
+	}
+	c->from = c->to = NAN;
+	if (c->from_s && record_parse_time(c->from_s, now, &c->from))
+		return bad("bad --from time", c->from_s);
+	if (c->to_s && record_parse_time(c->to_s, now, &c->to))
+		return bad("bad --to time", c->to_s);
+	if (!isnan(c->from) && !isnan(c->to) && c->from > c->to)
+		return bad("--from is after --to", c->from_s);
+	c->view = optind < argc ? argv[optind] : "report";
+	c->vargc = optind < argc ? argc - optind : 0;
+	c->vargv = optind < argc ? argv + optind : NULL;
+	if (strcmp(c->view, "pidstat") && strcmp(c->view, "load") && strcmp(c->view, "report"))
+		return bad("unknown view (pidstat, load, report)", c->view);
+	if (strcmp(c->view, "pidstat"))
+		return parse_view_flags(c);
+	return -1;
+}
+
+/* ---- pidstat ---- */
+
+static int terminal_rows(void)
+{
+	struct winsize w;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) != -1 && w.ws_row > 2)
+		return w.ws_row - 2;
+	return 3600 * 24;
+}
+
+/* pidstat's options, less what a recording does not keep. */
+static int pidstat_options(const struct replay_cli *c, struct pidstat_opts *o)
+{
+	int rc = pidstat_opts_parse(o, c->vargc, c->vargv, getpid());
+
+	if (rc == PIDSTAT_PARSE_VERSION)
+		return bad("not in a replay", "-V");
+	if (rc)
+		return bad("bad pidstat options", c->vargc > 1 ? c->vargv[1] : "");
+	if (o->exec_argv)
+		return bad("not in a replay", "-e");
+	if (o->act & ACT_STACK)
+		return bad("not recorded (stack sizes)", "-s");
+	if (o->act & ACT_KTAB)
+		return bad("not recorded (file descriptors)", "-v");
+	if (o->cmdline)
+		return bad("not recorded (command lines)", "-l");
+	if (o->root)
+		return bad("not in a replay", "--root");
+	if (!o->interval) { /* each recorded interval is one report */
+		o->interval = 1;
+		o->count = -1;
+	}
+	if (pidstat_opts_finish(o)) {
+		pidstat_write_no_activity(stderr);
+		return 1;
+	}
+	return -1;
+}
+
+static int replay_pidstat(const struct replay_cli *c, struct sqlite3 *db,
+			  const struct record_window *w)
+{
+	struct pidstat_opts o;
+	struct pidstat_run r;
+	struct json_writer jw;
+	struct runloop_stop stop;
+	struct runloop_clock clk;
+	struct pidstat_replay *rp = NULL;
+	const struct pidstat_source *src;
+	struct pidstat_env env = {
+		.out = stdout,
+		.out_tty = isatty(STDOUT_FILENO),
+		.s_time_format = getenv("S_TIME_FORMAT"),
+		.s_colors = getenv("S_COLORS"),
+		.s_colors_sgr = getenv("S_COLORS_SGR"),
+		.json = &jw,
+	};
+	int status, rc;
+
+	memset(&o, 0, sizeof(o));
+	setlocale(LC_MESSAGES, "");
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_TIME, "");
+	setlocale(LC_NUMERIC, "");
+	pidstat_bind_messages();
+	if ((status = pidstat_options(c, &o)) >= 0) {
+		pidstat_opts_release(&o);
+		return status;
+	}
+	runloop_stop_init(&stop);
+	runloop_clock_list(&clk, &stop, w->times, (int)w->n);
+	if (pidstat_replay_open(&rp, db, w, &clk.step, &src) ||
+	    pidstat_run_init(&r, &o, NULL, &w->host, &env)) {
+		pidstat_replay_close(rp);
+		pidstat_opts_release(&o);
+		return pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
+	}
+	r.src = src;
+	if (o.json)
+		runloop_stop_arm(&stop);
+	r.rows = o.dis_hdr ? 23 : terminal_rows();
+	localtime_r(&w->times[0], &r.tstamp[0]);
+	pidstat_write_banner(&r, w->host.ncpu > 0 ? w->host.ncpu : 0);
+	rc = pidstat_loop(&r, &clk);
+	if (r.json)
+		json_finish(r.json);
+	fflush(stdout);
+	status = pidstat_write_failure(stderr, rc, r.err_errno);
+	pidstat_run_release(&r);
+	pidstat_replay_close(rp);
+	pidstat_opts_release(&o);
+	return status;
+}
+
+/* ---- load, report ---- */
+
+static int replay_load(const struct replay_cli *c, struct sqlite3 *db,
+		       const struct record_window *w)
+{
+	struct load_snapshot snap;
+	struct load_verdict v;
+	struct verdict_input in;
+	struct json_writer jw;
+	int rc = record_load_snapshot(db, w, w->n - 1, &snap);
+
+	if (rc) {
+		cmd_error("replay", "cannot read the load of '%s': %s", c->path, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	load_verdict_input_from_snapshot(&snap, &in);
+	load_verdict_build(&in, &v);
+	if (c->json) {
+		json_init(&jw, stdout, c->pretty);
+		load_render_snapshot_json(&jw, &snap, &v);
+		json_finish(&jw);
+	} else {
+		load_render_snapshot_plain(stdout, &snap, &v);
+	}
+	load_snapshot_release(&snap);
+	return EXIT_OK;
+}
+
+static int replay_report(const struct replay_cli *c, struct sqlite3 *db,
+			 const struct record_window *w)
+{
+	struct report_data d;
+	struct report_findings f;
+	struct json_writer jw;
+	struct report_style st = { false };
+	int rc;
+
+	if (w->n < 2)
+		return bad("the window holds one interval; a report needs two",
+			   c->from_s ? c->from_s : c->path);
+	rc = record_report_data(db, w, 0, w->n - 1, &d);
+	if (!rc)
+		rc = report_evaluate(&d, &f);
+	if (rc) {
+		cmd_error("replay", "cannot read '%s': %s", c->path, strerror(-rc));
+		report_data_release(&d);
+		return EXIT_RUNTIME;
+	}
+	if (c->json) {
+		json_init(&jw, stdout, c->pretty);
+		report_render_json(&jw, &d, &f);
+		json_finish(&jw);
+		fputc('\n', stdout);
+	} else {
+		report_render_plain(stdout, &d, &f, &st);
+	}
+	report_findings_release(&f);
+	report_data_release(&d);
+	return EXIT_OK;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_cli c = { 0 };
+	struct record_window w;
+	struct sqlite3 *db;
+	int status = parse_args(argc, argv, &c), rc;
+
+	if (status >= 0)
+		return status;
+	rc = record_db_open(&db, c.path, false);
+	if (rc == -ENOENT)
+		return bad("no such file", c.path);
+	if (rc == -EINVAL || rc == -EPROTO)
+		return bad(rc == -EINVAL ? "not an SQLite file"
+					 : "not a triage recording of schema version 1",
+			   c.path);
+	if (rc) {
+		cmd_error("replay", "cannot open '%s': %s", c.path, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	rc = record_window_select(db, c.from, c.to, &w);
+	if (rc == -ENOENT) {
+		record_db_close(db);
+		return bad("no recorded interval in the window", c.from_s ? c.from_s
+								 : c.to_s ? c.to_s
+									  : c.path);
+	}
+	if (rc) {
+		cmd_error("replay", "cannot read '%s': %s", c.path, record_db_errmsg(db));
+		record_db_close(db);
+		return EXIT_RUNTIME;
+	}
+	if (!strcmp(c.view, "pidstat"))
+		status = replay_pidstat(&c, db, &w);
+	else if (!strcmp(c.view, "load"))
+		status = replay_load(&c, db, &w);
+	else
+		status = replay_report(&c, db, &w);
+	record_window_release(&w);
+	record_db_close(db);
+	return status;
+}

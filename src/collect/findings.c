@@ -1,0 +1,63 @@
+/* The report's findings as metrics (see findings.h). */
+#include "collect/findings.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void finding_subject_label(const struct rp_subject *s, char *buf, size_t size)
+{
+	if (s->pid && s->comm[0])
+		snprintf(buf, size, "%s", s->comm);
+	else if (s->cgroup[0])
+		snprintf(buf, size, "%s", s->cgroup);
+	else if (s->device[0])
+		snprintf(buf, size, "%s", s->device);
+	else if (s->iface[0])
+		snprintf(buf, size, "%s", s->iface);
+	else if (s->cpu >= 0)
+		snprintf(buf, size, "cpu%d", s->cpu);
+	else if (s->comm[0])
+		snprintf(buf, size, "%s", s->comm);
+	else
+		snprintf(buf, size, "host");
+}
+
+/* Whether m already holds a finding with these labels (from start on). */
+static bool have_finding(const struct metric_set *m, size_t start, const char *rule,
+			 const char *subject)
+{
+	for (size_t i = start; i < m->n; i++)
+		if (m->s[i].id == M_REPORT_FINDING && !strcmp(m->s[i].lv[0], rule) &&
+		    !strcmp(m->s[i].lv[1], subject))
+			return true;
+	return false;
+}
+
+int findings_metrics(const struct report_findings *f, struct metric_set *m)
+{
+	static const double sev_value[] = { [SEV_CRITICAL] = 3, [SEV_WARNING] = 2, [SEV_INFO] = 1 };
+	unsigned count[3] = { 0 };
+	size_t start = m->n, kept = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		count[f->f[i].sev]++;
+	for (int s = SEV_CRITICAL; s <= SEV_INFO && !rc; s++)
+		rc = metric_add(m, M_REPORT_FINDINGS, report_sev_name((enum report_sev)s), NULL,
+				count[s]);
+	start = m->n;
+	/* findings come most severe first: the first ones are the ones kept */
+	for (size_t i = 0; i < f->n && kept < COLLECT_MAX_FINDINGS && !rc; i++) {
+		const struct rp_finding *x = &f->f[i];
+		const char *rule = report_kind_name(x->kind);
+		char subject[COLLECT_LABEL_MAX];
+
+		finding_subject_label(&x->subject, subject, sizeof(subject));
+		/* two processes of one name with one rule are one series, the worse */
+		if (have_finding(m, start, rule, subject))
+			continue;
+		rc = metric_add(m, M_REPORT_FINDING, rule, subject, sev_value[x->sev]);
+		kept++;
+	}
+	return rc;
+}

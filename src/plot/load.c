@@ -1,0 +1,331 @@
+/*
+ * Reading a triage record: the meta table and the v_* views of
+ * docs/record.md, nothing else (the raw tables are record's business).
+ * Each chart is one query returning (ts, key, label, value) rows in ts
+ * order; key orders the series and tells them apart (labels may repeat:
+ * names are untrusted).
+ */
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plot/plot.h"
+#include "util/grow.h"
+
+#define MODES_SQL(where)                                                       \
+	"SELECT ts, 0, 'usr', usr FROM v_cpu WHERE " where " UNION ALL "       \
+	"SELECT ts, 1, 'nice', nice FROM v_cpu WHERE " where " UNION ALL "     \
+	"SELECT ts, 2, 'sys', sys FROM v_cpu WHERE " where " UNION ALL "       \
+	"SELECT ts, 3, 'iowait', iowait FROM v_cpu WHERE " where " UNION ALL " \
+	"SELECT ts, 4, 'irq', irq FROM v_cpu WHERE " where " UNION ALL "       \
+	"SELECT ts, 5, 'soft', soft FROM v_cpu WHERE " where " UNION ALL "     \
+	"SELECT ts, 6, 'steal', steal FROM v_cpu WHERE " where " ORDER BY 1, 2"
+
+/* The groups with the most of expr over the whole recording, ranked from 1. */
+#define TOP_GROUPS(expr)                                                                      \
+	"WITH top AS (SELECT grp, row_number() OVER (ORDER BY sum(" expr ") DESC, grp) AS r " \
+	"FROM v_group GROUP BY grp ORDER BY r LIMIT 5) "
+
+struct chart_spec {
+	const char *id, *title, *unit, *sql;
+};
+
+static const struct chart_spec charts[] = {
+	{ "cpu", "CPU, all CPUs, by mode", "%", MODES_SQL("cpu = -1") },
+	/* per-CPU charts come here (load_cpu_charts) */
+	{ "groups_cpu", "CPU of the top groups (% of one CPU), user and system", "%",
+	  TOP_GROUPS("usr + sys") "SELECT g.ts, t.r * 2, g.grp || ' usr', g.usr FROM v_group g "
+				  "JOIN top t USING (grp) UNION ALL "
+				  "SELECT g.ts, t.r * 2 + 1, g.grp || ' sys', g.sys FROM v_group g "
+				  "JOIN top t USING (grp) ORDER BY 1, 2" },
+	{ "switches", "Context switches of the top groups: voluntary, involuntary", "/s",
+	  TOP_GROUPS("cswch_s + nvcswch_s") "SELECT g.ts, t.r * 2, g.grp || ' cswch/s', g.cswch_s "
+					    "FROM v_group g JOIN top t USING (grp) UNION ALL "
+					    "SELECT g.ts, t.r * 2 + 1, g.grp || ' nvcswch/s', "
+					    "g.nvcswch_s FROM v_group g JOIN top t USING (grp) "
+					    "ORDER BY 1, 2" },
+	{ "load", "Load: runnable and D-state tasks against the kernel's load1", "",
+	  "SELECT ts, 0, 'load1', load1 FROM v_load UNION ALL "
+	  "SELECT ts, 1, 'runnable', runnable FROM v_load UNION ALL "
+	  "SELECT ts, 2, 'D (uninterruptible)', blocked FROM v_load UNION ALL "
+	  "SELECT ts, 3, 'runnable + D', runnable + blocked FROM v_load ORDER BY 1, 2" },
+	{ "psi", "Pressure stall (PSI avg10), some and full", "%",
+	  "WITH r AS (SELECT resource, dense_rank() OVER (ORDER BY resource) AS k FROM "
+	  "(SELECT DISTINCT resource FROM v_psi)) "
+	  "SELECT p.ts, r.k * 2, p.resource || ' some', p.some_avg10 FROM v_psi p JOIN r "
+	  "USING (resource) WHERE p.some_avg10 IS NOT NULL UNION ALL "
+	  "SELECT p.ts, r.k * 2 + 1, p.resource || ' full', p.full_avg10 FROM v_psi p JOIN r "
+	  "USING (resource) WHERE p.full_avg10 IS NOT NULL ORDER BY 1, 2" },
+	{ "disk", "Disk throughput, read and write", "B/s",
+	  "WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM "
+	  "(SELECT DISTINCT device FROM v_disk)) "
+	  "SELECT d.ts, r.k * 2, d.device || ' read', d.read_Bps FROM v_disk d JOIN r USING "
+	  "(device) UNION ALL "
+	  "SELECT d.ts, r.k * 2 + 1, d.device || ' write', d.write_Bps FROM v_disk d JOIN r "
+	  "USING (device) ORDER BY 1, 2" },
+	{ "disk_util", "Disk utilisation", "%",
+	  "WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM "
+	  "(SELECT DISTINCT device FROM v_disk)) "
+	  "SELECT d.ts, r.k, d.device, d.util_pct FROM v_disk d JOIN r USING (device) "
+	  "ORDER BY 1, 2" },
+	{ "net", "Network, received and sent", "B/s",
+	  "WITH r AS (SELECT iface, dense_rank() OVER (ORDER BY iface) AS k FROM "
+	  "(SELECT DISTINCT iface FROM v_net)) "
+	  "SELECT n.ts, r.k * 2, n.iface || ' rx', n.rx_Bps FROM v_net n JOIN r USING (iface) "
+	  "UNION ALL SELECT n.ts, r.k * 2 + 1, n.iface || ' tx', n.tx_Bps FROM v_net n JOIN r "
+	  "USING (iface) ORDER BY 1, 2" },
+};
+
+/* What a record must have; the first missing one names the file "not a triage record". */
+static const char *const required[] = { "meta",	 "v_cpu",  "v_group", "v_load",
+					"v_psi", "v_disk", "v_net",   "v_findings" };
+
+struct loader {
+	sqlite3 *db;
+	size_t max_points;
+	char *why; /* what makes the file not a record */
+	size_t whylen;
+	size_t cap; /* of doc->charts */
+};
+
+static int sql_err(sqlite3 *db)
+{
+	switch (sqlite3_errcode(db)) {
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return -EINVAL;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+		return -EACCES;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * A query that does not prepare: the file lacks a table or column the
+ * contract names (SQLITE_ERROR), so it is not a record plot can read.
+ */
+static int prepare(struct loader *l, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(l->db, sql, -1, st, NULL) == SQLITE_OK)
+		return 0;
+	if (sqlite3_errcode(l->db) != SQLITE_ERROR)
+		return sql_err(l->db);
+	snprintf(l->why, l->whylen, "%s", sqlite3_errmsg(l->db));
+	return -EINVAL;
+}
+
+static struct plot_chart *new_chart(struct loader *l, struct plot_doc *d, const char *id,
+				    const char *title, const char *unit)
+{
+	if (util_grow(&d->charts, &l->cap, d->ncharts + 1, sizeof(*d->charts)))
+		return NULL;
+	if (plot_chart_init(&d->charts[d->ncharts], id, title, unit))
+		return NULL;
+	return &d->charts[d->ncharts++];
+}
+
+/* Runs one chart query (cpu bound to ?1 when >= 0); drops the chart if it has no rows. */
+static int load_chart(struct loader *l, struct plot_doc *d, const struct chart_spec *sp, int cpu)
+{
+	struct plot_chart *c = new_chart(l, d, sp->id, sp->title, sp->unit);
+	sqlite3_stmt *st = NULL;
+	int err, rc = SQLITE_DONE;
+
+	if (!c)
+		return -ENOMEM;
+	err = prepare(l, sp->sql, &st);
+	if (err)
+		return err;
+	if (cpu >= 0)
+		sqlite3_bind_int(st, 1, cpu);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double v =
+		    sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue; /* no time: nowhere to draw it */
+		err = plot_chart_add(c, sqlite3_column_double(st, 0), sqlite3_column_int64(st, 1),
+				     (const char *)sqlite3_column_text(st, 2), v);
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = sql_err(l->db);
+	sqlite3_finalize(st);
+	if (!err && c->n == 0) {
+		plot_chart_release(c);
+		d->ncharts--;
+		return 0;
+	}
+	plot_chart_sort(c);
+	return err ? err : plot_chart_downsample(c, l->max_points);
+}
+
+/* A chart per CPU by mode when there are few CPUs, else one of busy % per CPU. */
+static int load_cpu_charts(struct loader *l, struct plot_doc *d)
+{
+	static const char modes_one[] = MODES_SQL("cpu = ?1");
+	static const struct chart_spec busy = {
+		"cpus", "CPU busy per CPU (100 - idle)", "%",
+		"SELECT ts, cpu, 'cpu' || cpu, 100 - idle FROM v_cpu WHERE cpu >= 0 ORDER BY 1, 2"
+	};
+	int cpus[PLOT_CPU_CHARTS + 1], n = 0, err;
+	sqlite3_stmt *st;
+
+	err = prepare(l, "SELECT DISTINCT cpu FROM v_cpu WHERE cpu >= 0 ORDER BY 1", &st);
+	if (err)
+		return err;
+	while (n <= PLOT_CPU_CHARTS && sqlite3_step(st) == SQLITE_ROW)
+		cpus[n++] = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (n > PLOT_CPU_CHARTS)
+		return load_chart(l, d, &busy, -1);
+	for (int i = 0; i < n && !err; i++) {
+		char id[32], title[64];
+		struct chart_spec sp = { id, title, "%", modes_one };
+
+		snprintf(id, sizeof(id), "cpu%d", cpus[i]);
+		snprintf(title, sizeof(title), "CPU %d by mode", cpus[i]);
+		err = load_chart(l, d, &sp, cpus[i]);
+	}
+	return err;
+}
+
+static int load_meta(struct loader *l, struct plot_doc *d)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc = SQLITE_DONE, err = prepare(l, "SELECT key, value FROM meta ORDER BY key", &st);
+
+	if (err)
+		return err;
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+
+		if (util_grow(&d->meta, &cap, d->nmeta + 2, sizeof(*d->meta))) {
+			err = -ENOMEM;
+			break;
+		}
+		d->meta[d->nmeta] = strdup(k ? k : "");
+		d->meta[d->nmeta + 1] = strdup(v ? v : "");
+		d->nmeta += 2;
+		if (!d->meta[d->nmeta - 2] || !d->meta[d->nmeta - 1])
+			err = -ENOMEM;
+		if (k && v && !strcmp(k, "interval"))
+			d->interval = strtod(v, NULL);
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = sql_err(l->db);
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int load_findings(struct loader *l, struct plot_doc *d)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE, err = prepare(l,
+					    "SELECT ts_start, ts_end, severity, rule, subject, "
+					    "sentence FROM v_findings WHERE ts_start IS NOT NULL "
+					    "ORDER BY ts_start, ts_end",
+					    &st);
+
+	if (err)
+		return err;
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double start = sqlite3_column_double(st, 0);
+		double end = sqlite3_column_type(st, 1) == SQLITE_NULL
+				 ? start
+				 : sqlite3_column_double(st, 1);
+
+		err = plot_doc_add_finding(d, start, end, (const char *)sqlite3_column_text(st, 2),
+					   (const char *)sqlite3_column_text(st, 3),
+					   (const char *)sqlite3_column_text(st, 4),
+					   (const char *)sqlite3_column_text(st, 5));
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = sql_err(l->db);
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* 0 when every required table or view exists; -EINVAL naming the first missing one. */
+static int check_record(struct loader *l)
+{
+	sqlite3_stmt *st;
+	int err;
+
+	if (sqlite3_prepare_v2(l->db, "SELECT 1 FROM sqlite_master WHERE name = ?1", -1, &st,
+			       NULL) != SQLITE_OK) {
+		if (sqlite3_errcode(l->db) == SQLITE_NOMEM)
+			return -ENOMEM;
+		snprintf(l->why, l->whylen, "not an SQLite database");
+		return -EINVAL;
+	}
+	err = 0;
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]) && !err; i++) {
+		sqlite3_bind_text(st, 1, required[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			snprintf(l->why, l->whylen, "%s is missing", required[i]);
+			err = -EINVAL;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int load_all(struct loader *l, struct plot_doc *d)
+{
+	int err = check_record(l);
+
+	if (!err)
+		err = load_meta(l, d);
+	if (!err)
+		err = load_chart(l, d, &charts[0], -1);
+	if (!err)
+		err = load_cpu_charts(l, d);
+	for (size_t i = 1; i < sizeof(charts) / sizeof(charts[0]) && !err; i++)
+		err = load_chart(l, d, &charts[i], -1);
+	if (!err)
+		err = load_findings(l, d);
+	return err;
+}
+
+int plot_load(const char *path, size_t max_points, struct plot_doc *d, char *why, size_t whylen)
+{
+	struct loader l = { NULL, max_points ? max_points : PLOT_MAX_POINTS, why, whylen, 0 };
+	struct stat sb;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(why, whylen, "unknown");
+	if (stat(path, &sb))
+		return -errno;
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(why, whylen, "not a regular file");
+		return -EINVAL;
+	}
+	if (sqlite3_open_v2(path, &l.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		err = l.db ? sql_err(l.db) : -ENOMEM;
+		sqlite3_close(l.db);
+		return err;
+	}
+	sqlite3_busy_timeout(l.db, 5000);
+	err = load_all(&l, d);
+	if (err == -EINVAL && sqlite3_errcode(l.db) == SQLITE_NOTADB)
+		snprintf(why, whylen, "not an SQLite database");
+	sqlite3_close(l.db);
+	if (err)
+		plot_doc_release(d);
+	return err;
+}

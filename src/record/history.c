@@ -1,0 +1,544 @@
+/*
+ * A recorded window through the report and load cores: the host counters
+ * at its two ends become the report's window ends, the task samples go
+ * through the report's own task sampler (fed by the pidstat source over
+ * the recording), and the report's results, rules and renderers do the
+ * rest. The load explainer gets the snapshot of one interval.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/snapshot.h"
+#include "pidstat/pidstat.h"
+#include "record/internal.h"
+#include "record/record.h"
+#include "report/collect.h"
+#include "report/sources.h"
+#include "util/grow.h"
+
+static int64_t icol(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_int64(st, i);
+}
+
+static bool isnull(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL;
+}
+
+static const char *tcol(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+/* Runs sql with ?1 = iv, calling fn for each row. */
+static int each_row(sqlite3 *db, const char *sql, int64_t iv, void (*fn)(void *, sqlite3_stmt *),
+		    void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, iv);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(ctx, st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* ---- host counters at one end ---- */
+
+static void on_interval(void *ctx, sqlite3_stmt *st)
+{
+	struct host_snap *h = ctx;
+
+	h->uptime_cs = (uint64_t)icol(st, 0);
+	h->have_uptime = true;
+	h->have_mem = !isnull(st, 1);
+	h->mem.total = (uint64_t)icol(st, 1);
+	h->mem.has_available = !isnull(st, 2);
+	h->mem.available = (uint64_t)icol(st, 2);
+	h->mem.swap_total = (uint64_t)icol(st, 3);
+	h->mem.swap_free = (uint64_t)icol(st, 4);
+	h->have_vm = !isnull(st, 5);
+	h->vm.pswpin = (uint64_t)icol(st, 5);
+	h->vm.pswpout = (uint64_t)icol(st, 6);
+	h->vm.pgmajfault = (uint64_t)icol(st, 7);
+	h->vm.has_oom_kill = !isnull(st, 8);
+	h->vm.oom_kill = (uint64_t)icol(st, 8);
+	h->cpu.procs_running = (uint64_t)icol(st, 9);
+	h->cpu.procs_blocked = (uint64_t)icol(st, 10);
+}
+
+static void on_cpu(void *ctx, sqlite3_stmt *st)
+{
+	struct host_snap *h = ctx;
+	int c = (int)icol(st, 0);
+	struct cpu_times t = { (uint64_t)icol(st, 1), (uint64_t)icol(st, 2), (uint64_t)icol(st, 3),
+			       (uint64_t)icol(st, 4), (uint64_t)icol(st, 5), (uint64_t)icol(st, 6),
+			       (uint64_t)icol(st, 7), (uint64_t)icol(st, 8) };
+
+	h->have_cpu = true;
+	if (c < 0) {
+		h->cpu.all = t;
+	} else if (c < HOST_MAX_CPUS) {
+		h->cpu.cpu[c] = t;
+		h->cpu.online[c] = true;
+		if (c + 1 > h->cpu.ncpu)
+			h->cpu.ncpu = c + 1;
+	}
+}
+
+static void on_psi(void *ctx, sqlite3_stmt *st)
+{
+	struct host_snap *h = ctx;
+	const char *res = tcol(st, 0);
+	int r = !strcmp(res, "cpu") ? RP_PSI_CPU : !strcmp(res, "memory") ? RP_PSI_MEM : RP_PSI_IO;
+	struct psi *p = &h->psi[r];
+
+	h->have_psi[r] = true;
+	p->some.present = !isnull(st, 1);
+	p->some.total_us = (uint64_t)icol(st, 1);
+	p->some.avg10 = sqlite3_column_double(st, 3);
+	p->full.present = !isnull(st, 2);
+	p->full.total_us = (uint64_t)icol(st, 2);
+	p->full.avg10 = sqlite3_column_double(st, 4);
+}
+
+static void on_disk(void *ctx, sqlite3_stmt *st)
+{
+	struct host_snap *h = ctx;
+	struct disk_stat *d;
+
+	h->have_disks = true;
+	if (h->disks.n >= HOST_MAX_DISKS)
+		return;
+	d = &h->disks.d[h->disks.n++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", tcol(st, 0));
+	d->rd_ios = (uint64_t)icol(st, 1);
+	d->rd_sectors = (uint64_t)icol(st, 2);
+	d->rd_ticks = (uint64_t)icol(st, 3);
+	d->wr_ios = (uint64_t)icol(st, 4);
+	d->wr_sectors = (uint64_t)icol(st, 5);
+	d->wr_ticks = (uint64_t)icol(st, 6);
+	d->in_flight = (uint64_t)icol(st, 7);
+	d->io_ticks = (uint64_t)icol(st, 8);
+	d->time_in_queue = (uint64_t)icol(st, 9);
+}
+
+static void on_net(void *ctx, sqlite3_stmt *st)
+{
+	struct host_snap *h = ctx;
+	struct iface_stat *s;
+
+	h->have_ifaces = true;
+	if (h->ifaces.n >= HOST_MAX_IFACES)
+		return;
+	s = &h->ifaces.i[h->ifaces.n++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", tcol(st, 0));
+	s->rx_bytes = (uint64_t)icol(st, 1);
+	s->rx_packets = (uint64_t)icol(st, 2);
+	s->rx_errs = (uint64_t)icol(st, 3);
+	s->rx_drop = (uint64_t)icol(st, 4);
+	s->tx_bytes = (uint64_t)icol(st, 5);
+	s->tx_packets = (uint64_t)icol(st, 6);
+	s->tx_errs = (uint64_t)icol(st, 7);
+	s->tx_drop = (uint64_t)icol(st, 8);
+}
+
+static int load_host_snap(sqlite3 *db, int64_t iv, struct host_snap *h)
+{
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	rc = each_row(db,
+		      "SELECT uptime_cs, memtotal_kb, mem_available_kb, swap_total_kb,"
+		      " swap_free_kb, pswpin, pswpout, pgmajfault, oom_kill, procs_running,"
+		      " procs_blocked FROM interval WHERE id = ?1",
+		      iv, on_interval, h);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT cpu, user, nice, system, idle, iowait, irq, softirq, steal"
+			   " FROM cpu WHERE iv = ?1 ORDER BY cpu",
+			   iv, on_cpu, h);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
+			   " FROM psi WHERE iv = ?1",
+			   iv, on_psi, h);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT device, rd_ios, rd_sectors, rd_ticks, wr_ios, wr_sectors,"
+			   " wr_ticks, in_flight, io_ticks, time_in_queue FROM disk WHERE iv = ?1"
+			   " ORDER BY device",
+			   iv, on_disk, h);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT iface, rx_bytes, rx_packets, rx_errs, rx_drop, tx_bytes,"
+			   " tx_packets, tx_errs, tx_drop FROM net WHERE iv = ?1 ORDER BY iface",
+			   iv, on_net, h);
+	return rc;
+}
+
+/* ---- the report's window ---- */
+
+static void on_load(void *ctx, sqlite3_stmt *st)
+{
+	struct window *w = ctx;
+
+	w->have_load = !isnull(st, 0);
+	w->load.load[0] = sqlite3_column_double(st, 0);
+	w->load.load[1] = sqlite3_column_double(st, 1);
+	w->load.load[2] = sqlite3_column_double(st, 2);
+	w->load.runnable = (unsigned)icol(st, 3);
+}
+
+static void on_dtask(void *ctx, sqlite3_stmt *st)
+{
+	struct dtask_look *d = ctx;
+	struct rp_dtask *t;
+	const char *key = tcol(st, 3);
+
+	d->counted++;
+	if (d->n >= RP_MAX_DTASKS)
+		return;
+	t = &d->t[d->n++];
+	memset(t, 0, sizeof(*t));
+	t->pid = (pid_t)icol(st, 0);
+	t->tid = (pid_t)icol(st, 1);
+	snprintf(t->comm, sizeof(t->comm), "%s", tcol(st, 2));
+	snprintf(t->reason_key, sizeof(t->reason_key), "%s", key);
+	for (int r = 0; r < D_REASON_COUNT; r++)
+		if (!strcmp(load_dreason_key((enum d_reason)r), key))
+			snprintf(t->reason, sizeof(t->reason), "%s",
+				 load_dreason_words((enum d_reason)r, false));
+}
+
+static void on_runnable(void *ctx, sqlite3_stmt *st)
+{
+	struct window *w = ctx;
+
+	/* as the live report: the kernel's runnable count less the one looking */
+	uint64_t n = (uint64_t)icol(st, 0);
+
+	w->runnable_sum += (double)(n > 0 && w->self ? n - 1 : n);
+	w->runnable_n++;
+}
+
+/* The task samples of the window through the report's own sampler. */
+static int sample_tasks(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
+			struct window *w)
+{
+	struct pidstat_replay *rp;
+	const struct pidstat_source *src;
+	int step = 0, rc;
+
+	rc = task_sampler_open(&w->ts, NULL, &w->host, NULL, 0, 0, false);
+	if (rc)
+		return rc;
+	rc = pidstat_replay_open(&rp, db, rw, &step, &src);
+	if (rc)
+		return rc;
+	task_sampler_set_source(w->ts, src);
+	for (size_t k = a; k <= b && !rc; k++) {
+		step = (int)k + 1;
+		rc = task_sampler_sample(w->ts);
+		w->task_samples++;
+	}
+	pidstat_replay_close(rp);
+	return rc;
+}
+
+static int fill_window(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
+		       struct window *w)
+{
+	char sql[160];
+	int rc;
+
+	w->recorded = true;
+	w->host = rw->host;
+	w->self = rw->recorder;
+	w->wall0 = rw->times[a];
+	rc = load_host_snap(db, rw->ids[a], &w->h[0]);
+	rc = rc ? rc : load_host_snap(db, rw->ids[b], &w->h[1]);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT load1, load5, load15, procs_running FROM interval WHERE id = ?1",
+			   rw->ids[b], on_load, w);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT tgid, tid, comm, reason FROM dtask WHERE iv = ?1 AND counts"
+			   " ORDER BY tgid, tid",
+			   rw->ids[b], on_dtask, &w->d1);
+	snprintf(sql, sizeof(sql),
+		 "SELECT kernel_runnable FROM interval WHERE id >= ?1 AND id <= %lld AND"
+		 " kernel_runnable IS NOT NULL",
+		 (long long)rw->ids[b]);
+	rc = rc ? rc : each_row(db, sql, rw->ids[a], on_runnable, w);
+	rc = rc ? rc : sample_tasks(db, rw, a, b, w);
+	if (!rc)
+		task_sampler_mark_whole_window(w->ts, &w->d1);
+	return rc;
+}
+
+int record_report_data(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
+		       struct report_data *d)
+{
+	struct window *w = calloc(1, sizeof(*w));
+	struct report_opts o = { 0 };
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (!w)
+		return -ENOMEM;
+	if (a >= b || b >= rw->n) {
+		free(w);
+		return -EINVAL;
+	}
+	w->o = &o;
+	rc = fill_window(db, rw, a, b, w);
+	if (!rc) {
+		o.seconds = w->h[1].uptime_cs > w->h[0].uptime_cs
+				? (double)(w->h[1].uptime_cs - w->h[0].uptime_cs) / 100.0
+				: 0;
+		rc = window_results(w, d);
+	}
+	task_sampler_close(w->ts);
+	free(w);
+	return rc;
+}
+
+/* ---- findings of each window, while recording ---- */
+
+static void subject_words(const struct rp_subject *s, char *buf, size_t size)
+{
+	if (s->pid)
+		snprintf(buf, size, "PID %d %s", (int)s->pid, s->comm);
+	else if (s->cgroup[0])
+		snprintf(buf, size, "cgroup %s", s->cgroup);
+	else if (s->device[0])
+		snprintf(buf, size, "disk %s", s->device);
+	else if (s->iface[0])
+		snprintf(buf, size, "interface %s", s->iface);
+	else if (s->cpu >= 0)
+		snprintf(buf, size, "CPU %d", s->cpu);
+	else
+		snprintf(buf, size, "host");
+}
+
+static int insert_findings(sqlite3 *db, const struct record_window *w,
+			   const struct report_findings *f)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(
+		db,
+		"INSERT INTO finding(iv_from, iv_to, ts_start, ts_end, severity, rule,"
+		" subject, sentence) VALUES(?,?,?,?,?,?,?,?)",
+		-1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	for (size_t i = 0; i < f->n && !rc; i++) {
+		char subject[RP_COMM_MAX + 64];
+
+		subject_words(&f->f[i].subject, subject, sizeof(subject));
+		sqlite3_bind_int64(st, 1, w->ids[0]);
+		sqlite3_bind_int64(st, 2, w->ids[w->n - 1]);
+		sqlite3_bind_double(st, 3, w->ts[0]);
+		sqlite3_bind_double(st, 4, w->ts[w->n - 1]);
+		sqlite3_bind_text(st, 5, report_sev_name(f->f[i].sev), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, report_kind_name(f->f[i].kind), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, subject, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 8, f->f[i].summary, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int record_findings(sqlite3 *db, int64_t from, int64_t to)
+{
+	struct record_window w;
+	struct report_data d;
+	struct report_findings f;
+	int rc = record_window_ids(db, from, to, &w);
+
+	if (rc)
+		return rc;
+	if (w.n < 2) {
+		record_window_release(&w);
+		return 0;
+	}
+	rc = record_report_data(db, &w, 0, w.n - 1, &d);
+	if (!rc && !(rc = report_evaluate(&d, &f))) {
+		rc = record_exec(db, "BEGIN");
+		rc = rc ? rc : insert_findings(db, &w, &f);
+		if (rc)
+			record_exec(db, "ROLLBACK");
+		else
+			rc = record_exec(db, "COMMIT");
+		report_findings_release(&f);
+	}
+	report_data_release(&d);
+	record_window_release(&w);
+	return rc;
+}
+
+/* ---- the load explainer's snapshot at one interval ---- */
+
+static void on_psi_load(void *ctx, sqlite3_stmt *st)
+{
+	struct load_snapshot *s = ctx;
+	const char *res = tcol(st, 0);
+	int r = !strcmp(res, "cpu") ? PSI_CPU : !strcmp(res, "memory") ? PSI_MEMORY : PSI_IO;
+	struct psi *p = &s->psi[r];
+
+	s->have_psi[r] = true;
+	p->some.present = !isnull(st, 1);
+	p->some.total_us = (uint64_t)icol(st, 1);
+	p->some.avg10 = sqlite3_column_double(st, 3);
+	p->full.present = !isnull(st, 2);
+	p->full.total_us = (uint64_t)icol(st, 2);
+	p->full.avg10 = sqlite3_column_double(st, 4);
+}
+
+static void on_load_figures(void *ctx, sqlite3_stmt *st)
+{
+	struct load_snapshot *s = ctx;
+
+	s->have_loadavg = !isnull(st, 0);
+	s->kernel.load[0] = sqlite3_column_double(st, 0);
+	s->kernel.load[1] = sqlite3_column_double(st, 1);
+	s->kernel.load[2] = sqlite3_column_double(st, 2);
+	s->kernel.runnable = (unsigned)icol(st, 3);
+	s->kernel.total = (unsigned)icol(st, 4);
+}
+
+/* The load core's judgement of one recorded D thread (dtask). */
+static void on_dtask_row(void *ctx, sqlite3_stmt *st)
+{
+	struct load_snapshot *s = ctx;
+	pid_t tid = (pid_t)icol(st, 0);
+	const char *key = tcol(st, 1);
+
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct load_task *t = &s->tasks[i];
+
+		if (t->tid != tid || t->state != 'D')
+			continue;
+		snprintf(t->wchan, sizeof(t->wchan), "%s", tcol(st, 2));
+		snprintf(t->cgroup, sizeof(t->cgroup), "%s", tcol(st, 3));
+		t->counts = sqlite3_column_int(st, 4) != 0;
+		t->frozen = sqlite3_column_int(st, 5) != 0;
+		for (int r = 0; r < D_REASON_COUNT; r++)
+			if (!strcmp(load_dreason_key((enum d_reason)r), key))
+				t->why.reason = (enum d_reason)r;
+		snprintf(t->why.frame, sizeof(t->why.frame), "%s", t->wchan);
+	}
+}
+
+static int add_thread(struct load_snapshot *s, pid_t tgid, const struct pidstat_task_raw *raw,
+		      pid_t tid)
+{
+	struct load_task *t;
+
+	s->threads_scanned++;
+	if (raw->state != 'R' && raw->state != 'D')
+		return 0;
+	if (util_grow(&s->tasks, &s->cap, s->ntasks + 1, sizeof(*s->tasks)))
+		return -ENOMEM;
+	t = &s->tasks[s->ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->pid = tgid;
+	t->tid = tid;
+	snprintf(t->comm, sizeof(t->comm), "%s", raw->comm);
+	t->state = raw->state;
+	t->starttime = raw->start;
+	t->kernel_thread = tgid == 2;
+	snprintf(t->cgroup, sizeof(t->cgroup), "?");
+	t->counts = t->state == 'R';
+	t->why.reason = t->state == 'D' ? D_OTHER : D_NONE;
+	return 0;
+}
+
+/* Every thread of the interval as the pidstat source gives it (carried ones too). */
+static int scan_threads(const struct pidstat_source *src, pid_t recorder, struct load_snapshot *s)
+{
+	struct id_list pids = { 0 }, tids = { 0 };
+	struct pidstat_task_raw raw;
+	int rc = src->list_pids(src->ctx, &pids);
+
+	for (size_t i = 0; !rc && i < pids.len; i++) {
+		if (pids.ids[i] == recorder) /* it was running while it looked */
+			continue;
+		if (src->list_tids(src->ctx, pids.ids[i], &tids))
+			continue;
+		for (size_t k = 0; !rc && k < tids.len; k++)
+			if (!src->read_task(src->ctx, pids.ids[i], tids.ids[k], true, &raw))
+				rc = add_thread(s, pids.ids[i], &raw, tids.ids[k]);
+	}
+	id_list_release(&pids);
+	id_list_release(&tids);
+	return rc;
+}
+
+static void count_threads(struct load_snapshot *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct load_task *t = &s->tasks[i];
+
+		if (t->state == 'R')
+			s->n_runnable++;
+		else if (t->frozen)
+			s->n_frozen++;
+		else if (t->counts)
+			s->n_d_counted++;
+		if (t->state == 'D')
+			s->reason_count[t->why.reason]++;
+	}
+}
+
+int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
+			 struct load_snapshot *s)
+{
+	struct pidstat_replay *rp;
+	const struct pidstat_source *src;
+	int64_t iv = w->ids[k];
+	int step = (int)k + 1, rc;
+
+	memset(s, 0, sizeof(*s));
+	s->ncpu = w->host.ncpu;
+	rc = each_row(db,
+		      "SELECT load1, load5, load15, kernel_runnable, kernel_tasks FROM interval"
+		      " WHERE id = ?1",
+		      iv, on_load_figures, s);
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
+			   " FROM psi WHERE iv = ?1",
+			   iv, on_psi_load, s);
+	if (!rc && !(rc = pidstat_replay_open(&rp, db, w, &step, &src))) {
+		rc = scan_threads(src, w->recorder, s);
+		pidstat_replay_close(rp);
+	}
+	/* the D threads as the load core judged them while recording */
+	rc = rc ? rc
+		: each_row(db,
+			   "SELECT tid, reason, wchan, cgroup, counts, frozen FROM dtask"
+			   " WHERE iv = ?1",
+			   iv, on_dtask_row, s);
+	if (!rc)
+		count_threads(s);
+	if (rc)
+		load_snapshot_release(s);
+	return rc;
+}

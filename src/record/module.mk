@@ -1,0 +1,1 @@
+LDLIBS += -lsqlite3

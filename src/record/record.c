@@ -1,0 +1,921 @@
+/*
+ * triage record: every interval, the pidstat core reads every process and
+ * thread (the counters pidstat shows, raw), the procfs host readers the
+ * host (/proc/stat per CPU, memory, load, PSI, disks, network), the load
+ * core judges the threads in D; all of it goes into the file in one
+ * transaction, so a kill loses at most the interval being written. Every
+ * window the report core's rules run over what was committed, and
+ * retention deletes the oldest intervals when the file is too big or old.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "load/snapshot.h"
+#include "pidstat/pidstat.h"
+#include "procfs/hostread.h"
+#include "procfs/task_info.h"
+#include "record/internal.h"
+#include "record/record.h"
+#include "runloop/clock.h"
+#include "util/grow.h"
+
+#define STAT_BUF (1 << 18)
+
+/* The counters of a sample row after (iv, task), before state. */
+#define NVALS 24
+
+/* A task's row in the task table, found by (tgid, tid, thread). */
+struct tkey {
+	pid_t tgid, tid;
+	int thread; /* 0: the process row */
+	uint64_t start;
+	unsigned uid;
+	int64_t id;   /* 0: empty slot */
+	unsigned gen; /* the last interval it was seen in */
+	char comm[128];
+	/* threads: the values of its last stored row, to skip unchanged ones */
+	bool has_v;
+	char state;
+	int64_t v[NVALS];
+};
+
+/* Open addressing, never deleted from: entries not seen for a while go at the next rebuild. */
+struct tcache {
+	struct tkey *e;
+	size_t cap;  /* a power of two */
+	size_t used; /* slots taken */
+	unsigned gen;
+};
+
+enum { S_IV, S_CPU, S_PSI, S_DISK, S_NET, S_TASK, S_SAMPLE, S_DTASK, S_COUNT };
+
+static const char *const stmt_sql[S_COUNT] = {
+	"INSERT INTO interval(run, prev, ts, dur, uptime_cs, jiffies, memtotal_kb,"
+	" mem_available_kb, swap_total_kb, swap_free_kb, pswpin, pswpout, pgmajfault, oom_kill,"
+	" load1, load5, load15, procs_running, procs_blocked, runnable, d_counted, d_frozen,"
+	" ntasks, kernel_runnable, kernel_tasks)"
+	" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO cpu VALUES(?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO psi VALUES(?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO task(tgid, tid, thread, start, comm, uid) VALUES(?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO sample "
+	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
+};
+
+struct recorder {
+	const struct record_opts *o;
+	struct record_error *err;
+	sqlite3 *db;
+	sqlite3_stmt *st[S_COUNT];
+	struct procfs *pf;
+	struct host_facts host;
+	struct pidstat_opts popts;
+	struct pidstat_run run;
+	bool run_ok;
+	struct runloop_clock clk;
+	pid_t self;
+	int64_t run_id, prev_iv, win_from;
+	uint64_t prev_uptime;
+	double win_start;
+	struct tcache cache;
+	char *statbuf;
+	struct cpu_stat *cs;
+	struct disk_stats *ds;
+	struct iface_stats *is;
+	bool have_sys_block;
+	/* this interval's counts */
+	unsigned runnable, d_counted, d_frozen;
+	size_t nstored;
+	int64_t *carried; /* threads carried over unchanged */
+	size_t ncarried, carried_cap;
+	unsigned char *blob;
+	size_t blob_cap;
+};
+
+static int fail(struct recorder *r, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(struct recorder *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->err->what[0])
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(r->err->what, sizeof(r->err->what), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int step_done(struct recorder *r, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	return fail(r, -EIO, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db));
+}
+
+/* Binds n int64 values from column first on. */
+static void bind_i64s(sqlite3_stmt *st, int first, const int64_t *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_int64(st, first + i, v[i]);
+}
+
+/* ---- the task cache ---- */
+
+static size_t tkey_slot(const struct tcache *c, pid_t tgid, pid_t tid, int thread)
+{
+	uint64_t h = ((uint64_t)(uint32_t)tgid * 0x9E3779B97F4A7C15ull) ^
+		     ((uint64_t)(uint32_t)tid * 0xC2B2AE3D27D4EB4Full) ^ (uint64_t)thread;
+	size_t i = (size_t)(h >> 17) & (c->cap - 1);
+
+	while (c->e[i].id &&
+	       (c->e[i].tgid != tgid || c->e[i].tid != tid || c->e[i].thread != thread))
+		i = (i + 1) & (c->cap - 1);
+	return i;
+}
+
+static size_t pow2_at_least(size_t n)
+{
+	size_t c = 64;
+
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* Rebuilds c with room for live entries: only those seen in this or the last interval stay. */
+static int tcache_rebuild(struct tcache *c, size_t live)
+{
+	struct tcache n = { NULL, pow2_at_least(4 * live + 64), 0, c->gen };
+
+	n.e = calloc(n.cap, sizeof(*n.e));
+	if (!n.e)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++) {
+		const struct tkey *k = &c->e[i];
+
+		if (!k->id || k->gen + 1 < c->gen)
+			continue;
+		n.e[tkey_slot(&n, k->tgid, k->tid, k->thread)] = *k;
+		n.used++;
+	}
+	free(c->e);
+	*c = n;
+	return 0;
+}
+
+/* The task's slot in the cache, its task row inserted when new (or renamed, or reused). */
+static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey **slot)
+{
+	struct tcache *c = &r->cache;
+	pid_t tgid = t->leader ? t->leader->pid : t->pid;
+	int thread = t->leader != NULL;
+	sqlite3_stmt *st = r->st[S_TASK];
+	struct tkey *k;
+	int rc;
+
+	if ((c->used + 1) * 2 > c->cap && tcache_rebuild(c, c->used + 1))
+		return fail(r, -ENOMEM, "out of memory");
+	k = &c->e[tkey_slot(c, tgid, t->pid, thread)];
+	*slot = k;
+	if (k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm)) {
+		k->gen = c->gen;
+		return 0;
+	}
+	sqlite3_bind_int64(st, 1, tgid);
+	sqlite3_bind_int64(st, 2, t->pid);
+	sqlite3_bind_int64(st, 3, thread);
+	sqlite3_bind_int64(st, 4, (int64_t)t->start);
+	sqlite3_bind_text(st, 5, t->comm, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, t->uid);
+	if ((rc = step_done(r, st)))
+		return rc;
+	if (!k->id)
+		c->used++;
+	*k = (struct tkey){ .tgid = tgid,
+			    .tid = t->pid,
+			    .thread = thread,
+			    .start = t->start,
+			    .uid = t->uid,
+			    .id = sqlite3_last_insert_rowid(r->db),
+			    .gen = c->gen };
+	snprintf(k->comm, sizeof(k->comm), "%s", t->comm);
+	return 0;
+}
+
+/* ---- tasks ---- */
+
+static int carry(struct recorder *r, int64_t id)
+{
+	if (util_grow(&r->carried, &r->carried_cap, r->ncarried + 1, sizeof(*r->carried)))
+		return fail(r, -ENOMEM, "out of memory");
+	r->carried[r->ncarried++] = id;
+	return 0;
+}
+
+/*
+ * A task's row. A thread whose every value equals its last stored row is
+ * not stored again: the interval lists it as carried (interval.carried).
+ */
+static int insert_sample(struct recorder *r, int64_t iv, struct tkey *k,
+			 const struct pidstat_task *t, const struct pidstat_snap *s)
+{
+	sqlite3_stmt *st = r->st[S_SAMPLE];
+	bool no_io = t->flags & TASK_NO_IO;
+	const int64_t v[NVALS] = { (int64_t)s->utime,
+				   (int64_t)s->stime,
+				   (int64_t)s->gtime,
+				   (int64_t)s->wtime,
+				   s->cutime,
+				   s->cstime,
+				   s->cgtime,
+				   (int64_t)s->minflt,
+				   (int64_t)s->majflt,
+				   (int64_t)s->cminflt,
+				   (int64_t)s->cmajflt,
+				   (int64_t)s->vsz,
+				   (int64_t)s->rss,
+				   (int64_t)s->blkio,
+				   no_io ? 0 : (int64_t)s->read_bytes,
+				   no_io ? 0 : (int64_t)s->write_bytes,
+				   no_io ? 0 : (int64_t)s->cancelled_write_bytes,
+				   no_io,
+				   (int64_t)s->nvcsw,
+				   (int64_t)s->nivcsw,
+				   t->nthreads,
+				   s->processor,
+				   s->priority,
+				   s->policy };
+	char state[2] = { t->state ? t->state : '?', '\0' };
+
+	if (k->thread && k->has_v && k->state == state[0] && !memcmp(k->v, v, sizeof(v)))
+		return carry(r, k->id);
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_int64(st, 2, k->id);
+	bind_i64s(st, 3, v, NVALS);
+	sqlite3_bind_text(st, 27, state, 1, SQLITE_TRANSIENT);
+	memcpy(k->v, v, sizeof(v));
+	k->state = state[0];
+	k->has_v = true;
+	r->nstored++;
+	return step_done(r, st);
+}
+
+/* The load core's judgement of a thread in D: where it waits, whether it counts. */
+static int insert_dtask(struct recorder *r, int64_t iv, const struct pidstat_task *t)
+{
+	sqlite3_stmt *st = r->st[S_DTASK];
+	struct load_task lt;
+	struct task_cgroups cg;
+	int frozen = 0;
+
+	memset(&lt, 0, sizeof(lt));
+	lt.pid = t->leader->pid;
+	lt.tid = t->pid;
+	lt.state = 'D';
+	lt.starttime = t->start;
+	snprintf(lt.comm, sizeof(lt.comm), "%s", t->comm);
+	if (task_read_cgroups(r->pf, lt.pid, &cg) == 0) {
+		frozen = cgroup_is_frozen(r->pf, &cg);
+		snprintf(lt.cgroup, sizeof(lt.cgroup), "%s", cg.display);
+	}
+	if (task_read_wchan(r->pf, lt.pid, lt.tid, lt.wchan, sizeof(lt.wchan)) < 0)
+		lt.wchan[0] = '\0';
+	if (task_read_stack(r->pf, lt.pid, lt.tid, &lt.stack) < 0)
+		lt.stack.nframes = 0;
+	load_task_judge(&lt, frozen);
+	r->d_counted += lt.counts;
+	r->d_frozen += lt.frozen;
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_int64(st, 2, lt.pid);
+	sqlite3_bind_int64(st, 3, lt.tid);
+	sqlite3_bind_text(st, 4, lt.comm, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, load_dreason_key(lt.why.reason), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, lt.wchan, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, lt.cgroup, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 8, lt.counts);
+	sqlite3_bind_int(st, 9, lt.frozen);
+	return step_done(r, st);
+}
+
+static int insert_tasks(struct recorder *r, int64_t iv, int curr)
+{
+	const struct pidstat_table *tb = &r->run.table;
+	int rc = 0;
+
+	r->cache.gen++;
+	for (size_t i = 0; i < tb->len && !rc; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		pid_t tgid = t->leader ? t->leader->pid : t->pid;
+		struct tkey *k = NULL;
+
+		rc = task_id(r, t, &k);
+		rc = rc ? rc : insert_sample(r, iv, k, t, &t->snap[curr]);
+		if (rc || !t->leader)
+			continue;
+		/* the kernel's runnable count less ourselves, and D by cause */
+		if (t->state == 'R' && tgid != r->self)
+			r->runnable++;
+		else if (t->state == 'D')
+			rc = insert_dtask(r, iv, t);
+	}
+	/* forget the tasks gone for a while once they take half the slots */
+	if (!rc && r->cache.used > 2 * tb->len + 64 && tcache_rebuild(&r->cache, tb->len))
+		rc = fail(r, -ENOMEM, "out of memory");
+	return rc;
+}
+
+/* ---- host ---- */
+
+static int insert_cpu_line(struct recorder *r, int64_t iv, int cpu, const struct cpu_times *c)
+{
+	const int64_t v[] = { iv,
+			      cpu,
+			      (int64_t)c->user,
+			      (int64_t)c->nice,
+			      (int64_t)c->system,
+			      (int64_t)c->idle,
+			      (int64_t)c->iowait,
+			      (int64_t)c->irq,
+			      (int64_t)c->softirq,
+			      (int64_t)c->steal };
+
+	bind_i64s(r->st[S_CPU], 1, v, 10);
+	return step_done(r, r->st[S_CPU]);
+}
+
+static int insert_cpus(struct recorder *r, int64_t iv)
+{
+	int rc = insert_cpu_line(r, iv, -1, &r->cs->all);
+
+	for (int c = 0; c < r->cs->ncpu && !rc; c++)
+		if (r->cs->online[c])
+			rc = insert_cpu_line(r, iv, c, &r->cs->cpu[c]);
+	return rc;
+}
+
+static int insert_psi(struct recorder *r, int64_t iv)
+{
+	static const char *const names[] = { "cpu", "memory", "io" };
+	sqlite3_stmt *st = r->st[S_PSI];
+	int rc = 0;
+
+	for (size_t i = 0; i < 3 && !rc; i++) {
+		struct psi p;
+
+		if (hostread_psi(r->pf, names[i], &p))
+			continue;
+		sqlite3_bind_int64(st, 1, iv);
+		sqlite3_bind_text(st, 2, names[i], -1, SQLITE_STATIC);
+		if (p.some.present) {
+			sqlite3_bind_int64(st, 3, (int64_t)p.some.total_us);
+			sqlite3_bind_double(st, 5, p.some.avg10);
+		}
+		if (p.full.present) {
+			sqlite3_bind_int64(st, 4, (int64_t)p.full.total_us);
+			sqlite3_bind_double(st, 6, p.full.avg10);
+		}
+		rc = step_done(r, st);
+	}
+	return rc;
+}
+
+/* iostat's whole devices: those under /sys/block when the root has one. */
+static bool whole_device(const struct recorder *r, const char *name)
+{
+	char path[96], buf[8];
+
+	if (!r->have_sys_block)
+		return true;
+	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
+	return procfs_read_root(r->pf, path, buf, sizeof(buf)) >= 0;
+}
+
+static int insert_disks(struct recorder *r, int64_t iv)
+{
+	sqlite3_stmt *st = r->st[S_DISK];
+	int rc = 0;
+
+	if (hostread_diskstats(r->pf, r->ds))
+		return 0;
+	for (size_t i = 0; i < r->ds->n && !rc; i++) {
+		const struct disk_stat *d = &r->ds->d[i];
+		const int64_t v[] = { (int64_t)d->rd_ios,	(int64_t)d->rd_sectors,
+				      (int64_t)d->rd_ticks,	(int64_t)d->wr_ios,
+				      (int64_t)d->wr_sectors,	(int64_t)d->wr_ticks,
+				      (int64_t)d->in_flight,	(int64_t)d->io_ticks,
+				      (int64_t)d->time_in_queue };
+
+		if (!whole_device(r, d->name))
+			continue;
+		sqlite3_bind_int64(st, 1, iv);
+		sqlite3_bind_text(st, 2, d->name, -1, SQLITE_STATIC);
+		bind_i64s(st, 3, v, 9);
+		rc = step_done(r, st);
+	}
+	return rc;
+}
+
+static int insert_net(struct recorder *r, int64_t iv)
+{
+	sqlite3_stmt *st = r->st[S_NET];
+	int rc = 0;
+
+	if (hostread_netdev(r->pf, NULL, r->is))
+		return 0;
+	for (size_t i = 0; i < r->is->n && !rc; i++) {
+		const struct iface_stat *s = &r->is->i[i];
+		const int64_t v[] = { (int64_t)s->rx_bytes, (int64_t)s->rx_packets,
+				      (int64_t)s->rx_errs,  (int64_t)s->rx_drop,
+				      (int64_t)s->tx_bytes, (int64_t)s->tx_packets,
+				      (int64_t)s->tx_errs,  (int64_t)s->tx_drop };
+
+		sqlite3_bind_int64(st, 1, iv);
+		sqlite3_bind_text(st, 2, s->name, -1, SQLITE_STATIC);
+		bind_i64s(st, 3, v, 8);
+		rc = step_done(r, st);
+	}
+	return rc;
+}
+
+/* The interval's row: host figures that are one per sample. */
+static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64_t *iv)
+{
+	sqlite3_stmt *st = r->st[S_IV];
+	struct sys_stat ss;
+	struct meminfo mi;
+	struct vmstat vm;
+	struct loadavg la;
+	ssize_t n = procfs_read(r->pf, "stat", r->statbuf, STAT_BUF);
+	bool have_cs = n > 0 && !cpu_stat_parse(r->statbuf, (size_t)n, r->cs);
+
+	sqlite3_bind_int64(st, 1, r->run_id);
+	if (r->prev_iv) {
+		sqlite3_bind_int64(st, 2, r->prev_iv);
+		sqlite3_bind_double(st, 4, (double)(uptime - r->prev_uptime) / 100.0);
+	}
+	sqlite3_bind_double(st, 3, ts);
+	sqlite3_bind_int64(st, 5, (int64_t)uptime);
+	/* pidstat's own total of the cpu line, from the same bytes */
+	if (n > 0 && !sys_stat_parse(r->statbuf, (size_t)n, &ss))
+		sqlite3_bind_int64(st, 6, (int64_t)sys_stat_total(&ss));
+	if (!hostread_meminfo(r->pf, &mi)) {
+		sqlite3_bind_int64(st, 7, (int64_t)mi.total);
+		if (mi.has_available)
+			sqlite3_bind_int64(st, 8, (int64_t)mi.available);
+		sqlite3_bind_int64(st, 9, (int64_t)mi.swap_total);
+		sqlite3_bind_int64(st, 10, (int64_t)mi.swap_free);
+	}
+	if (!hostread_vmstat(r->pf, &vm)) {
+		sqlite3_bind_int64(st, 11, (int64_t)vm.pswpin);
+		sqlite3_bind_int64(st, 12, (int64_t)vm.pswpout);
+		sqlite3_bind_int64(st, 13, (int64_t)vm.pgmajfault);
+		if (vm.has_oom_kill)
+			sqlite3_bind_int64(st, 14, (int64_t)vm.oom_kill);
+	}
+	if (!hostread_loadavg(r->pf, &la)) {
+		sqlite3_bind_double(st, 15, la.load[0]);
+		sqlite3_bind_double(st, 16, la.load[1]);
+		sqlite3_bind_double(st, 17, la.load[2]);
+		sqlite3_bind_int64(st, 24, la.runnable);
+		sqlite3_bind_int64(st, 25, la.total);
+	}
+	if (have_cs) {
+		sqlite3_bind_int64(st, 18, (int64_t)r->cs->procs_running);
+		sqlite3_bind_int64(st, 19, (int64_t)r->cs->procs_blocked);
+	}
+	/* 20-23: counts, filled once the tasks are in */
+	if (step_done(r, st))
+		return -EIO;
+	*iv = sqlite3_last_insert_rowid(r->db);
+	if (!r->run_id)
+		r->run_id = *iv;
+	return have_cs ? insert_cpus(r, *iv) : 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The carried task ids, ascending, as LEB128 varints of their differences. */
+static int encode_carried(struct recorder *r, size_t *len)
+{
+	int64_t prev = 0;
+
+	*len = 0;
+	if (r->ncarried)
+		qsort(r->carried, r->ncarried, sizeof(*r->carried), cmp_i64);
+	if (util_grow(&r->blob, &r->blob_cap, r->ncarried * 10 + 1, 1))
+		return fail(r, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->ncarried; i++) {
+		uint64_t d = (uint64_t)(r->carried[i] - prev);
+
+		prev = r->carried[i];
+		do {
+			r->blob[(*len)++] = (unsigned char)((d & 0x7f) | (d > 0x7f ? 0x80 : 0));
+			d >>= 7;
+		} while (d);
+	}
+	return 0;
+}
+
+static int finish_interval(struct recorder *r, int64_t iv)
+{
+	sqlite3_stmt *st;
+	size_t len;
+	int rc = encode_carried(r, &len);
+
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(r->db,
+			       "UPDATE interval SET run = ?, runnable = ?, d_counted = ?,"
+			       " d_frozen = ?, ntasks = ?, ncarried = ?, carried = ? WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int64(st, 2, r->runnable);
+	sqlite3_bind_int64(st, 3, r->d_counted);
+	sqlite3_bind_int64(st, 4, r->d_frozen);
+	sqlite3_bind_int64(st, 5, (int64_t)r->nstored);
+	sqlite3_bind_int64(st, 6, (int64_t)r->ncarried);
+	sqlite3_bind_blob(st, 7, r->blob, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 8, iv);
+	rc = step_done(r, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static double wall_now(const struct recorder *r)
+{
+	struct timespec ts;
+
+	if (r->host.fixture)
+		return (double)runloop_clock_now(&r->clk);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One interval, in one transaction. */
+static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
+{
+	double ts = wall_now(r);
+	uint64_t uptime = 0;
+	int curr = (int)(k & 1), rc;
+
+	if (hostread_uptime_cs(r->pf, &uptime))
+		return fail(r, -EIO, "cannot read %s/proc/uptime", r->o->root ? r->o->root : "");
+	rc = pidstat_read_tasks(&r->run, curr);
+	if (rc)
+		return fail(r, rc, "cannot read the tasks: %s", strerror(-rc));
+	r->runnable = r->d_counted = r->d_frozen = 0;
+	r->nstored = r->ncarried = 0;
+	if (record_exec(r->db, "BEGIN"))
+		return fail(r, -EIO, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db));
+	rc = insert_interval(r, ts, uptime, iv);
+	rc = rc ? rc : insert_tasks(r, *iv, curr);
+	rc = rc ? rc : insert_psi(r, *iv);
+	rc = rc ? rc : insert_disks(r, *iv);
+	rc = rc ? rc : insert_net(r, *iv);
+	rc = rc ? rc : finish_interval(r, *iv);
+	if (rc) {
+		record_exec(r->db, "ROLLBACK");
+		return rc;
+	}
+	if (record_exec(r->db, "COMMIT"))
+		return fail(r, -EIO, "cannot commit to '%s': %s", r->o->path,
+			    sqlite3_errmsg(r->db));
+	r->prev_iv = *iv;
+	r->prev_uptime = uptime;
+	return 0;
+}
+
+static double file_mb(sqlite3 *db)
+{
+	int64_t pages = 0, size = 0;
+
+	record_query_i64(db, "PRAGMA page_count", &pages);
+	record_query_i64(db, "PRAGMA page_size", &size);
+	return (double)pages * (double)size / (1024.0 * 1024.0);
+}
+
+static int sample(void *ctx, unsigned k)
+{
+	struct recorder *r = ctx;
+	int64_t iv = 0;
+	int rc = take_interval(r, k, &iv);
+	double ts;
+
+	if (rc)
+		return rc;
+	ts = wall_now(r);
+	if (!k) {
+		r->win_from = iv;
+		r->win_start = ts;
+	} else if (ts - r->win_start >= r->o->window - 1e-6) {
+		if (record_findings(r->db, r->win_from, iv))
+			return fail(r, -EIO, "cannot evaluate the window: %s",
+				    sqlite3_errmsg(r->db));
+		r->win_from = iv;
+		r->win_start = ts;
+	}
+	if ((r->o->max_size_mb > 0 || r->o->keep_hours > 0) &&
+	    record_retain(r->db, r->o->max_size_mb, r->o->keep_hours, ts))
+		return fail(r, -EIO, "retention failed: %s", sqlite3_errmsg(r->db));
+	if (r->o->progress)
+		r->o->progress(r->o->progress_ctx, k, file_mb(r->db));
+	return 0;
+}
+
+/* ---- set-up ---- */
+
+static int write_meta(struct recorder *r)
+{
+	char buf[64];
+	int rc = 0;
+	const struct {
+		const char *k, *v;
+	} text[] = { { "hostname", r->host.nodename }, { "kernel", r->host.release },
+		     { "sysname", r->host.sysname },   { "release", r->host.release },
+		     { "nodename", r->host.nodename }, { "machine", r->host.machine } };
+
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]) && !rc; i++)
+		rc = record_meta_set(r->db, text[i].k, text[i].v);
+#define META_NUM(key, fmt, val)                                  \
+	do {                                                     \
+		snprintf(buf, sizeof(buf), fmt, val);            \
+		rc = rc ? rc : record_meta_set(r->db, key, buf); \
+	} while (0)
+	META_NUM("ncpu", "%d", pidstat_cpu_count(r->pf, &r->host));
+	META_NUM("hz", "%ld", r->host.hz);
+	META_NUM("pagesize", "%ld", r->host.pagesize);
+	META_NUM("interval", "%g", r->o->interval);
+	META_NUM("window", "%g", r->o->window);
+	META_NUM("fixture", "%d", r->host.fixture ? 1 : 0);
+	META_NUM("recorder_pid", "%d", (int)r->self);
+	META_NUM("triage_version", "%s", TRIAGE_VERSION);
+#undef META_NUM
+	return rc ? fail(r, rc, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db)) : 0;
+}
+
+static int open_reader(struct recorder *r)
+{
+	struct pidstat_env env = { .out = stderr, .fd_budget = r->o->fd_budget, .taskstats = true };
+	char buf[8];
+
+	r->popts.act = ACT_CPU | ACT_MEM | ACT_IO | ACT_CTXSW | ACT_RT;
+	r->popts.tsk = TSK_TASK | TSK_CHILD;
+	r->popts.threads = true;
+	r->popts.all_pids = !r->o->npids;
+	r->popts.pid_given = r->o->npids > 0;
+	for (size_t i = 0; i < r->o->npids; i++)
+		if (pidstat_opts_add_pid(&r->popts, r->o->pids[i]))
+			return fail(r, -ENOMEM, "out of memory");
+	r->popts.dec = -1;
+	r->popts.interval = 1;
+	env.s_colors = "never";
+	if (pidstat_run_init(&r->run, &r->popts, r->pf, &r->host, &env))
+		return fail(r, -ENOMEM, "out of memory");
+	r->run_ok = true;
+	r->run.lazy_thread_io = true;
+	r->have_sys_block = procfs_read_root(r->pf, "sys/block", buf, sizeof(buf)) != -ENOENT;
+	return 0;
+}
+
+static int open_all(struct recorder *r)
+{
+	const struct record_opts *o = r->o;
+	int rc = procfs_open(&r->pf, o->root);
+
+	if (rc)
+		return fail(r, rc, "cannot open root '%s': %s", o->root, strerror(-rc));
+	if (host_facts_load(&r->host, r->pf))
+		return fail(r, -EINVAL, "bad fixture meta in '%s'", o->root);
+	rc = runloop_clock_open(&r->clk, o->stop, r->pf, &r->host, &(struct timespec){ 0, 0 });
+	if (rc)
+		return fail(r, rc, "fixture '%s' has no step1/proc", o->root);
+	if (!r->host.fixture)
+		r->clk.interval = runloop_seconds(o->interval);
+	r->self = r->host.fixture ? 0 : getpid();
+	r->statbuf = malloc(STAT_BUF);
+	r->cs = malloc(sizeof(*r->cs));
+	r->ds = malloc(sizeof(*r->ds));
+	r->is = malloc(sizeof(*r->is));
+	if (!r->statbuf || !r->cs || !r->ds || !r->is)
+		return fail(r, -ENOMEM, "out of memory");
+	rc = record_db_open(&r->db, o->path, true);
+	if (rc == -EPROTO)
+		return fail(r, rc, "'%s' is not a triage record file of schema version %d", o->path,
+			    RECORD_SCHEMA_VERSION);
+	if (rc)
+		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
+			    rc == -EINVAL ? "not an SQLite database" : strerror(-rc));
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i],
+				       NULL) != SQLITE_OK)
+			return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
+	rc = write_meta(r);
+	return rc ? rc : open_reader(r);
+}
+
+static void close_all(struct recorder *r)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(r->st[i]);
+	record_db_close(r->db);
+	if (r->run_ok)
+		pidstat_run_release(&r->run);
+	pidstat_opts_release(&r->popts);
+	procfs_close(r->pf);
+	free(r->cache.e);
+	free(r->carried);
+	free(r->blob);
+	free(r->statbuf);
+	free(r->cs);
+	free(r->ds);
+	free(r->is);
+}
+
+int record_run(const struct record_opts *o, struct record_error *err)
+{
+	struct recorder *r = calloc(1, sizeof(*r));
+	unsigned count = 0;
+	int rc;
+
+	err->what[0] = '\0';
+	if (!r) {
+		snprintf(err->what, sizeof(err->what), "out of memory");
+		return -ENOMEM;
+	}
+	r->o = o;
+	r->err = err;
+	rc = open_all(r);
+	if (!rc) {
+		if (o->duration > 0)
+			count = (unsigned)llround(o->duration / o->interval) + 1;
+		runloop_clock_arm(&r->clk);
+		rc = runloop_run(&r->clk, count, sample, r);
+	}
+	/* the last window's findings, if it has at least one interval */
+	if (!rc && r->prev_iv > r->win_from && r->win_from &&
+	    record_findings(r->db, r->win_from, r->prev_iv))
+		rc = fail(r, -EIO, "cannot evaluate the window: %s", sqlite3_errmsg(r->db));
+	if (!rc && r->db)
+		record_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+	close_all(r);
+	free(r);
+	return rc;
+}
+
+/* ---- retention ---- */
+
+/*
+ * Makes interval cut stand alone before the ones under it are deleted: the
+ * threads it carries get a copy of their last stored row at cut.
+ */
+static int rebase(sqlite3 *db, int64_t cut)
+{
+	sqlite3_stmt *get = NULL, *copy = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	int rc = -EIO;
+
+	if (sqlite3_prepare_v2(db, "SELECT carried FROM interval WHERE id = ?", -1, &get, NULL) ||
+	    sqlite3_prepare_v2(db,
+			       "INSERT OR IGNORE INTO sample SELECT ?1, task, utime, stime, gtime,"
+			       " wtime, cutime, cstime, cgtime, minflt, majflt, cminflt, cmajflt,"
+			       " vsz_kb, rss_kb, blkio, read_bytes, write_bytes,"
+			       " cancelled_write_bytes, no_io, nvcsw, nivcsw, nthreads, processor,"
+			       " rt_priority, policy, state FROM sample WHERE task = ?2 AND iv < ?1"
+			       " ORDER BY iv DESC LIMIT 1",
+			       -1, &copy, NULL))
+		goto out;
+	sqlite3_bind_int64(get, 1, cut);
+	if (sqlite3_step(get) != SQLITE_ROW) {
+		rc = 0;
+		goto out;
+	}
+	if (record_carried_decode(sqlite3_column_blob(get, 0), sqlite3_column_bytes(get, 0), &ids,
+				  &n, &cap))
+		goto out;
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		sqlite3_bind_int64(copy, 1, cut);
+		sqlite3_bind_int64(copy, 2, ids[i]);
+		rc = sqlite3_step(copy) == SQLITE_DONE ? 0 : -EIO;
+		sqlite3_reset(copy);
+	}
+	if (!rc) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql),
+			 "UPDATE interval SET carried = NULL, ncarried = 0, ntasks = ntasks + %zu"
+			 " WHERE id = %lld",
+			 n, (long long)cut);
+		rc = record_exec(db, sql);
+	}
+out:
+	sqlite3_finalize(get);
+	sqlite3_finalize(copy);
+	free(ids);
+	return rc;
+}
+
+static int delete_before(sqlite3 *db, int64_t cut)
+{
+	static const char *const sql[] = {
+		"DELETE FROM sample WHERE iv < ?1",
+		"DELETE FROM cpu WHERE iv < ?1",
+		"DELETE FROM psi WHERE iv < ?1",
+		"DELETE FROM disk WHERE iv < ?1",
+		"DELETE FROM net WHERE iv < ?1",
+		"DELETE FROM dtask WHERE iv < ?1",
+		"DELETE FROM finding WHERE iv_to < ?1",
+		"DELETE FROM interval WHERE id < ?1",
+		/* tasks with no row left (threads and processes long gone) */
+		"DELETE FROM task WHERE NOT EXISTS (SELECT 1 FROM sample s WHERE s.task = task.id)",
+	};
+	int rc = record_exec(db, "BEGIN");
+
+	rc = rc ? rc : rebase(db, cut);
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]) && !rc; i++) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK) {
+			rc = -EIO;
+			break;
+		}
+		if (sqlite3_bind_parameter_count(st))
+			sqlite3_bind_int64(st, 1, cut);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+		sqlite3_finalize(st);
+	}
+	if (rc) {
+		record_exec(db, "ROLLBACK");
+		return rc;
+	}
+	rc = record_exec(db, "COMMIT");
+	/* give the freed pages back to the file system; keep the WAL small */
+	rc = rc ? rc : record_exec(db, "PRAGMA incremental_vacuum");
+	if (!rc)
+		record_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
+	return rc;
+}
+
+static double used_mb(sqlite3 *db)
+{
+	int64_t pages = 0, free_pages = 0, size = 0;
+
+	record_query_i64(db, "PRAGMA page_count", &pages);
+	record_query_i64(db, "PRAGMA freelist_count", &free_pages);
+	record_query_i64(db, "PRAGMA page_size", &size);
+	return (double)(pages - free_pages) * (double)size / (1024.0 * 1024.0);
+}
+
+int record_retain(sqlite3 *db, double max_mb, double keep_hours, double now)
+{
+	int64_t first, last, cut;
+	char sql[128];
+	int rc = 0;
+
+	if (record_query_i64(db, "SELECT min(id) FROM interval", &first) ||
+	    record_query_i64(db, "SELECT max(id) FROM interval", &last))
+		return 0;
+	if (keep_hours > 0) {
+		snprintf(sql, sizeof(sql),
+			 "SELECT coalesce(min(id), %lld) FROM interval WHERE ts >= %.3f",
+			 (long long)last, now - keep_hours * 3600);
+		if (!record_query_i64(db, sql, &cut) && cut > first) {
+			rc = delete_before(db, cut);
+			first = cut;
+		}
+	}
+	/* by size: an eighth of what is left at a time, never the last interval */
+	while (!rc && max_mb > 0 && used_mb(db) > max_mb && first < last) {
+		cut = first + (last - first + 7) / 8;
+		if (cut > last)
+			cut = last;
+		rc = delete_before(db, cut);
+		if (record_query_i64(db, "SELECT min(id) FROM interval", &first))
+			break;
+	}
+	return rc;
+}

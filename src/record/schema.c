@@ -1,0 +1,253 @@
+/*
+ * The record file's schema, version RECORD_SCHEMA_VERSION (docs/record.md):
+ * raw counters per interval in tables, the rates other programs want in
+ * views (the v_* contract with triage plot). PRAGMA user_version and
+ * meta.schema_version both carry the version.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/record.h"
+#include "record/internal.h"
+
+static const char schema_sql[] =
+    /* key/value facts about the recording */
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);\n"
+    /* one row per sample; prev links a run's samples; dur from /proc/uptime */
+    "CREATE TABLE interval(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, prev INTEGER,\n"
+    " ts REAL NOT NULL, dur REAL, uptime_cs INTEGER NOT NULL, jiffies INTEGER,\n"
+    " memtotal_kb INTEGER, mem_available_kb INTEGER, swap_total_kb INTEGER,\n"
+    " swap_free_kb INTEGER, pswpin INTEGER, pswpout INTEGER, pgmajfault INTEGER,\n"
+    " oom_kill INTEGER, load1 REAL, load5 REAL, load15 REAL, procs_running INTEGER,\n"
+    " procs_blocked INTEGER, kernel_runnable INTEGER, kernel_tasks INTEGER, runnable INTEGER, "
+    "d_counted INTEGER, "
+    "d_frozen INTEGER,\n"
+    " ntasks INTEGER, ncarried INTEGER, carried BLOB);\n"
+    "CREATE INDEX interval_ts ON interval(ts);\n"
+    /* /proc/stat per CPU (cpu -1: the total line), ticks */
+    "CREATE TABLE cpu(iv INTEGER NOT NULL, cpu INTEGER NOT NULL, user INTEGER, nice INTEGER,\n"
+    " system INTEGER, idle INTEGER, iowait INTEGER, irq INTEGER, softirq INTEGER,\n"
+    " steal INTEGER, PRIMARY KEY(iv, cpu)) WITHOUT ROWID;\n"
+    "CREATE TABLE psi(iv INTEGER NOT NULL, resource TEXT NOT NULL, some_total_us INTEGER,\n"
+    " full_total_us INTEGER, some_avg10 REAL, full_avg10 REAL,\n"
+    " PRIMARY KEY(iv, resource)) WITHOUT ROWID;\n"
+    "CREATE TABLE disk(iv INTEGER NOT NULL, device TEXT NOT NULL, rd_ios INTEGER,\n"
+    " rd_sectors INTEGER, rd_ticks INTEGER, wr_ios INTEGER, wr_sectors INTEGER,\n"
+    " wr_ticks INTEGER, in_flight INTEGER, io_ticks INTEGER, time_in_queue INTEGER,\n"
+    " PRIMARY KEY(iv, device)) WITHOUT ROWID;\n"
+    "CREATE TABLE net(iv INTEGER NOT NULL, iface TEXT NOT NULL, rx_bytes INTEGER,\n"
+    " rx_packets INTEGER, rx_errs INTEGER, rx_drop INTEGER, tx_bytes INTEGER,\n"
+    " tx_packets INTEGER, tx_errs INTEGER, tx_drop INTEGER,\n"
+    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n"
+    /* a task: thread 0 is a process row (tid = tgid), 1 a thread of tgid */
+    "CREATE TABLE task(id INTEGER PRIMARY KEY, tgid INTEGER NOT NULL, tid INTEGER NOT NULL,\n"
+    " thread INTEGER NOT NULL, start INTEGER NOT NULL, comm TEXT NOT NULL, uid INTEGER);\n"
+    "CREATE INDEX task_key ON task(tgid, tid, thread, start);\n"
+    /* a task's counters at a sample, as the pidstat core read them */
+    "CREATE TABLE sample(iv INTEGER NOT NULL, task INTEGER NOT NULL, utime INTEGER,\n"
+    " stime INTEGER, gtime INTEGER, wtime INTEGER, cutime INTEGER, cstime INTEGER,\n"
+    " cgtime INTEGER, minflt INTEGER, majflt INTEGER, cminflt INTEGER, cmajflt INTEGER,\n"
+    " vsz_kb INTEGER, rss_kb INTEGER, blkio INTEGER, read_bytes INTEGER,\n"
+    " write_bytes INTEGER, cancelled_write_bytes INTEGER, no_io INTEGER, nvcsw INTEGER,\n"
+    " nivcsw INTEGER, nthreads INTEGER, processor INTEGER, rt_priority INTEGER,\n"
+    " policy INTEGER, state TEXT, PRIMARY KEY(iv, task)) WITHOUT ROWID;\n"
+    "CREATE INDEX sample_task ON sample(task, iv);\n"
+    /* threads in D at a sample and the load core's judgement of them */
+    "CREATE TABLE dtask(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, tid INTEGER NOT NULL,\n"
+    " comm TEXT, reason TEXT, wchan TEXT, cgroup TEXT, counts INTEGER, frozen INTEGER,\n"
+    " PRIMARY KEY(iv, tid)) WITHOUT ROWID;\n"
+    /* the report core's findings over each window */
+    "CREATE TABLE finding(id INTEGER PRIMARY KEY, iv_from INTEGER, iv_to INTEGER,\n"
+    " ts_start REAL, ts_end REAL, severity TEXT, rule TEXT, subject TEXT,\n"
+    " sentence TEXT);\n"
+    "CREATE INDEX finding_ts ON finding(ts_end);\n"
+    /* ---- views: rates per second over each interval, at its end ---- */
+    "CREATE VIEW v_cpu AS WITH d AS (SELECT i.ts AS ts, c.cpu AS cpu,\n"
+    "  max(c.user - p.user, 0) AS us, max(c.nice - p.nice, 0) AS ni,\n"
+    "  max(c.system - p.system, 0) AS sy, max(c.idle - p.idle, 0) AS id,\n"
+    "  max(c.iowait - p.iowait, 0) AS io, max(c.irq - p.irq, 0) AS hi,\n"
+    "  max(c.softirq - p.softirq, 0) AS si, max(c.steal - p.steal, 0) AS st\n"
+    "  FROM interval i JOIN cpu c ON c.iv = i.id JOIN cpu p ON p.iv = i.prev AND p.cpu = c.cpu),\n"
+    " t AS (SELECT *, us + ni + sy + id + io + hi + si + st AS tot FROM d)\n"
+    " SELECT ts, cpu, 100.0 * us / tot AS usr, 100.0 * ni / tot AS nice, 100.0 * sy / tot AS sys,\n"
+    "  100.0 * io / tot AS iowait, 100.0 * hi / tot AS irq, 100.0 * si / tot AS soft,\n"
+    "  100.0 * st / tot AS steal, 100.0 * id / tot AS idle FROM t WHERE tot > 0;\n"
+    "CREATE VIEW v_group AS WITH\n"
+    " hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"
+    " pr AS (SELECT i.id AS iv, i.ts AS ts, i.dur AS dur, t.tgid AS tgid, t.comm AS comm,\n"
+    "  s.utime - q.utime AS du, s.stime - q.stime AS ds, s.rss_kb AS rss,\n"
+    "  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"
+    "  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw,\n"
+    "  s.nthreads AS nthreads\n"
+    "  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND t.thread = 0\n"
+    "  JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n"
+    " th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"
+    "  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"
+    "  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND t.thread = 1\n"
+    "  JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM sample q2\n"
+    "  WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run GROUP BY s.iv, t.tgid)\n"
+    " SELECT pr.ts AS ts, pr.comm AS grp, 100.0 * sum(du) / hz.hz / pr.dur AS usr,\n"
+    "  100.0 * sum(ds) / hz.hz / pr.dur AS sys, coalesce(sum(th.nv), 0) / pr.dur AS cswch_s,\n"
+    "  coalesce(sum(th.niv), 0) / pr.dur AS nvcswch_s,\n"
+    "  1000.0 * coalesce(sum(th.w), 0) / hz.hz / pr.dur AS runq_ms_s, sum(rss) AS rss_kb,\n"
+    "  sum(dr) / pr.dur AS read_Bps, sum(dw) / pr.dur AS write_Bps, sum(nthreads) AS threads\n"
+    " FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid\n"
+    " GROUP BY pr.iv, pr.comm;\n"
+    "CREATE VIEW v_load AS SELECT ts, load1, load5, load15, runnable, d_counted AS blocked\n"
+    " FROM interval;\n"
+    "CREATE VIEW v_psi AS SELECT i.ts AS ts, p.resource AS resource, p.some_avg10 AS some_avg10,\n"
+    " p.full_avg10 AS full_avg10 FROM interval i JOIN psi p ON p.iv = i.id;\n"
+    "CREATE VIEW v_disk AS SELECT i.ts AS ts, d.device AS device,\n"
+    " 512.0 * max(d.rd_sectors - p.rd_sectors, 0) / i.dur AS read_Bps,\n"
+    " 512.0 * max(d.wr_sectors - p.wr_sectors, 0) / i.dur AS write_Bps,\n"
+    " min(100.0, 100.0 * max(d.io_ticks - p.io_ticks, 0) / (i.dur * 1000)) AS util_pct\n"
+    " FROM interval i JOIN disk d ON d.iv = i.id JOIN disk p ON p.iv = i.prev AND\n"
+    " p.device = d.device WHERE i.dur > 0;\n"
+    "CREATE VIEW v_net AS SELECT i.ts AS ts, n.iface AS iface,\n"
+    " max(n.rx_bytes - p.rx_bytes, 0) / i.dur AS rx_Bps,\n"
+    " max(n.tx_bytes - p.tx_bytes, 0) / i.dur AS tx_Bps\n"
+    " FROM interval i JOIN net n ON n.iv = i.id JOIN net p ON p.iv = i.prev AND\n"
+    " p.iface = n.iface WHERE i.dur > 0;\n"
+    "CREATE VIEW v_findings AS SELECT ts_start, ts_end, severity, rule, subject, sentence\n"
+    " FROM finding;\n";
+
+const char *record_db_errmsg(struct sqlite3 *db)
+{
+	return db ? sqlite3_errmsg(db) : "out of memory";
+}
+
+int record_exec(sqlite3 *db, const char *sql)
+{
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+}
+
+/* An integer from a one-row, one-column query; -ENOENT when no row. */
+int record_query_i64(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : -EIO;
+}
+
+int record_meta_set(sqlite3 *db, const char *key, const char *value)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int record_meta_get(sqlite3 *db, const char *key, char *buf, size_t size)
+{
+	sqlite3_stmt *st;
+	int rc = -ENOENT;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+
+		snprintf(buf, size, "%s", v ? (const char *)v : "");
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int create_schema(sqlite3 *db)
+{
+	char v[16];
+	int rc;
+
+	/* incremental vacuum must be chosen before the first table */
+	rc = record_exec(db, "PRAGMA auto_vacuum = INCREMENTAL");
+	rc = rc ? rc : record_exec(db, "BEGIN");
+	rc = rc ? rc : record_exec(db, schema_sql);
+	snprintf(v, sizeof(v), "%d", RECORD_SCHEMA_VERSION);
+	rc = rc ? rc : record_meta_set(db, "schema_version", v);
+	rc = rc ? rc : record_exec(db, "PRAGMA user_version = 1");
+	if (rc) {
+		record_exec(db, "ROLLBACK");
+		return rc;
+	}
+	return record_exec(db, "COMMIT");
+}
+
+/* An existing file: ours, at our version? */
+static int check_schema(sqlite3 *db)
+{
+	int64_t uv;
+	char v[16];
+
+	if (record_query_i64(db, "PRAGMA user_version", &uv))
+		return -EINVAL; /* not a database */
+	if (uv != RECORD_SCHEMA_VERSION || record_meta_get(db, "schema_version", v, sizeof(v)) ||
+	    strcmp(v, "1"))
+		return -EPROTO;
+	return 0;
+}
+
+int record_db_open(sqlite3 **out, const char *path, bool create)
+{
+	sqlite3 *db = NULL;
+	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	int64_t ntables = 0;
+	int rc;
+
+	*out = NULL;
+	if (!create && access(path, F_OK))
+		return -errno;
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return -EACCES;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	/* a file that is not SQLite fails its first read */
+	if (record_query_i64(db, "SELECT count(*) FROM sqlite_master", &ntables)) {
+		sqlite3_close(db);
+		return -EINVAL;
+	}
+	rc = 0;
+	if (create && ntables == 0)
+		rc = create_schema(db);
+	else
+		rc = check_schema(db);
+	if (!rc && create)
+		rc = record_exec(db, "PRAGMA journal_mode = WAL");
+	if (!rc && create)
+		rc = record_exec(db, "PRAGMA synchronous = NORMAL");
+	/* a 2,000-thread interval fits in the page cache: no re-reads of hot pages */
+	if (!rc)
+		rc = record_exec(db, "PRAGMA cache_size = -16384");
+	if (rc) {
+		sqlite3_close(db);
+		return rc;
+	}
+	*out = db;
+	return 0;
+}
+
+void record_db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}
