@@ -37,7 +37,9 @@ has() { # description, word that must be offered, words...
 cmds=$("$TRIAGE" help | sed -n 's/^  \([a-z0-9]*\) .*/\1/p' | sort)
 [ -n "$cmds" ] || { echo "FAIL: no commands in triage help"; exit 1; }
 for c in $cmds; do has "command names" "$c" triage ""; done
-expect "a command by prefix" "report" triage rep
+expect "a command by prefix" "report" triage repo
+expect "commands by prefix" "replay
+report" triage rep
 expect "help's argument" "pidstat" triage help pids
 # options, from the command's --help
 expect "load --no..." "--no-rt

@@ -19,6 +19,7 @@ cases=$(cat <<EOF2
 2|load|$ERA|load --watch $ERA
 2|load|5|load 5
 2|load|-x|load -x
+2|load|--verbose=1|load --verbose=1
 2|report|--bogus|report --bogus
 2|report|0|report -d 0
 2|report|$ERA|report -d $ERA
@@ -31,6 +32,22 @@ cases=$(cat <<EOF2
 2|collect|nope|collect --once --group nope
 2|collect|nohost|collect --graphite nohost
 2|collect|extra|collect --once extra
+2|collect|1.2.3:80|collect --listen 1.2.3:80
+2|collect|--json|collect --listen 19400 --json
+2|collect|0|collect --once --buffer 0
+2|record|--bogus|record -o x.db --bogus
+2|record|-o|record -o
+2|record|0|record -o x.db -i 0
+2|record|soon|record -o x.db -d soon
+2|record|--keep|record -o x.db --max-size 5 --keep 1
+2|record|extra|record -o x.db extra
+2|replay|--bogus|replay --bogus x.db
+2|replay|yesterdayish|replay x.db --from yesterdayish
+2|replay|top|replay x.db top
+2|replay|--bogus|replay x.db report --bogus
+2|plot|--bogus|plot x.db -o p.html --bogus
+2|plot|3|plot x.db -o p.html --max-points 3
+2|plot|extra|plot x.db extra -o p.html
 2|doctor|--bogus|doctor --bogus
 2|doctor|extra|doctor extra
 2|version|--bogus|version --bogus
@@ -43,6 +60,8 @@ cases=$(cat <<EOF2
 2|probe runq|-d|probe runq -d
 2|probe offcpu|-F|probe offcpu -F 99
 2|probe profile|0|probe profile -F 0
+2|probe profile|--svg|probe profile --svg
+2|probe runq|--svg|probe runq --svg x.svg
 2|probe trace|nosuchcall|probe trace nosuchcall -p 1
 2|u32|bogus|u32 bogus
 2|u32|--bogus|u32 test --bogus x.pcap

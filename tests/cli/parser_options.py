@@ -22,6 +22,9 @@ SOURCES = {
               "src/cmd/probe_stack.c", "src/probe/probe_cmds.h"],
     "u32": ["src/cmd/u32.c", "src/cmd/u32_tools.c", "src/u32/profile.c"],
     "pidstat": ["src/pidstat/opts.c", "src/cmd/pidstat.c"],
+    "record": ["src/cmd/record.c"],
+    "replay": ["src/cmd/replay.c"],
+    "plot": ["src/cmd/plot.c"],
 }
 
 LONG = re.compile(r'\{\s*"([a-z][a-z0-9-]*)"\s*,\s*(?:no|required|optional)_argument')
