@@ -15,7 +15,7 @@
 static int parse_args(int argc, char **argv, bool *json, bool *pretty, const char **dump)
 {
 	static const struct option longopts[] = {
-		{ "dump-tasks", required_argument, NULL, 'D' }, /* hidden: tests/procfs/doors.t */
+		{ "dump-tasks", required_argument, NULL, 'D' }, /* for tests/procfs/doors.t */
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -59,11 +59,10 @@ int cmd_doctor(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if (dump) {
 		rc = doctor_dump_tasks(stdout, dump);
-		if (rc == -EINVAL) {
-			cmd_error("doctor", "--dump-tasks wants proc or bpf, comma-separated: '%s'",
-				  dump);
-			return EXIT_USAGE;
-		}
+		if (rc == -EINVAL)
+			return cmd_usage_error(
+			    "doctor", "--dump-tasks wants proc or bpf, comma-separated: '%s'",
+			    dump);
 		if (rc)
 			fprintf(stderr, "triage doctor: --dump-tasks: %s\n", strerror(-rc));
 		return rc == -EPERM || rc == -EOPNOTSUPP || rc == -EACCES ? EXIT_NOSUPPORT

@@ -50,6 +50,7 @@ cases=$(cat <<EOF2
 2|plot|extra|plot x.db extra -o p.html
 2|doctor|--bogus|doctor --bogus
 2|doctor|extra|doctor extra
+2|doctor|nope|doctor --dump-tasks nope
 2|version|--bogus|version --bogus
 2|version|extra|version --json extra
 2|probe|bogus|probe bogus
