@@ -142,4 +142,6 @@ format-check:
 clean:
 	rm -rf build build-san build-fuzz
 
+include install.mk
+
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

@@ -18,6 +18,7 @@
 #include "collect/collect.h"
 #include "collect/http.h"
 #include "common.h"
+#include "help/collect.h"
 #include "runloop/stop.h"
 #include "util/parse.h"
 
@@ -29,39 +30,6 @@ struct collect_cli {
 	struct collect_opts o;
 	pid_t pids[COLLECT_MAX_PIDS];
 };
-
-static void usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "Usage: triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]\n"
-	    "                      [--prefix P] [--group comm|cgroup|pid] [--top N]\n"
-	    "                      [-p PID,...] [--buffer SECONDS] [--once [--json]]\n"
-	    "                      [--root DIR]\n"
-	    "\n"
-	    "Feeds Graphite (plaintext over TCP) and Prometheus (/metrics) with CPU,\n"
-	    "switches, run-queue delay, memory and I/O per group of processes, the\n"
-	    "host's CPU, load, pressure, memory, disks and network, and the findings of\n"
-	    "triage report over each interval (docs/collect.md).\n"
-	    "\n"
-	    "  -i, --interval S     seconds between samples (default 10); timestamps align to it\n"
-	    "      --graphite H:P   send to carbon at H:P (plaintext protocol)\n"
-	    "      --listen [A:]P   serve /metrics, /report and /healthz at A:P; without A,\n"
-	    "                       127.0.0.1 (0.0.0.0:P or [::]:P for every interface)\n"
-	    "      --prefix P       Graphite prefix (default triage.<short hostname>)\n"
-	    "      --group BY       comm (default), cgroup, or pid (one group per process)\n"
-	    "      --top N          at most N groups, the busiest by CPU (default 50)\n"
-	    "  -p, --pid PID,...    only these processes\n"
-	    "      --buffer S       keep up to S seconds of Graphite points while carbon\n"
-	    "                       is away (default %d)\n"
-	    "      --once           one sample, Graphite lines on stdout, then exit\n"
-	    "  -j, --json           with --once: one JSON document instead\n"
-	    "      --root DIR       read DIR/proc instead of /proc\n"
-	    "\n"
-	    "SIGTERM or SIGINT: sends what is buffered (5 s at most), then exits 0.\n"
-	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n",
-	    COLLECT_DEFAULT_BUFFER);
-}
 
 /* "HOST:PORT" with a host and a port number. */
 static bool graphite_ok(const char *s)
@@ -84,23 +52,9 @@ static int parse_group(const char *s, enum group_by *out)
 	return -EINVAL;
 }
 
-/* A usage error: one line naming the token (if there is one), then where help is. */
-static int usage_error(const char *what, const char *token)
-{
-	if (token)
-		cmd_error("collect", "%s: '%s'", what, token);
-	else
-		cmd_error("collect", "%s", what);
-	fputs("see 'triage collect --help'\n", stderr);
-	return EXIT_USAGE;
-}
-
 static int bad(const char *opt, const char *arg, const char *want)
 {
-	char what[128];
-
-	snprintf(what, sizeof(what), "%s wants %s", opt, want);
-	return usage_error(what, arg);
+	return cmd_usage_error("collect", "%s wants %s: '%s'", opt, want, arg);
 }
 
 /* An address the HTTP server will take: checked here, so a typo is a usage error. */
@@ -112,8 +66,8 @@ static bool listen_ok(const char *addr)
 	return !http_parse_addr(addr, &ss, &len);
 }
 
-/* One option; returns -1 to go on, else the exit status. */
-static int parse_opt(int ch, const char *tok, struct collect_cli *c)
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
+static int parse_opt(int ch, struct collect_cli *c)
 {
 	switch (ch) {
 	case 'i':
@@ -157,12 +111,10 @@ static int parse_opt(int ch, const char *tok, struct collect_cli *c)
 		c->o.root = optarg;
 		return -1;
 	case 'h':
-		usage(stdout);
+		fputs(triage_help_collect, stdout);
 		return EXIT_OK;
-	case ':':
-		return usage_error("option needs a value", tok);
-	default:
-		return usage_error("unknown option", tok);
+	default: /* getopt's '?' and ':' */
+		return -2;
 	}
 }
 
@@ -183,25 +135,25 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, status;
+	int ch, status, before;
 
 	optind = 1;
-	opterr = 0; /* our own one-line errors */
-	while ((ch = getopt_long(argc, argv, ":i:p:jh", longopts, NULL)) != -1) {
-		char shortopt[3] = { '-', (char)optopt, '\0' };
-		/* the option getopt stopped at: a long one as typed, a short one by its letter */
-		const char *tok =
-		    strncmp(argv[optind - 1], "--", 2) && optopt ? shortopt : argv[optind - 1];
-
-		if ((status = parse_opt(ch, tok, c)) >= 0)
+	opterr = 0;
+	while (before = optind, (ch = getopt_long(argc, argv, ":i:p:jh", longopts, NULL)) != -1) {
+		status = parse_opt(ch, c);
+		if (status == -2)
+			return cmd_getopt_error("collect", ch, argv, before);
+		if (status >= 0)
 			return status;
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument", argv[optind]);
+		return cmd_usage_error("collect", "unexpected argument: '%s'", argv[optind]);
 	if (!c->o.once && !c->o.graphite && !c->o.listen)
-		return usage_error("nothing to feed: give --graphite, --listen or --once", NULL);
+		return cmd_usage_error("collect", "nothing to feed: give --graphite, --listen or "
+						  "--once");
 	if (c->o.json && !c->o.once)
-		return usage_error("--json goes with --once (/report serves JSON)", "--json");
+		return cmd_usage_error("collect", "--json goes with --once (/report serves JSON): "
+						  "'--json'");
 	c->o.pids = c->o.npids ? c->pids : NULL;
 	return -1;
 }

@@ -6,34 +6,26 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/doctor.h"
 #include "probe/doctor.h"
 #include "probe/doctor_tasks.h"
 #include "util/json.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out, "Usage: triage doctor [--json] [--pretty]\n\n"
-		     "Checks what this machine offers for tracing (BTF, tracefs, kallsyms,\n"
-		     "perf_event_paranoid, privileges, kprobes, fentry, uprobes, perf events,\n"
-		     "frame pointers in libc) by trying each one, says which 'triage probe'\n"
-		     "probes work here, and for anything missing what you can do.\n"
-		     "Exit status: 0 when every probe works, 3 when some do not, 2 usage.\n");
-}
 
 /* Returns 0, -1 when --help was printed (exit 0), or EXIT_USAGE. */
 static int parse_args(int argc, char **argv, bool *json, bool *pretty, const char **dump)
 {
 	static const struct option longopts[] = {
-		{ "dump-tasks", required_argument, NULL, 'D' }, /* hidden: tests/procfs/doors.t */
+		{ "dump-tasks", required_argument, NULL, 'D' }, /* for tests/procfs/doors.t */
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c;
+	int c, before;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while (before = optind, (c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			*json = true;
@@ -45,17 +37,14 @@ static int parse_args(int argc, char **argv, bool *json, bool *pretty, const cha
 			*dump = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			fputs(triage_help_doctor, stdout);
 			return -1;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cmd_getopt_error("doctor", c, argv, before);
 		}
 	}
-	if (optind < argc) {
-		cmd_error("doctor", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_usage_error("doctor", "unexpected argument: '%s'", argv[optind]);
 	return 0;
 }
 
@@ -70,11 +59,10 @@ int cmd_doctor(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if (dump) {
 		rc = doctor_dump_tasks(stdout, dump);
-		if (rc == -EINVAL) {
-			cmd_error("doctor", "--dump-tasks wants proc or bpf, comma-separated: '%s'",
-				  dump);
-			return EXIT_USAGE;
-		}
+		if (rc == -EINVAL)
+			return cmd_usage_error(
+			    "doctor", "--dump-tasks wants proc or bpf, comma-separated: '%s'",
+			    dump);
 		if (rc)
 			fprintf(stderr, "triage doctor: --dump-tasks: %s\n", strerror(-rc));
 		return rc == -EPERM || rc == -EOPNOTSUPP || rc == -EACCES ? EXIT_NOSUPPORT

@@ -14,34 +14,9 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/plot.h"
 #include "plot/plot.h"
 #include "util/parse.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: triage plot FILE.db -o PAGE.html [--max-points N]\n"
-		"Draws a triage record (triage record -o FILE.db) as one HTML page that needs\n"
-		"no network: CPU by CPU and mode, the top groups' CPU and context switches,\n"
-		"load (runnable and D against load1), PSI, disks and network, with the\n"
-		"findings marked on the time axis. Drag to zoom, hover for values.\n"
-		"  -o PAGE.html       where to write the page ('-': standard output)\n"
-		"  --max-points N     points per series at most (default %d; longer\n"
-		"                     recordings keep each interval's minimum and maximum)\n"
-		"Exit status: 0 ok, 1 the file is missing, unreadable or not a triage\n"
-		"record, or the page could not be written; 2 usage error. See docs/plot.md.\n",
-		PLOT_MAX_POINTS);
-}
-
-static int usage_error(const char *what, const char *token)
-{
-	if (token)
-		cmd_error("plot", "%s: '%s'", what, token);
-	else
-		cmd_error("plot", "%s", what);
-	fprintf(stderr, "see 'triage plot --help'\n");
-	return EXIT_USAGE;
-}
 
 struct plot_args {
 	const char *db, *out;
@@ -57,37 +32,37 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c;
+	int c, before;
 
 	memset(a, 0, sizeof(*a));
 	a->max_points = PLOT_MAX_POINTS;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	while (before = optind, (c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
 			break;
 		case 'm':
 			if (parse_uint(optarg, 10, 10000000, &a->max_points))
-				return usage_error("--max-points wants 10 to 10000000", optarg);
+				return cmd_usage_error(
+				    "plot", "--max-points wants 10 to 10000000: '%s'", optarg);
 			break;
 		case 'h':
-			usage(stdout);
+			fputs(triage_help_plot, stdout);
 			return -1;
-		case ':':
-			return usage_error("option needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option", argv[optind - 1]);
+		default: /* getopt's '?' and ':' */
+			return cmd_getopt_error("plot", c, argv, before);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("no record given (triage plot FILE.db -o PAGE.html)", NULL);
+		return cmd_usage_error("plot",
+				       "no record given (triage plot FILE.db -o PAGE.html)");
 	a->db = argv[optind++];
 	if (optind < argc)
-		return usage_error("unexpected argument", argv[optind]);
+		return cmd_usage_error("plot", "unexpected argument: '%s'", argv[optind]);
 	if (!a->out)
-		return usage_error("no page given: -o PAGE.html is required", NULL);
+		return cmd_usage_error("plot", "no page given: -o PAGE.html is required");
 	return 0;
 }
 

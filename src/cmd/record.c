@@ -12,40 +12,14 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/record.h"
 #include "record/record.h"
 #include "runloop/stop.h"
 #include "util/parse.h"
 
-static void usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "Usage: triage record -o FILE.db [-i SECONDS] [-d DURATION]\n"
-	    "                     [--max-size MB | --keep HOURS] [--window SECONDS] [--root DIR]\n"
-	    "\n"
-	    "Records the host, every process and thread, load by cause, PSI, disks,\n"
-	    "network and the report's findings of each window into an SQLite file,\n"
-	    "one transaction per interval (docs/record.md). Replay it with\n"
-	    "'triage replay FILE.db', query it with sqlite3.\n"
-	    "\n"
-	    "  -o, --output FILE   the record file (created, or appended to)\n"
-	    "  -i, --interval S    seconds between samples (default 1)\n"
-	    "  -d, --duration D    stop after D (seconds, or 30s, 10m, 2h; default: until "
-	    "stopped)\n"
-	    "      --max-size MB   delete the oldest intervals to stay under MB\n"
-	    "      --keep HOURS    delete intervals older than HOURS\n"
-	    "      --window S      seconds of each findings window (default 10)\n"
-	    "      --root DIR      read DIR/proc and DIR/sys (or a fixture root, "
-	    "docs/fixtures.md)\n"
-	    "\n"
-	    "Ctrl-C or SIGTERM stops it cleanly; a kill loses at most the interval being written.\n"
-	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n");
-}
-
 static int bad(const char *what, const char *token)
 {
-	fprintf(stderr, "triage record: %s: '%s'\nsee 'triage record --help'\n", what, token);
-	return EXIT_USAGE;
+	return cmd_usage_error("record", "%s: '%s'", what, token);
 }
 
 /* "90", "90s", "10m", "2h", "1d" into seconds. */
@@ -97,11 +71,12 @@ static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch;
+	int ch, before;
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:i:d:p:h", longopts, NULL)) != -1) {
+	while (before = optind,
+	       (ch = getopt_long(argc, argv, ":o:i:d:p:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o->path = optarg;
@@ -136,18 +111,16 @@ static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 			o->pids = pids;
 			break;
 		case 'h':
-			usage(stdout);
+			fputs(triage_help_record, stdout);
 			return EXIT_OK;
-		case ':':
-			return bad("option needs a value", argv[optind - 1]);
-		default:
-			return bad("unknown option", argv[optind - 1]);
+		default: /* getopt's '?' and ':' */
+			return cmd_getopt_error("record", ch, argv, before);
 		}
 	}
 	if (optind < argc)
 		return bad("unexpected argument", argv[optind]);
 	if (!o->path)
-		return bad("missing -o FILE.db", "");
+		return cmd_usage_error("record", "the record file is missing (-o FILE.db): '-o'");
 	if (o->max_size_mb > 0 && o->keep_hours > 0)
 		return bad("--max-size and --keep exclude each other", "--keep");
 	return -1;

@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/replay.h"
 #include "load/render.h"
 #include "load/verdict.h"
 #include "pidstat/pidstat.h"
@@ -36,32 +37,9 @@ struct replay_cli {
 	char **vargv;
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: triage replay FILE.db [--from T] [--to T] [VIEW]\n"
-		"\n"
-		"Renders what 'triage record' kept through the live commands' renderers.\n"
-		"VIEW := pidstat [PIDSTAT-OPTIONS] | load [--json] | report [--json] (default)\n"
-		"  pidstat   the recorded window as 'triage pidstat' shows it: -u -r -d -w -R -t\n"
-		"            -p -C -G -U -h -H -I --human --whole -o JSON; each recorded interval\n"
-		"            is one report, the interval and count only cut it short\n"
-		"  load      the load average explained at the window's last interval\n"
-		"  report    what was wrong over the window: the report's findings\n"
-		"\n"
-		"  --from T, --to T   the window (default: the whole recording); T is ISO 8601\n"
-		"                     (2026-12-02T03:10:00Z, '2026-12-02 03:10', 03:10 today,\n"
-		"                     local time without a zone), @EPOCH, or relative:\n"
-		"                     '10m ago', -10m, -1h30m, now\n"
-		"\n"
-		"Exit status: 0 ok, 1 runtime failure, 2 usage error or a file that is not a\n"
-		"triage recording (pidstat: sysstat's codes for its own errors).\n");
-}
-
 static int bad(const char *what, const char *token)
 {
-	fprintf(stderr, "triage replay: %s: '%s'\nsee 'triage replay --help'\n", what, token);
-	return EXIT_USAGE;
+	return cmd_usage_error("replay", "%s: '%s'", what, token);
 }
 
 static int parse_view_flags(struct replay_cli *c)
@@ -86,11 +64,11 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 		{ NULL, 0, NULL, 0 },
 	};
 	double now = (double)time(NULL);
-	int ch;
+	int ch, before;
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+	while (before = optind, (ch = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			c->from_s = optarg;
@@ -99,16 +77,14 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 			c->to_s = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			fputs(triage_help_replay, stdout);
 			return EXIT_OK;
-		case ':':
-			return bad("option needs a value", argv[optind - 1]);
-		default:
-			return bad("unknown option", argv[optind - 1]);
+		default: /* getopt's '?' and ':' */
+			return cmd_getopt_error("replay", ch, argv, before);
 		}
 	}
 	if (optind >= argc)
-		return bad("missing the record file", "");
+		return cmd_usage_error("replay", "missing the record file");
 	c->path = argv[optind++];
 	/* options may also follow the file */
 	while (optind < argc &&

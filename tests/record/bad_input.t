@@ -28,7 +28,7 @@ usage_error "$work/text.db" "$TRIAGE" replay "$work/text.db"
 sqlite3 "$work/other.db" 'CREATE TABLE t(x); PRAGMA user_version = 7;'
 usage_error "$work/other.db" "$TRIAGE" replay "$work/other.db" pidstat
 usage_error "2000-01-01T00:00:00Z" "$TRIAGE" replay "$db" --to 2000-01-01T00:00:00Z
-usage_error "" "$TRIAGE" record
+usage_error "-o" "$TRIAGE" record
 usage_error "0" "$TRIAGE" record -o "$work/x.db" -i 0
 usage_error "--keep" "$TRIAGE" record -o "$work/x.db" --max-size 5 --keep 2
 usage_error "10q" "$TRIAGE" record -o "$work/x.db" -d 10q

@@ -52,6 +52,45 @@ TEST(usage_cases)
 	}
 }
 
+/* A usage error records the word triage names after sysstat's usage. */
+TEST(usage_names_the_word)
+{
+	static const char *const cases[][2] = {
+		{ "-p abc", "abc" },
+		{ "-p -5", "-5" },
+		{ "-u abc", "abc" },
+		{ "-ux", "-x" },
+		{ "--bogus", "--bogus" },
+		{ "-p", "-p" },
+		{ "1 2 3", "3" },
+		{ "-T foo", "foo" },
+		{ "-o XML", "XML" },
+		{ "--dec=3", "--dec=3" },
+		{ "94608000000", "94608000000" },
+		{ "0 3", "3" },
+	};
+	struct pidstat_opts o;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *copy = strdup(cases[i][0]), *argv[8], *save = NULL;
+		int argc = 0;
+
+		argv[argc++] = (char *)"pidstat";
+		for (char *t = strtok_r(copy, " ", &save); t && argc < 7;
+		     t = strtok_r(NULL, " ", &save))
+			argv[argc++] = t;
+		argv[argc] = NULL;
+		ASSERT_EQ(pidstat_opts_parse(&o, argc, argv, 4242), PIDSTAT_PARSE_USAGE);
+		ASSERT_TRUE(o.why != NULL && o.bad != NULL);
+		if (strcmp(o.bad, cases[i][1])) {
+			fprintf(stderr, "case '%s' named '%s'\n", cases[i][0], o.bad);
+			ASSERT_TRUE(false);
+		}
+		pidstat_opts_release(&o);
+		free(copy);
+	}
+}
+
 TEST(version_when_reached)
 {
 	struct pidstat_opts o;
@@ -351,6 +390,7 @@ int main(void)
 	struct unit_state st = { 0 };
 
 	RUN(&st, usage_cases);
+	RUN(&st, usage_names_the_word);
 	RUN(&st, version_when_reached);
 	RUN(&st, numbers_and_user);
 	RUN(&st, pid_lists);
