@@ -6,9 +6,10 @@
     check.py json FILE       one JSON document
     check.py jsonl FILE      one JSON document per line
     check.py lines FILE REGEX   every non-empty line matches REGEX (a line format)
+    check.py --manifest FILE    each line MODE<TAB>FILE[<TAB>REGEX]: all of them
 
 term: valid UTF-8; ESC only as the SGR colours triage writes itself
-(ESC [ digits/; m); no other C0 byte but \\n, \\t and \\r before \\n (the
+(ESC [ digits/; m) and in CR ESC [ K (its progress line); no other C0 byte but \\n, \\t and \\r before \\n (the
 pty's onlcr); no DEL, no C1 control (U+0080..U+009F); and no line starts
 with FORGED (each hostile name carries "\\nFORGED" or "\\rFORGED").
 json/jsonl: the same bytes rules (JSON escapes every control), then each
@@ -19,7 +20,9 @@ import json
 import re
 import sys
 
-SGR = re.compile(r"\x1b\[[0-9;]*m")
+# triage's own terminal output: SGR colours, and "CR, erase line" before
+# each progress line on stderr
+OWN = re.compile(r"\x1b\[[0-9;]*m|\r\x1b\[K")
 
 
 def fail(path, what, text=""):
@@ -33,7 +36,7 @@ def text_rules(path, data, allow_sgr):
     except UnicodeDecodeError as e:
         fail(path, "not valid UTF-8", data[max(0, e.start - 40):e.end + 40].decode("latin-1"))
     if allow_sgr:
-        text = SGR.sub("", text)
+        text = OWN.sub("", text)
     text = text.replace("\r\n", "\n")
     for i, ch in enumerate(text):
         c = ord(ch)
@@ -45,8 +48,7 @@ def text_rules(path, data, allow_sgr):
     return text
 
 
-def main():
-    mode, path = sys.argv[1], sys.argv[2]
+def check(mode, path, rx=None):
     data = open(path, "rb").read()
     if mode == "term":
         text_rules(path, data, True)
@@ -73,12 +75,20 @@ def main():
             fail(path, "no JSON document")
     elif mode == "lines":
         text = text_rules(path, data, False)
-        rx = re.compile(sys.argv[3])
         for line in text.splitlines():
-            if line and not rx.fullmatch(line):
+            if line and not re.fullmatch(rx, line):
                 fail(path, "line out of format", line)
     else:
         fail(path, "unknown mode " + mode)
+
+
+def main():
+    if sys.argv[1] == "--manifest":
+        # one check a line: MODE<TAB>FILE[<TAB>REGEX] (one python start for all)
+        for line in open(sys.argv[2], encoding="utf-8"):
+            check(*line.rstrip("\n").split("\t"))
+    else:
+        check(*sys.argv[1:4])
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ fail() {
 wl=$BUILD/workloads/hostile_named
 [ -x "$wl" ] || fail "workload missing: $wl"
 check=$SRC/tests/hostile/check.py
-pty=$SRC/tests/tools/ptyrun.py
+command -v script >/dev/null || fail "script(1) missing (util-linux)"
 
 # comm: at most 15 bytes each
 names=(
@@ -62,14 +62,22 @@ first=${pids%%,*}
 second=$(cut -d, -f2 <<<"$pids")
 
 nrun=0
-# run TAG MODE CMD...: stdout to $work/TAG.out (on a pty when MODE is term),
-# stderr to $work/TAG.err; both checked; status 0, or 3 (a missing privilege
+# want MODE FILE [REGEX]: a check for check.py, all run at the end (python
+# starts slowly on a loaded machine: once, not once per output)
+want() {
+	printf '%s\t%s%s\n' "$1" "$2" "${3:+$'\t'$3}" >>"$work/manifest"
+}
+# run TAG MODE CMD...: stdout to $work/TAG.out (with stderr, on a pty, when
+# MODE is term), stderr to $work/TAG.err; both checked; status 0, or 3 (a missing privilege
 # or kernel feature is a message, not a name problem).
 run() {
 	local tag=$1 mode=$2 rc
 	shift 2
 	if [ "$mode" = term ]; then
-		timeout -k 5 60 python3 "$pty" 50 200 "$@" >"$work/$tag.out" 2>"$work/$tag.err"
+		# script(1): stdout and stderr both on the pty, as on a terminal
+		SHELL=/bin/bash timeout -k 5 60 script -qec \
+			"stty rows 50 cols 200; exec $(printf '%q ' "$@")" /dev/null \
+			>"$work/$tag.out" 2>"$work/$tag.err"
 	else
 		timeout -k 5 60 "$@" >"$work/$tag.out" 2>"$work/$tag.err"
 	fi
@@ -78,9 +86,9 @@ run() {
 	0 | 3) ;;
 	*) fail "$tag: '$*' exited $rc: $(head -c 300 "$work/$tag.err")" ;;
 	esac
-	[ "$mode" = lines ] && mode=text # the caller checks the line format
-	python3 "$check" "$mode" "$work/$tag.out" || fail "$tag stdout"
-	python3 "$check" term "$work/$tag.err" || fail "$tag stderr"
+	[ "$mode" = lines ] && mode=text # the caller adds the line format
+	want "$mode" "$work/$tag.out"
+	want term "$work/$tag.err"
 	nrun=$((nrun + 1))
 	echo "ok $tag (status $rc, ${SECONDS}s)"
 }
@@ -93,7 +101,7 @@ run pidstat-tty term "$TRIAGE" pidstat -p "$pids"
 run pidstat-l-tty term "$TRIAGE" pidstat -l -p "$pids"
 run pidstat-tl-tty term "$TRIAGE" pidstat -t -l -u -w -r -d -p "$pids" 1 1
 run pidstat-h lines "$TRIAGE" pidstat -h -l -u -w -p "$pids" 1 1
-python3 "$check" lines "$work/pidstat-h.out" '(Linux .*|#.*|[0-9:]+ +[0-9]+ +[0-9]+ .*)' || fail "pidstat -h line format"
+want lines "$work/pidstat-h.out" '(Linux .*|#.*|[0-9:]+ +[0-9]+ +[0-9]+ .*)'
 run pidstat-json json "$TRIAGE" pidstat -o JSON -t -p "$pids" 1 1
 run pidstat-l-json json "$TRIAGE" pidstat -o JSON -l -p "$pids" 1 1
 # the names in JSON are the kernel's bytes: /proc is the oracle
@@ -115,8 +123,7 @@ for path, want in ((sys.argv[1], comm), (sys.argv[2], cmdl)):
 PY
 # collect: Graphite lines (one component per name) and /metrics
 run collect-once lines "$TRIAGE" collect --once -p "$pids" --prefix T.h
-python3 "$check" lines "$work/collect-once.out" 'T\.h(\.[A-Za-z0-9_-]+)+ -?[0-9.e+-]+ [0-9]+' ||
-	fail "Graphite line format"
+want lines "$work/collect-once.out" 'T\.h(\.[A-Za-z0-9_-]+)+ -?[0-9.e+-]+ [0-9]+'
 if command -v curl >/dev/null; then
 	for port in $(seq 19500 19520); do
 		"$TRIAGE" collect -i 1 --listen "127.0.0.1:$port" -p "$pids" 2>"$work/collect.err" &
@@ -132,9 +139,8 @@ if command -v curl >/dev/null; then
 	sleep 1.2
 	curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics.out" || fail "scrape failed"
 	kill -TERM "$cpid"
-	python3 "$check" lines "$work/metrics.out" \
-		'(# .*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? [-+0-9.eInfNa]+( [0-9]+)?)' ||
-		fail "/metrics line format"
+	want lines "$work/metrics.out" \
+		'(# .*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? [-+0-9.eInfNa]+( [0-9]+)?)'
 	if command -v promtool >/dev/null; then
 		promtool check metrics <"$work/metrics.out" >"$work/promtool" 2>&1 ||
 			fail "promtool: $(cat "$work/promtool")"
@@ -158,7 +164,7 @@ for p in offcpu runq profile; do
 	run "$p-json" json "$TRIAGE" probe "$p" -d 1 --json
 done
 run profile-folded lines "$TRIAGE" probe profile -d 1 --folded
-python3 "$check" lines "$work/profile-folded.out" '\S.* [0-9]+' || fail "folded line format"
+want lines "$work/profile-folded.out" '\S.* [0-9]+'
 run doctor-tty term "$TRIAGE" doctor
 run doctor-json json "$TRIAGE" doctor --json
 # u32: rule names and expressions carry the same bytes
@@ -171,13 +177,15 @@ run u32-test-json json "$TRIAGE" u32 test --json --rules "$work/rules" "$work/co
 run u32-verdicts lines "$TRIAGE" u32 test --verdicts --rules "$work/rules" "$work/corpus.pcap"
 run u32-lint-tty term "$TRIAGE" u32 lint --rules "$work/rules"
 run u32-lint-json json "$TRIAGE" u32 lint --json --rules "$work/rules"
+k=0
 for e in $'0>>24=0x45\e[2J' $'0>>24=1\nFORGED' $'6&0xFF=\xff17'; do
 	# refusals are usage errors (2): the message must still be clean
-	"$TRIAGE" u32 lint "$e" >"$work/lint.out" 2>"$work/lint.err"
-	python3 "$check" term "$work/lint.out" || fail "u32 lint stdout"
-	python3 "$check" term "$work/lint.err" || fail "u32 lint stderr"
-	"$TRIAGE" u32 explain "$e" >"$work/explain.out" 2>"$work/explain.err"
-	python3 "$check" term "$work/explain.out" || fail "u32 explain stdout"
-	python3 "$check" term "$work/explain.err" || fail "u32 explain stderr"
+	k=$((k + 1))
+	for sub in lint explain; do
+		"$TRIAGE" u32 $sub "$e" >"$work/$sub$k.out" 2>"$work/$sub$k.err"
+		want term "$work/$sub$k.out"
+		want term "$work/$sub$k.err"
+	done
 done
+python3 "$check" --manifest "$work/manifest" || fail "see above"
 echo "ok: $nrun runs over 7 hostile names, no control byte, no forged line, JSON parses"
