@@ -95,13 +95,28 @@ $(OUTPUT)/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(LIB) $(LDLIBS)
 
+# The libFuzzer build (clang 14, ASan+UBSan, into build-fuzz/): the cores are
+# compiled once with fuzzer-no-link instrumentation into their own archive;
+# it includes the BPF skeletons of the plain build, hence build/triage first.
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -Isrc -Ibuild/gen $(filter -DTRIAGE%,$(CFLAGS)) \
+	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_OBJS := $(patsubst %.c,build-fuzz/obj/%.o,$(CORE_SRCS))
+
 fuzz: $(FUZZ_LIBFUZZER_BINS)
 
-build-fuzz/%: tests/fuzz/%.c
-	$(call msg,LIBFUZZ,$@)
+build-fuzz/obj/%.o: %.c | build/triage
+	$(call msg,CC-FUZZ,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -Isrc -Ibuild/gen $(filter -DTRIAGE%,$(CFLAGS)) \
-		-fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS) $(LDLIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+build-fuzz/libtriage.a: $(FUZZ_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build-fuzz/%: tests/fuzz/%.c build-fuzz/libtriage.a
+	$(call msg,LIBFUZZ,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
+		build-fuzz/libtriage.a $(LDLIBS)
 
 # Workloads are test programs, not product code: plain flags, no -Werror
 # on purpose-built misbehaviour (spinning, leaking threads, and so on).
@@ -143,3 +158,4 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
+-include $(shell find build-fuzz -name '*.d' 2>/dev/null)
