@@ -157,5 +157,7 @@ format-check:
 clean:
 	rm -rf build build-san build-fuzz
 
+include install.mk
+
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
 -include $(shell find build-fuzz -name '*.d' 2>/dev/null)

@@ -22,7 +22,9 @@ RUN_PKGS="
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
-# for fixture tools, libc debug symbols for the profile test, locales.
+# for fixture tools, libc debug symbols for the profile test, locales;
+# scdoc for make man / make install (the man pages), man-db and groff-base
+# to render them in the tests; zsh to check its completion.
 TEST_PKGS="
  sysstat
  iptables
@@ -37,6 +39,10 @@ TEST_PKGS="
  libc6-dbg
  graphite-carbon
  prometheus
+ scdoc
+ man-db
+ groff-base
+ zsh
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

@@ -27,7 +27,8 @@ static const struct cmd commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: triage COMMAND [ARGS]\n       triage help\n\nCommands:\n");
+	fprintf(out, "Usage: triage COMMAND [ARGS]\n       triage help [COMMAND]\n"
+		     "       triage -h|--help|--version\n\nCommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nRun 'triage COMMAND --help' for a command's options.\n"
@@ -54,18 +55,43 @@ static int run(const struct cmd *cmd, int argc, char **argv)
 	return cmd->own_stdout ? status : cmd_finish_stdout(status);
 }
 
+/* triage help [CMD]: the command's own --help. */
+static int help(int argc, char **argv)
+{
+	char help_arg[] = "--help";
+	const struct cmd *cmd;
+
+	if (argc < 3) {
+		usage(stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	}
+	if (argc > 3) {
+		fprintf(stderr, "triage: help takes one command: '%s'\nsee 'triage help'\n",
+			argv[3]);
+		return EXIT_USAGE;
+	}
+	cmd = find_command(argv[2]);
+	if (!cmd) {
+		fprintf(stderr, "triage: not a triage command: '%s'\nsee 'triage help'\n", argv[2]);
+		return EXIT_USAGE;
+	}
+	return run(cmd, 2, (char *[]){ argv[2], help_arg, NULL });
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *cmd;
 	const char *self = argc > 0 ? basename(argv[0]) : "triage";
 
 	if (strcmp(self, "pidstat") == 0)
-		return run(find_command("pidstat"), argc, argv);
+		return cmd_pidstat_link(argc, argv); /* sysstat checks no write either */
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return cmd_finish_stdout(EXIT_OK);
 	}
@@ -73,8 +99,7 @@ int main(int argc, char **argv)
 		return run(find_command("version"), argc - 1, argv + 1);
 	cmd = find_command(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "triage: '%s' is not a triage command; see 'triage help'\n",
-			argv[1]);
+		fprintf(stderr, "triage: not a triage command: '%s'\nsee 'triage help'\n", argv[1]);
 		return EXIT_USAGE;
 	}
 	return run(cmd, argc - 1, argv + 1);

@@ -14,6 +14,7 @@ struct cmd {
 };
 
 int cmd_pidstat(int argc, char **argv);
+int cmd_pidstat_link(int argc, char **argv); /* invoked as "pidstat": no --help of ours */
 int cmd_load(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -24,6 +25,23 @@ int cmd_version(int argc, char **argv);
 
 /* Reports an error as "triage <cmd>: <message>" on stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * A usage error: "triage <cmd>: <message>" (which names the bad word as
+ * '<word>'), then "see 'triage <cmd> --help'", on stderr; no usage dump.
+ * Returns EXIT_USAGE. cmd may be two words ("probe runq").
+ */
+int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Just the "see 'triage <cmd> --help'" line (pidstat mode adds it after sysstat's usage). */
+void cmd_see_help(const char *cmd);
+
+/*
+ * getopt_long (opterr = 0, optstring starting with ':' after any '+')
+ * returned '?' or ':' for argv: reports the option it stopped at with
+ * cmd_usage_error. before is optind before that call. Returns EXIT_USAGE.
+ */
+int cmd_getopt_error(const char *cmd, int c, char **argv, int before);
 
 /*
  * Flushes stdout and reports a write failure (full disk, EIO) instead of

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "collect/collect.h"
 #include "common.h"
+#include "help/collect.h"
 #include "runloop/stop.h"
 #include "util/parse.h"
 
@@ -28,35 +29,6 @@ struct collect_cli {
 	struct collect_opts o;
 	pid_t pids[COLLECT_MAX_PIDS];
 };
-
-static void usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "Usage: triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen ADDR:PORT]\n"
-	    "                      [--prefix P] [--group comm|cgroup|pid] [--top N]\n"
-	    "                      [-p PID,...] [--buffer SECONDS] [--once] [--root DIR]\n"
-	    "\n"
-	    "Feeds Graphite (plaintext over TCP) and Prometheus (/metrics) with CPU,\n"
-	    "switches, run-queue delay, memory and I/O per group of processes, and the\n"
-	    "host's CPU, load, pressure, memory, disks and network (docs/collect.md).\n"
-	    "\n"
-	    "  -i, --interval S     seconds between samples (default 10); timestamps align to it\n"
-	    "      --graphite H:P   send to carbon at H:P (plaintext protocol)\n"
-	    "      --listen A:P     serve /metrics and /healthz at A:P (e.g. 127.0.0.1:9977)\n"
-	    "      --prefix P       Graphite prefix (default triage.<short hostname>)\n"
-	    "      --group BY       comm (default), cgroup, or pid (one group per process)\n"
-	    "      --top N          at most N groups, the busiest by CPU (default 50)\n"
-	    "  -p, --pid PID,...    only these processes\n"
-	    "      --buffer S       keep up to S seconds of Graphite points while carbon\n"
-	    "                       is away (default %d)\n"
-	    "      --once           one sample, Graphite lines on stdout, then exit\n"
-	    "      --root DIR       read DIR/proc instead of /proc\n"
-	    "\n"
-	    "SIGTERM or SIGINT: sends what is buffered (5 s at most), then exits 0.\n"
-	    "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc.\n",
-	    COLLECT_DEFAULT_BUFFER);
-}
 
 static int parse_group(const char *s, enum group_by *out)
 {
@@ -72,11 +44,10 @@ static int parse_group(const char *s, enum group_by *out)
 
 static int bad(const char *opt, const char *arg, const char *want)
 {
-	cmd_error("collect", "bad %s '%s': %s", opt, arg, want);
-	return EXIT_USAGE;
+	return cmd_usage_error("collect", "bad %s (%s): '%s'", opt, want, arg);
 }
 
-/* One option; returns -1 to go on, else the exit status. */
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
 static int parse_opt(int ch, struct collect_cli *c)
 {
 	switch (ch) {
@@ -116,11 +87,10 @@ static int parse_opt(int ch, struct collect_cli *c)
 		c->o.root = optarg;
 		return -1;
 	case 'h':
-		usage(stdout);
+		fputs(triage_help_collect, stdout);
 		return EXIT_OK;
-	default:
-		usage(stderr);
-		return EXIT_USAGE;
+	default: /* getopt's '?' and ':' */
+		return -2;
 	}
 }
 
@@ -140,20 +110,22 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, status;
+	int ch, status, before;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "i:p:h", longopts, NULL)) != -1)
-		if ((status = parse_opt(ch, c)) >= 0)
+	opterr = 0;
+	while (before = optind, (ch = getopt_long(argc, argv, ":i:p:h", longopts, NULL)) != -1) {
+		status = parse_opt(ch, c);
+		if (status == -2)
+			return cmd_getopt_error("collect", ch, argv, before);
+		if (status >= 0)
 			return status;
-	if (optind < argc) {
-		cmd_error("collect", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
 	}
-	if (!c->o.once && !c->o.graphite && !c->o.listen) {
-		cmd_error("collect", "nothing to feed: give --graphite, --listen or --once");
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_usage_error("collect", "unexpected argument: '%s'", argv[optind]);
+	if (!c->o.once && !c->o.graphite && !c->o.listen)
+		return cmd_usage_error("collect", "nothing to feed: give --graphite, --listen or "
+						  "--once");
 	c->o.pids = c->o.npids ? c->pids : NULL;
 	return -1;
 }

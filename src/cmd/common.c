@@ -1,5 +1,7 @@
 /* Helpers shared by the command shells. */
 #include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -19,6 +21,44 @@ void cmd_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cmd_see_help(const char *cmd)
+{
+	fprintf(stderr, "see 'triage %s --help'\n", cmd);
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "triage %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cmd_see_help(cmd);
+	return EXIT_USAGE;
+}
+
+int cmd_getopt_error(const char *cmd, int c, char **argv, int before)
+{
+	/* getopt stays on a word while inside a cluster such as -ax; a word it
+	 * passed is the one it stopped at (a missing value ends argv) */
+	const char *word = optind > before ? argv[optind - 1] : NULL;
+	bool is_long = word && !strncmp(word, "--", 2);
+
+	if (!is_long) {
+		char opt[3] = { '-', (char)optopt, '\0' };
+
+		return cmd_usage_error(
+		    cmd, c == ':' ? "option needs a value: '%s'" : "unknown option: '%s'", opt);
+	}
+	if (c == ':')
+		return cmd_usage_error(cmd, "option needs a value: '%s'", word);
+	if (optopt) /* a known long option given a value it does not take */
+		return cmd_usage_error(cmd, "option takes no value: '%s'", word);
+	return cmd_usage_error(cmd, "unknown option: '%s'", word);
 }
 
 int cmd_finish_stdout(int status)

@@ -4,18 +4,9 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/doctor.h"
 #include "probe/doctor.h"
 #include "util/json.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out, "Usage: triage doctor [--json] [--pretty]\n\n"
-		     "Checks what this machine offers for tracing (BTF, tracefs, kallsyms,\n"
-		     "perf_event_paranoid, privileges, kprobes, fentry, uprobes, perf events,\n"
-		     "frame pointers in libc) by trying each one, says which 'triage probe'\n"
-		     "probes work here, and for anything missing what you can do.\n"
-		     "Exit status: 0 when every probe works, 3 when some do not, 2 usage.\n");
-}
 
 /* Returns 0, -1 when --help was printed (exit 0), or EXIT_USAGE. */
 static int parse_args(int argc, char **argv, bool *json, bool *pretty)
@@ -26,10 +17,11 @@ static int parse_args(int argc, char **argv, bool *json, bool *pretty)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c;
+	int c, before;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while (before = optind, (c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			*json = true;
@@ -38,17 +30,14 @@ static int parse_args(int argc, char **argv, bool *json, bool *pretty)
 			*json = *pretty = true;
 			break;
 		case 'h':
-			usage(stdout);
+			fputs(triage_help_doctor, stdout);
 			return -1;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cmd_getopt_error("doctor", c, argv, before);
 		}
 	}
-	if (optind < argc) {
-		cmd_error("doctor", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_usage_error("doctor", "unexpected argument: '%s'", argv[optind]);
 	return 0;
 }
 

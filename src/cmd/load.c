@@ -11,41 +11,19 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/load.h"
 #include "load/render.h"
 #include "load/sampler.h"
 #include "util/json.h"
 #include "util/parse.h"
+
+#define LOAD_MAX_INTERVAL 86400.0
 
 struct load_opts {
 	bool json, pretty, watch, stacks;
 	const char *root;
 	struct watch_opts w;
 };
-
-static void usage(FILE *out)
-{
-	fprintf(out, "Usage: triage load [OPTIONS]\n"
-		     "       triage load --watch [OPTIONS] [INTERVAL [COUNT]]\n"
-		     "\n"
-		     "One shot: /proc/loadavg, PSI, every runnable and D thread now (wchan,\n"
-		     "kernel stack, cgroup, why it waits) and a verdict.\n"
-		     "--watch: samples task states within a CPU budget, rebuilds the kernel's\n"
-		     "1/5/15-minute averages per task and per cgroup, and prints them every\n"
-		     "INTERVAL seconds (default 5) beside /proc/loadavg, COUNT times (default:\n"
-		     "until interrupted).\n"
-		     "\n"
-		     "  --json         JSON (one object; --watch: one object per line)\n"
-		     "  --pretty       indented JSON\n"
-		     "  --root DIR     read DIR/proc (or a fixture root, docs/fixtures.md)\n"
-		     "  --budget PCT   --watch: CPU budget in %% of one CPU (default 2)\n"
-		     "  --no-rt        --watch: sample at normal priority (default: SCHED_FIFO\n"
-		     "                 priority 1 when permitted, so that samples are not\n"
-		     "                 biased towards quiet moments; the budget still holds)\n"
-		     "  --top N        --watch: tasks listed per report (default 10)\n"
-		     "  --no-stacks    do not read kernel stacks (wchan only)\n"
-		     "\n"
-		     "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 no /proc/loadavg.\n");
-}
 
 static int parse_budget(const char *s, double *out)
 {
@@ -57,16 +35,23 @@ static int parse_budget(const char *s, double *out)
 	return 0;
 }
 
+/* INTERVAL and COUNT of --watch; returns 0 or the exit status. */
 static int parse_positionals(int argc, char **argv, struct load_opts *o)
 {
-	if (argc > 0 && (!o->watch || parse_seconds(argv[0], &o->w.interval_s)))
-		return -EINVAL;
+	if (argc > 0 && !o->watch)
+		return cmd_usage_error("load", "INTERVAL and COUNT need --watch: '%s'", argv[0]);
+	if (argc > 0 &&
+	    (parse_seconds(argv[0], &o->w.interval_s) || o->w.interval_s > LOAD_MAX_INTERVAL))
+		return cmd_usage_error(
+		    "load", "bad INTERVAL (seconds, above 0, at most a day): '%s'", argv[0]);
 	if (argc > 1 && parse_uint(argv[1], 1, 1000000000, &o->w.count))
-		return -EINVAL;
-	return argc > 2 ? -EINVAL : 0;
+		return cmd_usage_error("load", "bad COUNT (1 or more): '%s'", argv[1]);
+	if (argc > 2)
+		return cmd_usage_error("load", "unexpected argument: '%s'", argv[2]);
+	return 0;
 }
 
-/* One option; returns -1 to go on, else the exit status. */
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
 static int parse_opt(int c, struct load_opts *o)
 {
 	unsigned top;
@@ -93,21 +78,20 @@ static int parse_opt(int c, struct load_opts *o)
 	case 'b':
 		if (parse_budget(optarg, &o->w.budget) == 0)
 			return -1;
-		cmd_error("load", "bad --budget '%s': a percentage in (0, 100]", optarg);
-		return EXIT_USAGE;
+		return cmd_usage_error("load", "bad --budget (a percentage in (0, 100]): '%s'",
+				       optarg);
 	case 't':
 		if (parse_uint(optarg, 1, 100000, &top) == 0) {
 			o->w.top = (int)top;
 			return -1;
 		}
-		cmd_error("load", "bad --top '%s': a count from 1 to 100000", optarg);
-		return EXIT_USAGE;
+		return cmd_usage_error("load", "bad --top (a count from 1 to 100000): '%s'",
+				       optarg);
 	case 'h':
-		usage(stdout);
+		fputs(triage_help_load, stdout);
 		return EXIT_OK;
-	default:
-		usage(stderr);
-		return EXIT_USAGE;
+	default: /* getopt's '?' and ':' */
+		return -2;
 	}
 }
 
@@ -121,18 +105,19 @@ static int parse_args(int argc, char **argv, struct load_opts *o)
 		{ "no-stacks", no_argument, NULL, 'S' },    { "top", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
 	};
-	int c, status;
+	int c, status, before;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
-		if ((status = parse_opt(c, o)) >= 0)
+	opterr = 0;
+	while (before = optind, (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		status = parse_opt(c, o);
+		if (status == -2)
+			return cmd_getopt_error("load", c, argv, before);
+		if (status >= 0)
 			return status;
-	if (parse_positionals(argc - optind, argv + optind, o)) {
-		cmd_error("load", "bad arguments: INTERVAL and COUNT need --watch, "
-				  "INTERVAL > 0, COUNT >= 1");
-		return EXIT_USAGE;
 	}
-	return -1;
+	status = parse_positionals(argc - optind, argv + optind, o);
+	return status ? status : -1;
 }
 
 static int errno_status(int err)

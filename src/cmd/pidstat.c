@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/pidstat.h"
 #include "pidstat/pidstat.h"
 #include "runloop/clock.h"
 #include "runloop/fdlimit.h"
@@ -100,6 +101,7 @@ struct session {
 	struct runloop_stop stop; /* SIGINT (as sysstat), SIGTERM (as 12.7.8), SIGCHLD for -e */
 	struct runloop_clock clk;
 	char *outbuf;
+	pid_t missing; /* a -p PID with no process at the start (said at the end) */
 };
 
 static int open_root(struct session *s)
@@ -180,7 +182,11 @@ static bool parse_args(struct session *s, int argc, char **argv, int *status)
 		return true;
 	}
 	if (rc) {
+		/* sysstat's bytes and status, then what triage found wrong */
 		pidstat_write_usage(stderr, argv[0]);
+		if (s->opts.why)
+			fprintf(stderr, "triage pidstat: %s: '%s'\n", s->opts.why, s->opts.bad);
+		cmd_see_help("pidstat");
 		pidstat_opts_release(&s->opts);
 		*status = 1;
 		return true;
@@ -226,7 +232,50 @@ static int run_session(struct session *s)
 	return pidstat_write_failure(stderr, rc, r->err_errno);
 }
 
+/* The first -p PID without a process now, or 0 (-p ALL and SELF always have one). */
+static pid_t first_missing(const struct session *s)
+{
+	for (size_t i = 0; i < s->opts.npids; i++) {
+		char path[24];
+		int fd;
+
+		snprintf(path, sizeof(path), "%d", (int)s->opts.pids[i]);
+		fd = procfs_openat(s->pf, path, O_RDONLY | O_DIRECTORY);
+		if (fd == -ENOENT)
+			return s->opts.pids[i];
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+/* --help: triage's own page (sysstat's pidstat has none). Not before -e's program. */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "-e"); i++)
+		if (!strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
+static int run_pidstat(int argc, char **argv);
+
 int cmd_pidstat(int argc, char **argv)
+{
+	if (wants_help(argc, argv)) {
+		fputs(triage_help_pidstat, stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	}
+	return run_pidstat(argc, argv);
+}
+
+/* Reached as "pidstat": sysstat's pidstat, whose --help is a usage error. */
+int cmd_pidstat_link(int argc, char **argv)
+{
+	return run_pidstat(argc, argv);
+}
+
+static int run_pidstat(int argc, char **argv)
 {
 	struct session s;
 	int rc;
@@ -242,7 +291,10 @@ int cmd_pidstat(int argc, char **argv)
 		release_session(&s);
 		return rc;
 	}
+	s.missing = s.opts.exec_argv ? 0 : first_missing(&s);
 	rc = run_session(&s);
+	if (s.missing) /* sysstat prints an empty table and says nothing */
+		fprintf(stderr, "triage pidstat: no such process: '%d'\n", (int)s.missing);
 	release_session(&s);
 	fflush(stdout);
 	setvbuf(stdout, NULL, _IONBF, 0);

@@ -4,11 +4,14 @@
  * src/cmd/probe_<name>.c over src/probe/ (user side) and src/bpf/ (BPF side).
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "common.h"
+#include "help/probe.h"
 #include "probe/session.h"
 #include "probe/probe_cmds.h"
 
@@ -21,30 +24,31 @@ static const struct cmd probes[] = {
 	{ "profile", probe_profile_main, "on-CPU sampling with stacks" },
 };
 
-static void probe_usage(FILE *out)
-{
-	fprintf(out, "Usage: triage probe PROBE [OPTIONS]\n\nProbes:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(probes); i++)
-		fprintf(out, "  %-9s %s\n", probes[i].name, probes[i].summary);
-	fprintf(out, "\nRun 'triage probe PROBE --help' for its options; "
-		     "'triage doctor' tells what this machine supports.\n");
-}
-
 int cmd_probe(int argc, char **argv)
 {
-	if (argc < 2) {
-		probe_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2)
+		return cmd_usage_error("probe", "which probe? (syscalls, trace, offcpu, runq, "
+						"profile)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		probe_usage(stdout);
+		fputs(triage_help_probe, stdout);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(probes); i++)
 		if (!strcmp(argv[1], probes[i].name))
 			return probes[i].run(argc - 1, argv + 1);
-	cmd_error("probe", "'%s' is not a probe; see 'triage probe --help'", argv[1]);
-	return EXIT_USAGE;
+	return cmd_usage_error("probe", "not a probe: '%s'", argv[1]);
+}
+
+int probe_cmd_usage_error(const char *probe, const char *fmt, ...)
+{
+	char cmd[48], msg[512];
+	va_list ap;
+
+	snprintf(cmd, sizeof(cmd), "probe %s", probe);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return cmd_usage_error(cmd, "%s", msg);
 }
 
 int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_opts *o)
@@ -57,17 +61,15 @@ int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_o
 	case 'C': {
 		int err = probe_parse_comm(arg, o->target.comm);
 
-		if (err == -ENAMETOOLONG) {
-			cmd_error("probe", "%s: comm '%s' is longer than the kernel's 15 bytes",
-				  probe, arg);
-			return EXIT_USAGE;
-		}
+		if (err == -ENAMETOOLONG)
+			return probe_cmd_usage_error(
+			    probe, "-C longer than the kernel's 15 bytes: '%s'", arg);
 		if (err)
 			goto bad;
 		return 0;
 	}
 	case 'd':
-		if (probe_parse_duration(arg, &o->duration_s))
+		if (probe_parse_duration(arg, &o->duration_s) || o->duration_s > PROBE_MAX_SECONDS)
 			goto bad;
 		return 0;
 	case 'j':
@@ -83,29 +85,38 @@ int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_o
 		return 1;
 	}
 bad:
-	cmd_error("probe", "%s: bad value '%s' for -%c", probe, arg, opt);
-	return EXIT_USAGE;
+	return probe_cmd_usage_error(probe, "bad -%c value: '%s'", opt, arg);
 }
 
 int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv, struct probe_opts *o)
 {
-	char shortopts[64];
-	int c, rc;
+	char shortopts[64], cmd[48];
+	int c, rc, before;
 
-	snprintf(shortopts, sizeof(shortopts), "%s" PROBE_COMMON_SHORTOPTS "%s",
+	snprintf(shortopts, sizeof(shortopts), "%s:" PROBE_COMMON_SHORTOPTS "%s",
 		 spec->in_order ? "+" : "", spec->shortopts ? spec->shortopts : "");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, spec->longopts, NULL)) != -1) {
+	opterr = 0;
+	while (before = optind,
+	       (c = getopt_long(argc, argv, shortopts, spec->longopts, NULL)) != -1) {
 		if (c == 'h') {
-			spec->usage(stdout, spec->ctx);
+			fputs(triage_help_probe, stdout);
 			return -1;
 		}
-		rc = spec->own_option ? spec->own_option(c, spec->ctx) : 1;
-		if (rc == 1)
+		rc = c == '?' || c == ':' ? 1
+		     : spec->own_option	  ? spec->own_option(c, spec->ctx)
+					  : 1;
+		if (rc == 1 && c != '?' && c != ':')
 			rc = probe_cmd_option(spec->name, c, optarg, o);
 		if (rc == 1) {
-			spec->usage(stderr, spec->ctx);
-			return EXIT_USAGE;
+			snprintf(cmd, sizeof(cmd), "probe %s", spec->name);
+			if (c == '?' || c == ':')
+				return cmd_getopt_error(cmd, c, argv, before);
+			/* an option another probe has (own_option said 1), as typed */
+			return cmd_usage_error(cmd, "option not for this probe: '%s'",
+					       optarg && optarg == argv[optind - 1] && optind > 1
+						   ? argv[optind - 2]
+						   : argv[optind - 1]);
 		}
 		if (rc)
 			return rc;
@@ -128,20 +139,16 @@ static int check_process(const char *probe, int pid)
 
 	if (pid <= 0 || probe_process_tgid(pid, &tgid) || tgid == pid)
 		return 0; /* a missing pid is reported when the probe watches it */
-	cmd_error("probe", "%s: %d is a thread of process %d; use -p %d", probe, pid, tgid, tgid);
-	return EXIT_USAGE;
+	return probe_cmd_usage_error(probe, "-p names a thread of process %d (use -p %d): '%d'",
+				     tgid, tgid, pid);
 }
 
 int probe_cmd_check_target(const char *probe, const struct probe_target *t, bool allow_all)
 {
-	if (probe_target_check(t)) {
-		cmd_error("probe", "%s: give only one of -p PID or -C COMM", probe);
-		return EXIT_USAGE;
-	}
-	if (!allow_all && probe_target_all(t)) {
-		cmd_error("probe", "%s: give -p PID or -C COMM", probe);
-		return EXIT_USAGE;
-	}
+	if (probe_target_check(t))
+		return probe_cmd_usage_error(probe, "give only one of -p PID or -C COMM");
+	if (!allow_all && probe_target_all(t))
+		return probe_cmd_usage_error(probe, "give -p PID or -C COMM");
 	return check_process(probe, t->pid);
 }
 
@@ -152,20 +159,15 @@ int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct
 
 	if (err)
 		return err;
-	if (!(flags & PROBE_CMD_INTERVAL) && first < argc) {
-		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first]);
-		return EXIT_USAGE;
-	}
+	if (!(flags & PROBE_CMD_INTERVAL) && first < argc)
+		return probe_cmd_usage_error(probe, "unexpected argument: '%s'", argv[first]);
 	err = probe_parse_interval(argc, argv, first, &o->interval_s, &o->count);
-	if (err == -E2BIG) {
-		cmd_error("probe", "%s: unexpected argument '%s'", probe, argv[first + 2]);
-		return EXIT_USAGE;
-	}
-	if (err) {
-		cmd_error("probe", "%s: bad interval or count in '%s%s%s'", probe, argv[first],
-			  first + 1 < argc ? " " : "", first + 1 < argc ? argv[first + 1] : "");
-		return EXIT_USAGE;
-	}
+	if (err == -E2BIG)
+		return probe_cmd_usage_error(probe, "unexpected argument: '%s'", argv[first + 2]);
+	if (err || o->interval_s > PROBE_MAX_SECONDS)
+		return probe_cmd_usage_error(probe, "bad interval or count: '%s%s%s'", argv[first],
+					     first + 1 < argc ? " " : "",
+					     first + 1 < argc ? argv[first + 1] : "");
 	return 0;
 }
 

@@ -15,6 +15,9 @@
 #include "probe/stackprobe.h"
 #include "util/parse.h"
 
+/* -F HZ and -t N (--top), besides the common ones */
+#define STACK_SHORTOPTS "F:t:"
+
 enum {
 	OPT_FREQ = 'F',
 	OPT_TOP = 't',
@@ -23,25 +26,6 @@ enum {
 	OPT_NO_USTACKS,
 	OPT_PER_THREAD,
 };
-
-static void usage(const struct sp_probe *p, FILE *out)
-{
-	bool stacks = p->features & SP_STACKS;
-
-	fprintf(out,
-		"Usage: triage probe %s [-p PID | -C COMM] [-d SECONDS]%s%s [--json [--pretty]]%s "
-		"[-v]\n",
-		p->name, p->features & SP_FREQ ? " [-F HZ]" : "",
-		stacks ? " [--top N] [--folded]" : "",
-		p->features & SP_PER_THREAD ? " [--per-thread]" : "");
-	if (stacks)
-		fprintf(out, "       [--no-kernel-stacks] [--no-user-stacks]\n");
-	fprintf(out,
-		"Traces one process (-p), every process with a comm (-C), or without either\n"
-		"every task on the system. Runs until Ctrl-C, SIGTERM, the -d limit, or the\n"
-		"target's exit; then reports. See docs/probe-%s.md.\n",
-		p->name);
-}
 
 /* The feature an option needs (0: every probe has it). */
 static unsigned option_feature(int c)
@@ -68,8 +52,7 @@ struct stack_args {
 
 static int bad_value(struct stack_args *a, const char *what)
 {
-	cmd_error("probe", "%s: invalid %s '%s'", a->probe->name, what, optarg ? optarg : "");
-	return EXIT_USAGE;
+	return probe_cmd_usage_error(a->probe->name, "bad %s: '%s'", what, optarg ? optarg : "");
 }
 
 /* The probe's own options: 0 if handled, 1 if unknown, EXIT_USAGE for a bad value. */
@@ -82,10 +65,13 @@ static int own_option(int c, void *ctx)
 		return 1;
 	switch (c) {
 	case OPT_FREQ:
-		return parse_uint(optarg, 1, 10000, &o->freq) ? bad_value(a, "frequency (1-10000)")
-							      : 0;
+		return parse_uint(optarg, 1, 10000, &o->freq)
+			   ? bad_value(a, "-F value (1 to 10000)")
+			   : 0;
 	case OPT_TOP:
-		return parse_uint(optarg, 1, 100000, &o->top) ? bad_value(a, "--top") : 0;
+		return parse_uint(optarg, 1, 100000, &o->top)
+			   ? bad_value(a, "--top value (1 to 100000)")
+			   : 0;
 	case OPT_FOLDED:
 		o->folded = true;
 		return 0;
@@ -103,11 +89,6 @@ static int own_option(int c, void *ctx)
 	}
 }
 
-static void spec_usage(FILE *out, void *ctx)
-{
-	usage(((struct stack_args *)ctx)->probe, out);
-}
-
 /* Returns 0, -1 after --help, or EXIT_USAGE after a message. */
 static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o)
 {
@@ -122,22 +103,18 @@ static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp
 		{ 0 },
 	};
 	struct stack_args a = { p, o };
-	const struct probe_cmd_spec spec = { p->name,	 longopts,   "F:t:", false,
-					     spec_usage, own_option, &a };
+	const struct probe_cmd_spec spec = { p->name, longopts,	  STACK_SHORTOPTS,
+					     false,   own_option, &a };
 	int rc;
 
 	sp_opts_init(o);
 	rc = probe_cmd_getopt(&spec, argc, argv, &o->base);
 	if (rc)
 		return rc;
-	if (optind < argc) {
-		cmd_error("probe", "%s: unexpected argument '%s'", p->name, argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (o->folded && o->base.json) {
-		cmd_error("probe", "%s: --folded and --json exclude each other", p->name);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return probe_cmd_usage_error(p->name, "unexpected argument: '%s'", argv[optind]);
+	if (o->folded && o->base.json)
+		return probe_cmd_usage_error(p->name, "--folded and --json exclude each other");
 	return probe_cmd_check_target(p->name, &o->base.target, true);
 }
 

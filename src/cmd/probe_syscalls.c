@@ -12,28 +12,6 @@
 
 #define NAME "syscalls"
 
-static void usage(FILE *out, void *ctx)
-{
-	fprintf(out, "Usage: triage probe syscalls [-p PID | -C COMM] [-d SECONDS] [--hist]\n"
-		     "                             [--json] [interval [count]]\n\n"
-		     "Counts every syscall of a process, or of every process without -p/-C\n"
-		     "(exactly: syscall tracepoints), with errors by errno and latency; the\n"
-		     "system-wide report also lists the busiest processes. Ends on Ctrl-C,\n"
-		     "SIGTERM, -d, after count intervals, or when the process exits (its\n"
-		     "totals are printed).\n\n"
-		     "  -p, --pid PID        the process (all its threads)\n"
-		     "  -C, --comm COMM      every process with this exact comm\n"
-		     "  -d, --duration S     stop after S seconds\n"
-		     "      --hist           latency histograms (log2 microseconds)\n"
-		     "      --no-latency     counts and errors only: no timing, lower overhead\n"
-		     "  -j, --json           JSON output (--pretty: indented)\n"
-		     "  -v, --verbose        show libbpf's own messages\n"
-		     "  interval [count]     a report every interval seconds (counts are deltas,\n"
-		     "                       MAX is since the start), count times\n"
-		     "Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privilege or\n"
-		     "kernel support (see 'triage doctor').\n");
-}
-
 struct sc_out {
 	const struct probe_opts *opts;
 	bool hist;
@@ -99,7 +77,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *
 		{ 0 },
 	};
 	/* In order: the trailing "interval [count]" are operands. */
-	const struct probe_cmd_spec spec = { NAME, longopts, NULL, true, usage, own_option, flags };
+	const struct probe_cmd_spec spec = { NAME, longopts, NULL, true, own_option, flags };
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
 	return rc ? rc

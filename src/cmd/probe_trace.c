@@ -13,24 +13,6 @@
 #define NAME "trace"
 #define MAX_SYSCALLS 64
 
-static void usage(FILE *out, void *ctx)
-{
-	fprintf(out, "Usage: triage probe trace SYSCALL[,SYSCALL...] {-p PID | -C COMM}\n"
-		     "                          [-d SECONDS] [--json]\n\n"
-		     "Shows each call of the named syscalls live: decoded arguments (paths,\n"
-		     "fds, open and AT_* flags), return value or errno name, duration. Needs\n"
-		     "no kernel debug symbols (BTF syscall tracepoints). Ends on Ctrl-C,\n"
-		     "SIGTERM, -d, or when the process exits.\n\n"
-		     "  -p, --pid PID        the process (all its threads)\n"
-		     "  -C, --comm COMM      every process with this exact comm\n"
-		     "  -d, --duration S     stop after S seconds\n"
-		     "  -j, --json           one JSON document: {\"events\":[...],\"lost\":N}\n"
-		     "  -v, --verbose        show libbpf's own messages\n"
-		     "Example: triage probe trace open,openat,openat2 -p 1234\n"
-		     "Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privilege or\n"
-		     "kernel support (see 'triage doctor').\n");
-}
-
 struct tr_out {
 	const struct probe_opts *opts;
 	struct json_writer json;
@@ -64,25 +46,21 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 {
 	static const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
 	/* Not in order: "trace openat -p PID" and "trace -p PID openat" both work. */
-	const struct probe_cmd_spec spec = { NAME, longopts, NULL, false, usage, NULL, NULL };
+	const struct probe_cmd_spec spec = { NAME, longopts, NULL, false, NULL, NULL };
 	char bad[64];
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
 	if (rc)
 		return rc;
-	if (optind >= argc) {
-		cmd_error("probe", "%s: name the syscalls to trace, e.g. 'openat,execve'", NAME);
-		return EXIT_USAGE;
-	}
+	if (optind >= argc)
+		return probe_cmd_usage_error(NAME, "name the syscalls to trace, e.g. "
+						   "'openat,execve'");
 	*n = tr_parse_syscalls(argv[optind], nrs, MAX_SYSCALLS, bad, sizeof(bad));
-	if (*n == -E2BIG) {
-		cmd_error("probe", "%s: at most %d syscalls", NAME, MAX_SYSCALLS);
-		return EXIT_USAGE;
-	}
-	if (*n < 0) {
-		cmd_error("probe", "%s: unknown syscall '%s'", NAME, bad);
-		return EXIT_USAGE;
-	}
+	if (*n == -E2BIG)
+		return probe_cmd_usage_error(NAME, "more than %d syscalls: '%s'", MAX_SYSCALLS,
+					     argv[optind]);
+	if (*n < 0)
+		return probe_cmd_usage_error(NAME, "unknown syscall: '%s'", bad);
 	return probe_cmd_finish(NAME, argc, argv, optind + 1, opts, 0);
 }
 

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/report.h"
 #include "report/report.h"
 #include "runloop/stop.h"
 #include "util/json.h"
@@ -30,28 +31,6 @@ struct report_cli {
 	pid_t pids[REPORT_MAX_PIDS];
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: triage report [-d SECONDS] [-p PID,...] [--json] [--no-bpf]\n"
-		"                     [--color=auto|always|never] [--root DIR]\n"
-		"\n"
-		"Watches the machine for a window (10 s by default), then says what is\n"
-		"wrong, with the numbers, and what to run next: CPU, processes and threads,\n"
-		"load, memory, disks, network and the kernel log (docs/report.md).\n"
-		"\n"
-		"  -d, --duration S   the window in seconds (default 10)\n"
-		"  -p, --pid PID,...  look at these processes only (host figures stay)\n"
-		"  -j, --json         one JSON document (--pretty: indented)\n"
-		"      --no-bpf       no eBPF enrichment\n"
-		"      --color=WHEN   auto (a terminal, unless NO_COLOR is set), always, never\n"
-		"      --root DIR     read DIR/proc, DIR/sys, DIR/dev/kmsg (or a fixture root)\n"
-		"\n"
-		"Ctrl-C ends the window early and reports what was seen.\n"
-		"Exit status: 0 the report ran (whatever it found), 1 runtime failure,\n"
-		"2 usage error, 3 no /proc or missing privilege.\n");
-}
-
 static int parse_color(const char *s, enum color_when *out)
 {
 	static const char *const names[] = { "auto", "always", "never" };
@@ -64,21 +43,19 @@ static int parse_color(const char *s, enum color_when *out)
 	return -EINVAL;
 }
 
-/* One option; returns -1 to go on, else the exit status. */
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
 static int parse_opt(int ch, struct report_cli *c)
 {
 	switch (ch) {
 	case 'd':
 		if (!parse_seconds(optarg, &c->o.seconds) && c->o.seconds <= REPORT_MAX_SECONDS)
 			return -1;
-		cmd_error("report", "bad -d '%s': seconds, more than 0 and at most %d", optarg,
-			  REPORT_MAX_SECONDS);
-		return EXIT_USAGE;
+		return cmd_usage_error("report", "bad -d (seconds, above 0, at most %d): '%s'",
+				       REPORT_MAX_SECONDS, optarg);
 	case 'p':
 		if (!parse_pid_list(optarg, c->pids, REPORT_MAX_PIDS, &c->o.npids))
 			return -1;
-		cmd_error("report", "bad -p '%s': PIDs separated by commas", optarg);
-		return EXIT_USAGE;
+		return cmd_usage_error("report", "bad -p (PIDs separated by commas): '%s'", optarg);
 	case 'j':
 		c->json = true;
 		return -1;
@@ -91,17 +68,16 @@ static int parse_opt(int ch, struct report_cli *c)
 	case 'c':
 		if (!parse_color(optarg, &c->color))
 			return -1;
-		cmd_error("report", "bad --color '%s': auto, always or never", optarg);
-		return EXIT_USAGE;
+		return cmd_usage_error("report", "bad --color (auto, always or never): '%s'",
+				       optarg);
 	case 'r':
 		c->o.root = optarg;
 		return -1;
 	case 'h':
-		usage(stdout);
+		fputs(triage_help_report, stdout);
 		return EXIT_OK;
-	default:
-		usage(stderr);
-		return EXIT_USAGE;
+	default: /* getopt's '?' and ':' */
+		return -2;
 	}
 }
 
@@ -118,16 +94,19 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, status;
+	int ch, status, before;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "d:p:jh", longopts, NULL)) != -1)
-		if ((status = parse_opt(ch, c)) >= 0)
+	opterr = 0;
+	while (before = optind, (ch = getopt_long(argc, argv, ":d:p:jh", longopts, NULL)) != -1) {
+		status = parse_opt(ch, c);
+		if (status == -2)
+			return cmd_getopt_error("report", ch, argv, before);
+		if (status >= 0)
 			return status;
-	if (optind < argc) {
-		cmd_error("report", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
 	}
+	if (optind < argc)
+		return cmd_usage_error("report", "unexpected argument: '%s'", argv[optind]);
 	c->o.pids = c->o.npids ? c->pids : NULL;
 	return -1;
 }

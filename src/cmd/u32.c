@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "cmd/u32_cmd.h"
 #include "common.h"
+#include "help/u32.h"
 #include "u32/args.h"
 #include "u32/capture.h"
 #include "u32/rule.h"
@@ -34,26 +35,6 @@ struct test_opts {
 	int nwords;
 };
 
-static void usage(FILE *out)
-{
-	fputs("usage: triage u32 test [--rules FILE] [--verdicts] [--json] [--bm-layout MODEL] "
-	      "[--defrag]\n"
-	      "                       [--shift reject|mod32] [--string-to end|start]\n"
-	      "                       [RULE [-- RULE]...] CAPTURE...\n"
-	      "       triage u32 explain [--json] [--shift reject|mod32] RULE|EXPR "
-	      "[--packet N CAPTURE]\n"
-	      "       triage u32 lint [--json] [--rules FILE] [RULE|EXPR [-- RULE|EXPR]...]\n"
-	      "       triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
-	      "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n"
-	      "RULE: match arguments as iptables takes them (-m u32 [!] --u32 EXPR, -m string\n"
-	      "      --algo bm|kmp ..., -p, --sport, --dport, -f), as separate words or in one\n"
-	      "      quoted argument; or a whole iptables/ip6tables command line, whose command,\n"
-	      "      chain, -t, -j and -m state are set aside (test: in one argument only).\n"
-	      "EXPR: a bare u32 expression, e.g. '6&0xFF=17'. \"--\" separates rules.\n"
-	      "MODEL: auto (default), linear, l3, l4, kmp. See docs/u32.md.\n",
-	      out);
-}
-
 static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 static int usage_error(const char *fmt, ...)
@@ -64,9 +45,7 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cmd_error("u32", "%s", msg);
-	usage(stderr);
-	return EXIT_USAGE;
+	return cmd_usage_error("u32", "%s", msg);
 }
 
 static int parse_layout(const char *s, enum u32_bm_layout *out)
@@ -104,6 +83,7 @@ static int add_inline_rule(struct u32_ruleset *rs, struct test_opts *o)
 	if (rc == -EINVAL) {
 		u32_rule_error_render(why, msg, sizeof(msg));
 		cmd_error("u32", "%s: %s", r->name, msg);
+		cmd_see_help("u32");
 	} else if (rc == 0 && u32_ruleset_add(rs, r)) {
 		rc = -ENOMEM;
 	}
@@ -123,7 +103,7 @@ static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *
 	int rc = u32_kernel_profile_option(&o->kp, a, val);
 
 	if (rc < 0)
-		return -usage_error("%s wants %s, not \"%s\"", a,
+		return -usage_error("bad %s value (%s): '%s'", a,
 				    strcmp(a, "--shift") ? "end or start" : "reject or mod32",
 				    val ? val : "");
 	if (rc == 1)
@@ -135,11 +115,11 @@ static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *
 	else if (strcmp(a, "--defrag") == 0)
 		o->defrag = true;
 	else if ((strcmp(a, "--bm-layout") == 0 || strcmp(a, "--rules") == 0) && !val)
-		return -usage_error("%s wants a value", a);
+		return -usage_error("option needs a value: '%s'", a);
 	else if (strcmp(a, "--bm-layout") == 0) {
 		if (parse_layout(val, &o->layout))
 			return -usage_error(
-			    "unknown --bm-layout \"%s\" (auto, linear, l3, l4, kmp)", val);
+			    "bad --bm-layout value (auto, linear, l3, l4, kmp): '%s'", val);
 		return 2;
 	} else if (strcmp(a, "--rules") == 0) {
 		if (u32_ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
@@ -156,8 +136,8 @@ static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *
 static int rule_word(struct test_opts *o, char *word, char *next)
 {
 	if (o->nwords + 2 >= MAX_INLINE_WORDS)
-		return -usage_error("too many words in an inline rule (at most %d)",
-				    MAX_INLINE_WORDS - 2);
+		return -usage_error("too many words in an inline rule (at most %d): '%s'",
+				    MAX_INLINE_WORDS - 2, word);
 	o->words[o->nwords++] = word;
 	/* a value-taking option keeps its value; an unknown one is left to the rule parser */
 	if (u32_rule_arg_takes_value(word) && next && strcmp(next, "--")) {
@@ -185,11 +165,11 @@ static int test_arg(struct test_opts *o, struct u32_ruleset *rs, char *a, char *
 	if (rule_time && ((a[0] == '-' && a[1]) || strcmp(a, "!") == 0))
 		return rule_word(o, a, next);
 	if (a[0] == '-' && a[1])
-		return -usage_error("unknown option \"%s\"", a);
+		return -usage_error("unknown option: '%s'", a);
 	if ((status = add_inline_rule(rs, o)))
 		return -status;
 	if (o->ncaptures == MAX_CAPTURES)
-		return -usage_error("too many captures (at most %d)", MAX_CAPTURES);
+		return -usage_error("too many captures (at most %d): '%s'", MAX_CAPTURES, a);
 	o->captures[o->ncaptures++] = a;
 	return 1;
 }
@@ -422,13 +402,12 @@ static int cmd_u32_test(int argc, char **argv)
 
 int cmd_u32(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
-	}
-	/* "triage u32 SUB --help": the one usage text covers every subcommand */
-	if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
-		usage(stdout);
+	if (argc < 2)
+		return usage_error("which subcommand? (test, explain, lint, recipe)");
+	/* "triage u32 [SUB] --help": the one page covers every subcommand */
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))) {
+		fputs(triage_help_u32, stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "test") == 0)
@@ -439,5 +418,5 @@ int cmd_u32(int argc, char **argv)
 		return u32_cmd_lint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "recipe") == 0)
 		return u32_cmd_recipe(argc - 1, argv + 1);
-	return usage_error("unknown subcommand \"%s\"", argv[1]);
+	return usage_error("not a u32 subcommand: '%s'", argv[1]);
 }

@@ -49,24 +49,17 @@ struct explain_opts {
 	int nwords;
 };
 
-static const char EXPLAIN_USAGE[] =
-    "usage: triage u32 explain [--json] [--shift reject|mod32] RULE|EXPR [--packet N CAPTURE]\n";
-static const char RECIPE_USAGE[] =
-    "usage: triage u32 recipe tls-client-hello [--sni DOMAIN]\n"
-    "       triage u32 recipe dns-query DOMAIN [--type A|AAAA|MX|HTTPS|...] [--ipv6]\n";
-
-/* "triage u32: TOOL: WHAT "ARG"" and the tool's usage on stderr; EXIT_USAGE. */
-static int tool_usage(const char *tool, const char *usage, const char *what, const char *arg)
+/* "triage u32: TOOL: WHAT: 'ARG'" and where to read more; EXIT_USAGE. */
+static int tool_usage(const char *tool, const char *what, const char *arg)
 {
-	cmd_error("u32", "%s: %s%s%s%s", tool, what, arg ? " \"" : "", arg ? arg : "",
-		  arg ? "\"" : "");
-	fputs(usage, stderr);
-	return EXIT_USAGE;
+	if (arg)
+		return cmd_usage_error("u32", "%s: %s: '%s'", tool, what, arg);
+	return cmd_usage_error("u32", "%s: %s", tool, what);
 }
 
 static int explain_usage(const char *what, const char *arg)
 {
-	return tool_usage("explain", EXPLAIN_USAGE, what, arg);
+	return tool_usage("explain", what, arg);
 }
 
 static int parse_explain_option(struct explain_opts *o, int argc, char **argv, int *i)
@@ -79,14 +72,13 @@ static int parse_explain_option(struct explain_opts *o, int argc, char **argv, i
 			return explain_usage("--packet wants a frame number and a capture", NULL);
 		o->pktno = strtoul(argv[*i + 1], &end, 10);
 		if (o->pktno == 0 || *end || argv[*i + 1][0] == '-')
-			return explain_usage("--packet wants a frame number from 1, not",
-					     argv[*i + 1]);
+			return explain_usage("bad --packet frame number (from 1)", argv[*i + 1]);
 		o->capture = argv[*i + 2];
 		*i += 2;
 	} else if (strcmp(a, "--shift") == 0) {
 		const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
 		if (u32_kernel_profile_option(&o->kp, a, val) < 0)
-			return explain_usage("--shift wants reject or mod32, not", val ? val : "");
+			return explain_usage("bad --shift value (reject or mod32)", val ? val : "");
 		++*i;
 	} else {
 		o->json = true;
@@ -259,9 +251,8 @@ static int lint_flush(struct lint_input *in)
 static int lint_word(struct lint_input *in, char *word)
 {
 	if (in->nwords == U32_RULE_ARGS_MAX) {
-		cmd_error("u32", "lint: too many words in one rule (at most %d)",
-			  U32_RULE_ARGS_MAX);
-		return EXIT_USAGE;
+		return cmd_usage_error("u32", "lint: too many words in one rule (at most %d): '%s'",
+				       U32_RULE_ARGS_MAX, word);
 	}
 	in->words[in->nwords++] = word;
 	return 0;
@@ -310,15 +301,18 @@ static void lint_print_msgs(const struct lint_input *in, struct json_writer *jw)
 			json_end(jw);
 			continue;
 		}
-		fputs(m->is_note ? "note: " : "error: ", stdout);
-		text_put_safe(stdout, m->rule);
-		fputs(": ", stdout);
-		text_put_safe(stdout, m->text);
+		/* a rule iptables refuses is an error: stderr, as the other commands' */
+		FILE *out = m->is_note ? stdout : stderr;
+
+		fputs(m->is_note ? "note: " : "triage u32: lint: ", out);
+		text_put_safe(out, m->rule);
+		fputs(": ", out);
+		text_put_safe(out, m->text);
 		if (m->fix[0]) {
-			fputs("\n  fix: ", stdout);
-			text_put_safe(stdout, m->fix);
+			fputs("\n  fix: ", out);
+			text_put_safe(out, m->fix);
 		}
-		fputc('\n', stdout);
+		fputc('\n', out);
 	}
 }
 
@@ -366,9 +360,7 @@ int u32_cmd_lint(int argc, char **argv)
 		return EXIT_RUNTIME;
 	rc = lint_collect(argc, argv, in);
 	if (rc == 0 && in->set.rs.n == 0 && in->set.refused == 0) {
-		cmd_error("u32",
-			  "usage: triage u32 lint [--json] [--rules FILE] [RULE [-- RULE]...]");
-		rc = EXIT_USAGE;
+		rc = cmd_usage_error("u32", "lint: no rule given");
 	} else if (rc == 0) {
 		rc = lint_report(in);
 	}
@@ -379,7 +371,7 @@ int u32_cmd_lint(int argc, char **argv)
 
 static int recipe_usage(const char *what, const char *arg)
 {
-	return tool_usage("recipe", RECIPE_USAGE, what, arg);
+	return tool_usage("recipe", what, arg);
 }
 
 struct recipe_opts {
@@ -417,7 +409,7 @@ int u32_cmd_recipe(int argc, char **argv)
 		return rc;
 	if (strcmp(argv[1], "tls-client-hello") == 0) {
 		if (o.domain || o.type || o.v6)
-			return recipe_usage("tls-client-hello takes only --sni DOMAIN, not",
+			return recipe_usage("tls-client-hello takes only --sni DOMAIN",
 					    o.domain ? o.domain
 					    : o.type ? "--type"
 						     : "--ipv6");
@@ -428,7 +420,7 @@ int u32_cmd_recipe(int argc, char **argv)
 			    o.sni ? "dns-query takes no --sni" : "dns-query wants a DOMAIN", NULL);
 		rc = u32_recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
 	} else {
-		return recipe_usage("unknown recipe (tls-client-hello, dns-query):", argv[1]);
+		return recipe_usage("unknown recipe (tls-client-hello, dns-query)", argv[1]);
 	}
 	if (rc) {
 		cmd_error("u32", "recipe: %s", err);

@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "common.h"
+#include "help/version.h"
 #include "util/json.h"
 #include "util/libversions.h"
 
@@ -38,13 +39,15 @@ int cmd_version(int argc, char **argv)
 	char bpf[32];
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: triage version [--json]\n");
+		fputs(triage_help_version, stdout);
 		return EXIT_OK;
 	}
-	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json"))) {
-		fprintf(stderr, "Usage: triage version [--json]\n");
-		return EXIT_USAGE;
-	}
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json")))
+		return cmd_usage_error("version", "%s: '%s'",
+				       argv[argc - 1][0] == '-' && argc == 2
+					   ? "unknown option"
+					   : "unexpected argument",
+				       argv[argc == 2 ? 1 : 2]);
 	if (argc == 2) {
 		print_version_json();
 		return EXIT_OK;

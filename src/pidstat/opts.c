@@ -24,6 +24,14 @@ static long digits_value(const char *s)
 	return v;
 }
 
+/* A usage error at word bad, for triage's line after sysstat's usage. */
+static int usage_at(struct pidstat_opts *o, const char *why, const char *bad)
+{
+	o->why = why;
+	o->bad = bad;
+	return PIDSTAT_PARSE_USAGE;
+}
+
 int pidstat_opts_add_pid(struct pidstat_opts *o, pid_t pid)
 {
 	if (util_grow(&o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids)))
@@ -46,7 +54,7 @@ static int parse_pid_list(struct pidstat_opts *o, const char *list, pid_t self_p
 			continue;
 		}
 		if (n >= sizeof(item))
-			return PIDSTAT_PARSE_USAGE;
+			return usage_at(o, "bad -p value", list);
 		memcpy(item, p, n);
 		item[n] = '\0';
 		p += n;
@@ -61,11 +69,11 @@ static int parse_pid_list(struct pidstat_opts *o, const char *list, pid_t self_p
 			long v;
 
 			if (!all_digits(item))
-				return PIDSTAT_PARSE_USAGE;
+				return usage_at(o, "bad -p value", list);
 			/* sysstat stores atoi() in an unsigned int and rejects < 1 */
 			v = digits_value(item);
 			if ((unsigned)(int)v < 1 || v > 0x7fffffff)
-				return PIDSTAT_PARSE_USAGE;
+				return usage_at(o, "bad -p value", list);
 			if (pidstat_opts_add_pid(o, (pid_t)v))
 				return -ENOMEM;
 		}
@@ -127,7 +135,11 @@ static int parse_cluster(struct pidstat_opts *o, const char *arg)
 			o->dis_hdr++;
 			break;
 		default:
-			return PIDSTAT_PARSE_USAGE;
+			if (arg[1] == '-')
+				return usage_at(o, "unknown option", arg);
+			o->bad_opt[0] = '-';
+			o->bad_opt[1] = *c;
+			return usage_at(o, "unknown option", o->bad_opt);
 		}
 	}
 	return 0;
@@ -145,7 +157,7 @@ static int parse_task_mode(struct pidstat_opts *o, const char *kw)
 		o->tsk |= TSK_TASK | TSK_CHILD;
 		o->dis_hdr++;
 	} else {
-		return PIDSTAT_PARSE_USAGE;
+		return usage_at(o, "bad -T value (TASK, CHILD or ALL)", kw);
 	}
 	return 0;
 }
@@ -155,19 +167,23 @@ static int parse_number(struct pidstat_opts *o, const char *arg, bool *have_inte
 {
 	if (!*have_interval) {
 		if (!all_digits(arg))
-			return PIDSTAT_PARSE_USAGE;
+			return usage_at(o, "bad interval (whole seconds)", arg);
 		o->interval = digits_value(arg);
+		if (o->interval > PIDSTAT_MAX_INTERVAL)
+			return usage_at(o, "interval longer than a year", arg);
 		o->count = -1;
 		*have_interval = true;
 		return 0;
 	}
 	if (o->count <= 0) {
-		if (!all_digits(arg) || !o->interval)
-			return PIDSTAT_PARSE_USAGE;
+		if (!o->interval)
+			return usage_at(o, "a count needs an interval above 0", arg);
+		if (!all_digits(arg))
+			return usage_at(o, "bad count", arg);
 		o->count = digits_value(arg);
-		return o->count < 1 ? PIDSTAT_PARSE_USAGE : 0;
+		return o->count < 1 ? usage_at(o, "bad count", arg) : 0;
 	}
-	return PIDSTAT_PARSE_USAGE;
+	return usage_at(o, "unexpected argument", arg);
 }
 
 /* Options that take the next token; *i is advanced past what they use. */
@@ -177,7 +193,7 @@ static int parse_with_arg(struct pidstat_opts *o, int argc, char **argv, int *i,
 	const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
 
 	if (!val)
-		return PIDSTAT_PARSE_USAGE;
+		return usage_at(o, "option needs a value", opt);
 	*i += 2;
 	if (!strcmp(opt, "-p")) {
 		o->pid_given = true;
@@ -185,7 +201,8 @@ static int parse_with_arg(struct pidstat_opts *o, int argc, char **argv, int *i,
 	}
 	if (!strcmp(opt, "-C") || !strcmp(opt, "-G")) {
 		if (!*val)
-			return PIDSTAT_PARSE_USAGE;
+			return usage_at(o, opt[1] == 'C' ? "empty -C value" : "empty -G value",
+					val);
 		*(opt[1] == 'C' ? &o->comm_re : &o->proc_re) = val;
 		return 0;
 	}
@@ -193,7 +210,7 @@ static int parse_with_arg(struct pidstat_opts *o, int argc, char **argv, int *i,
 		return parse_task_mode(o, val);
 	if (!strcmp(opt, "-o")) {
 		if (strcmp(val, "JSON"))
-			return PIDSTAT_PARSE_USAGE;
+			return usage_at(o, "bad -o value (only JSON)", val);
 		o->json = true;
 		return 0;
 	}
@@ -220,7 +237,7 @@ static int parse_long(struct pidstat_opts *o, const char *a)
 		int d = (a[6] >= '0' && a[6] <= '9') ? a[6] - '0' : 0;
 
 		if (d > 2)
-			return PIDSTAT_PARSE_USAGE;
+			return usage_at(o, "bad --dec value (0, 1 or 2)", a);
 		o->dec = d;
 		return 0;
 	}
@@ -273,7 +290,7 @@ int pidstat_opts_parse(struct pidstat_opts *o, int argc, char **argv, pid_t self
 	while (i < argc) {
 		if (!strcmp(argv[i], "-e")) {
 			if (i + 1 >= argc)
-				return PIDSTAT_PARSE_USAGE;
+				return usage_at(o, "option needs a value", argv[i]);
 			o->pid_given = true;
 			o->exec_argv = argv + i + 1;
 			o->exec_argc = argc - i - 1;

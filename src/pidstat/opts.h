@@ -59,7 +59,14 @@ struct pidstat_opts {
 	bool json;	  /* -o JSON (sysstat 12.7 schema, always valid) */
 	bool whole;	  /* --whole: process ctx switches/%wait/iodelay over all threads */
 	const char *root; /* --root DIR */
+	/* After PIDSTAT_PARSE_USAGE: what is wrong, and the word (triage's line). */
+	const char *why;
+	const char *bad;
+	char bad_opt[3]; /* "-x" of a cluster such as -ux */
 };
+
+/* Longest interval taken (a year): more is a mistake, not a plan. */
+#define PIDSTAT_MAX_INTERVAL (366L * 86400)
 
 /*
  * Parses argv (argv[0] is the program name) as sysstat 12.6.1 does; SELF

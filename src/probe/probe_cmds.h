@@ -24,6 +24,8 @@ struct probe_opts;
 struct probe_target;
 #define PROBE_COMMON_SHORTOPTS "p:C:d:jvh"
 #define PROBE_OPT_PRETTY 0x100
+/* Longest -d or interval taken (a week): more is a typo, not a plan. */
+#define PROBE_MAX_SECONDS (7 * 86400.0)
 #define PROBE_COMMON_LONGOPTS                                                                 \
 	{ "pid", required_argument, NULL, 'p' }, { "comm", required_argument, NULL, 'C' },    \
 	    { "duration", required_argument, NULL, 'd' }, { "json", no_argument, NULL, 'j' }, \
@@ -42,10 +44,9 @@ int probe_cmd_option(const char *probe, int opt, const char *arg, struct probe_o
 /* How a probe shell reads its command line with probe_cmd_getopt(). */
 struct probe_cmd_spec {
 	const char *name;
-	const struct option *longopts;	     /* PROBE_COMMON_LONGOPTS plus the probe's own */
-	const char *shortopts;		     /* the probe's own short options, or NULL */
-	bool in_order;			     /* stop at the first operand ("+" to getopt) */
-	void (*usage)(FILE *out, void *ctx); /* ctx: the spec's */
+	const struct option *longopts; /* PROBE_COMMON_LONGOPTS plus the probe's own */
+	const char *shortopts;	       /* the probe's own short options, or NULL */
+	bool in_order;		       /* stop at the first operand ("+" to getopt) */
 	/* The probe's own options: 0 if handled, 1 if unknown; may be NULL. */
 	int (*own_option)(int opt, void *ctx);
 	void *ctx;
@@ -58,6 +59,12 @@ struct probe_cmd_spec {
  */
 int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv,
 		     struct probe_opts *o);
+/*
+ * A usage error of one probe: "triage probe PROBE: <message>" and
+ * "see 'triage probe PROBE --help'" on stderr. Returns EXIT_USAGE.
+ */
+int probe_cmd_usage_error(const char *probe, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* "Tracing syscalls of pid 123... Ctrl-C to stop." on stderr. */
 void probe_cmd_announce(const char *what, const struct probe_target *t);
 /*

@@ -58,7 +58,7 @@ for probe in offcpu runq profile; do
 	tid=$(ls "/proc/$CROWD/task" | grep -vx "$CROWD" | head -n 1)
 	"$TRIAGE" probe "$probe" -p "$tid" >/dev/null 2>"$SCRATCH/err"; rc=$?
 	[ $rc = 2 ] && grep -q "thread of process $CROWD" "$SCRATCH/err" || fail "$probe -p TID: exit $rc"
-	"$TRIAGE" probe "$probe" --help | grep -q "Usage: triage probe $probe" || fail "$probe --help"
+	"$TRIAGE" probe "$probe" --help | grep -q "triage probe $probe" || fail "$probe --help"
 done
 # syscalls and trace share the check (pidfd_open of a thread used to fail as "no tracepoint").
 tid=$(ls "/proc/$CROWD/task" | grep -vx "$CROWD" | head -n 1)

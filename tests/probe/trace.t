@@ -66,7 +66,7 @@ echo "ok SIGINT detaches"
 
 "$TRIAGE" probe trace -p "$WPID" >/dev/null 2>&1; [ $? = 2 ] || fail "no syscall list: not 2"
 "$TRIAGE" probe trace openat,nosuchcall -p "$WPID" >/dev/null 2>"$SCRATCH/e"; rc=$?
-[ $rc = 2 ] && grep -q "unknown syscall 'nosuchcall'" "$SCRATCH/e" || fail "unknown syscall: $rc"
+[ $rc = 2 ] && grep -q "unknown syscall: 'nosuchcall'" "$SCRATCH/e" || fail "unknown syscall: $rc"
 "$TRIAGE" probe trace openat >/dev/null 2>&1; [ $? = 2 ] || fail "no target: not 2"
 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	"$TRIAGE" probe trace openat -p "$WPID" >/dev/null 2>&1
