@@ -159,5 +159,24 @@ clean:
 
 include install.mk
 
+# Least privilege (docs/install.md): file capabilities on the installed
+# binary instead of a root shell. CAP_BPF and CAP_PERFMON load the probes,
+# CAP_SYS_PTRACE reads other users' /proc/PID files, CAP_SYSLOG the kernel
+# log under kernel.dmesg_restrict=1 and kallsyms. Kernels before 5.8 have
+# no CAP_BPF/CAP_PERFMON: there tracing needs CAP_SYS_ADMIN.
+CAP_LAST := $(shell cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 0)
+ifeq ($(shell [ $(CAP_LAST) -ge 39 ] && echo new),new)
+CAPS ?= cap_bpf,cap_perfmon,cap_sys_ptrace,cap_syslog+ep
+else
+CAPS ?= cap_sys_admin,cap_sys_ptrace,cap_syslog+ep
+endif
+SETCAP ?= setcap
+
+.PHONY: install-caps
+install-caps:
+	$(Q)command -v $(SETCAP) >/dev/null || \
+		{ echo "make install-caps: needs setcap (apt-get install libcap2-bin)" >&2; exit 1; }
+	$(SETCAP) $(CAPS) $(DESTDIR)$(BINDIR)/triage
+
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
 -include $(shell find build-fuzz -name '*.d' 2>/dev/null)

@@ -24,7 +24,9 @@ RUN_PKGS="
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
 # for fixture tools, libc debug symbols for the profile test, locales;
 # scdoc for make man / make install (the man pages), man-db and groff-base
-# to render them in the tests; zsh to check its completion.
+# to render them in the tests; zsh to check its completion; setcap
+# (libcap2-bin) for the capabilities test; dpkg-dev, debhelper and lintian
+# to build and check the Debian package.
 TEST_PKGS="
  sysstat
  iptables
@@ -43,6 +45,10 @@ TEST_PKGS="
  man-db
  groff-base
  zsh
+ libcap2-bin
+ dpkg-dev
+ debhelper
+ lintian
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;
