@@ -27,13 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Which file each NUL-separated piece of the input becomes, in order. */
 static const char *const start_files[] = {
-	V2 "a/cpu.max",		      V2 "a/cpu.stat",		       V2 "a/memory.events",
-	V2 "a/cgroup.procs",	      V2 "a/d/cpu.max",		       V2 "a/d/cpu.stat",
-	V1CPU "cpu.cfs_quota_us",     V1CPU "cpu.cfs_period_us",       V1CPU "cpu.stat",
-	V1MEM "memory.limit_in_bytes", V1MEM "memory.failcnt",	       V1MEM "memory.oom_control",
+	V2 "a/cpu.max",		  V2 "a/cpu.stat",
+	V2 "a/memory.events",	  V2 "a/cgroup.procs",
+	V2 "a/d/cpu.max",	  V2 "a/d/cpu.stat",
+	V1CPU "cpu.cfs_quota_us", V1CPU "cpu.cfs_period_us",
+	V1CPU "cpu.stat",	  V1MEM "memory.limit_in_bytes",
+	V1MEM "memory.failcnt",	  V1MEM "memory.oom_control",
 };
 static const char *const end_files[] = {
-	V2 "a/cpu.stat", V2 "a/memory.events", V2 "a/d/cpu.stat",
+	V2 "a/cpu.stat",  V2 "a/memory.events",	  V2 "a/d/cpu.stat",
 	V1CPU "cpu.stat", V1MEM "memory.failcnt", V1MEM "memory.oom_control",
 };
 static const char *const dirs[] = {

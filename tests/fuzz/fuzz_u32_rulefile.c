@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned k = 0; k < rs.n; k++) {
 			for (unsigned len = 0; len <= sizeof(packet); len += 11) {
 				struct u32_view v = udp4_view(packet, len);
-				u32_rule_eval(&rs.rules[k], &kp, &v, (enum u32_bm_layout)(len % 5), &res);
+				u32_rule_eval(&rs.rules[k], &kp, &v, (enum u32_bm_layout)(len % 5),
+					      &res);
 			}
 			u32_rule_lint(&rs.rules[k], w, 16);
 		}

@@ -187,5 +187,14 @@ for e in $'0>>24=0x45\e[2J' $'0>>24=1\nFORGED' $'6&0xFF=\xff17'; do
 		want term "$work/$sub$k.err"
 	done
 done
+# usage errors quote the bad token: it comes back escaped
+for cmd in report pidstat load collect "probe syscalls" doctor "u32 lint" version; do
+	k=$((k + 1))
+	# shellcheck disable=SC2086
+	"$TRIAGE" $cmd --$'\e[2J\nFORGED' >/dev/null 2>"$work/usage$k.err"
+	want term "$work/usage$k.err"
+done
+"$TRIAGE" report -p $'1\e[2J' -d 1 >/dev/null 2>"$work/usage-p.err"
+want term "$work/usage-p.err"
 python3 "$check" --manifest "$work/manifest" || fail "see above"
 echo "ok: $nrun runs over 7 hostile names, no control byte, no forged line, JSON parses"
