@@ -95,13 +95,28 @@ $(OUTPUT)/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(LIB)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(LIB) $(LDLIBS)
 
+# The libFuzzer build (clang 14, ASan+UBSan, into build-fuzz/): the cores are
+# compiled once with fuzzer-no-link instrumentation into their own archive;
+# it includes the BPF skeletons of the plain build, hence build/triage first.
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -Isrc -Ibuild/gen $(filter -DTRIAGE%,$(CFLAGS)) \
+	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_OBJS := $(patsubst %.c,build-fuzz/obj/%.o,$(CORE_SRCS))
+
 fuzz: $(FUZZ_LIBFUZZER_BINS)
 
-build-fuzz/%: tests/fuzz/%.c
-	$(call msg,LIBFUZZ,$@)
+build-fuzz/obj/%.o: %.c | build/triage
+	$(call msg,CC-FUZZ,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -Isrc -Ibuild/gen $(filter -DTRIAGE%,$(CFLAGS)) \
-		-fsanitize=fuzzer,address,undefined -o $@ $< $(CORE_SRCS) $(LDLIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+build-fuzz/libtriage.a: $(FUZZ_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build-fuzz/%: tests/fuzz/%.c build-fuzz/libtriage.a
+	$(call msg,LIBFUZZ,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
+		build-fuzz/libtriage.a $(LDLIBS)
 
 # Workloads are test programs, not product code: plain flags, no -Werror
 # on purpose-built misbehaviour (spinning, leaking threads, and so on).
@@ -144,4 +159,24 @@ clean:
 
 include install.mk
 
+# Least privilege (docs/install.md): file capabilities on the installed
+# binary instead of a root shell. CAP_BPF and CAP_PERFMON load the probes,
+# CAP_SYS_PTRACE reads other users' /proc/PID files, CAP_SYSLOG the kernel
+# log under kernel.dmesg_restrict=1 and kallsyms. Kernels before 5.8 have
+# no CAP_BPF/CAP_PERFMON: there tracing needs CAP_SYS_ADMIN.
+CAP_LAST := $(shell cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 0)
+ifeq ($(shell [ $(CAP_LAST) -ge 39 ] && echo new),new)
+CAPS ?= cap_bpf,cap_perfmon,cap_sys_ptrace,cap_syslog+ep
+else
+CAPS ?= cap_sys_admin,cap_sys_ptrace,cap_syslog+ep
+endif
+SETCAP ?= setcap
+
+.PHONY: install-caps
+install-caps:
+	$(Q)command -v $(SETCAP) >/dev/null || \
+		{ echo "make install-caps: needs setcap (apt-get install libcap2-bin)" >&2; exit 1; }
+	$(SETCAP) $(CAPS) $(DESTDIR)$(BINDIR)/triage
+
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
+-include $(shell find build-fuzz -name '*.d' 2>/dev/null)

@@ -25,8 +25,10 @@ RUN_PKGS="
 # strace, perf, iptables), the fuzzer runtime, jq for JSON checks, python3
 # for fixture tools, libc debug symbols for the profile test, locales;
 # scdoc for make man / make install (the man pages), man-db and groff-base
-# to render them in the tests; zsh to check its completion; bpftrace for
-# bench/probe.sh.
+# to render them in the tests; zsh to check its completion; setcap
+# (libcap2-bin) for the capabilities test; dpkg-dev, debhelper and lintian
+# to build and check the Debian package; sqlite3 to read records back,
+# chromium to load plot's page; bpftrace for bench/probe.sh.
 TEST_PKGS="
  sysstat
  iptables
@@ -48,6 +50,10 @@ TEST_PKGS="
  sqlite3
  chromium
  bpftrace
+ libcap2-bin
+ dpkg-dev
+ debhelper
+ lintian
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;

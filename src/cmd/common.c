@@ -12,16 +12,37 @@
 #include "cmd.h"
 #include "runloop/fdlimit.h"
 #include "common.h"
+#include "util/text.h"
+
+/*
+ * "triage CMD: message" on one line of stderr. The message often quotes
+ * what the user typed or a name read from the system: it goes out through
+ * text_put_safe, so no control byte or forged line reaches the terminal.
+ */
+static void error_line(const char *cmd, const char *fmt, va_list ap)
+{
+	char buf[1024], *big = NULL;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf) && (big = malloc((size_t)n + 1)))
+		vsnprintf(big, (size_t)n + 1, fmt, again);
+	va_end(again);
+	fprintf(stderr, "triage %s: ", cmd);
+	text_put_safe(stderr, big ? big : buf);
+	fputc('\n', stderr);
+	free(big);
+}
 
 void cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "triage %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cmd_see_help(const char *cmd)
@@ -33,11 +54,9 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "triage %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	cmd_see_help(cmd);
 	return EXIT_USAGE;
 }

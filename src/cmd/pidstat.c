@@ -196,7 +196,7 @@ static bool parse_args(struct session *s, int argc, char **argv, int *status)
 		/* sysstat's bytes and status, then what triage found wrong */
 		pidstat_write_usage(stderr, argv[0]);
 		if (s->opts.why)
-			fprintf(stderr, "triage pidstat: %s: '%s'\n", s->opts.why, s->opts.bad);
+			cmd_error("pidstat", "%s: '%s'", s->opts.why, s->opts.bad);
 		cmd_see_help("pidstat");
 		pidstat_opts_release(&s->opts);
 		*status = 1;

@@ -105,7 +105,8 @@ long render_graphite(const struct metric_set *m, const char *prefix, FILE *f);
 
 /*
  * Prometheus: a label value escaped for the text format (\\, \", \n), with
- * bytes that are not valid UTF-8 and other control bytes replaced by '?'.
+ * bytes that are not valid UTF-8 and other control bytes (C1 too) replaced
+ * by '?'.
  */
 void prom_label_escape(const char *in, char *out, size_t size);
 /*

@@ -7,10 +7,12 @@
 #include "collect/model.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/json.h"
+#include "util/text.h"
 
 static bool graphite_safe(unsigned char c)
 {
@@ -83,31 +85,6 @@ long render_graphite(const struct metric_set *m, const char *prefix, FILE *f)
 	return ferror(f) ? -EIO : (long)m->n;
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-		return 0; /* overlong, surrogate */
-	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-		return 0;
-	return n;
-}
-
 void prom_label_escape(const char *in, char *out, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)in;
@@ -117,13 +94,13 @@ void prom_label_escape(const char *in, char *out, size_t size)
 		return;
 	while (*p) {
 		char esc[5] = "";
-		size_t n = utf8_len(p);
+		size_t n = utf8_seq_len(p, SIZE_MAX);
 
 		if (*p == '\\' || *p == '"')
 			snprintf(esc, sizeof(esc), "\\%c", *p);
 		else if (*p == '\n')
 			snprintf(esc, sizeof(esc), "\\n");
-		else if (!n || *p < 0x20 || *p == 0x7f)
+		else if (!n || *p < 0x20 || *p == 0x7f || (n == 2 && *p == 0xc2 && p[1] <= 0x9f))
 			snprintf(esc, sizeof(esc), "?");
 		else
 			snprintf(esc, sizeof(esc), "%.*s", (int)n, (const char *)p);

@@ -15,25 +15,17 @@ const char *pidstat_policy_name(unsigned p)
 	return p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
 }
 
-static bool needs_escape(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
-			return true;
-	return false;
-}
-
 /*
  * Prints a task name made safe for a terminal between prefix and suffix:
- * control bytes become \xNN so a name can neither emit escapes nor forge
- * a line. Names without control bytes print unchanged.
+ * control bytes and invalid UTF-8 become \xNN so a name can neither emit
+ * escapes nor forge a line. Names without either print unchanged.
  */
 static void put_name(const struct pidstat_out *o, const char *color, const char *prefix,
 		     const char *name, const char *suffix)
 {
 	char buf[4096 * 4 + 1];
 
-	if (needs_escape(name)) {
+	if (text_needs_escape(name)) {
 		text_sanitize(buf, sizeof(buf), name);
 		name = buf;
 	}

@@ -28,21 +28,97 @@
 #define BPF_FS_MAGIC 0xcafe4a11
 #endif
 
+#define SETCAP_HINT                                                                              \
+	"sudo make install-caps, or setcap cap_bpf,cap_perfmon,cap_sys_ptrace,cap_syslog+ep on " \
+	"the binary (docs/install.md)"
+
+/* "CAP_X, CAP_Y" of the capabilities in want that c has (has) or lacks (!has). */
+static void caps_list(const struct caps *c, const enum caps_id *want, size_t n, bool has, char *buf,
+		      size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < len; i++)
+		if (caps_has(c, want[i]) == has)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+					      caps_name(want[i]));
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* One integer sysctl from /proc/sys (path below it); 0 or -errno. */
+static int read_sysctl(const char *name, int *v)
+{
+	char path[128];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	rc = fscanf(f, "%d", v) == 1 ? 0 : -EINVAL;
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Names every capability triage uses that this process lacks, and what
+ * each one costs (docs/install.md): the probes need CAP_BPF and
+ * CAP_PERFMON (or CAP_SYS_ADMIN); other users' /proc/PID/io, wchan and
+ * user stacks need CAP_SYS_PTRACE; the kernel log under
+ * kernel.dmesg_restrict=1 needs CAP_SYSLOG; /proc/PID/stack needs
+ * CAP_SYS_ADMIN (the kernel's rule, whatever else is given).
+ */
 static void check_privileges(struct doc_report *r)
 {
+	static const enum caps_id used[] = { CAPS_BPF, CAPS_PERFMON, CAPS_SYS_PTRACE, CAPS_SYSLOG,
+					     CAPS_SYS_ADMIN };
+	char has[128], lacks[128];
 	struct caps c;
-	int err = caps_read(&c);
+	int err = caps_read(&c), v;
+	bool trace;
 
 	if (err) {
 		doc_add(r, "privileges", DOC_MISSING, NULL, "capget: %s", strerror(-err));
 		return;
 	}
-	doc_add(r, "privileges", caps_can_trace(&c) ? DOC_OK : DOC_MISSING,
-		"run as root, or give triage CAP_BPF and CAP_PERFMON "
-		"(setcap cap_bpf,cap_perfmon+ep triage)",
-		"uid %u; CAP_SYS_ADMIN %s, CAP_BPF %s, CAP_PERFMON %s", (unsigned)geteuid(),
-		caps_has(&c, CAPS_SYS_ADMIN) ? "yes" : "no", caps_has(&c, CAPS_BPF) ? "yes" : "no",
-		caps_has(&c, CAPS_PERFMON) ? "yes" : "no");
+	trace = caps_can_trace(&c);
+	caps_list(&c, used, sizeof(used) / sizeof(used[0]), true, has, sizeof(has));
+	caps_list(&c, used, sizeof(used) / sizeof(used[0]), false, lacks, sizeof(lacks));
+	doc_add(r, "privileges", trace ? DOC_OK : DOC_MISSING,
+		"the probes and the report's eBPF part need CAP_BPF and CAP_PERFMON (or "
+		"CAP_SYS_ADMIN): " SETCAP_HINT,
+		"uid %u; has %s; lacks %s%s", (unsigned)geteuid(), has, lacks,
+		trace			     ? ""
+		: caps_has(&c, CAPS_BPF)     ? " (tracing: CAP_PERFMON missing)"
+		: caps_has(&c, CAPS_PERFMON) ? " (tracing: CAP_BPF missing)"
+					     : " (tracing: CAP_BPF and CAP_PERFMON missing)");
+	if (!caps_has(&c, CAPS_SYS_PTRACE))
+		doc_add(r, "cap_sys_ptrace", DOC_WARN,
+			"give triage CAP_SYS_PTRACE to see every process: " SETCAP_HINT,
+			"missing: other users' /proc/PID/io and wchan, and the user stacks of "
+			"their processes, are hidden; your own processes are fine");
+	if (!caps_has(&c, CAPS_SYSLOG) && !caps_has(&c, CAPS_SYS_ADMIN) &&
+	    read_sysctl("kernel/dmesg_restrict", &v) == 0 && v)
+		doc_add(r, "kernel_log", DOC_WARN,
+			"give triage CAP_SYSLOG (" SETCAP_HINT
+			"), or sysctl kernel.dmesg_restrict=0",
+			"kernel.dmesg_restrict=1 and CAP_SYSLOG missing: the report skips the "
+			"kernel log (OOM kills, hung tasks, I/O errors)");
+	if (!caps_has(&c, CAPS_SYS_ADMIN))
+		doc_add(
+		    r, "kernel_stacks", DOC_WARN,
+		    "only CAP_SYS_ADMIN (or root) lets the kernel show /proc/PID/stack; "
+		    "triage load falls back to wchan",
+		    "CAP_SYS_ADMIN missing: 'triage load' cannot read kernel stacks of D tasks");
+	if (!trace && read_sysctl("kernel/unprivileged_bpf_disabled", &v) == 0)
+		doc_add(r, "unprivileged_bpf", DOC_WARN,
+			"no sysctl can replace CAP_BPF and CAP_PERFMON for tracing programs",
+			"kernel.unprivileged_bpf_disabled=%d%s", v,
+			v ? ": bpf() refuses unprivileged users altogether"
+			  : ": unprivileged bpf() allowed, but not for tracing programs");
 }
 
 static void check_btf(struct doc_report *r)
@@ -118,8 +194,9 @@ static void check_kallsyms(struct doc_report *r)
 	}
 	fclose(f);
 	doc_add(r, "kallsyms", nonzero ? DOC_OK : DOC_MISSING,
-		"run as root, or sysctl kernel.kptr_restrict=0 (kernel stacks stay unsymbolized "
-		"without real addresses)",
+		"give triage CAP_SYSLOG (sudo make install-caps), or run as root; with "
+		"kernel.kptr_restrict=0, kernel.perf_event_paranoid=1 also does (kernel stacks "
+		"stay unsymbolized without real addresses)",
 		nonzero ? "real addresses (e.g. %s at 0x%llx)"
 			: "addresses are hidden (all zero; kernel.kptr_restrict)",
 		first_name, first);
@@ -139,7 +216,11 @@ static void check_paranoid(struct doc_report *r)
 		return;
 	}
 	fclose(f);
-	doc_add(r, "perf_event_paranoid", geteuid() == 0 || v <= 1 ? DOC_OK : DOC_WARN,
+	struct caps c;
+	bool perfmon =
+	    caps_read(&c) == 0 && (caps_has(&c, CAPS_PERFMON) || caps_has(&c, CAPS_SYS_ADMIN));
+
+	doc_add(r, "perf_event_paranoid", perfmon || v <= 1 ? DOC_OK : DOC_WARN,
 		"only matters without root/CAP_PERFMON: sysctl kernel.perf_event_paranoid=1",
 		"%d (%s)", v,
 		v <= -1	 ? "no restrictions"

@@ -15,6 +15,7 @@
 #include "probe/stackprobe.h"
 #include "probe/syscalls.h"
 #include "probe/trace.h"
+#include "util/caps.h"
 
 #if TRIAGE_HAVE_BPF
 #include <bpf/bpf.h>
@@ -133,7 +134,21 @@ static void run_prog_check(struct doc_report *r, const struct prog_check *pc)
 {
 	struct try_result res = try_program(pc->prog, pc->attach);
 
-	if (res.err)
+	struct caps c;
+
+	/*
+	 * Refused for want of privilege: without CAP_BPF and CAP_PERFMON those
+	 * are missing; with them (root works), the kernel wants CAP_SYS_ADMIN.
+	 */
+	if ((res.err == -EPERM || res.err == -EACCES) && caps_read(&c) == 0 &&
+	    !caps_has(&c, CAPS_SYS_ADMIN))
+		doc_add(r, pc->check, DOC_MISSING,
+			caps_can_trace(&c) ? "the kernel wants CAP_SYS_ADMIN for this (or root)"
+					   : "give triage CAP_BPF and CAP_PERFMON (sudo make "
+					     "install-caps; docs/install.md), or run as root",
+			"%s: %s failed: %s (%s missing)", pc->what, res.stage, strerror(-res.err),
+			caps_can_trace(&c) ? "CAP_SYS_ADMIN" : "CAP_BPF and CAP_PERFMON");
+	else if (res.err)
 		doc_add(r, pc->check, DOC_MISSING, pc->fix, "%s: %s failed: %s", pc->what,
 			res.stage, strerror(-res.err));
 	else if (!strcmp(pc->check, "uprobe"))

@@ -41,10 +41,9 @@ static bool name_taken(const struct u32_ruleset *rs, const char *name)
 	return false;
 }
 
-int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_kernel_profile *kp,
-		     char *err, size_t errlen)
+int u32_ruleset_read(struct u32_ruleset *rs, FILE *f, const char *name,
+		     const struct u32_kernel_profile *kp, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	char *line = NULL, msg[U32_ERR_LEN];
 	size_t cap = 0;
 	unsigned lineno = 0;
@@ -52,9 +51,9 @@ int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_
 	struct u32_rule_error *why = malloc(sizeof(*why));
 	int rc = 0;
 
-	if (!f || !r || !why) {
-		rc = f ? -ENOMEM : -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	if (!r || !why) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: %s", name, strerror(-rc));
 		goto out;
 	}
 	while (getline(&line, &cap, f) >= 0) {
@@ -66,13 +65,13 @@ int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_
 			pr = u32_rule_fail(why, U32_RULE_NAME_TAKEN, NULL, r->name);
 		if (pr < 0) {
 			u32_rule_error_render(why, msg, sizeof(msg));
-			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+			snprintf(err, errlen, "%s:%u: %s", name, lineno, msg);
 			rc = pr;
 			goto out;
 		}
 		rc = u32_ruleset_add(rs, r);
 		if (rc) {
-			snprintf(err, errlen, "%s:%u: %s", path, lineno, strerror(-rc));
+			snprintf(err, errlen, "%s:%u: %s", name, lineno, strerror(-rc));
 			goto out;
 		}
 	}
@@ -80,8 +79,22 @@ out:
 	free(line);
 	free(r);
 	free(why);
-	if (f)
-		fclose(f);
+	return rc;
+}
+
+int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_kernel_profile *kp,
+		     char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = u32_ruleset_read(rs, f, path, kp, err, errlen);
+	fclose(f);
 	return rc;
 }
 

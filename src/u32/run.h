@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "u32/capture.h"
 #include "u32/defrag.h"
@@ -25,6 +26,9 @@ struct u32_ruleset {
 /* Adds a copy of r; 0 or -ENOMEM. */
 int u32_ruleset_add(struct u32_ruleset *rs, const struct u32_rule *r);
 void u32_ruleset_free(struct u32_ruleset *rs);
+/* Reads rules from f, one a line; -EINVAL with "NAME:LINE: message" in err. */
+int u32_ruleset_read(struct u32_ruleset *rs, FILE *f, const char *name,
+		     const struct u32_kernel_profile *kp, char *err, size_t errlen);
 /* Reads a rules file; -EINVAL with "FILE:LINE: message" in err. */
 int u32_ruleset_load(struct u32_ruleset *rs, const char *path, const struct u32_kernel_profile *kp,
 		     char *err, size_t errlen);

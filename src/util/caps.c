@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 _Static_assert(CAPS_SYS_ADMIN == CAP_SYS_ADMIN, "capability numbers are the kernel's");
+_Static_assert(CAPS_SYS_PTRACE == CAP_SYS_PTRACE, "capability numbers are the kernel's");
+_Static_assert(CAPS_SYSLOG == CAP_SYSLOG, "capability numbers are the kernel's");
 
 int caps_read(struct caps *c)
 {
@@ -28,4 +30,21 @@ bool caps_has(const struct caps *c, enum caps_id cap)
 bool caps_can_trace(const struct caps *c)
 {
 	return caps_has(c, CAPS_SYS_ADMIN) || (caps_has(c, CAPS_BPF) && caps_has(c, CAPS_PERFMON));
+}
+
+const char *caps_name(enum caps_id cap)
+{
+	switch (cap) {
+	case CAPS_SYS_PTRACE:
+		return "CAP_SYS_PTRACE";
+	case CAPS_SYS_ADMIN:
+		return "CAP_SYS_ADMIN";
+	case CAPS_SYSLOG:
+		return "CAP_SYSLOG";
+	case CAPS_PERFMON:
+		return "CAP_PERFMON";
+	case CAPS_BPF:
+		return "CAP_BPF";
+	}
+	return "?";
 }

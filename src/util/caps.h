@@ -11,7 +11,9 @@
 
 /* Capability numbers (linux/capability.h; CAP_PERFMON and CAP_BPF since Linux 5.8). */
 enum caps_id {
+	CAPS_SYS_PTRACE = 19,
 	CAPS_SYS_ADMIN = 21,
+	CAPS_SYSLOG = 34,
 	CAPS_PERFMON = 38,
 	CAPS_BPF = 39,
 };
@@ -28,5 +30,7 @@ bool caps_has(const struct caps *c, enum caps_id cap);
  * CAP_BPF and CAP_PERFMON.
  */
 bool caps_can_trace(const struct caps *c);
+/* "CAP_BPF" for CAPS_BPF, and so on. */
+const char *caps_name(enum caps_id cap);
 
 #endif

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/text.h"
+
 void json_init(struct json_writer *w, FILE *out, bool pretty)
 {
 	memset(w, 0, sizeof(*w));
@@ -81,35 +83,6 @@ void json_finish(struct json_writer *w)
 		json_end(w);
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0 if the bytes are not one. */
-static size_t utf8_seq_len(const unsigned char *s, size_t avail)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (avail < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
 void json_escape_to(FILE *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -122,6 +95,12 @@ void json_escape_to(FILE *out, const char *str, size_t len)
 		if (n == 0) {
 			fprintf(out, "\\u%04x", c);
 			i++;
+			continue;
+		}
+		/* C1 controls (U+0080..U+009F) escaped too: JSON may reach a terminal */
+		if (n == 2 && c == 0xc2 && s[i + 1] <= 0x9f) {
+			fprintf(out, "\\u%04x", s[i + 1]);
+			i += 2;
 			continue;
 		}
 		if (n > 1) {

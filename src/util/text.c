@@ -1,21 +1,69 @@
 #include "util/text.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Escape text for control character at s, or 0 bytes consumed if none. */
-static size_t control_escape(const unsigned char *s, char esc[8])
+size_t utf8_seq_len(const unsigned char *s, size_t avail)
 {
-	if (s[0] < 0x20 || s[0] == 0x7f) {
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
+ * The next piece of s: its length in bytes; esc holds the escape text to
+ * write instead of those bytes, or "" when they are printable text (one
+ * ASCII byte or one whole valid UTF-8 sequence).
+ */
+static size_t next_piece(const unsigned char *s, char esc[8])
+{
+	size_t n = utf8_seq_len(s, SIZE_MAX);
+
+	esc[0] = '\0';
+	if (n == 0 || s[0] < 0x20 || s[0] == 0x7f) {
+		/* a C0 control, DEL, or a byte that starts no valid UTF-8 (raw 8-bit C1) */
 		snprintf(esc, 8, "\\x%02x", s[0]);
 		return 1;
 	}
-	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
-		snprintf(esc, 8, "\\u%04x", s[1]);
-		return 2;
+	if (n == 2 && s[0] == 0xc2 && s[1] <= 0x9f)
+		snprintf(esc, 8, "\\u%04x", s[1]); /* C1 control, UTF-8 encoded */
+	return n;
+}
+
+bool text_needs_escape(const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	char esc[8];
+
+	while (*s) {
+		s += next_piece(s, esc);
+		if (esc[0])
+			return true;
 	}
-	return 0;
+	return false;
 }
 
 size_t text_sanitize(char *dst, size_t dstlen, const char *src)
@@ -25,14 +73,14 @@ size_t text_sanitize(char *dst, size_t dstlen, const char *src)
 
 	while (*s) {
 		char esc[8];
-		size_t used = control_escape(s, esc);
-		const char *piece = used ? esc : (const char *)s;
-		size_t plen = used ? strlen(esc) : 1;
+		size_t used = next_piece(s, esc);
+		const char *piece = esc[0] ? esc : (const char *)s;
+		size_t plen = esc[0] ? strlen(esc) : used;
 
 		for (size_t i = 0; i < plen; i++, need++)
 			if (dstlen && need < dstlen - 1)
 				dst[need] = piece[i];
-		s += used ? used : 1;
+		s += used;
 	}
 	if (dstlen)
 		dst[need < dstlen ? need : dstlen - 1] = '\0';
@@ -45,14 +93,13 @@ void text_put_safe(FILE *out, const char *src)
 
 	while (*s) {
 		char esc[8];
-		size_t used = control_escape(s, esc);
+		size_t used = next_piece(s, esc);
 
-		if (used) {
+		if (esc[0])
 			fputs(esc, out);
-			s += used;
-		} else {
-			fputc(*s++, out);
-		}
+		else
+			fwrite(s, 1, used, out);
+		s += used;
 	}
 }
 

@@ -6,16 +6,30 @@
 #ifndef TRIAGE_TEXT_H
 #define TRIAGE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
  * Copies src into dst (size dstlen, always NUL-terminated), replacing C0
- * control bytes, DEL and the UTF-8 encodings of C1 controls (U+0080..U+009F)
- * by "\xNN" (C1: "\u0080".."\u009f"). Printable text, including backslashes and
- * other UTF-8, is unchanged. Returns the length the full result needs.
+ * control bytes, DEL, bytes that are not valid UTF-8 (a raw 8-bit C1 among them)
+ * and the UTF-8 encodings of C1 controls (U+0080..U+009F) by "\xNN" (C1:
+ * "\u0080".."\u009f"), so the result is valid UTF-8 with no control in it.
+ * Printable text, including backslashes and other UTF-8, is unchanged. Returns the length the full
+ * result needs.
  */
 size_t text_sanitize(char *dst, size_t dstlen, const char *src);
+
+/*
+ * Length of the valid UTF-8 sequence (1..4 bytes) at s, or 0 if the bytes
+ * there are not one (overlong, surrogate, cut short); reads at most avail
+ * bytes and stops at a NUL, so SIZE_MAX is fine for a C string.
+ */
+size_t utf8_seq_len(const unsigned char *s, size_t avail);
+
+/* Whether text_sanitize() would change src. */
+bool text_needs_escape(const char *src);
 
 /* Writes src to out as text_sanitize() would. */
 void text_put_safe(FILE *out, const char *src);

@@ -34,7 +34,7 @@ static void write_doc(FILE *f)
 	json_double(&w, 2.5, 2);
 	json_bool(&w, true);
 	json_null(&w);
-	json_string(&w, "\xff\xc3\xa9"); /* invalid byte, then a valid é */
+	json_string(&w, "\xff\xc3\xa9\xc2\x9b"); /* invalid byte, a valid é, C1 CSI */
 	json_end(&w);
 	json_key(&w, "empty");
 	json_object_begin(&w);
@@ -46,7 +46,7 @@ TEST(json_escapes_and_nests)
 	char *out = capture(write_doc);
 
 	ASSERT_STREQ(out, "{\"cmd\":\"a\\\"b\\\\c\\n\\u001b[31m\\u0001\",\"n\":-3,"
-			  "\"list\":[1,2.50,true,null,\"\\u00ff\xc3\xa9\"],\"empty\":{}}\n");
+			  "\"list\":[1,2.50,true,null,\"\\u00ff\xc3\xa9\\u009b\"],\"empty\":{}}\n");
 	free(out);
 }
 
@@ -82,6 +82,13 @@ TEST(sanitize_controls)
 	ASSERT_STREQ(buf, "c1\\u009bx");
 	text_sanitize(buf, sizeof(buf), "\xc3\xa9t\xc3\xa9 (x)");
 	ASSERT_STREQ(buf, "\xc3\xa9t\xc3\xa9 (x)");
+	/* invalid UTF-8 (a raw 8-bit CSI, a cut sequence, an overlong '/') is escaped */
+	text_sanitize(buf, sizeof(buf),
+		      "\x9b"
+		      "2J\xff\xc3(\xc0\xaf\xe2\x82");
+	ASSERT_STREQ(buf, "\\x9b2J\\xff\\xc3(\\xc0\\xaf\\xe2\\x82");
+	ASSERT_TRUE(!text_needs_escape("\xe2\x82\xac \xf0\x9f\x98\x80 plain"));
+	ASSERT_TRUE(text_needs_escape("ok\xff"));
 	/* truncation keeps the terminator and reports the full length */
 	ASSERT_EQ(text_sanitize(buf, 4, "\n\n"), 8);
 	ASSERT_STREQ(buf, "\\x0");
