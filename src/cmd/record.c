@@ -81,7 +81,9 @@ static int parse_duration(const char *s, double *out)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct record_opts *o)
+#define RECORD_MAX_PIDS 1024
+
+static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -91,6 +93,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "keep", required_argument, NULL, 'K' },
 		{ "window", required_argument, NULL, 'W' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -98,7 +101,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:i:d:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:i:d:p:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			o->path = optarg;
@@ -127,6 +130,11 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		case 'r':
 			o->root = optarg;
 			break;
+		case 'p':
+			if (parse_pid_list(optarg, pids, RECORD_MAX_PIDS, &o->npids))
+				return bad("bad -p (PIDs separated by commas)", optarg);
+			o->pids = pids;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -154,9 +162,10 @@ static void progress(void *ctx, unsigned k, double mb)
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .interval = 1, .window = 10 };
+	pid_t pids[RECORD_MAX_PIDS];
 	struct record_error err;
 	struct runloop_stop stop;
-	int status = parse_args(argc, argv, &o), rc;
+	int status = parse_args(argc, argv, &o, pids), rc;
 	bool tty = isatty(STDERR_FILENO);
 
 	if (status >= 0)

@@ -420,7 +420,7 @@ static void on_load_figures(void *ctx, sqlite3_stmt *st)
 	s->kernel.load[1] = sqlite3_column_double(st, 1);
 	s->kernel.load[2] = sqlite3_column_double(st, 2);
 	s->kernel.runnable = (unsigned)icol(st, 3);
-	s->threads_scanned = (unsigned)icol(st, 4);
+	s->kernel.total = (unsigned)icol(st, 4);
 }
 
 /* The load core's judgement of one recorded D thread (dtask). */
@@ -518,7 +518,8 @@ int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
 	memset(s, 0, sizeof(*s));
 	s->ncpu = w->host.ncpu;
 	rc = each_row(db,
-		      "SELECT load1, load5, load15, kernel_runnable, 0 FROM interval WHERE id = ?1",
+		      "SELECT load1, load5, load15, kernel_runnable, kernel_tasks FROM interval"
+		      " WHERE id = ?1",
 		      iv, on_load_figures, s);
 	rc = rc ? rc
 		: each_row(db,

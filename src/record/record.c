@@ -39,7 +39,8 @@ struct tkey {
 	int thread; /* 0: the process row */
 	uint64_t start;
 	unsigned uid;
-	int64_t id; /* 0: empty slot */
+	int64_t id;   /* 0: empty slot */
+	unsigned gen; /* the last interval it was seen in */
 	char comm[128];
 	/* threads: the values of its last stored row, to skip unchanged ones */
 	bool has_v;
@@ -47,9 +48,12 @@ struct tkey {
 	int64_t v[NVALS];
 };
 
+/* Open addressing, never deleted from: entries not seen for a while go at the next rebuild. */
 struct tcache {
 	struct tkey *e;
-	size_t cap; /* a power of two */
+	size_t cap;  /* a power of two */
+	size_t used; /* slots taken */
+	unsigned gen;
 };
 
 enum { S_IV, S_CPU, S_PSI, S_DISK, S_NET, S_TASK, S_SAMPLE, S_DTASK, S_COUNT };
@@ -58,7 +62,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT INTO interval(run, prev, ts, dur, uptime_cs, jiffies, memtotal_kb,"
 	" mem_available_kb, swap_total_kb, swap_free_kb, pswpin, pswpout, pgmajfault, oom_kill,"
 	" load1, load5, load15, procs_running, procs_blocked, runnable, d_counted, d_frozen,"
-	" ntasks, kernel_runnable) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	" ntasks, kernel_runnable, kernel_tasks)"
+	" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO cpu VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO psi VALUES(?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
@@ -145,19 +150,52 @@ static size_t tkey_slot(const struct tcache *c, pid_t tgid, pid_t tid, int threa
 	return i;
 }
 
-static int task_id(struct recorder *r, const struct tcache *old, struct tcache *now,
-		   const struct pidstat_task *t, struct tkey **slot)
+static size_t pow2_at_least(size_t n)
 {
+	size_t c = 64;
+
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* Rebuilds c with room for live entries: only those seen in this or the last interval stay. */
+static int tcache_rebuild(struct tcache *c, size_t live)
+{
+	struct tcache n = { NULL, pow2_at_least(4 * live + 64), 0, c->gen };
+
+	n.e = calloc(n.cap, sizeof(*n.e));
+	if (!n.e)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++) {
+		const struct tkey *k = &c->e[i];
+
+		if (!k->id || k->gen + 1 < c->gen)
+			continue;
+		n.e[tkey_slot(&n, k->tgid, k->tid, k->thread)] = *k;
+		n.used++;
+	}
+	free(c->e);
+	*c = n;
+	return 0;
+}
+
+/* The task's slot in the cache, its task row inserted when new (or renamed, or reused). */
+static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey **slot)
+{
+	struct tcache *c = &r->cache;
 	pid_t tgid = t->leader ? t->leader->pid : t->pid;
 	int thread = t->leader != NULL;
-	struct tkey *k = old->cap ? &old->e[tkey_slot(old, tgid, t->pid, thread)] : NULL;
-	struct tkey *n = &now->e[tkey_slot(now, tgid, t->pid, thread)];
 	sqlite3_stmt *st = r->st[S_TASK];
+	struct tkey *k;
 	int rc;
 
-	*slot = n;
-	if (k && k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm)) {
-		*n = *k;
+	if ((c->used + 1) * 2 > c->cap && tcache_rebuild(c, c->used + 1))
+		return fail(r, -ENOMEM, "out of memory");
+	k = &c->e[tkey_slot(c, tgid, t->pid, thread)];
+	*slot = k;
+	if (k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm)) {
+		k->gen = c->gen;
 		return 0;
 	}
 	sqlite3_bind_int64(st, 1, tgid);
@@ -168,13 +206,16 @@ static int task_id(struct recorder *r, const struct tcache *old, struct tcache *
 	sqlite3_bind_int64(st, 6, t->uid);
 	if ((rc = step_done(r, st)))
 		return rc;
-	*n = (struct tkey){ .tgid = tgid,
+	if (!k->id)
+		c->used++;
+	*k = (struct tkey){ .tgid = tgid,
 			    .tid = t->pid,
 			    .thread = thread,
 			    .start = t->start,
 			    .uid = t->uid,
-			    .id = sqlite3_last_insert_rowid(r->db) };
-	snprintf(n->comm, sizeof(n->comm), "%s", t->comm);
+			    .id = sqlite3_last_insert_rowid(r->db),
+			    .gen = c->gen };
+	snprintf(k->comm, sizeof(k->comm), "%s", t->comm);
 	return 0;
 }
 
@@ -273,30 +314,18 @@ static int insert_dtask(struct recorder *r, int64_t iv, const struct pidstat_tas
 	return step_done(r, st);
 }
 
-static size_t pow2_at_least(size_t n)
-{
-	size_t c = 64;
-
-	while (c < n)
-		c <<= 1;
-	return c;
-}
-
 static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 {
 	const struct pidstat_table *tb = &r->run.table;
-	struct tcache now = { NULL, pow2_at_least(2 * tb->len + 1) };
 	int rc = 0;
 
-	now.e = calloc(now.cap, sizeof(*now.e));
-	if (!now.e)
-		return fail(r, -ENOMEM, "out of memory");
+	r->cache.gen++;
 	for (size_t i = 0; i < tb->len && !rc; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		pid_t tgid = t->leader ? t->leader->pid : t->pid;
 		struct tkey *k = NULL;
 
-		rc = task_id(r, &r->cache, &now, t, &k);
+		rc = task_id(r, t, &k);
 		rc = rc ? rc : insert_sample(r, iv, k, t, &t->snap[curr]);
 		if (rc || !t->leader)
 			continue;
@@ -306,8 +335,9 @@ static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 		else if (t->state == 'D')
 			rc = insert_dtask(r, iv, t);
 	}
-	free(r->cache.e);
-	r->cache = now;
+	/* forget the tasks gone for a while once they take half the slots */
+	if (!rc && r->cache.used > 2 * tb->len + 64 && tcache_rebuild(&r->cache, tb->len))
+		rc = fail(r, -ENOMEM, "out of memory");
 	return rc;
 }
 
@@ -464,6 +494,7 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 		sqlite3_bind_double(st, 16, la.load[1]);
 		sqlite3_bind_double(st, 17, la.load[2]);
 		sqlite3_bind_int64(st, 24, la.runnable);
+		sqlite3_bind_int64(st, 25, la.total);
 	}
 	if (have_cs) {
 		sqlite3_bind_int64(st, 18, (int64_t)r->cs->procs_running);
@@ -653,7 +684,11 @@ static int open_reader(struct recorder *r)
 	r->popts.act = ACT_CPU | ACT_MEM | ACT_IO | ACT_CTXSW | ACT_RT;
 	r->popts.tsk = TSK_TASK | TSK_CHILD;
 	r->popts.threads = true;
-	r->popts.all_pids = true;
+	r->popts.all_pids = !r->o->npids;
+	r->popts.pid_given = r->o->npids > 0;
+	for (size_t i = 0; i < r->o->npids; i++)
+		if (pidstat_opts_add_pid(&r->popts, r->o->pids[i]))
+			return fail(r, -ENOMEM, "out of memory");
 	r->popts.dec = -1;
 	r->popts.interval = 1;
 	env.s_colors = "never";

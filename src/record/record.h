@@ -41,7 +41,9 @@ const char *record_db_errmsg(struct sqlite3 *db);
 
 struct record_opts {
 	const char *path;
-	const char *root;   /* NULL or "/": the running system; or a fixture root */
+	const char *root;  /* NULL or "/": the running system; or a fixture root */
+	const pid_t *pids; /* -p: only these processes (and their threads); NULL: all */
+	size_t npids;
 	double interval;    /* seconds between samples */
 	double duration;    /* 0: until stopped */
 	double max_size_mb; /* 0: no size limit */
