@@ -55,13 +55,18 @@ static int grow_rows(struct plot_chart *c)
 	return 0;
 }
 
-static struct plot_series *series(struct plot_chart *c, int64_t key, const char *label)
+static struct plot_series *find_series(struct plot_chart *c, int64_t key)
 {
-	struct plot_series *s;
-
 	for (size_t i = c->ns; i-- > 0;)
 		if (c->s[i].key == key)
 			return &c->s[i];
+	return NULL;
+}
+
+static struct plot_series *new_series(struct plot_chart *c, int64_t key, const char *label)
+{
+	struct plot_series *s;
+
 	if (util_grow(&c->s, &c->scap, c->ns + 1, sizeof(*c->s)))
 		return NULL;
 	s = &c->s[c->ns];
@@ -94,7 +99,11 @@ int plot_chart_add(struct plot_chart *c, double ts, int64_t key, const char *lab
 		c->n++;
 		c->raw_points = c->n;
 	}
-	s = series(c, key, label);
+	s = find_series(c, key);
+	if (!s && isnan(v))
+		return 0; /* a series begins with its first value */
+	if (!s)
+		s = new_series(c, key, label);
 	if (!s)
 		return -ENOMEM;
 	s->v[c->n - 1] = v;

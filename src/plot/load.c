@@ -16,68 +16,81 @@
 #include "plot/plot.h"
 #include "util/grow.h"
 
-#define MODES_SQL(where)                                                       \
-	"SELECT ts, 0, 'usr', usr FROM v_cpu WHERE " where " UNION ALL "       \
-	"SELECT ts, 1, 'nice', nice FROM v_cpu WHERE " where " UNION ALL "     \
-	"SELECT ts, 2, 'sys', sys FROM v_cpu WHERE " where " UNION ALL "       \
-	"SELECT ts, 3, 'iowait', iowait FROM v_cpu WHERE " where " UNION ALL " \
-	"SELECT ts, 4, 'irq', irq FROM v_cpu WHERE " where " UNION ALL "       \
-	"SELECT ts, 5, 'soft', soft FROM v_cpu WHERE " where " UNION ALL "     \
-	"SELECT ts, 6, 'steal', steal FROM v_cpu WHERE " where " ORDER BY 1, 2"
+/*
+ * Each chart is one query, one scan of its view: rows of (ts, key, label,
+ * value...), ordered by ts. Value i of a row belongs to the series
+ * key * PLOT_VALUES + i, labelled "label name[i]" (just one of the two
+ * when the other is NULL or empty).
+ */
+#define PLOT_VALUES 8
+#define MODES_SQL(where)                                                                       \
+	"SELECT ts, 0, NULL, usr, nice, sys, iowait, irq, soft, steal FROM v_cpu WHERE " where \
+	" ORDER BY ts"
+#define MODES                                                          \
+	{                                                              \
+		"usr", "nice", "sys", "iowait", "irq", "soft", "steal" \
+	}
 
 /* The groups with the most of expr over the whole recording, ranked from 1. */
 #define TOP_GROUPS(expr)                                                                      \
 	"WITH top AS (SELECT grp, row_number() OVER (ORDER BY sum(" expr ") DESC, grp) AS r " \
 	"FROM v_group GROUP BY grp ORDER BY r LIMIT 5) "
+/* Names ranked in order, as keys: a device's series stay together and in name order. */
+#define RANKED(col, view)                                                            \
+	"WITH r AS (SELECT " col ", dense_rank() OVER (ORDER BY " col ") AS k FROM " \
+	"(SELECT DISTINCT " col " FROM " view ")) "
 
 struct chart_spec {
 	const char *id, *title, *unit, *sql;
+	const char *names[PLOT_VALUES]; /* of the value columns; NULL ends */
 };
 
 static const struct chart_spec charts[] = {
-	{ "cpu", "CPU, all CPUs, by mode", "%", MODES_SQL("cpu = -1") },
+	{ "cpu", "CPU, all CPUs, by mode", "%", MODES_SQL("cpu = -1"), MODES },
 	/* per-CPU charts come here (load_cpu_charts) */
-	{ "groups_cpu", "CPU of the top groups (% of one CPU), user and system", "%",
-	  TOP_GROUPS("usr + sys") "SELECT g.ts, t.r * 2, g.grp || ' usr', g.usr FROM v_group g "
-				  "JOIN top t USING (grp) UNION ALL "
-				  "SELECT g.ts, t.r * 2 + 1, g.grp || ' sys', g.sys FROM v_group g "
-				  "JOIN top t USING (grp) ORDER BY 1, 2" },
-	{ "switches", "Context switches of the top groups: voluntary, involuntary", "/s",
-	  TOP_GROUPS("cswch_s + nvcswch_s") "SELECT g.ts, t.r * 2, g.grp || ' cswch/s', g.cswch_s "
-					    "FROM v_group g JOIN top t USING (grp) UNION ALL "
-					    "SELECT g.ts, t.r * 2 + 1, g.grp || ' nvcswch/s', "
-					    "g.nvcswch_s FROM v_group g JOIN top t USING (grp) "
-					    "ORDER BY 1, 2" },
-	{ "load", "Load: runnable and D-state tasks against the kernel's load1", "",
-	  "SELECT ts, 0, 'load1', load1 FROM v_load UNION ALL "
-	  "SELECT ts, 1, 'runnable', runnable FROM v_load UNION ALL "
-	  "SELECT ts, 2, 'D (uninterruptible)', blocked FROM v_load UNION ALL "
-	  "SELECT ts, 3, 'runnable + D', runnable + blocked FROM v_load ORDER BY 1, 2" },
-	{ "psi", "Pressure stall (PSI avg10), some and full", "%",
-	  "WITH r AS (SELECT resource, dense_rank() OVER (ORDER BY resource) AS k FROM "
-	  "(SELECT DISTINCT resource FROM v_psi)) "
-	  "SELECT p.ts, r.k * 2, p.resource || ' some', p.some_avg10 FROM v_psi p JOIN r "
-	  "USING (resource) WHERE p.some_avg10 IS NOT NULL UNION ALL "
-	  "SELECT p.ts, r.k * 2 + 1, p.resource || ' full', p.full_avg10 FROM v_psi p JOIN r "
-	  "USING (resource) WHERE p.full_avg10 IS NOT NULL ORDER BY 1, 2" },
-	{ "disk", "Disk throughput, read and write", "B/s",
-	  "WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM "
-	  "(SELECT DISTINCT device FROM v_disk)) "
-	  "SELECT d.ts, r.k * 2, d.device || ' read', d.read_Bps FROM v_disk d JOIN r USING "
-	  "(device) UNION ALL "
-	  "SELECT d.ts, r.k * 2 + 1, d.device || ' write', d.write_Bps FROM v_disk d JOIN r "
-	  "USING (device) ORDER BY 1, 2" },
-	{ "disk_util", "Disk utilisation", "%",
-	  "WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM "
-	  "(SELECT DISTINCT device FROM v_disk)) "
-	  "SELECT d.ts, r.k, d.device, d.util_pct FROM v_disk d JOIN r USING (device) "
-	  "ORDER BY 1, 2" },
-	{ "net", "Network, received and sent", "B/s",
-	  "WITH r AS (SELECT iface, dense_rank() OVER (ORDER BY iface) AS k FROM "
-	  "(SELECT DISTINCT iface FROM v_net)) "
-	  "SELECT n.ts, r.k * 2, n.iface || ' rx', n.rx_Bps FROM v_net n JOIN r USING (iface) "
-	  "UNION ALL SELECT n.ts, r.k * 2 + 1, n.iface || ' tx', n.tx_Bps FROM v_net n JOIN r "
-	  "USING (iface) ORDER BY 1, 2" },
+	{ "groups_cpu",
+	  "CPU of the top groups (% of one CPU), user and system",
+	  "%",
+	  TOP_GROUPS("usr + sys") "SELECT g.ts, t.r, g.grp, g.usr, g.sys FROM v_group g "
+				  "JOIN top t USING (grp) ORDER BY g.ts, t.r",
+	  { "usr", "sys" } },
+	{ "switches",
+	  "Context switches of the top groups: voluntary, involuntary",
+	  "/s",
+	  TOP_GROUPS("cswch_s + nvcswch_s") "SELECT g.ts, t.r, g.grp, g.cswch_s, g.nvcswch_s "
+					    "FROM v_group g JOIN top t USING (grp) "
+					    "ORDER BY g.ts, t.r",
+	  { "cswch/s", "nvcswch/s" } },
+	{ "load",
+	  "Load: runnable and D-state tasks against the kernel's load1",
+	  "",
+	  "SELECT ts, 0, NULL, load1, runnable, blocked, runnable + blocked FROM v_load ORDER BY "
+	  "ts",
+	  { "load1", "runnable", "D (uninterruptible)", "runnable + D" } },
+	{ "psi",
+	  "Pressure stall (PSI avg10), some and full",
+	  "%",
+	  RANKED("resource", "v_psi") "SELECT p.ts, r.k, p.resource, p.some_avg10, p.full_avg10 "
+				      "FROM v_psi p JOIN r USING (resource) ORDER BY p.ts, r.k",
+	  { "some", "full" } },
+	{ "disk",
+	  "Disk throughput, read and write",
+	  "B/s",
+	  RANKED("device", "v_disk") "SELECT d.ts, r.k, d.device, d.read_Bps, d.write_Bps "
+				     "FROM v_disk d JOIN r USING (device) ORDER BY d.ts, r.k",
+	  { "read", "write" } },
+	{ "disk_util",
+	  "Disk utilisation",
+	  "%",
+	  RANKED("device", "v_disk") "SELECT d.ts, r.k, d.device, d.util_pct FROM v_disk d "
+				     "JOIN r USING (device) ORDER BY d.ts, r.k",
+	  { "" } },
+	{ "net",
+	  "Network, received and sent",
+	  "B/s",
+	  RANKED("iface", "v_net") "SELECT n.ts, r.k, n.iface, n.rx_Bps, n.tx_Bps FROM v_net n "
+				   "JOIN r USING (iface) ORDER BY n.ts, r.k",
+	  { "rx", "tx" } },
 };
 
 /* What a record must have; the first missing one names the file "not a triage record". */
@@ -135,6 +148,30 @@ static struct plot_chart *new_chart(struct loader *l, struct plot_doc *d, const 
 	return &d->charts[d->ncharts++];
 }
 
+/* The values of one row: series key * PLOT_VALUES + i, labelled as the spec says. */
+static int add_row(struct plot_chart *c, const struct chart_spec *sp, sqlite3_stmt *st)
+{
+	double ts = sqlite3_column_double(st, 0);
+	int64_t key = sqlite3_column_int64(st, 1);
+	const char *base = (const char *)sqlite3_column_text(st, 2);
+	int err = 0;
+
+	for (int i = 0; i < PLOT_VALUES && sp->names[i] && !err; i++) {
+		const char *name = sp->names[i];
+		char label[512];
+		double v = sqlite3_column_type(st, 3 + i) == SQLITE_NULL
+			       ? NAN
+			       : sqlite3_column_double(st, 3 + i);
+
+		if (base && *base && *name)
+			snprintf(label, sizeof(label), "%s %s", base, name);
+		else
+			snprintf(label, sizeof(label), "%s", base && *base ? base : name);
+		err = plot_chart_add(c, ts, key * PLOT_VALUES + i, label, v);
+	}
+	return err;
+}
+
 /* Runs one chart query (cpu bound to ?1 when >= 0); drops the chart if it has no rows. */
 static int load_chart(struct loader *l, struct plot_doc *d, const struct chart_spec *sp, int cpu)
 {
@@ -150,13 +187,9 @@ static int load_chart(struct loader *l, struct plot_doc *d, const struct chart_s
 	if (cpu >= 0)
 		sqlite3_bind_int(st, 1, cpu);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		double v =
-		    sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
-
 		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
 			continue; /* no time: nowhere to draw it */
-		err = plot_chart_add(c, sqlite3_column_double(st, 0), sqlite3_column_int64(st, 1),
-				     (const char *)sqlite3_column_text(st, 2), v);
+		err = add_row(c, sp, st);
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = sql_err(l->db);
@@ -174,10 +207,12 @@ static int load_chart(struct loader *l, struct plot_doc *d, const struct chart_s
 static int load_cpu_charts(struct loader *l, struct plot_doc *d)
 {
 	static const char modes_one[] = MODES_SQL("cpu = ?1");
-	static const struct chart_spec busy = {
-		"cpus", "CPU busy per CPU (100 - idle)", "%",
-		"SELECT ts, cpu, 'cpu' || cpu, 100 - idle FROM v_cpu WHERE cpu >= 0 ORDER BY 1, 2"
-	};
+	static const struct chart_spec busy = { "cpus",
+						"CPU busy per CPU (100 - idle)",
+						"%",
+						"SELECT ts, cpu, 'cpu' || cpu, 100 - idle FROM "
+						"v_cpu WHERE cpu >= 0 ORDER BY ts, cpu",
+						{ "" } };
 	int cpus[PLOT_CPU_CHARTS + 1], n = 0, err;
 	sqlite3_stmt *st;
 
@@ -191,7 +226,7 @@ static int load_cpu_charts(struct loader *l, struct plot_doc *d)
 		return load_chart(l, d, &busy, -1);
 	for (int i = 0; i < n && !err; i++) {
 		char id[32], title[64];
-		struct chart_spec sp = { id, title, "%", modes_one };
+		struct chart_spec sp = { id, title, "%", modes_one, MODES };
 
 		snprintf(id, sizeof(id), "cpu%d", cpus[i]);
 		snprintf(title, sizeof(title), "CPU %d by mode", cpus[i]);

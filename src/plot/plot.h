@@ -54,7 +54,9 @@ struct plot_doc {
 int plot_chart_init(struct plot_chart *c, const char *id, const char *title, const char *unit);
 /*
  * Adds the value of series key (label) at ts. Rows come in ts order; a ts
- * equal to the last one adds to that row. 0, -EINVAL (ts going back) or -ENOMEM.
+ * equal to the last one adds to that row. A series is created by its first
+ * value that is not NAN (a series without any value is not drawn); the row
+ * is added either way. 0, -EINVAL (ts going back) or -ENOMEM.
  */
 int plot_chart_add(struct plot_chart *c, double ts, int64_t key, const char *label, double v);
 /* Orders the series by key (once, after the last add). */

@@ -18,7 +18,7 @@ trap 'rm -rf "$T"' EXIT
 
 helps=("load" "probe" "probe syscalls" "probe trace" "probe offcpu" "probe runq"
 	"probe profile" "doctor" "u32" "u32 test" "u32 lint" "u32 explain" "u32 recipe" "version"
-	"record" "replay")
+	"record" "replay" "plot")
 for c in "${helps[@]}"; do
 	# shellcheck disable=SC2086
 	check 0 "triage $c --help" "$TRIAGE" $c --help
@@ -30,7 +30,7 @@ check 2 "an unknown command" "$TRIAGE" no-such-command
 grep -q "not a triage command" "$T/err" || { echo "FAIL: unknown command message"; fail=1; }
 
 for c in "load" "probe syscalls" "probe trace openat" "probe offcpu" "probe runq" "probe profile" \
-	"doctor" "u32 test" "u32 explain" "u32 recipe" "version" "record" "replay"; do
+	"doctor" "u32 test" "u32 explain" "u32 recipe" "version" "record" "replay" "plot"; do
 	# shellcheck disable=SC2086
 	check 2 "triage $c --no-such-option" "$TRIAGE" $c --no-such-option
 	[ -s "$T/err" ] || { echo "FAIL: triage $c: no message for a bad option"; fail=1; }

@@ -19,23 +19,42 @@ grep -q '^ready' "$SCRATCH/spin.out" || fail "load_spin did not start"
 comm=$(cat "/proc/$SPIN/comm") # its group: the process's name (load_spin_main)
 "$TRIAGE" record -o "$DB" -i 1 -d 6 --window 3 2>"$SCRATCH/record.err" ||
 	fail "triage record failed: $(cat "$SCRATCH/record.err")"
+kill "$SPIN" 2>/dev/null # recorded: its CPU is better spent on Chromium
 "$TRIAGE" plot "$DB" -o "$SCRATCH/page.html" || fail "triage plot failed"
 echo "page: $(wc -c <"$SCRATCH/page.html") bytes (recorded and drawn at ${SECONDS}s)"
 
-# The database's series, by the rules of docs/plot.md, counted with sqlite3.
+# The database's series, by the rules of docs/plot.md, counted with sqlite3:
+# a series exists where the record has at least one value for it.
+modes="(count(usr) > 0) + (count(nice) > 0) + (count(sys) > 0) + (count(iowait) > 0) +
+	(count(irq) > 0) + (count(soft) > 0) + (count(steal) > 0)"
 ncpu=$(Q "SELECT count(DISTINCT cpu) FROM v_cpu WHERE cpu >= 0")
-cpu_series=$(( $(Q "SELECT count(*) > 0 FROM v_cpu WHERE cpu = -1") * 7 ))
-if [ "$ncpu" -le 8 ]; then cpu_series=$((cpu_series + 7 * ncpu)); else cpu_series=$((cpu_series + ncpu)); fi
-groups=$(Q "SELECT min(5, count(DISTINCT grp)) FROM v_group")
-load=$(( $(Q "SELECT count(*) > 0 FROM v_load") * 4 ))
+cpu_series=$(Q "SELECT $modes FROM v_cpu WHERE cpu = -1")
+if [ "$ncpu" -le 8 ]; then
+	cpu_series=$((cpu_series + $(Q "SELECT coalesce(sum(n), 0) FROM (SELECT $modes AS n FROM v_cpu
+		WHERE cpu >= 0 GROUP BY cpu)")))
+else
+	cpu_series=$((cpu_series + $(Q "SELECT count(DISTINCT cpu) FROM v_cpu WHERE cpu >= 0 AND idle IS NOT NULL")))
+fi
+# top_pair RANK_EXPR A B: the series A and B of the 5 groups ranked by RANK_EXPR
+top_pair() {
+	Q "WITH top AS (SELECT grp FROM v_group GROUP BY grp ORDER BY sum($1) DESC, grp LIMIT 5)
+		SELECT count(DISTINCT CASE WHEN $2 IS NOT NULL THEN grp END) +
+		count(DISTINCT CASE WHEN $3 IS NOT NULL THEN grp END) FROM v_group WHERE grp IN top"
+}
+groups=$(( $(top_pair "usr + sys" usr sys) + $(top_pair "cswch_s + nvcswch_s" cswch_s nvcswch_s) ))
+load=$(Q "SELECT (count(load1) > 0) + (count(runnable) > 0) + (count(blocked) > 0) +
+	(count(runnable + blocked) > 0) FROM v_load")
 psi=$(Q "SELECT count(DISTINCT CASE WHEN some_avg10 IS NOT NULL THEN resource END) +
 	count(DISTINCT CASE WHEN full_avg10 IS NOT NULL THEN resource END) FROM v_psi")
-disks=$(Q "SELECT count(DISTINCT device) FROM v_disk")
-ifaces=$(Q "SELECT count(DISTINCT iface) FROM v_net")
-want=$((cpu_series + 4 * groups + load + psi + 3 * disks + 2 * ifaces))
+disks=$(Q "SELECT count(DISTINCT CASE WHEN read_Bps IS NOT NULL THEN device END) +
+	count(DISTINCT CASE WHEN write_Bps IS NOT NULL THEN device END) +
+	count(DISTINCT CASE WHEN util_pct IS NOT NULL THEN device END) FROM v_disk")
+ifaces=$(Q "SELECT count(DISTINCT CASE WHEN rx_Bps IS NOT NULL THEN iface END) +
+	count(DISTINCT CASE WHEN tx_Bps IS NOT NULL THEN iface END) FROM v_net")
+want=$((cpu_series + groups + load + psi + disks + ifaces))
 nfind=$(Q "SELECT count(*) FROM v_findings")
-echo "database: $ncpu CPUs, $groups top groups, $psi PSI, $disks disks, $ifaces interfaces," \
-	"$nfind finding windows: $want series"
+echo "database: $ncpu CPUs; series: $cpu_series CPU, $groups groups, $load load, $psi PSI," \
+	"$disks disk, $ifaces network ($want); $nfind finding windows"
 
 python3 "$SRC/tests/plot/page_check.py" "$SCRATCH/page.html" 19200 19209 "$SCRATCH" \
 	>"$SCRATCH/check.json" 2>"$SCRATCH/check.err" ||
@@ -49,7 +68,6 @@ got=$(jq '[.charts[].labels | length] | add' "$R")
 jq -e '.charts | length > 0 and all(.shown - .hidden >= 50)' "$R" >/dev/null ||
 	fail "a chart is blank: $(jq -c '[.charts[] | {id, shown, hidden}]' "$R")"
 jq -e '.external == 0' "$R" >/dev/null || fail "the page refers to outside resources"
-kill "$SPIN" 2>/dev/null
 jq -e --arg g "$comm" '[.charts[] | select(.id == "chart-groups_cpu") | .labels[]]
 	| any(startswith($g + " "))' "$R" >/dev/null ||
 	fail "the workload's group $comm is not among the top groups: $(jq -c '.charts[] | select(.id == "chart-groups_cpu") | .labels' "$R")"
