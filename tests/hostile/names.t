@@ -138,6 +138,8 @@ if command -v curl >/dev/null; then
 	done
 	sleep 1.2
 	curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics.out" || fail "scrape failed"
+	curl -sf "http://127.0.0.1:$port/report" >"$work/collect-report.out" || fail "/report failed"
+	want json "$work/collect-report.out"
 	kill -TERM "$cpid"
 	want lines "$work/metrics.out" \
 		'(# .*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? [-+0-9.eInfNa]+( [0-9]+)?)'
@@ -161,7 +163,9 @@ run trace-tty term "$TRIAGE" probe trace openat -p "$second" -d 1
 run trace-json jsonl "$TRIAGE" probe trace openat -p "$second" -d 1 --json
 for p in offcpu runq profile; do
 	run "$p-tty" term "$TRIAGE" probe "$p" -d 1
-	run "$p-json" json "$TRIAGE" probe "$p" -d 1 --json
+	svg=()
+	[ "$p" = runq ] || svg=(--svg "$work/$p.svg") # flame graphs ride along
+	run "$p-json" json "$TRIAGE" probe "$p" -d 1 --json "${svg[@]}"
 done
 run profile-folded lines "$TRIAGE" probe profile -d 1 --folded
 want lines "$work/profile-folded.out" '\S.* [0-9]+'
@@ -196,5 +200,62 @@ for cmd in report pidstat load collect "probe syscalls" doctor "u32 lint" versio
 done
 "$TRIAGE" report -p $'1\e[2J' -d 1 >/dev/null 2>"$work/usage-p.err"
 want term "$work/usage-p.err"
+# record, then replay and plot the file: names come back from SQLite
+run record text "$TRIAGE" record -o "$work/rec.db" -i 0.2 -d 1 -p "$pids"
+run replay-pidstat-tty term "$TRIAGE" replay "$work/rec.db" pidstat
+run replay-pidstat-t-tty term "$TRIAGE" replay "$work/rec.db" pidstat -t -u -r -d -w
+run replay-pidstat-h lines "$TRIAGE" replay "$work/rec.db" pidstat -h
+want lines "$work/replay-pidstat-h.out" '(Linux .*|#.*|[0-9:]+ +[0-9]+ +[0-9]+ .*)'
+run replay-pidstat-json json "$TRIAGE" replay "$work/rec.db" pidstat -o JSON
+run replay-report-tty term "$TRIAGE" replay "$work/rec.db" report
+run replay-report-json json "$TRIAGE" replay "$work/rec.db" report --json
+run replay-load-tty term "$TRIAGE" replay "$work/rec.db" load
+run replay-load-json json "$TRIAGE" replay "$work/rec.db" load --json
+run plot text "$TRIAGE" plot "$work/rec.db" -o "$work/page.html"
+# sqlite3 is the oracle: each comm is one grp value, byte for byte; the
+# page's data parses and its names match; nothing closes the script early
+python3 - "$work/rec.db" "$work/page.html" "$pids" <<'PY' || fail "record/plot names"
+import codecs, json, re, sqlite3, sys
+codecs.register_error("bytes", lambda e: (e.object[e.start:e.end].decode("latin-1"), e.end))
+pids = [int(p) for p in sys.argv[3].split(",")]
+comm = {open(f"/proc/{p}/comm", "rb").read()[:-1] for p in pids}
+db = sqlite3.connect(sys.argv[1])
+db.text_factory = bytes
+grp = {r[0] for r in db.execute("SELECT CAST(grp AS BLOB) FROM v_group")}
+if not comm <= grp:
+    sys.exit(f"v_group lacks {sorted(comm - grp)!r}; has {sorted(grp)!r}")
+import os, xml.etree.ElementTree as ET
+work = os.path.dirname(sys.argv[1])
+for svg in ("profile.svg", "offcpu.svg"):
+    path = os.path.join(work, svg)
+    if os.path.exists(path):  # absent when the probe lacked privilege (3)
+        raw = open(path, "rb").read()
+        if any(c < 32 and c not in b"\n\t" for c in raw):
+            sys.exit(f"{svg}: raw control byte")
+        ET.fromstring(raw)  # well-formed XML or an exception
+page = open(sys.argv[2], "rb").read()
+for c in range(32):
+    if bytes([c]) in page and bytes([c]) not in b"\n\t":
+        sys.exit(f"page has raw control 0x{c:02x}")
+m = re.search(rb'<script type="application/json" id="triage-data">(.*?)</script>', page, re.S)
+if not m:
+    sys.exit("page: no data script")
+if page.lower().count(b"</script") != page.lower().count(b"<script"):
+    sys.exit("page: unbalanced script tags")
+data = json.loads(m.group(1).decode("utf-8"))
+labels = set()
+def walk(o):
+    if isinstance(o, dict):
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+    elif isinstance(o, str):
+        labels.add(o)
+walk(data)
+dec = {c.decode("utf-8", "bytes") for c in comm}
+if not any(d in l for d in dec for l in labels):  # "NAME usr", "PID N NAME"
+    sys.exit(f"page data names none of the hostile comms: {sorted(labels)[:40]!r}")
+PY
+echo "ok record/sqlite3/plot names"
 python3 "$check" --manifest "$work/manifest" || fail "see above"
 echo "ok: $nrun runs over 7 hostile names, no control byte, no forged line, JSON parses"
