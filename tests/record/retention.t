@@ -6,7 +6,11 @@
 # interval's worth) while it has deleted its oldest intervals, and the
 # intervals left are consecutive; unless one interval alone is bigger than
 # that (a machine with tens of thousands of threads), when only the newest
-# is left. Replay still reads every thread of what is left (a thread stored
+# is left. The growth does not depend on what else runs: pidstat_sleepers
+# starts 1000 threads that each wake every 50 ms, so each of them changes
+# (its voluntary switches) in every 0.2 s interval and is stored again; at
+# no less than 40 bytes a row that is 40 KB an interval, past 0.2 MB within
+# 6 intervals of the ~20 that 4 s hold. Replay still reads every thread of what is left (a thread stored
 # before the cut is carried over by a copy of its row).
 . "$SRC/tests/record/lib.sh" retention
 db=$work/old.db
@@ -17,9 +21,21 @@ kept=$(q "$db" 'SELECT group_concat(id) FROM interval')
 [ "$(q "$db" 'SELECT count(*) FROM sample WHERE iv < 4')" = 0 ] || fail "old samples left"
 [ "$(q "$db" 'SELECT count(*) FROM cpu WHERE iv < 4')" = 0 ] || fail "old CPU lines left"
 db=$work/size.db
+nthreads=1000
+"$BUILD/workloads/pidstat_sleepers" "$nthreads" 30 50 >"$work/sleepers" &
+started="$started $!"
+for _ in $(seq 100); do
+	[ -s "$work/sleepers" ] && break
+	sleep 0.1
+done
+wpid=$(head -n1 "$work/sleepers")
+[ "$wpid" = "${started##* }" ] || fail "pidstat_sleepers did not start its $nthreads threads"
 "$TRIAGE" record -o "$db" -i 0.2 -d 4 --max-size 0.2 2>"$work/err" || fail "record: $(cat "$work/err")"
 read -r first last n <<<"$(q "$db" 'SELECT min(id), max(id), count(*) FROM interval' | tr '|' ' ')"
-[ "$first" -gt 1 ] || fail "nothing was deleted (intervals $first..$last)"
+# the workload's threads were recorded, each interval (the premise above)
+stored=$(q "$db" "SELECT count(*) FROM sample JOIN task ON task.id = sample.task WHERE task.tgid = $wpid AND task.thread = 1")
+[ "$stored" -ge "$nthreads" ] || fail "only $stored rows of the workload's $nthreads threads were stored"
+[ "$first" -gt 1 ] || fail "nothing was deleted (intervals $first..$last; $stored rows of the workload left)"
 [ $((last - first + 1)) = "$n" ] || fail "the intervals left are not consecutive"
 per=$(q "$db" 'SELECT count(*) FROM sample' | awk -v n="$n" '{ print $1 / n }')
 used=$(q "$db" 'SELECT (p.page_count - f.freelist_count) * s.page_size FROM pragma_page_count p, pragma_freelist_count f, pragma_page_size s')
