@@ -46,7 +46,10 @@ awk -v r="$rec_cpu" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v span="$re
 		k = c1 - c0; edge = (t1 - t0) - span; tick = 2 / hz
 		if (r > k + tick) { print "FAIL: recorded " r " s > kernel " k " s"; exit 1 }
 		if (r < k - edge - tick - 0.02) { print "FAIL: recorded " r " s < kernel " k " s less edges " edge " s"; exit 1 }
-		if (r < 0.5) { print "FAIL: the hog got only " r " s of CPU in " span " s"; exit 1 }
+		# premise: the hog ran for at least a sixth of the recorded span (record keeps
+		# its grid like pidstat: a late sample on a loaded machine is taken at once,
+		# so the span can be shorter than -d)
+		if (r < span / 6) { print "FAIL: the hog got only " r " s of CPU in " span " s"; exit 1 }
 	}' || exit 1
 view=$(q "$db" "SELECT sum((usr + sys) * i.dur) / 100, sum(usr * i.dur) / 100 FROM v_group g
 	JOIN interval i ON i.ts = g.ts WHERE g.grp = '$comm'")
