@@ -13,11 +13,6 @@ BUILDS=${TRIAGE_BUILDS:-"build build-san"}
 FILTER=${TESTS:-.}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600} # seconds per test program
 pass=0 fail=0 skip=0
-# Oracle outputs that do not depend on the build (sysstat over committed
-# fixtures) are kept here by the first build's tests for the second.
-TRIAGE_ORACLE_CACHE=$(mktemp -d /tmp/triage-oracle-cache.XXXXXX)
-export TRIAGE_ORACLE_CACHE
-trap 'rm -rf "$TRIAGE_ORACLE_CACHE"' EXIT
 failed_names=()
 
 run_one() { # name build cmd...
