@@ -50,7 +50,13 @@ port=$(free_port)
 collector=$!
 started="$started $collector"
 wait_port "$port" 10 || fail "not listening: $(cat "$work/err")"
-sleep 1.2
+# /healthz turns from 503 to ok when the first sample is published: its
+# groups are in /metrics from then on
+for ((i = 0; i < 300; i++)); do
+	[ "$(curl -s "http://127.0.0.1:$port/healthz")" = ok ] && break
+	kill -0 "$collector" 2>/dev/null || fail "collector died: $(cat "$work/err")"
+	sleep 0.1
+done
 curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics" || fail "scrape failed"
 promtool check metrics <"$work/metrics" >"$work/promtool" 2>&1 || fail "promtool: $(cat "$work/promtool")"
 for v in "${prom[@]}"; do
