@@ -33,17 +33,19 @@ build_shim() {
 	fi
 }
 
-# base_env ENVSTR: the environment both tools run in. Locale cases set
-# their own LC_*/LANG; every other case runs in LC_ALL=C. TZ is UTC.
+# base_env ENVSTR: fills the caller's array envv with the environment both
+# tools run in (in the shell: a case costs two tool runs, not more forks).
+# Locale cases set their own LC_*/LANG; every other case runs in LC_ALL=C.
+# TZ is UTC.
 base_env() {
-	local e=(PATH=/usr/sbin:/usr/bin:/sbin:/bin TZ=UTC S_COLORS=never)
+	envv=(PATH=/usr/sbin:/usr/bin:/sbin:/bin TZ=UTC S_COLORS=never)
 	case " $1 " in
-	*" LC_"* | *" LANG="*) e+=(LANG=C) ;;
-	*) e+=(LC_ALL=C) ;;
+	*" LC_"* | *" LANG="*) envv+=(LANG=C) ;;
+	*) envv+=(LC_ALL=C) ;;
 	esac
-	[ -n "${ASAN_OPTIONS:-}" ] && e+=("ASAN_OPTIONS=$ASAN_OPTIONS")
-	[ -n "${UBSAN_OPTIONS:-}" ] && e+=("UBSAN_OPTIONS=$UBSAN_OPTIONS")
-	printf '%s\n' "${e[@]}"
+	[ -n "${ASAN_OPTIONS:-}" ] && envv+=("ASAN_OPTIONS=$ASAN_OPTIONS")
+	[ -n "${UBSAN_OPTIONS:-}" ] && envv+=("UBSAN_OPTIONS=$UBSAN_OPTIONS")
+	return 0
 }
 
 # launch OUTPREFIX ENVSTR CMD...: runs CMD with stdout to OUTPREFIX.out,
@@ -72,7 +74,7 @@ run_real() {
 	local fx=$1 out=$2 envstr=$3
 	shift 3
 	local -a envv
-	mapfile -t envv < <(base_env "$envstr")
+	base_env "$envstr"
 	# shellcheck disable=SC2086
 	launch "$out" "$envstr" env -i "${envv[@]}" $envstr PIDSTAT_SHIM_ROOT="$fx" \
 		LD_PRELOAD="$SHIM" bash -c 'exec -a pidstat "$0" "$@"' "$ORACLE_PIDSTAT" "$@"
@@ -83,7 +85,7 @@ run_ours() {
 	local fx=$1 out=$2 envstr=$3
 	shift 3
 	local -a envv
-	mapfile -t envv < <(base_env "$envstr")
+	base_env "$envstr"
 	# shellcheck disable=SC2086
 	launch "$out" "$envstr" env -i "${envv[@]}" $envstr "$TRIAGE" pidstat --root "$fx" "$@"
 }
