@@ -69,9 +69,24 @@ want() {
 }
 # run TAG MODE CMD...: stdout to $work/TAG.out (with stderr, on a pty, when
 # MODE is term), stderr to $work/TAG.err; both checked; status 0, or 3 (a missing privilege
-# or kernel feature is a message, not a name problem).
+# or kernel feature is a message, not a name problem). Runs in the
+# background, up to four at once (most runs are 1-second probe windows that
+# sleep): join waits for them and checks their statuses, before anything
+# reads their outputs.
+jobs_bg=()
 run() {
-	local tag=$1 mode=$2 rc
+	local tag=$1 mode=$2
+	shift 2
+	while [ ${#jobs_bg[@]} -ge 4 ]; do join_one; done
+	printf '%q ' "$@" >"$work/$tag.cmd"
+	run_job "$tag" "$mode" "$@" &
+	jobs_bg+=("$!:$tag")
+	[ "$mode" = lines ] && mode=text # the caller adds the line format
+	want "$mode" "$work/$tag.out"
+	want term "$work/$tag.err"
+}
+run_job() {
+	local tag=$1 mode=$2
 	shift 2
 	if [ "$mode" = term ]; then
 		# script(1): stdout and stderr both on the pty, as on a terminal
@@ -81,16 +96,23 @@ run() {
 	else
 		timeout -k 5 60 "$@" >"$work/$tag.out" 2>"$work/$tag.err"
 	fi
-	rc=$?
+	echo $? >"$work/$tag.rc"
+}
+join_one() {
+	local j=${jobs_bg[0]} tag rc=""
+	jobs_bg=("${jobs_bg[@]:1}")
+	wait "${j%%:*}"
+	tag=${j#*:}
+	read -r rc <"$work/$tag.rc"
 	case $rc in
 	0 | 3) ;;
-	*) fail "$tag: '$*' exited $rc: $(head -c 300 "$work/$tag.err")" ;;
+	*) fail "$tag: '$(<"$work/$tag.cmd")' exited $rc: $(head -c 300 "$work/$tag.err")" ;;
 	esac
-	[ "$mode" = lines ] && mode=text # the caller adds the line format
-	want "$mode" "$work/$tag.out"
-	want term "$work/$tag.err"
 	nrun=$((nrun + 1))
 	echo "ok $tag (status $rc, ${SECONDS}s)"
+}
+join() {
+	while [ ${#jobs_bg[@]} -gt 0 ]; do join_one; done
 }
 
 # report
@@ -104,6 +126,7 @@ run pidstat-h lines "$TRIAGE" pidstat -h -l -u -w -p "$pids" 1 1
 want lines "$work/pidstat-h.out" '(Linux .*|#.*|[0-9:]+ +[0-9]+ +[0-9]+ .*)'
 run pidstat-json json "$TRIAGE" pidstat -o JSON -t -p "$pids" 1 1
 run pidstat-l-json json "$TRIAGE" pidstat -o JSON -l -p "$pids" 1 1
+join
 # the names in JSON are the kernel's bytes: /proc is the oracle
 python3 - "$work/pidstat-json.out" "$work/pidstat-l-json.out" "$pids" <<'PY' || fail "pidstat JSON names"
 import codecs, json, sys
@@ -210,6 +233,7 @@ done
 want term "$work/usage-p.err"
 # record, then replay and plot the file: names come back from SQLite
 run record text "$TRIAGE" record -o "$work/rec.db" -i 0.2 -d 1 -p "$pids"
+join # the replays read the file
 run replay-pidstat-tty term "$TRIAGE" replay "$work/rec.db" pidstat
 run replay-pidstat-t-tty term "$TRIAGE" replay "$work/rec.db" pidstat -t -u -r -d -w
 run replay-pidstat-h lines "$TRIAGE" replay "$work/rec.db" pidstat -h
@@ -220,6 +244,7 @@ run replay-report-json json "$TRIAGE" replay "$work/rec.db" report --json
 run replay-load-tty term "$TRIAGE" replay "$work/rec.db" load
 run replay-load-json json "$TRIAGE" replay "$work/rec.db" load --json
 run plot text "$TRIAGE" plot "$work/rec.db" -o "$work/page.html"
+join
 # sqlite3 is the oracle: each comm is one grp value, byte for byte; the
 # page's data parses and its names match; nothing closes the script early
 python3 - "$work/rec.db" "$work/page.html" "$pids" <<'PY' || fail "record/plot names"
