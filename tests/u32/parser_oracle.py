@@ -157,8 +157,12 @@ def canon_iptables(ns):
 
 def main():
     ns, triage, pcap = sys.argv[1:4]
+    # every Nth list only (the ASan pass: see parser-oracle.t)
+    stride = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     compared = bad = 0
-    for args in u32_cases() + string_cases():
+    for k, args in enumerate(u32_cases() + string_cases()):
+        if k % stride:
+            continue
         krc, kerr, _ = run(["ip", "netns", "exec", ns, "iptables", "-t", "raw", "-A",
                             "PREROUTING"] + args)
         trc, terr, _ = run([triage, "u32", "test"] + args + ["--", pcap])
