@@ -19,37 +19,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-TRIAGE=${TRIAGE:-$PWD/build/triage}
-SLEEPERS=${SLEEPERS:-$PWD/build/workloads/pidstat_sleepers}
 SECONDS_RUN=${BENCH_SECONDS:-20}
 PE=${PE:-/usr/bin/prometheus-process-exporter}
 NE=${NE:-/usr/bin/prometheus-node-exporter}
-for x in "$TRIAGE" "$SLEEPERS" "$PE" "$NE" /usr/bin/curl; do
-	[ -x "$x" ] || { echo "bench: $x is missing (make; apt-get install prometheus-process-exporter prometheus-node-exporter)" >&2; exit 1; }
-done
-work=$(mktemp -d "/tmp/bench-collect.$$.XXXXXX")
-pids=""
-trap 'for p in $pids; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+bench_need "make; apt-get install prometheus-process-exporter prometheus-node-exporter" \
+	"$TRIAGE" "$SLEEPERS" "$PE" "$NE" /usr/bin/curl
+bench_scratch collect
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-hz=$(getconf CLK_TCK)
-ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
-rss_mib() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-"$SLEEPERS" 2000 600 >"$work/sleepers" &
-pids="$pids $!"
-while [ ! -s "$work/sleepers" ]; do sleep 0.1; done
+start_sleepers 2000 600
 
 p1=$(port) p2=$(port) p3=$(port)
-printf 'process_names:\n  - name: "{{.Comm}}"\n    cmdline: [".+"]\n' >"$work/pe.yml"
+printf 'process_names:\n  - name: "{{.Comm}}"\n    cmdline: [".+"]\n' >"$TMP/pe.yml"
 "$TRIAGE" collect -i 1 --listen "127.0.0.1:$p1" --top 50 2>/dev/null &
 t=$!
-pids="$pids $t"
-"$PE" -config.path "$work/pe.yml" -web.listen-address "127.0.0.1:$p2" >/dev/null 2>&1 &
+bench_started "$t"
+"$PE" -config.path "$TMP/pe.yml" -web.listen-address "127.0.0.1:$p2" >/dev/null 2>&1 &
 pe=$!
-pids="$pids $pe"
+bench_started "$pe"
 "$NE" --web.listen-address="127.0.0.1:$p3" >/dev/null 2>&1 &
 ne=$!
-pids="$pids $ne"
+bench_started "$ne"
 sleep 3
 declare -A c0
 for x in $t $pe $ne; do c0[$x]=$(ticks "$x"); done
@@ -60,8 +50,8 @@ while [ $SECONDS -lt $end ]; do
 	cp=""
 	for p in $p1 $p2 $p3; do
 		# the last scrape that answered is the one counted for series
-		(curl -sf --max-time 20 -o "$work/t.$p" "http://127.0.0.1:$p/metrics" &&
-			mv "$work/t.$p" "$work/m.$p") &
+		(curl -sf --max-time 20 -o "$TMP/t.$p" "http://127.0.0.1:$p/metrics" &&
+			mv "$TMP/t.$p" "$TMP/m.$p") &
 		cp="$cp $!"
 	done
 	for c in $cp; do wait "$c" || true; done
@@ -77,19 +67,18 @@ wall=$(awk -v a="$w0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 	echo "triage collect samples once a second whether scraped or not: its CPU ms/s is"
 	echo "its whole cost; the exporters work only when scraped (CPU ms/scrape)."
 	echo "One triage sample (tasks, host, and the report's rules over the last second)"
-	echo "cost $(awk '/^triage_collect_sample_cpu_seconds / { printf "%.1f", $2 * 1000 }' "$work/m.$p1") ms of CPU by its own count (triage_collect_sample_cpu_seconds)."
+	echo "cost $(awk '/^triage_collect_sample_cpu_seconds / { printf "%.1f", $2 * 1000 }' "$TMP/m.$p1") ms of CPU by its own count (triage_collect_sample_cpu_seconds)."
 	echo
 	echo "| exporter | CPU ms/scrape | CPU ms/s | RSS MiB | series |"
 	echo "|---|---|---|---|---|"
 	for row in "triage collect -i 1:$t:$p1" "prometheus-process-exporter:$pe:$p2" \
 		"prometheus-node-exporter:$ne:$p3"; do
 		IFS=: read -r name pid prt <<<"$row"
-		ms=$(awk -v a="${c0[$pid]}" -v b="$(ticks "$pid")" -v hz="$hz" -v n="$scrapes" \
-			'BEGIN { printf "%.1f", (b - a) * 1000 / hz / n }')
-		mss=$(awk -v a="${c0[$pid]}" -v b="$(ticks "$pid")" -v hz="$hz" -v w="$wall" \
-			'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
-		echo "| $name | $ms | $mss | $(rss_mib "$pid") | $(grep -vc '^#' "$work/m.$prt") |"
+		c1=$(ticks "$pid")
+		ms=$(ticks_ms_per "${c0[$pid]}" "$c1" "$scrapes")
+		mss=$(ticks_ms_per "${c0[$pid]}" "$c1" "$wall")
+		echo "| $name | $ms | $mss | $(rss_mib "$pid") | $(grep -vc '^#' "$TMP/m.$prt") |"
 	done
-} >"$work/table"
-cat "$work/table"
-bench_write_section collect "$work/table"
+} >"$TMP/table"
+cat "$TMP/table"
+bench_write_section collect "$TMP/table"

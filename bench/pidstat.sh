@@ -20,24 +20,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-TRIAGE=${TRIAGE:-$PWD/build/triage}
-SYSSTAT=${SYSSTAT:-/usr/bin/pidstat}
-SLEEPERS=${SLEEPERS:-$PWD/build/workloads/pidstat_sleepers}
 THREADS=${BENCH_THREADS:-"2000 10000"}
 OPTS=(-u -w -r -d -t -p ALL)
-for x in "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time; do
-	[ -x "$x" ] || { echo "bench: $x is missing (make; scripts/deps.sh)" >&2; exit 1; }
-done
-command -v strace >/dev/null || { echo "bench: strace is missing" >&2; exit 1; }
+bench_need "make; scripts/deps.sh" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time
+bench_need "" strace
 
-TMP=$(mktemp -d /tmp/triage-bench-pidstat.XXXXXX)
-sleeper=""
-cleanup() {
-	[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
-	wait 2>/dev/null || true
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+bench_scratch pidstat
 ulimit -u unlimited 2>/dev/null || true
 ulimit -s 8192 2>/dev/null || true
 
@@ -47,12 +35,6 @@ tool_cmd() {
 	triage) echo "$TRIAGE pidstat ${OPTS[*]}" ;;
 	sysstat) echo "$SYSSTAT ${OPTS[*]}" ;;
 	esac
-}
-
-# cpu_rss CMD... : prints "user+sys maxrss_kB" of one run.
-cpu_rss() {
-	/usr/bin/time -f '%U %S %M' -o "$TMP/time" env LC_ALL=C "$@" >"$TMP/out" 2>/dev/null
-	awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$TMP/time"
 }
 
 syscalls() {
@@ -78,11 +60,6 @@ for line in open(sys.argv[1], errors="replace"):
         seen.append(t)
 print(" ".join(str((b - a) % 86400) for a, b in zip(seen, seen[1:])) or "-")
 PY
-}
-
-count_tasks() {
-	# Tasks come and go while ls runs: its status does not matter here.
-	(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null || true) | wc -l
 }
 
 measure() { # tool -> "cpu_per_interval syscalls_per_interval rss_MB gaps"
@@ -113,12 +90,7 @@ table=$TMP/table.md
 } >"$table"
 ratios=()
 for n in $THREADS; do
-	"$SLEEPERS" "$n" 3600 >"$TMP/ready" &
-	sleeper=$!
-	for _ in $(seq 1 300); do
-		[ -s "$TMP/ready" ] && break
-		sleep 0.1
-	done
+	start_sleepers "$n"
 	tasks=$(count_tasks)
 	echo "bench: $n sleeping threads ready (pid $(cat "$TMP/ready")), $tasks tasks" >&2
 	declare -A res=()
@@ -141,9 +113,7 @@ for n in $THREADS; do
 	ratios+=("$(awk -v n="$n" -v a="$tr_cpu" -v b="$sc_cpu" -v c="$tr_sc" -v d="$sc_sc" \
 		-v e="$tr_rss" -v f="$sc_rss" 'function r(x, y) { return y > 0 ? sprintf("%.3f", x / y) : "n/a" }
 		BEGIN { printf "| %s | %s | %s | %s |", n, r(a, b), r(c, d), r(e, f) }')")
-	kill "$sleeper" 2>/dev/null || true
-	wait "$sleeper" 2>/dev/null || true
-	sleeper=""
+	stop_sleepers
 	unset res
 done
 {

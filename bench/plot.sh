@@ -15,13 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-TRIAGE=${TRIAGE:-$PWD/build/triage}
 HOURS=${BENCH_HOURS:-"1 8"}
-[ -x "$TRIAGE" ] || { echo "bench: $TRIAGE is missing (make)" >&2; exit 1; }
-command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is missing" >&2; exit 1; }
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
-work=$(mktemp -d "/tmp/bench-plot.$$.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_need make "$TRIAGE"
+bench_need "" sqlite3
+bench_need "apt-get install time" /usr/bin/time
+bench_scratch plot
 
 make_record() { # FILE SAMPLES
 	sqlite3 "$1" >/dev/null <<SQL
@@ -58,14 +56,14 @@ SQL
 
 # cpu_ms CMD...: user+sys CPU ms of CMD (its children included), output discarded.
 cpu_ms() {
-	/usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null 2>&1
-	awk '{ printf "%d", ($1 + $2) * 1000 }' "$work/time"
+	/usr/bin/time -f '%U %S' -o "$TMP/time" "$@" >/dev/null 2>&1
+	awk '{ printf "%d", ($1 + $2) * 1000 }' "$TMP/time"
 }
 median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 
 anchor_sql="SELECT * FROM v_cpu; SELECT * FROM v_group; SELECT * FROM v_load; SELECT * FROM v_psi;
 SELECT * FROM v_disk; SELECT * FROM v_net; SELECT * FROM v_findings;"
-out="$work/table.md"
+out="$TMP/table.md"
 {
 	echo "\`bench/plot.sh\` ($(date -u +%F), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the start): synthetic records"
 	echo "(the v_* views as tables: 1 s samples, 2 CPUs, 100 groups, 4 disks, 3 interfaces); median of 3."
@@ -75,18 +73,18 @@ out="$work/table.md"
 	echo "|---|---|---|---|---|---|"
 } >"$out"
 for h in $HOURS; do
-	db="$work/r$h.db"
+	db="$TMP/r$h.db"
 	make_record "$db" $((h * 3600))
 	rows=$(sqlite3 "$db" "SELECT (SELECT count(*) FROM v_cpu) + (SELECT count(*) FROM v_group) +
 		(SELECT count(*) FROM v_load) + (SELECT count(*) FROM v_psi) + (SELECT count(*) FROM v_disk) +
 		(SELECT count(*) FROM v_net)")
 	a=() p=()
-	for r in 1 2 3; do
+	for _ in 1 2 3; do
 		a+=("$(cpu_ms sqlite3 -csv "$db" "$anchor_sql")")
-		p+=("$(cpu_ms "$TRIAGE" plot "$db" -o "$work/p.html")")
+		p+=("$(cpu_ms "$TRIAGE" plot "$db" -o "$TMP/p.html")")
 	done
 	am=$(median3 "${a[@]}") pm=$(median3 "${p[@]}")
-	size=$(awk -v b="$(wc -c <"$work/p.html")" 'BEGIN { printf "%.2f MB", b / 1e6 }')
+	size=$(awk -v b="$(wc -c <"$TMP/p.html")" 'BEGIN { printf "%.2f MB", b / 1e6 }')
 	ratio=$(awk -v p="$pm" -v a="$am" 'BEGIN { printf "×%.2f", p / (a ? a : 1) }')
 	echo "| ${h} h | $rows | $am | $pm | $ratio | $size |" >>"$out"
 	echo "${h} h: $rows rows, sqlite3 ${a[*]} ms, plot ${p[*]} ms, page $size" >&2

@@ -16,46 +16,35 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-TRIAGE=${TRIAGE:-$PWD/build/triage}
-SLEEPERS=${SLEEPERS:-$PWD/build/workloads/pidstat_sleepers}
 SECONDS_RUN=${BENCH_SECONDS:-30}
-for x in "$TRIAGE" "$SLEEPERS"; do
-	[ -x "$x" ] || { echo "bench: $x is missing (make)" >&2; exit 1; }
-done
-work=$(mktemp -d "/tmp/bench-record.$$.XXXXXX")
-pids=""
-trap 'for p in $pids; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
-hz=$(getconf CLK_TCK)
-ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
-rss_mib() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+bench_need make "$TRIAGE" "$SLEEPERS"
+bench_scratch record
 
-"$SLEEPERS" 2000 600 >"$work/sleepers" &
-pids="$pids $!"
-while [ ! -s "$work/sleepers" ]; do sleep 0.1; done
-threads=$(ls /proc/*/task 2>/dev/null | grep -c '^[0-9]' || true)
+start_sleepers 2000 600
+threads=$(count_tasks)
 
-"$TRIAGE" record -o "$work/r.db" -i 1 2>/dev/null &
+"$TRIAGE" record -o "$TMP/r.db" -i 1 2>/dev/null &
 rec=$!
-pids="$pids $rec"
+bench_started "$rec"
 "$TRIAGE" pidstat -p ALL -t 1 >/dev/null 2>&1 &
 ps=$!
-pids="$pids $ps"
+bench_started "$ps"
 "$TRIAGE" pidstat -u -r -d -w -R -p ALL -t 1 >/dev/null 2>&1 &
 pa=$!
-pids="$pids $pa"
+bench_started "$pa"
 sleep 3
-r0=$(ticks "$rec") p0=$(ticks "$ps") a0=$(ticks "$pa") n0=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM interval')
-s0=$(sqlite3 "$work/r.db" 'PRAGMA page_count')
+r0=$(ticks "$rec") p0=$(ticks "$ps") a0=$(ticks "$pa") n0=$(sqlite3 "$TMP/r.db" 'SELECT count(*) FROM interval')
+s0=$(sqlite3 "$TMP/r.db" 'PRAGMA page_count')
 w0=$(date +%s.%N)
 sleep "$SECONDS_RUN"
-r1=$(ticks "$rec") p1=$(ticks "$ps") a1=$(ticks "$pa") n1=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM interval')
-s1=$(sqlite3 "$work/r.db" 'PRAGMA page_count')
-psz=$(sqlite3 "$work/r.db" 'PRAGMA page_size')
+r1=$(ticks "$rec") p1=$(ticks "$ps") a1=$(ticks "$pa") n1=$(sqlite3 "$TMP/r.db" 'SELECT count(*) FROM interval')
+s1=$(sqlite3 "$TMP/r.db" 'PRAGMA page_count')
+psz=$(sqlite3 "$TMP/r.db" 'PRAGMA page_size')
 wall=$(awk -v a="$w0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-rows=$(sqlite3 "$work/r.db" 'SELECT count(*) FROM sample WHERE iv = (SELECT max(id) FROM interval)')
-rms=$(awk -v a="$r0" -v b="$r1" -v hz="$hz" -v w="$wall" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
-pms=$(awk -v a="$p0" -v b="$p1" -v hz="$hz" -v w="$wall" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
-ams=$(awk -v a="$a0" -v b="$a1" -v hz="$hz" -v w="$wall" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / w }')
+rows=$(sqlite3 "$TMP/r.db" 'SELECT count(*) FROM sample WHERE iv = (SELECT max(id) FROM interval)')
+rms=$(ticks_ms_per "$r0" "$r1" "$wall")
+pms=$(ticks_ms_per "$p0" "$p1" "$wall")
+ams=$(ticks_ms_per "$a0" "$a1" "$wall")
 ratio() { awk -v r="$1" -v p="$2" 'BEGIN { printf "%.2f", (p > 0 ? r / p : 0) }'; }
 mbh=$(awk -v a="$s0" -v b="$s1" -v ps="$psz" -v n="$((n1 - n0))" \
 	'BEGIN { printf "%.0f", (n > 0 ? (b - a) * ps / n * 3600 / 1048576 : 0) }')
@@ -74,6 +63,6 @@ mbh=$(awk -v a="$s0" -v b="$s1" -v ps="$psz" -v n="$((n1 - n0))" \
 	echo "| triage pidstat -p ALL -t 1 | $pms | $(rss_mib "$ps") | $(ratio "$rms" "$pms") |"
 	echo "| triage pidstat -u -r -d -w -R -p ALL -t 1 (the files record reads) | $ams | $(rss_mib "$pa") | $(ratio "$rms" "$ams") |"
 	echo "| triage record -i 1 | $rms | $(rss_mib "$rec") | 1.00 |"
-} >"$work/table"
-cat "$work/table"
-bench_write_section record "$work/table"
+} >"$TMP/table"
+cat "$TMP/table"
+bench_write_section record "$TMP/table"

@@ -14,25 +14,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-TRIAGE=${TRIAGE:-$PWD/build/triage}
-SLEEPERS=${SLEEPERS:-$PWD/build/workloads/pidstat_sleepers}
 THREADS=${BENCH_THREADS:-2000}
 RUNS=${BENCH_RUNS:-3}
-for x in "$TRIAGE" "$SLEEPERS" /usr/bin/time; do
-	[ -x "$x" ] || { echo "bench: $x is missing (make; scripts/deps.sh test)" >&2; exit 1; }
-done
-command -v jq >/dev/null || { echo "bench: jq is missing" >&2; exit 1; }
+bench_need "make; scripts/deps.sh test" "$TRIAGE" "$SLEEPERS" /usr/bin/time
+bench_need "" jq
 
-TMP=$(mktemp -d /tmp/triage-bench-report.XXXXXX)
-sleeper=""
-cleanup() {
-	[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
-	wait 2>/dev/null || true
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+bench_scratch report
 ulimit -s 8192 2>/dev/null || true
 
+# count_tasks: the kernel's count of threads (/proc/loadavg), not lib.sh's
+# /proc walk.
 count_tasks() { awk '{ split($4, a, "/"); print a[2] }' /proc/loadavg; }
 
 # one_run SECONDS: prints "cpu_pct window_s samples"
@@ -57,12 +48,7 @@ table=$TMP/table
 	echo "|---|---|---|---|---|"
 } >"$table"
 for n in $THREADS; do
-	"$SLEEPERS" "$n" 3600 >"$TMP/ready" &
-	sleeper=$!
-	for _ in $(seq 1 300); do
-		[ -s "$TMP/ready" ] && break
-		sleep 0.1
-	done
+	start_sleepers "$n"
 	tasks=$(count_tasks)
 	echo "bench: $n sleeping threads ready, $tasks tasks" >&2
 	for d in 10 5; do
@@ -75,9 +61,7 @@ for n in $THREADS; do
 		done
 		echo "| $n | $tasks | $d | ${runs[*]} | $max |" >>"$table"
 	done
-	kill "$sleeper" 2>/dev/null || true
-	wait "$sleeper" 2>/dev/null || true
-	sleeper=""
+	stop_sleepers
 done
 cat "$table"
 bench_write_section report "$table"

@@ -20,33 +20,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-TRIAGE=${TRIAGE:-$PWD/build/triage}
-SYSSTAT=${SYSSTAT:-/usr/bin/pidstat}
-SLEEPERS=${SLEEPERS:-$PWD/build/workloads/pidstat_sleepers}
 PIDSTAT_N=${BENCH_PIDSTAT:-"2000 10000"}
 WATCH_N=${BENCH_WATCH:-20000}
 PID_MAX_WANT=${BENCH_PID_MAX:-}
 PID_MAX_WAS=$(cat /proc/sys/kernel/pid_max)
 MAP_COUNT_WAS=$(cat /proc/sys/vm/max_map_count)
 OPTS=(-u -w -r -d -t -p ALL)
-for x in "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time; do
-	[ -x "$x" ] || { echo "bench: $x is missing (make; scripts/deps.sh)" >&2; exit 1; }
-done
+bench_need "make; scripts/deps.sh" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time
 TRIAGE_TASK_SOURCE=bpf "$TRIAGE" doctor --dump-tasks=bpf >/dev/null ||
 	{ echo "bench: no bpf door here (root, BTF, iterators needed)" >&2; exit 1; }
 
-TMP=$(mktemp -d /tmp/triage-bench-tasks.XXXXXX)
-sleeper=""
-cleanup() {
-	[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
+bench_scratch tasks
+# on exit, after the sleepers: the sysctls come back
+restore_sysctls() {
 	[ "$(cat /proc/sys/kernel/pid_max)" = "$PID_MAX_WAS" ] ||
 		echo "$PID_MAX_WAS" >/proc/sys/kernel/pid_max
 	[ "$(cat /proc/sys/vm/max_map_count)" = "$MAP_COUNT_WAS" ] ||
 		echo "$MAP_COUNT_WAS" >/proc/sys/vm/max_map_count
-	wait 2>/dev/null || true
-	rm -rf "$TMP"
 }
-trap cleanup EXIT
+trap 'bench_cleanup; restore_sysctls' EXIT
 trap 'exit 130' INT TERM # a signal, too, ends through cleanup (the sysctls come back)
 ulimit -u unlimited 2>/dev/null || true
 if [ -n "$PID_MAX_WANT" ]; then
@@ -67,29 +59,11 @@ else
 	GROWTH_N=${BENCH_GROWTH:-"1000 5000 10000 20000 28000"}
 fi
 
-count_tasks() { (ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null || true) | wc -l; }
-
-# start_sleepers N: N extra sleeping threads; prints the task count.
-start_sleepers() {
-	"$SLEEPERS" "$1" 3600 >"$TMP/ready" &
-	sleeper=$!
-	for _ in $(seq 1 600); do
-		[ -s "$TMP/ready" ] && break
-		sleep 0.1
-	done
-	[ -s "$TMP/ready" ] || { echo "bench: $1 sleepers did not start" >&2; exit 1; }
-}
-
-stop_sleepers() {
-	kill "$sleeper" 2>/dev/null || true
-	wait "$sleeper" 2>/dev/null || true
-	sleeper=""
-}
-
 # cpu CMD...: user+sys seconds of one run, output to a file.
 cpu() {
-	/usr/bin/time -f '%U %S' -o "$TMP/time" env LC_ALL=C "$@" >"$TMP/out" 2>/dev/null
-	awk '{ printf "%.3f\n", $1 + $2 }' "$TMP/time"
+	local c
+	read -r c _ < <(cpu_rss "$@")
+	echo "$c"
 }
 
 # per_interval N CMD...: (CPU of `1 N` - CPU of `1 1`) / (N - 1)

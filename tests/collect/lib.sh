@@ -1,26 +1,10 @@
-# Shared by tests/collect/*.t: a private work directory ($work), the
-# processes this test started (killed by PID on exit), scratch loopback
-# ports chosen free at run time, and small waiting helpers.
+# Shared by tests/collect/*.t: tests/lib.sh (a private work directory
+# $work, the processes this test started killed by PID on exit, fail, skip,
+# cpu_seconds), then scratch loopback ports chosen free at run time, small
+# waiting helpers and the named workload.
 # Usage: . "$SRC/tests/collect/lib.sh" NAME
 # shellcheck shell=bash
-set -u
-: "${TRIAGE:?}" "${SRC:?}" "${BUILD:?}"
-work=$(mktemp -d "/tmp/collect-$1.$$.XXXXXX")
-started=""
-cleanup() {
-	for p in $started; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-skip() {
-	echo "$*"
-	exit 77
-}
+. "$SRC/tests/lib.sh" "collect-$1.$$"
 # Whether something accepts connections on 127.0.0.1:$1 (bash's /dev/tcp:
 # no interpreter to start, which matters on a loaded machine).
 listening() {
@@ -51,11 +35,8 @@ wait_port() {
 	done
 	return 1
 }
-# CPU seconds (user + system) of PID from /proc/PID/stat: the kernel's own count.
-cpu_seconds() {
-	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"
-}
 # Starts the named workload: named NAME MODE SECONDS; sets $wpid.
+# shellcheck disable=SC2034 # wpid is for the tests
 named() {
 	"$BUILD/workloads/collect_named" "$1" "$2" "$3" >"$work/named.pid" &
 	started="$started $!"

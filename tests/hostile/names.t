@@ -10,21 +10,8 @@
 # valid UTF-8, every JSON document parses, no line starts with the FORGED
 # text a name carries after its newline/CR, Graphite and folded lines keep
 # their format; and /proc is the oracle for the names in pidstat's JSON.
-set -u
-: "${TRIAGE:?}" "${SRC:?}" "${BUILD:?}"
+. "$SRC/tests/lib.sh" hostile-names
 export LC_ALL=C.UTF-8 TZ=UTC
-work=$(mktemp -d /tmp/hostile-names.XXXXXX)
-started=""
-cleanup() {
-	for p in $started; do kill -9 "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
 wl=$BUILD/workloads/hostile_named
 [ -x "$wl" ] || fail "workload missing: $wl"
 check=$SRC/tests/hostile/check.py

@@ -30,7 +30,7 @@ as_nobody() {
 }
 sleep 120 &
 target=$!
-trap 'kill $target 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+started="$started $target"
 
 # with the capabilities
 as_nobody "$capped" doctor >"$work/doctor" 2>&1

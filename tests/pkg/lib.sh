@@ -1,19 +1,9 @@
-# Shared by tests/pkg/*.t: a scratch directory ($work, removed on exit),
-# fail/skip helpers, and a copy of the source tree without build outputs.
+# Shared by tests/pkg/*.t: tests/lib.sh (a scratch directory $work removed
+# on exit, the processes started killed by PID, fail/skip), and a copy of
+# the source tree without build outputs.
 # Usage: . "$SRC/tests/pkg/lib.sh" NAME
 # shellcheck shell=bash
-set -u
-: "${TRIAGE:?}" "${SRC:?}"
-work=$(mktemp -d "/tmp/pkg-$1.XXXXXX")
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-skip() {
-	echo "$*"
-	exit 77
-}
+. "$SRC/tests/lib.sh" "pkg-$1"
 # copy_tree DIR: the source tree (tracked and new files, as git sees them;
 # without git, everything but the build directories) into DIR.
 copy_tree() {

@@ -1,18 +1,9 @@
-# Helpers for the plot tests (sourced): a scratch dir, started processes
-# killed by pid at exit, fail/skip.
-set -u
-SCRATCH=$(mktemp -d /tmp/triage-plot-test.XXXXXX)
-STARTED_PIDS=()
-cleanup_started() {
-	local p
-	for p in "${STARTED_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$SCRATCH"
-}
-trap cleanup_started EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "$*"; exit 77; }
+# Helpers for the plot tests (sourced): tests/lib.sh (a scratch dir, here
+# also $SCRATCH; started processes killed by pid at exit; fail/skip).
+# shellcheck shell=bash
+. "$SRC/tests/lib.sh" triage-plot-test
+# shellcheck disable=SC2034 # the tests' name for it
+SCRATCH=$work
 
 # page_json PAGE: the data JSON embedded in a page, on stdout.
 page_json() {

@@ -13,7 +13,7 @@ Q() { sqlite3 "$DB" "$1"; }
 
 "$BUILD/workloads/load_spin" 1 60 >"$SCRATCH/spin.out" &
 SPIN=$!
-STARTED_PIDS+=("$SPIN")
+started="$started $SPIN"
 for i in $(seq 100); do grep -q '^ready' "$SCRATCH/spin.out" && break; sleep 0.1; done
 grep -q '^ready' "$SCRATCH/spin.out" || fail "load_spin did not start"
 comm=$(cat "/proc/$SPIN/comm") # its group: the process's name (load_spin_main)

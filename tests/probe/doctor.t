@@ -29,7 +29,7 @@ if [ "$(jq -r .bpf_built "$J")" = true ]; then
 	# The verdicts for syscalls and trace agree with running them.
 	sleep 30 &
 	S=$!
-	STARTED_PIDS+=("$S")
+	started="$started $S"
 	"$TRIAGE" probe syscalls -p "$S" -d 0.2 >/dev/null 2>&1
 	src=$?
 	[ "$(works syscalls)" = "$([ $src = 0 ] && echo true || echo false)" ] ||

@@ -1,18 +1,9 @@
-# Helpers for the probe shell tests (sourced). Each test gets its own
-# scratch dir; processes it starts are killed by pid at exit.
-set -u
-SCRATCH=$(mktemp -d /tmp/triage-probe-test.XXXXXX)
-STARTED_PIDS=()
-cleanup_started() {
-	local p
-	for p in "${STARTED_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$SCRATCH"
-}
-trap cleanup_started EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "$*"; exit 77; }
+# Helpers for the probe shell tests (sourced), on tests/lib.sh: each test
+# gets its own scratch dir ($work, here also $SCRATCH); processes it starts
+# ($started) are killed by pid at exit.
+# shellcheck shell=bash
+. "$SRC/tests/lib.sh" triage-probe-test
+SCRATCH=$work
 
 # Skips only when BPF is truly unavailable: a build without it, no root,
 # or a kernel without BTF.
@@ -31,14 +22,13 @@ start_workload() {
 	rm -f "$SCRATCH/ready"
 	"$BUILD/workloads/probe_calls" "$SCRATCH/ready" "$@" &
 	WPID=$!
-	STARTED_PIDS+=("$WPID")
+	started="$started $WPID"
 	wait_for_file "$SCRATCH/ready" || fail "workload did not start"
 }
 
 # wait_for_file FILE [PATTERN]: up to 20 s until FILE exists (and matches).
 wait_for_file() {
-	local i
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		if [ -s "$1" ] && { [ $# -lt 2 ] || grep -q "$2" "$1"; }; then return 0; fi
 		sleep 0.1
 	done
@@ -53,7 +43,7 @@ start_probe() {
 	: >"$err" # truncate before the fork: a stale "Tracing" line must not count
 	"$TRIAGE" probe "$@" >"$out" 2>"$err" &
 	PPID_PROBE=$!
-	STARTED_PIDS+=("$PPID_PROBE")
+	started="$started $PPID_PROBE"
 	if ! wait_for_file "$err" '^Tracing'; then
 		cat "$err"
 		fail "probe $* did not attach"
@@ -84,8 +74,8 @@ running() {
 
 # wait_pid_rc PID [SECONDS]: waits for a child to exit (default 60 s), sets RC.
 wait_pid_rc() {
-	local pid=$1 limit=${2:-60} i
-	for i in $(seq $((limit * 10))); do
+	local pid=$1 limit=${2:-60}
+	for _ in $(seq $((limit * 10))); do
 		running "$pid" || break
 		sleep 0.1
 	done
@@ -109,8 +99,8 @@ new_prog_ids() {
 # expect_progs_gone IDS...: each id must disappear (the kernel frees programs
 # after an RCU grace period, so allow a few seconds).
 expect_progs_gone() {
-	local i id left
-	for i in $(seq 50); do
+	local id left
+	for _ in $(seq 50); do
 		left=""
 		for id in "$@"; do
 			bpftool prog show id "$id" >/dev/null 2>&1 && left="$left $id"

@@ -1,4 +1,5 @@
 # Helpers of the offcpu/runq/profile tests (sourced after tests/probe/lib.sh).
+# shellcheck shell=bash
 
 # start_stack_workload NAME ARGS...: runs $BUILD/workloads/NAME with stdout in
 # $SCRATCH/NAME.out, waits for its "ready" line; sets WPID and WOUT.
@@ -9,7 +10,7 @@ start_stack_workload() {
 	: >"$WOUT"
 	"$BUILD/workloads/$name" "$@" >"$WOUT" &
 	WPID=$!
-	STARTED_PIDS+=("$WPID")
+	started="$started $WPID"
 	wait_for_file "$WOUT" '^ready' || fail "workload $name did not start"
 }
 

@@ -13,7 +13,7 @@ echo hello >"$F"
 start_workload 5 3 2 "$F"
 strace -p "$WPID" -e trace=openat,close -o "$SCRATCH/strace.out" 2>"$SCRATCH/strace.err" &
 SPID=$!
-STARTED_PIDS+=("$SPID")
+started="$started $SPID"
 wait_for_file "$SCRATCH/strace.err" 'attached' || fail "strace did not attach"
 before=$(bpf_prog_ids '^tr_(enter|exit)$')
 start_probe "$SCRATCH/trace.txt" "$SCRATCH/err" trace openat,close,exit_group -p "$WPID"
