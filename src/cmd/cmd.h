@@ -48,6 +48,20 @@ void cmd_see_help(const char *cmd);
  */
 int cmd_getopt_error(const char *cmd, int c, char **argv, int before);
 
+struct option;
+/*
+ * A command's getopt_long loop: resets getopt (opterr = 0; optstring starts
+ * with ':' after any '+'), hands each option to opt(ch, ctx), which returns
+ * -1 to go on, -2 for getopt's '?' and ':' (reported here by
+ * cmd_getopt_error), or the exit status to stop with. Returns -1 when the
+ * options are done (optind at the first operand), else that exit status.
+ */
+int cmd_getopt_loop(const char *cmd, int argc, char **argv, const char *optstring,
+		    const struct option *longopts, int (*opt)(int ch, void *ctx), void *ctx);
+
+/* -1 when argv has no operand left after the options, else the usage error naming it. */
+int cmd_no_operands(const char *cmd, int argc, char **argv);
+
 /*
  * Flushes stdout and reports a write failure (full disk, EIO) instead of
  * exiting 0 with truncated output. Returns the status to exit with. main()

@@ -40,17 +40,8 @@ static bool graphite_ok(const char *s)
 	return colon && colon != s && !parse_uint(colon + 1, 1, 65535, &port);
 }
 
-static int parse_group(const char *s, enum group_by *out)
-{
-	static const char *const names[] = { "comm", "cgroup", "pid" };
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum group_by)i;
-			return 0;
-		}
-	return -EINVAL;
-}
+/* --group's words, in enum group_by's order. */
+static const char *const group_names[] = { "comm", "cgroup", "pid" };
 
 static int bad(const char *opt, const char *arg, const char *want)
 {
@@ -67,8 +58,11 @@ static bool listen_ok(const char *addr)
 }
 
 /* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
-static int parse_opt(int ch, struct collect_cli *c)
+static int parse_opt(int ch, void *ctx)
 {
+	struct collect_cli *c = ctx;
+	int k;
+
 	switch (ch) {
 	case 'i':
 		return parse_uint(optarg, 1, COLLECT_MAX_INTERVAL, &c->o.interval)
@@ -86,9 +80,11 @@ static int parse_opt(int ch, struct collect_cli *c)
 		c->o.prefix = optarg;
 		return -1;
 	case 'G':
-		return parse_group(optarg, &c->o.group_by)
-			   ? bad("--group", optarg, "comm, cgroup or pid")
-			   : -1;
+		k = parse_keyword(optarg, group_names, ARRAY_SIZE(group_names));
+		if (k < 0)
+			return bad("--group", optarg, "comm, cgroup or pid");
+		c->o.group_by = (enum group_by)k;
+		return -1;
 	case 't':
 		return parse_uint(optarg, 1, GROUPS_KEEP, &c->o.top)
 			   ? bad("--top", optarg, "1 to 4096 groups")
@@ -135,19 +131,12 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, status, before;
+	int status = cmd_getopt_loop("collect", argc, argv, ":i:p:jh", longopts, parse_opt, c);
 
-	optind = 1;
-	opterr = 0;
-	while (before = optind, (ch = getopt_long(argc, argv, ":i:p:jh", longopts, NULL)) != -1) {
-		status = parse_opt(ch, c);
-		if (status == -2)
-			return cmd_getopt_error("collect", ch, argv, before);
-		if (status >= 0)
-			return status;
-	}
-	if (optind < argc)
-		return cmd_usage_error("collect", "unexpected argument: '%s'", argv[optind]);
+	if (status < 0)
+		status = cmd_no_operands("collect", argc, argv);
+	if (status >= 0)
+		return status;
 	if (!c->o.once && !c->o.graphite && !c->o.listen)
 		return cmd_usage_error("collect", "nothing to feed: give --graphite, --listen or "
 						  "--once");

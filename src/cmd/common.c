@@ -81,6 +81,30 @@ int cmd_getopt_error(const char *cmd, int c, char **argv, int before)
 	return cmd_usage_error(cmd, "unknown option: '%s'", word);
 }
 
+int cmd_getopt_loop(const char *cmd, int argc, char **argv, const char *optstring,
+		    const struct option *longopts, int (*opt)(int ch, void *ctx), void *ctx)
+{
+	int ch, status, before;
+
+	optind = 1;
+	opterr = 0;
+	while (before = optind, (ch = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		status = opt(ch, ctx);
+		if (status == -2)
+			return cmd_getopt_error(cmd, ch, argv, before);
+		if (status >= 0)
+			return status;
+	}
+	return -1;
+}
+
+int cmd_no_operands(const char *cmd, int argc, char **argv)
+{
+	if (optind < argc)
+		return cmd_usage_error(cmd, "unexpected argument: '%s'", argv[optind]);
+	return -1;
+}
+
 int cmd_finish_stdout(int status)
 {
 	int err;

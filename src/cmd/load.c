@@ -52,8 +52,9 @@ static int parse_positionals(int argc, char **argv, struct load_opts *o)
 }
 
 /* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
-static int parse_opt(int c, struct load_opts *o)
+static int parse_opt(int c, void *ctx)
 {
+	struct load_opts *o = ctx;
 	unsigned top;
 
 	switch (c) {
@@ -114,17 +115,10 @@ static int parse_args(int argc, char **argv, struct load_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, status, before;
+	int status = cmd_getopt_loop("load", argc, argv, ":hv", longopts, parse_opt, o);
 
-	optind = 1;
-	opterr = 0;
-	while (before = optind, (c = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
-		status = parse_opt(c, o);
-		if (status == -2)
-			return cmd_getopt_error("load", c, argv, before);
-		if (status >= 0)
-			return status;
-	}
+	if (status >= 0)
+		return status;
 	status = parse_positionals(argc - optind, argv + optind, o);
 	return status ? status : -1;
 }

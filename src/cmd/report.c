@@ -31,21 +31,15 @@ struct report_cli {
 	pid_t pids[REPORT_MAX_PIDS];
 };
 
-static int parse_color(const char *s, enum color_when *out)
-{
-	static const char *const names[] = { "auto", "always", "never" };
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum color_when)i;
-			return 0;
-		}
-	return -EINVAL;
-}
+/* --color's words, in enum color_when's order. */
+static const char *const color_names[] = { "auto", "always", "never" };
 
 /* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
-static int parse_opt(int ch, struct report_cli *c)
+static int parse_opt(int ch, void *ctx)
 {
+	struct report_cli *c = ctx;
+	int k;
+
 	switch (ch) {
 	case 'd':
 		if (!parse_seconds(optarg, &c->o.seconds) && c->o.seconds <= REPORT_MAX_SECONDS)
@@ -66,10 +60,12 @@ static int parse_opt(int ch, struct report_cli *c)
 		c->o.bpf = false;
 		return -1;
 	case 'c':
-		if (!parse_color(optarg, &c->color))
-			return -1;
-		return cmd_usage_error("report", "bad --color (auto, always or never): '%s'",
-				       optarg);
+		k = parse_keyword(optarg, color_names, ARRAY_SIZE(color_names));
+		if (k < 0)
+			return cmd_usage_error("report",
+					       "bad --color (auto, always or never): '%s'", optarg);
+		c->color = (enum color_when)k;
+		return -1;
 	case 'r':
 		c->o.root = optarg;
 		return -1;
@@ -94,19 +90,12 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, status, before;
+	int status = cmd_getopt_loop("report", argc, argv, ":d:p:jh", longopts, parse_opt, c);
 
-	optind = 1;
-	opterr = 0;
-	while (before = optind, (ch = getopt_long(argc, argv, ":d:p:jh", longopts, NULL)) != -1) {
-		status = parse_opt(ch, c);
-		if (status == -2)
-			return cmd_getopt_error("report", ch, argv, before);
-		if (status >= 0)
-			return status;
-	}
-	if (optind < argc)
-		return cmd_usage_error("report", "unexpected argument: '%s'", argv[optind]);
+	if (status < 0)
+		status = cmd_no_operands("report", argc, argv);
+	if (status >= 0)
+		return status;
 	c->o.pids = c->o.npids ? c->pids : NULL;
 	return -1;
 }

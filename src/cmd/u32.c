@@ -20,6 +20,7 @@
 #include "u32/rule_error.h"
 #include "u32/run.h"
 #include "util/json.h"
+#include "util/parse.h"
 #include "util/text.h"
 
 #define MAX_CAPTURES 64
@@ -51,13 +52,12 @@ static int usage_error(const char *fmt, ...)
 static int parse_layout(const char *s, enum u32_bm_layout *out)
 {
 	static const char *const names[] = { "auto", "linear", "l3", "l4", "kmp" };
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-		if (strcmp(s, names[k]) == 0) {
-			*out = (enum u32_bm_layout)k;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int k = parse_keyword(s, names, ARRAY_SIZE(names));
+
+	if (k < 0)
+		return k;
+	*out = (enum u32_bm_layout)k;
+	return 0;
 }
 
 /* Parses the inline rule collected so far (if any) and adds it, named ruleN. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/text.h"
 #include "util/xml.h"
 
 #define STR_(x) #x
@@ -189,7 +190,7 @@ static size_t utf8_prefix(const char *s, size_t n)
 	size_t i = 0, len = strlen(s);
 
 	while (n-- && i < len) {
-		size_t k = xml_utf8_len((const unsigned char *)s + i, len - i);
+		size_t k = utf8_seq_len((const unsigned char *)s + i, len - i);
 
 		i += k ? k : 1;
 	}
@@ -201,7 +202,7 @@ static size_t utf8_chars(const char *s)
 	size_t i = 0, c = 0, len = strlen(s);
 
 	for (; i < len; c++) {
-		size_t k = xml_utf8_len((const unsigned char *)s + i, len - i);
+		size_t k = utf8_seq_len((const unsigned char *)s + i, len - i);
 
 		i += k ? k : 1;
 	}

@@ -52,6 +52,75 @@ static int each_row(sqlite3 *db, const char *sql, int64_t iv, void (*fn)(void *,
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
+/* ---- rows both cores read ---- */
+
+/* Where a row of PSI figures goes: a core's psi[] and have[], in its own order. */
+struct psi_dest {
+	struct psi *psi;
+	bool *have;
+	int cpu, memory, io; /* the indexes of the three resources */
+};
+
+static void on_psi(void *ctx, sqlite3_stmt *st)
+{
+	const struct psi_dest *d = ctx;
+	const char *res = tcol(st, 0);
+	int r = !strcmp(res, "cpu") ? d->cpu : !strcmp(res, "memory") ? d->memory : d->io;
+	struct psi *p = &d->psi[r];
+
+	d->have[r] = true;
+	p->some.present = !isnull(st, 1);
+	p->some.total_us = (uint64_t)icol(st, 1);
+	p->some.avg10 = sqlite3_column_double(st, 3);
+	p->full.present = !isnull(st, 2);
+	p->full.total_us = (uint64_t)icol(st, 2);
+	p->full.avg10 = sqlite3_column_double(st, 4);
+}
+
+/* The PSI figures of interval iv into psi[] and have[], cpu, memory and io their indexes. */
+static int load_psi(sqlite3 *db, int64_t iv, struct psi *psi, bool *have, int cpu, int memory,
+		    int io)
+{
+	struct psi_dest d = { psi, have, cpu, memory, io };
+
+	return each_row(db,
+			"SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
+			" FROM psi WHERE iv = ?1",
+			iv, on_psi, &d);
+}
+
+/*
+ * Where a row of load averages goes: load1, load5, load15, a run-queue figure,
+ * and a task count when the query has a fifth column.
+ */
+struct loadavg_dest {
+	struct loadavg *l;
+	bool *have;
+};
+
+static void on_loadavg(void *ctx, sqlite3_stmt *st)
+{
+	const struct loadavg_dest *d = ctx;
+
+	*d->have = !isnull(st, 0);
+	for (int i = 0; i < 3; i++)
+		d->l->load[i] = sqlite3_column_double(st, i);
+	d->l->runnable = (unsigned)icol(st, 3);
+	if (sqlite3_column_count(st) > 4)
+		d->l->total = (unsigned)icol(st, 4);
+}
+
+/* The D-state reason a recorded key names; false for a key of no reason. */
+static bool dreason_of(const char *key, enum d_reason *out)
+{
+	for (int r = 0; r < D_REASON_COUNT; r++)
+		if (!strcmp(load_dreason_key((enum d_reason)r), key)) {
+			*out = (enum d_reason)r;
+			return true;
+		}
+	return false;
+}
+
 /* ---- host counters at one end ---- */
 
 static void on_interval(void *ctx, sqlite3_stmt *st)
@@ -93,22 +162,6 @@ static void on_cpu(void *ctx, sqlite3_stmt *st)
 		if (c + 1 > h->cpu.ncpu)
 			h->cpu.ncpu = c + 1;
 	}
-}
-
-static void on_psi(void *ctx, sqlite3_stmt *st)
-{
-	struct host_snap *h = ctx;
-	const char *res = tcol(st, 0);
-	int r = !strcmp(res, "cpu") ? RP_PSI_CPU : !strcmp(res, "memory") ? RP_PSI_MEM : RP_PSI_IO;
-	struct psi *p = &h->psi[r];
-
-	h->have_psi[r] = true;
-	p->some.present = !isnull(st, 1);
-	p->some.total_us = (uint64_t)icol(st, 1);
-	p->some.avg10 = sqlite3_column_double(st, 3);
-	p->full.present = !isnull(st, 2);
-	p->full.total_us = (uint64_t)icol(st, 2);
-	p->full.avg10 = sqlite3_column_double(st, 4);
 }
 
 static void on_disk(void *ctx, sqlite3_stmt *st)
@@ -169,11 +222,7 @@ static int load_host_snap(sqlite3 *db, int64_t iv, struct host_snap *h)
 			   "SELECT cpu, user, nice, system, idle, iowait, irq, softirq, steal"
 			   " FROM cpu WHERE iv = ?1 ORDER BY cpu",
 			   iv, on_cpu, h);
-	rc = rc ? rc
-		: each_row(db,
-			   "SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
-			   " FROM psi WHERE iv = ?1",
-			   iv, on_psi, h);
+	rc = rc ? rc : load_psi(db, iv, h->psi, h->have_psi, RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO);
 	rc = rc ? rc
 		: each_row(db,
 			   "SELECT device, rd_ios, rd_sectors, rd_ticks, wr_ios, wr_sectors,"
@@ -190,22 +239,12 @@ static int load_host_snap(sqlite3 *db, int64_t iv, struct host_snap *h)
 
 /* ---- the report's window ---- */
 
-static void on_load(void *ctx, sqlite3_stmt *st)
-{
-	struct window *w = ctx;
-
-	w->have_load = !isnull(st, 0);
-	w->load.load[0] = sqlite3_column_double(st, 0);
-	w->load.load[1] = sqlite3_column_double(st, 1);
-	w->load.load[2] = sqlite3_column_double(st, 2);
-	w->load.runnable = (unsigned)icol(st, 3);
-}
-
 static void on_dtask(void *ctx, sqlite3_stmt *st)
 {
 	struct dtask_look *d = ctx;
 	struct rp_dtask *t;
 	const char *key = tcol(st, 3);
+	enum d_reason r;
 
 	d->counted++;
 	if (d->n >= RP_MAX_DTASKS)
@@ -216,10 +255,8 @@ static void on_dtask(void *ctx, sqlite3_stmt *st)
 	t->tid = (pid_t)icol(st, 1);
 	snprintf(t->comm, sizeof(t->comm), "%s", tcol(st, 2));
 	snprintf(t->reason_key, sizeof(t->reason_key), "%s", key);
-	for (int r = 0; r < D_REASON_COUNT; r++)
-		if (!strcmp(load_dreason_key((enum d_reason)r), key))
-			snprintf(t->reason, sizeof(t->reason), "%s",
-				 load_dreason_words((enum d_reason)r, false));
+	if (dreason_of(key, &r))
+		snprintf(t->reason, sizeof(t->reason), "%s", load_dreason_words(r, false));
 }
 
 static void on_runnable(void *ctx, sqlite3_stmt *st)
@@ -270,9 +307,9 @@ static int fill_window(sqlite3 *db, const struct record_window *rw, size_t a, si
 	rc = load_host_snap(db, rw->ids[a], &w->h[0]);
 	rc = rc ? rc : load_host_snap(db, rw->ids[b], &w->h[1]);
 	rc = rc ? rc
-		: each_row(db,
-			   "SELECT load1, load5, load15, procs_running FROM interval WHERE id = ?1",
-			   rw->ids[b], on_load, w);
+		: each_row(
+		      db, "SELECT load1, load5, load15, procs_running FROM interval WHERE id = ?1",
+		      rw->ids[b], on_loadavg, &(struct loadavg_dest){ &w->load, &w->have_load });
 	rc = rc ? rc
 		: each_row(db,
 			   "SELECT tgid, tid, comm, reason FROM dtask WHERE iv = ?1 AND counts"
@@ -395,34 +432,6 @@ int record_findings(sqlite3 *db, int64_t from, int64_t to)
 
 /* ---- the load explainer's snapshot at one interval ---- */
 
-static void on_psi_load(void *ctx, sqlite3_stmt *st)
-{
-	struct load_snapshot *s = ctx;
-	const char *res = tcol(st, 0);
-	int r = !strcmp(res, "cpu") ? PSI_CPU : !strcmp(res, "memory") ? PSI_MEMORY : PSI_IO;
-	struct psi *p = &s->psi[r];
-
-	s->have_psi[r] = true;
-	p->some.present = !isnull(st, 1);
-	p->some.total_us = (uint64_t)icol(st, 1);
-	p->some.avg10 = sqlite3_column_double(st, 3);
-	p->full.present = !isnull(st, 2);
-	p->full.total_us = (uint64_t)icol(st, 2);
-	p->full.avg10 = sqlite3_column_double(st, 4);
-}
-
-static void on_load_figures(void *ctx, sqlite3_stmt *st)
-{
-	struct load_snapshot *s = ctx;
-
-	s->have_loadavg = !isnull(st, 0);
-	s->kernel.load[0] = sqlite3_column_double(st, 0);
-	s->kernel.load[1] = sqlite3_column_double(st, 1);
-	s->kernel.load[2] = sqlite3_column_double(st, 2);
-	s->kernel.runnable = (unsigned)icol(st, 3);
-	s->kernel.total = (unsigned)icol(st, 4);
-}
-
 /* The load core's judgement of one recorded D thread (dtask). */
 static void on_dtask_row(void *ctx, sqlite3_stmt *st)
 {
@@ -439,9 +448,7 @@ static void on_dtask_row(void *ctx, sqlite3_stmt *st)
 		snprintf(t->cgroup, sizeof(t->cgroup), "%s", tcol(st, 3));
 		t->counts = sqlite3_column_int(st, 4) != 0;
 		t->frozen = sqlite3_column_int(st, 5) != 0;
-		for (int r = 0; r < D_REASON_COUNT; r++)
-			if (!strcmp(load_dreason_key((enum d_reason)r), key))
-				t->why.reason = (enum d_reason)r;
+		dreason_of(key, &t->why.reason);
 		snprintf(t->why.frame, sizeof(t->why.frame), "%s", t->wchan);
 	}
 }
@@ -520,12 +527,8 @@ int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
 	rc = each_row(db,
 		      "SELECT load1, load5, load15, kernel_runnable, kernel_tasks FROM interval"
 		      " WHERE id = ?1",
-		      iv, on_load_figures, s);
-	rc = rc ? rc
-		: each_row(db,
-			   "SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
-			   " FROM psi WHERE iv = ?1",
-			   iv, on_psi_load, s);
+		      iv, on_loadavg, &(struct loadavg_dest){ &s->kernel, &s->have_loadavg });
+	rc = rc ? rc : load_psi(db, iv, s->psi, s->have_psi, PSI_CPU, PSI_MEMORY, PSI_IO);
 	if (!rc && !(rc = pidstat_replay_open(&rp, db, w, &step, &src))) {
 		rc = scan_threads(src, w->recorder, s);
 		pidstat_replay_close(rp);

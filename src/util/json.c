@@ -83,61 +83,31 @@ void json_finish(struct json_writer *w)
 		json_end(w);
 }
 
+/*
+ * One piece of a JSON string (RFC 8259). Controls, C0 and C1 (JSON may reach
+ * a terminal), DEL and bytes that are not UTF-8 become \u00XX.
+ */
+static bool json_escape_piece(FILE *out, const unsigned char *p, size_t n, int32_t cp)
+{
+	static const char *const named[0x60] = {
+		['"'] = "\\\"", ['\\'] = "\\\\", ['\b'] = "\\b", ['\f'] = "\\f",
+		['\n'] = "\\n", ['\r'] = "\\r",	 ['\t'] = "\\t",
+	};
+
+	(void)n;
+	if (cp >= 0 && cp < 0x60 && named[cp]) {
+		fputs(named[cp], out);
+		return true;
+	}
+	if (cp >= 0x20 && (cp < 0x7f || cp > 0x9f))
+		return false;
+	fprintf(out, "\\u%04x", cp < 0 ? p[0] : (unsigned)cp);
+	return true;
+}
+
 void json_escape_to(FILE *out, const char *str, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t n = utf8_seq_len(s + i, len - i);
-
-		if (n == 0) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		/* C1 controls (U+0080..U+009F) escaped too: JSON may reach a terminal */
-		if (n == 2 && c == 0xc2 && s[i + 1] <= 0x9f) {
-			fprintf(out, "\\u%04x", s[i + 1]);
-			i += 2;
-			continue;
-		}
-		if (n > 1) {
-			fwrite(s + i, 1, n, out);
-			i += n;
-			continue;
-		}
-		switch (c) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\b':
-			fputs("\\b", out);
-			break;
-		case '\f':
-			fputs("\\f", out);
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(out, "\\u%04x", c);
-			else
-				fputc(c, out);
-		}
-		i++;
-	}
+	text_put_escaped(out, str, len, json_escape_piece);
 }
 
 void json_key(struct json_writer *w, const char *key)

@@ -76,3 +76,11 @@ int parse_pid_list(const char *s, pid_t *pids, size_t max, size_t *n)
 	}
 	return *n > before ? 0 : -EINVAL;
 }
+
+int parse_keyword(const char *s, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, words[i]))
+			return (int)i;
+	return -EINVAL;
+}

@@ -25,4 +25,10 @@ int parse_seconds(const char *s, double *out);
  */
 int parse_pid_list(const char *s, pid_t *pids, size_t max, size_t *n);
 
+/*
+ * The index of s among the n words (an exact match), or -EINVAL when it is
+ * none of them: for option values such as "--color never".
+ */
+int parse_keyword(const char *s, const char *const *words, size_t n);
+
 #endif

@@ -5,19 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t utf8_seq_len(const unsigned char *s, size_t avail)
+size_t utf8_decode(const unsigned char *s, size_t avail, uint32_t *cp)
 {
 	size_t n;
-	uint32_t cp;
+	uint32_t v;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*cp = s[0];
 		return 1;
+	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
+		n = 2, v = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
+		n = 3, v = s[0] & 0x0f;
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
+		n = 4, v = s[0] & 0x07;
 	else
 		return 0;
 	if (avail < n)
@@ -25,12 +27,35 @@ size_t utf8_seq_len(const unsigned char *s, size_t avail)
 	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		v = (v << 6) | (s[i] & 0x3f);
 	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+	if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+	    (n == 4 && (v < 0x10000 || v > 0x10ffff)))
 		return 0;
+	*cp = v;
 	return n;
+}
+
+size_t utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	uint32_t cp;
+
+	return utf8_decode(s, avail, &cp);
+}
+
+void text_put_escaped(FILE *out, const char *str, size_t len, text_escape_fn *esc)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		size_t step = n ? n : 1;
+
+		if (!esc(out, s + i, step, n ? (int32_t)cp : -1))
+			fwrite(s + i, 1, step, out);
+		i += step;
+	}
 }
 
 /*

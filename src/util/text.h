@@ -28,6 +28,20 @@ size_t text_sanitize(char *dst, size_t dstlen, const char *src);
  */
 size_t utf8_seq_len(const unsigned char *s, size_t avail);
 
+/* utf8_seq_len(), also giving the sequence's scalar value in *cp when it is one. */
+size_t utf8_decode(const unsigned char *s, size_t avail, uint32_t *cp);
+
+/*
+ * One output format's escape for a piece of text: p is one whole valid UTF-8
+ * sequence of n bytes and scalar value cp, or (n 1, cp -1) one byte that
+ * starts none. Writes the piece's escape to out and returns true, or writes
+ * nothing and returns false to let the piece through as it is.
+ */
+typedef bool text_escape_fn(FILE *out, const unsigned char *p, size_t n, int32_t cp);
+
+/* Writes the first len bytes of s to out piece by piece, each as esc has it. */
+void text_put_escaped(FILE *out, const char *s, size_t len, text_escape_fn *esc);
+
 /* Whether text_sanitize() would change src. */
 bool text_needs_escape(const char *src);
 

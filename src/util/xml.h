@@ -14,11 +14,5 @@
 void xml_put_escaped(FILE *out, const char *s, size_t len);
 /* Same for a NUL-terminated string (NULL writes nothing). */
 void xml_puts_escaped(FILE *out, const char *s);
-/*
- * Length of one UTF-8 sequence at s (at most len bytes): 1..4 for a valid
- * encoding of a scalar value, 0 for an invalid byte (overlong forms,
- * surrogates, values above U+10FFFF, truncated sequences).
- */
-size_t xml_utf8_len(const unsigned char *s, size_t len);
 
 #endif

@@ -143,17 +143,6 @@ TEST(escaping)
 	free(svg);
 }
 
-TEST(utf8_len)
-{
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"a", 1), 1);
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"\xc3\xa9", 2), 2);
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"\xc3", 1), 0);	      /* truncated */
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"\xc0\x80", 2), 0);     /* overlong */
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0); /* surrogate */
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"\xf4\x90\x80\x80", 4), 0);
-	ASSERT_EQ(xml_utf8_len((const unsigned char *)"\xf0\x9f\x94\xa5", 4), 4);
-}
-
 /* Labels fit their frame: cut with ".." and never split a UTF-8 character. */
 TEST(labels)
 {
@@ -189,7 +178,6 @@ int main(void)
 	RUN(&st, bad_lines);
 	RUN(&st, empty);
 	RUN(&st, escaping);
-	RUN(&st, utf8_len);
 	RUN(&st, labels);
 	UNIT_MAIN_END(&st);
 }

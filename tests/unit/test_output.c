@@ -103,6 +103,24 @@ static void write_csv(FILE *f)
 	csv_put_field(f, "line\nforged,1");
 }
 
+/* One UTF-8 sequence: whole and valid, or 0 (the escapers write such bytes as escapes). */
+TEST(utf8_len)
+{
+	uint32_t cp;
+
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"a", 1), 1);
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"\xc3\xa9", 2), 2);
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"\xc3", 1), 0);	      /* truncated */
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"\xc0\x80", 2), 0);     /* overlong */
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"\xed\xa0\x80", 3), 0); /* surrogate */
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80", 4), 0);
+	ASSERT_EQ(utf8_seq_len((const unsigned char *)"\xf0\x9f\x94\xa5", 4), 4);
+	ASSERT_EQ(utf8_decode((const unsigned char *)"\xef\xbf\xbe", 3, &cp), 3);
+	ASSERT_EQ(cp, 0xfffe);
+	ASSERT_EQ(utf8_decode((const unsigned char *)"\xf0\x9f\x94\xa5", 4, &cp), 4);
+	ASSERT_EQ(cp, 0x1f525);
+}
+
 TEST(csv_quotes_and_defuses)
 {
 	char *out = capture(write_csv);
@@ -138,6 +156,7 @@ int main(void)
 	RUN(&st, json_escapes_and_nests);
 	RUN(&st, json_nan_is_null);
 	RUN(&st, sanitize_controls);
+	RUN(&st, utf8_len);
 	RUN(&st, csv_quotes_and_defuses);
 	RUN(&st, parse_numbers);
 	UNIT_MAIN_END(&st);
