@@ -269,7 +269,10 @@ rs_expect_naming() {
 #     6 minutes, kernel-errors when the kernel log holds such lines: the
 #     log's recent past is in the report's scope (e.g. the OOM scenario's
 #     run on the other build a minute ago).
-# None of these may name our cgroups, devices or interfaces (NAMES).
+# None of the others may name our cgroups, devices or interfaces (NAMES).
+# The two CPU kinds may: a contention finding about our process carries
+# its cgroup, and the kernel's own counters (busy CPUs, our PIDs' run-queue
+# wait) are what make it background.
 # jq helpers for every predicate (the tests' own too): pids (all PIDs and
 # TIDs a finding names), foreign_pid (a PID not ours), waited (a watched PID
 # of ours the kernel shows >= 10% in the run queue), named_ours.
@@ -280,17 +283,16 @@ RS_DEFS='
 	def named_ours: ([.subject | (.cgroup?, .device?, .interface?) // empty | tostring]
 		| any(. as $s | $names | any(. as $n | $s | contains($n))));'
 RS_BACKGROUND='
-	(named_ours | not) and (
-		(.kind == "cpu-saturated" and ($o.cpu_busy_pct.cpu >= 80 or ($o.psi_some_pct.cpu // 0) >= 10))
-		or (.kind == "cpu-contention" and $o.cpu_busy_pct.cpu >= 80 and (pids | all(foreign_pid or waited)))
-		or ((pids | all(foreign_pid)) and (
+	(.kind == "cpu-saturated" and ($o.cpu_busy_pct.cpu >= 80 or ($o.psi_some_pct.cpu // 0) >= 10))
+	or (.kind == "cpu-contention" and $o.cpu_busy_pct.cpu >= 80 and (pids | all(foreign_pid or waited)))
+	or ((named_ours | not) and (pids | all(foreign_pid)) and (
 			(.kind | IN("cpu-bound-user", "cpu-bound-kernel", "cpu-contention", "load-uninterruptible", "cpu-throttled", "swapping"))
 			or (.kind == "single-cpu-hot" and ([$o.cpu_busy_pct | to_entries[] | select(.key != "cpu") | .value] | max) >= 90)
 			or (.kind == "disk-saturated" and ($o.disk_util_pct[.subject.device // ""] // 0) >= 50)
 			or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)
 			or (.kind == "tcp-retransmits" and ($o.retrans_per_s > 0 or (pids | length > 0)))
 			or (.kind == "oom-kill" and (.subject.pid? as $v | $o.kmsg_oom_pids | index($v)))
-			or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0))))'
+			or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0)))'
 
 # rs_judge OUT EXPECTED TOLERATED NAMES...: every warning or critical finding
 # is expected (the scenario's fault), tolerated by the scenario (TOLERATED,
