@@ -294,8 +294,12 @@ static int sample_tasks(sqlite3 *db, const struct record_window *rw, size_t a, s
 	return rc;
 }
 
+/*
+ * live: the recorder's own sampler, fed every interval of the window as it
+ * was recorded (task_sampler_feed); NULL: the samples are read back from db.
+ */
 static int fill_window(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
-		       struct window *w)
+		       struct task_sampler *live, struct window *w)
 {
 	char sql[160];
 	int rc;
@@ -320,14 +324,19 @@ static int fill_window(sqlite3 *db, const struct record_window *rw, size_t a, si
 		 " kernel_runnable IS NOT NULL",
 		 (long long)rw->ids[b]);
 	rc = rc ? rc : each_row(db, sql, rw->ids[a], on_runnable, w);
-	rc = rc ? rc : sample_tasks(db, rw, a, b, w);
+	if (live) {
+		w->ts = live;
+		w->task_samples = (unsigned)(b - a + 1);
+	} else {
+		rc = rc ? rc : sample_tasks(db, rw, a, b, w);
+	}
 	if (!rc)
 		task_sampler_mark_whole_window(w->ts, &w->d1);
 	return rc;
 }
 
-int record_report_data(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
-		       struct report_data *d)
+static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
+			  struct task_sampler *live, struct report_data *d)
 {
 	struct window *w = calloc(1, sizeof(*w));
 	struct report_opts o = { 0 };
@@ -341,16 +350,23 @@ int record_report_data(sqlite3 *db, const struct record_window *rw, size_t a, si
 		return -EINVAL;
 	}
 	w->o = &o;
-	rc = fill_window(db, rw, a, b, w);
+	rc = fill_window(db, rw, a, b, live, w);
 	if (!rc) {
 		o.seconds = w->h[1].uptime_cs > w->h[0].uptime_cs
 				? (double)(w->h[1].uptime_cs - w->h[0].uptime_cs) / 100.0
 				: 0;
 		rc = window_results(w, d);
 	}
-	task_sampler_close(w->ts);
+	if (!live)
+		task_sampler_close(w->ts);
 	free(w);
 	return rc;
+}
+
+int record_report_data(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
+		       struct report_data *d)
+{
+	return report_data_of(db, rw, a, b, NULL, d);
 }
 
 /* ---- findings of each window, while recording ---- */
@@ -402,7 +418,7 @@ static int insert_findings(sqlite3 *db, const struct record_window *w,
 	return rc;
 }
 
-int record_findings(sqlite3 *db, int64_t from, int64_t to)
+int record_findings(sqlite3 *db, int64_t from, int64_t to, struct task_sampler *live)
 {
 	struct record_window w;
 	struct report_data d;
@@ -415,7 +431,7 @@ int record_findings(sqlite3 *db, int64_t from, int64_t to)
 		record_window_release(&w);
 		return 0;
 	}
-	rc = record_report_data(db, &w, 0, w.n - 1, &d);
+	rc = report_data_of(db, &w, 0, w.n - 1, live, &d);
 	if (!rc && !(rc = report_evaluate(&d, &f))) {
 		rc = record_exec(db, "BEGIN");
 		rc = rc ? rc : insert_findings(db, &w, &f);

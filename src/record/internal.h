@@ -27,7 +27,12 @@ struct record_window;
 /* The intervals with ids a..b (window.c). */
 int record_window_ids(struct sqlite3 *db, int64_t a, int64_t b, struct record_window *w);
 
-/* Evaluates the report's rules over the window ending at interval id to (record.c). */
-int record_findings(struct sqlite3 *db, int64_t from, int64_t to);
+struct task_sampler;
+/*
+ * Evaluates the report's rules over the window of intervals from..to and
+ * stores the findings. live: the recorder's sampler, fed each interval of
+ * that window (the task figures come from it); NULL: read back from db.
+ */
+int record_findings(struct sqlite3 *db, int64_t from, int64_t to, struct task_sampler *live);
 
 #endif

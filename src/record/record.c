@@ -25,6 +25,7 @@
 #include "procfs/task_info.h"
 #include "record/internal.h"
 #include "record/record.h"
+#include "report/sources.h"
 #include "runloop/clock.h"
 #include "util/grow.h"
 
@@ -84,6 +85,8 @@ struct recorder {
 	struct pidstat_opts popts;
 	struct pidstat_run run;
 	bool run_ok;
+	/* the report's window, fed from run's table each interval (no second read) */
+	struct task_sampler *win;
 	struct runloop_clock clk;
 	pid_t self;
 	int64_t run_id, prev_iv, win_from;
@@ -626,14 +629,18 @@ static int sample(void *ctx, unsigned k)
 
 	if (rc)
 		return rc;
+	rc = task_sampler_feed(r->win, &r->run.table, (int)(k & 1));
+	if (rc)
+		return fail(r, rc, "cannot follow the window: %s", strerror(-rc));
 	ts = wall_now(r);
 	if (!k) {
 		r->win_from = iv;
 		r->win_start = ts;
 	} else if (ts - r->win_start >= r->o->window - 1e-6) {
-		if (record_findings(r->db, r->win_from, iv))
+		if (record_findings(r->db, r->win_from, iv, r->win))
 			return fail(r, -EIO, "cannot evaluate the window: %s",
 				    sqlite3_errmsg(r->db));
+		task_sampler_rebase(r->win); /* this interval starts the next window */
 		r->win_from = iv;
 		r->win_start = ts;
 	}
@@ -700,6 +707,17 @@ static int open_reader(struct recorder *r)
 	return 0;
 }
 
+/* The report's sampler, fed from run's table: it reads nothing itself (as in a replay). */
+static int open_window(struct recorder *r)
+{
+	struct host_facts h = r->host;
+	int rc;
+
+	h.fixture = true; /* no door of its own to the kernel */
+	rc = task_sampler_open(&r->win, NULL, &h, NULL, 0, 0, false);
+	return rc ? fail(r, rc, "cannot open the findings window: %s", strerror(-rc)) : 0;
+}
+
 static int open_all(struct recorder *r)
 {
 	const struct record_opts *o = r->o;
@@ -733,7 +751,8 @@ static int open_all(struct recorder *r)
 				       NULL) != SQLITE_OK)
 			return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
 	rc = write_meta(r);
-	return rc ? rc : open_reader(r);
+	rc = rc ? rc : open_reader(r);
+	return rc ? rc : open_window(r);
 }
 
 static void close_all(struct recorder *r)
@@ -741,6 +760,7 @@ static void close_all(struct recorder *r)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(r->st[i]);
 	record_db_close(r->db);
+	task_sampler_close(r->win);
 	if (r->run_ok)
 		pidstat_run_release(&r->run);
 	pidstat_opts_release(&r->popts);
@@ -776,7 +796,7 @@ int record_run(const struct record_opts *o, struct record_error *err)
 	}
 	/* the last window's findings, if it has at least one interval */
 	if (!rc && r->prev_iv > r->win_from && r->win_from &&
-	    record_findings(r->db, r->win_from, r->prev_iv))
+	    record_findings(r->db, r->win_from, r->prev_iv, r->win))
 		rc = fail(r, -EIO, "cannot evaluate the window: %s", sqlite3_errmsg(r->db));
 	if (!rc && r->db)
 		record_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");

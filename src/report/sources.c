@@ -112,10 +112,41 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 	snprintf(a->comm, sizeof(a->comm), "%s", t->comm);
 }
 
-/* Merges the table's order (sorted by process, then thread) into the accumulators. */
-static int merge_order(struct task_sampler *ts, int curr)
+/*
+ * --whole's figures for process row i of a table read without it: the
+ * process's switches and run-queue wait as running sums of its threads'
+ * increments since the last sample (a thread new to the table brings all of
+ * its counters), added to what the accumulator held. The same arithmetic
+ * as the pidstat core's --whole (pidstat/sample.c), done here so that one
+ * table read serves a caller's own views and the report's window.
+ */
+static void whole_from_threads(const struct pidstat_table *tb, size_t i, int curr,
+			       const struct acc *held, struct pidstat_snap *out)
 {
-	const struct pidstat_table *tb = &ts->run.table;
+	const struct pidstat_task *p = tb->order[i];
+
+	*out = p->snap[curr];
+	out->nvcsw = held ? held->nv : 0;
+	out->nivcsw = held ? held->niv : 0;
+	out->wtime = held ? held->w : 0;
+	for (size_t j = i + 1; j < tb->len && tb->order[j]->leader == p; j++) {
+		const struct pidstat_snap *c = &tb->order[j]->snap[curr];
+		const struct pidstat_snap *q = &tb->order[j]->snap[curr ^ 1];
+
+		out->nvcsw += c->nvcsw - q->nvcsw;
+		out->nivcsw += c->nivcsw - q->nivcsw;
+		out->wtime += c->wtime - q->wtime;
+	}
+}
+
+/*
+ * Merges tb's order (sorted by process, then thread) into the accumulators.
+ * sum_threads: tb was read without --whole; process rows get its figures
+ * from their threads (whole_from_threads).
+ */
+static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
+		       bool sum_threads)
+{
 	size_t j = 0;
 
 	if (util_grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
@@ -126,12 +157,20 @@ static int merge_order(struct task_sampler *ts, int curr)
 		const struct pidstat_snap *s = &t->snap[curr];
 		pid_t pid = t->leader ? t->leader->pid : t->pid, tid = t->leader ? t->pid : 0;
 		struct acc *a = &ts->next[ts->nnext++];
+		const struct acc *held = NULL;
+		struct pidstat_snap whole;
 
 		while (j < ts->nacc && key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid) < 0)
 			j++;
 		if (j < ts->nacc && !key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid) &&
-		    ts->acc[j].start == t->start) {
-			*a = ts->acc[j];
+		    ts->acc[j].start == t->start)
+			held = &ts->acc[j];
+		if (sum_threads && !t->leader) {
+			whole_from_threads(tb, i, curr, held, &whole);
+			s = &whole;
+		}
+		if (held) {
+			*a = *held;
 		} else {
 			memset(a, 0, sizeof(*a));
 			a->pid = pid;
@@ -167,7 +206,16 @@ int task_sampler_sample(struct task_sampler *ts)
 	int rc = pidstat_read_tasks(&ts->run, curr);
 
 	if (!rc)
-		rc = merge_order(ts, curr);
+		rc = merge_order(ts, &ts->run.table, curr, false);
+	if (!rc)
+		ts->nsamples++;
+	return rc;
+}
+
+int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, int curr)
+{
+	int rc = merge_order(ts, tb, curr, true);
+
 	if (!rc)
 		ts->nsamples++;
 	return rc;

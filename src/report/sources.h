@@ -33,6 +33,12 @@ void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_
 /* Takes one sample of every task; window_start_ticks: the window's start since boot. */
 int task_sampler_sample(struct task_sampler *ts);
 /*
+ * Takes as the next sample a table the caller read itself (snapshot curr),
+ * with threads and without --whole: one read of the tasks serves both (the
+ * recorder's). The sampler's own /proc or source is not read.
+ */
+int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, int curr);
+/*
  * The processes seen in the last sample, with their figures between the
  * first sample and the last (seconds apart), busiest first. Skips self.
  */
