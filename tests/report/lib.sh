@@ -134,7 +134,10 @@ cat >"$RS_TMP/counters.sh" <<'EOS'
 	up=$(cut -d' ' -f1 /proc/uptime)
 	dmesg 2>/dev/null | awk -v up="$up" -F'[][]' 'up - $2 <= 360 { print }' >"$1.kmsg"
 	sed -n 's/.*Killed process \([0-9]*\) .*/kmsg_oom \1/p' "$1.kmsg"
-	grep -Ec 'segfault|hung_task|blocked for more than|soft lockup|I/O error|Buffer I/O' "$1.kmsg" | sed 's/^/kmsg_errors /'
+	# the kinds the report counts as errors: crashes (segfault, "traps: ...
+	# general protection"), hung tasks, lockups, I/O errors
+	grep -Ec 'segfault|general protection|hung_task|blocked for more than|soft lockup|hard LOCKUP|I/O error|Buffer I/O' "$1.kmsg" |
+		sed 's/^/kmsg_errors /'
 	for p in ${RS_WATCH:-}; do # utime, stime (fields 14, 15), run-queue delay of all threads
 		w=$(cat /proc/$p/task/*/schedstat 2>/dev/null | awk '{ s += $2 } END { print s + 0 }')
 		sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk -v p="$p" -v w="$w" '{ print "task", p, $12, $13, w }'
