@@ -6,6 +6,7 @@
  * (S9/S10), out-of-range reads (T6).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "u32/eval.h"
 #include "u32/recipe.h"
 #include "u32/rule.h"
+#include "u32/run.h"
 #include "u32/strmatch.h"
 #include "u32_view.h"
 #include "unit.h"
@@ -464,6 +466,51 @@ TEST(dns_encoding)
 	ASSERT_EQ(u32_dns_type_code("nope"), -EINVAL);
 }
 
+/*
+ * Rule names in a rules file are unique, also against the rules already in
+ * the set; many names (the lookup table is rebuilt as it grows) and a name
+ * taken again thousands of lines later.
+ */
+TEST(ruleset_names)
+{
+	static const struct u32_kernel_profile kp = { 0 };
+	size_t cap = 3000 * 10 + 64, len = 0; /* "r2999 -f\n" is 9 bytes */
+	char *text = malloc(cap), err[512];
+	struct u32_ruleset rs = { 0 };
+	struct u32_rule *r = calloc(1, sizeof(*r));
+	struct u32_rule_error why;
+	FILE *f;
+
+	ASSERT_TRUE(text && r);
+	for (unsigned k = 0; k < 3000; k++)
+		len += (size_t)snprintf(text + len, cap - len, "r%u -f\n", k);
+	f = fmemopen(text, len, "r");
+	ASSERT_EQ(u32_ruleset_read(&rs, f, "many", &kp, err, sizeof(err)), 0);
+	fclose(f);
+	ASSERT_UEQ(rs.n, 3000);
+	ASSERT_STREQ(rs.rules[2999].name, "r2999");
+	u32_ruleset_free(&rs);
+
+	/* the same 3000 lines, then r17 again */
+	len += (size_t)snprintf(text + len, cap - len, "r17 -p udp\n");
+	f = fmemopen(text, len, "r");
+	ASSERT_EQ(u32_ruleset_read(&rs, f, "many", &kp, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	ASSERT_STREQ(err, "many:3001: rule name \"r17\" used twice");
+	u32_ruleset_free(&rs);
+
+	/* a name already in the set before the file is read */
+	ASSERT_EQ(u32_rule_parse_line(r, "r2 -f", &kp, &why), 0);
+	ASSERT_EQ(u32_ruleset_add(&rs, r), 0);
+	f = fmemopen(text, 3 * 6, "r"); /* r0, r1, r2 */
+	ASSERT_EQ(u32_ruleset_read(&rs, f, "few", &kp, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	ASSERT_STREQ(err, "few:3: rule name \"r2\" used twice");
+	u32_ruleset_free(&rs);
+	free(r);
+	free(text);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -484,6 +531,7 @@ int main(void)
 	RUN(&st, rule_parse_messages);
 	RUN(&st, rule_arguments);
 	RUN(&st, dns_encoding);
+	RUN(&st, ruleset_names);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
 }
