@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../unit/u32_view.h"
+#include "u32_fuzz.h"
 #include "u32/args.h"
 #include "u32/explain.h"
 #include "u32/lint.h"
@@ -22,17 +23,8 @@ static void sink(void *ctx, const char *text)
 	(void)text;
 }
 
-static const uint8_t packet[] = {
-	0x45, 0x00, 0x00, 0x30, 0x00, 0x01, 0x00, 0x00, 0x40, 0x11, 0x00, 0x00,
-	0x0a, 0xc9, 0x00, 0x01, 0x0a, 0xc9, 0x00, 0x02, 0x9c, 0x40, 0x00, 0x35,
-	0x00, 0x1c, 0x00, 0x00, 0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x03, 'w',  'w',  'w',	0x00, 0x00, 0x01, 0xdf,
-};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct u32_kernel_profile kp = { 0 },
-					       old = { .shift_mod32 = true, .to_start = true };
 	struct u32_text_sink out = { sink, NULL };
 	struct u32_lint_warning w[16];
 	struct u32_rule_result res;
@@ -54,13 +46,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)u32_lint_add(&ls, 1, &line, "fuzz");
 	u32_lint_set_free(&ls);
 	/* every refusal renders to a message */
-	int rc = u32_rule_parse_line(r, line, size & 1 ? &old : &kp, &why);
+	int rc = u32_rule_parse_line(r, line, size & 1 ? &fuzz_kp_old : &fuzz_kp, &why);
 	if (rc < 0)
 		u32_rule_error_render(&why, err, sizeof(err));
 	if (rc == 0) {
-		for (unsigned len = 0; len <= sizeof(packet); len += 7) {
-			struct u32_view v = udp4_view(packet, len);
-			u32_rule_eval(r, &kp, &v, (enum u32_bm_layout)(len % 5), &res);
+		for (unsigned len = 0; len <= sizeof(fuzz_packet); len += 7) {
+			struct u32_view v = udp4_view(fuzz_packet, len);
+			u32_rule_eval(r, &fuzz_kp, &v, (enum u32_bm_layout)(len % 5), &res);
 		}
 		u32_rule_lint(r, w, 16);
 		for (unsigned k = 0; k < r->nmatches; k++) {

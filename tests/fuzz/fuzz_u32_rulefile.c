@@ -9,22 +9,14 @@
 #include <stdlib.h>
 
 #include "../unit/u32_view.h"
+#include "u32_fuzz.h"
 #include "u32/lint.h"
 #include "u32/run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const uint8_t packet[] = {
-	0x45, 0x00, 0x00, 0x30, 0x00, 0x01, 0x00, 0x00, 0x40, 0x11, 0x00, 0x00,
-	0x0a, 0xc9, 0x00, 0x01, 0x0a, 0xc9, 0x00, 0x02, 0x9c, 0x40, 0x00, 0x35,
-	0x00, 0x1c, 0x00, 0x00, 0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x03, 'w',  'w',  'w',	0x00, 0x00, 0x01, 0xdf,
-};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct u32_kernel_profile kp = { 0 },
-					       old = { .shift_mod32 = true, .to_start = true };
 	struct u32_lint_warning w[16];
 	struct u32_rule_result res;
 	struct u32_ruleset rs = { 0 };
@@ -36,12 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (!f)
 		return 0;
-	if (u32_ruleset_read(&rs, f, "fuzz.rules", size & 1 ? &old : &kp, err, sizeof(err)) == 0) {
+	if (u32_ruleset_read(&rs, f, "fuzz.rules", size & 1 ? &fuzz_kp_old : &fuzz_kp, err,
+			     sizeof(err)) == 0) {
 		for (unsigned k = 0; k < rs.n; k++) {
-			for (unsigned len = 0; len <= sizeof(packet); len += 11) {
-				struct u32_view v = udp4_view(packet, len);
-				u32_rule_eval(&rs.rules[k], &kp, &v, (enum u32_bm_layout)(len % 5),
-					      &res);
+			for (unsigned len = 0; len <= sizeof(fuzz_packet); len += 11) {
+				struct u32_view v = udp4_view(fuzz_packet, len);
+				u32_rule_eval(&rs.rules[k], &fuzz_kp, &v,
+					      (enum u32_bm_layout)(len % 5), &res);
 			}
 			u32_rule_lint(&rs.rules[k], w, 16);
 		}

@@ -12,22 +12,16 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "pidstat_common.h"
 
 int main(int argc, char **argv)
 {
-	double rate = argc > 1 ? atof(argv[1]) : 1000, t0 = now();
+	double rate = argc > 1 ? atof(argv[1]) : 1000, t0 = wl_now();
 	double secs = argc > 2 ? atof(argv[2]) : 5, t;
 	long n = 0;
 
 	signal(SIGCHLD, SIG_IGN);
-	while ((t = now() - t0) < secs) {
+	while ((t = wl_now() - t0) < secs) {
 		pid_t p;
 
 		/* keep to the rate: a child only when behind schedule */
@@ -43,6 +37,6 @@ int main(int argc, char **argv)
 		if (p > 0)
 			n++;
 	}
-	printf("%ld %.3f\n", n, now() - t0);
+	printf("%ld %.3f\n", n, wl_now() - t0);
 	return 0;
 }

@@ -10,13 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "pidstat_common.h"
 
 int main(int argc, char **argv)
 {
@@ -28,13 +22,13 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, argv[1], 0, 0, 0);
 	printf("%d\n", (int)getpid());
 	fflush(stdout);
-	end = now() + atof(argv[3]);
+	end = wl_now() + atof(argv[3]);
 	if (strcmp(argv[2], "spin")) {
-		while (now() < end)
+		while (wl_now() < end)
 			sleep(1);
 		return 0;
 	}
-	while (now() < end)
+	while (wl_now() < end)
 		for (int i = 0; i < 200000; i++)
 			x += (unsigned long)i * 2654435761u;
 	return 0;

@@ -13,13 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "pidstat_common.h"
 
 int main(int argc, char **argv)
 {
@@ -35,8 +29,8 @@ int main(int argc, char **argv)
 	spin = !strcmp(argv[2], "spin");
 	printf("%d\n", (int)getpid());
 	fflush(stdout);
-	end = now() + atof(argv[3]);
-	for (double t = now(); t < end; t = now()) {
+	end = wl_now() + atof(argv[3]);
+	for (double t = wl_now(); t < end; t = wl_now()) {
 		if (t >= next) {
 			int fd = open(path, O_RDONLY);
 			if (fd >= 0)

@@ -11,21 +11,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pidstat_common.h"
+
 static double seconds_left;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t started;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void *spin(void *arg)
 {
-	double end = now() + seconds_left;
+	double end = wl_now() + seconds_left;
 	volatile unsigned long x = 0;
 
 	(void)arg;
@@ -35,7 +29,7 @@ static void *spin(void *arg)
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
 	pthread_barrier_wait(&started);
-	while (now() < end)
+	while (wl_now() < end)
 		for (int i = 0; i < 100000; i++)
 			x += i;
 	return NULL;

@@ -1,4 +1,4 @@
-/* Shared helpers for the pidstat test workloads (test code). */
+/* Shared helpers for the test workloads (test code): a monotonic clock, a run time. */
 #ifndef PIDSTAT_WORKLOAD_COMMON_H
 #define PIDSTAT_WORKLOAD_COMMON_H
 #include <stdlib.h>
