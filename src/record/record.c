@@ -162,18 +162,32 @@ static size_t pow2_at_least(size_t n)
 	return c;
 }
 
-/* Rebuilds c with room for live entries: only those seen in this or the last interval stay. */
+/* Whether a cached task survives a rebuild: it was seen in this or the last interval. */
+static bool tkey_stays(const struct tcache *c, const struct tkey *k)
+{
+	return k->id && k->gen + 1 >= c->gen;
+}
+
+/*
+ * Rebuilds c with room for live entries. The entries that stay may outnumber
+ * them (after a burst of exits the last interval's tasks still stay), and a
+ * full table would make tkey_slot() probe for ever, so it is sized for both.
+ */
 static int tcache_rebuild(struct tcache *c, size_t live)
 {
-	struct tcache n = { NULL, pow2_at_least(4 * live + 64), 0, c->gen };
+	size_t stay = 0;
+	struct tcache n = { NULL, 0, 0, c->gen };
 
+	for (size_t i = 0; i < c->cap; i++)
+		stay += tkey_stays(c, &c->e[i]);
+	n.cap = pow2_at_least(4 * (stay > live ? stay : live) + 64);
 	n.e = calloc(n.cap, sizeof(*n.e));
 	if (!n.e)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->cap; i++) {
 		const struct tkey *k = &c->e[i];
 
-		if (!k->id || k->gen + 1 < c->gen)
+		if (!tkey_stays(c, k))
 			continue;
 		n.e[tkey_slot(&n, k->tgid, k->tid, k->thread)] = *k;
 		n.used++;

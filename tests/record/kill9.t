@@ -8,10 +8,7 @@ db=$work/r.db
 "$TRIAGE" record -o "$db" -i 0.1 2>"$work/err" &
 rec=$!
 started="$started $rec"
-for _ in $(seq 100); do
-	[ "$(q "$db" 'SELECT count(*) FROM interval' 2>/dev/null)" -ge 8 ] 2>/dev/null && break
-	sleep 0.1
-done
+wait_intervals "$db" 8
 kill -9 "$rec"
 wait "$rec" 2>/dev/null
 [ "$(q "$db" 'PRAGMA integrity_check')" = ok ] || fail "integrity_check: $(q "$db" 'PRAGMA integrity_check')"

@@ -10,3 +10,12 @@ command -v sqlite3 >/dev/null || skip "no sqlite3 CLI (scripts/deps.sh test inst
 q() {
 	sqlite3 -batch -noheader "$1" "$2"
 }
+# wait_intervals DB N: waits (up to 10 s) until DB holds N committed intervals.
+wait_intervals() {
+	local _
+	for _ in $(seq 100); do
+		[ "$(q "$1" 'SELECT count(*) FROM interval' 2>/dev/null)" -ge "$2" ] 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
