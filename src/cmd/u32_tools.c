@@ -108,7 +108,10 @@ static int parse_explain_args(int argc, char **argv, struct explain_opts *o)
 	return 0;
 }
 
-/* Plain text, or {"explanation": [...], "packet": [...]} with --json. */
+/*
+ * Plain text, or {"explanation": [...], "packet": [...]} with --json.
+ * m is the rule's U32_MATCH_U32 match (u32_cmd_explain picks it by kind).
+ */
 static void explain_render(const struct explain_opts *o, const struct u32_match *m, bool others,
 			   const struct u32_view *v)
 {

@@ -99,6 +99,7 @@ static void lint_u32_test(struct linter *l, const struct u32_test *t, unsigned i
 			     t->min[r], t->max[r]);
 }
 
+/* m is a U32_MATCH_U32 match (its caller checks the kind). */
 static void lint_u32(struct linter *l, const struct u32_match *m, bool guarded, bool v6)
 {
 	const struct u32_expr *e = &m->u32;
@@ -191,8 +192,10 @@ static bool dns_context(const struct u32_rule *r, const struct u32_str_match *s)
 	if (port_has_53(&r->dport) || port_has_53(&r->sport))
 		return true;
 	for (unsigned k = 0; k < r->nmatches; k++) {
+		if (r->m[k].kind != U32_MATCH_U32)
+			continue; /* a string match has no expression */
 		const struct u32_expr *e = &r->m[k].u32;
-		for (unsigned t = 0; r->m[k].kind == U32_MATCH_U32 && t < e->ntests; t++)
+		for (unsigned t = 0; t < e->ntests; t++)
 			for (unsigned g = 0; g < e->test[t].nranges; g++)
 				if (e->test[t].min[g] == 53 && e->test[t].max[g] == 53)
 					return true;
@@ -274,17 +277,22 @@ unsigned u32_rule_lint(const struct u32_rule *r, struct u32_lint_warning *w, uns
 
 	for (unsigned k = 0; k < r->nmatches; k++) {
 		const struct u32_match *m = &r->m[k];
-		for (unsigned t = 0; m->kind == U32_MATCH_U32 && !m->invert && t < m->u32.ntests;
-		     t++) {
+		if (m->kind != U32_MATCH_U32 || m->invert)
+			continue; /* only a plain u32 test guards the others */
+		for (unsigned t = 0; t < m->u32.ntests; t++) {
 			guarded |= is_frag_guard(&m->u32.test[t]);
 			v6 |= is_v6_check(&m->u32.test[t]);
 		}
 	}
 	for (unsigned k = 0; k < r->nmatches; k++) {
-		if (r->m[k].kind == U32_MATCH_U32)
+		switch (r->m[k].kind) {
+		case U32_MATCH_U32:
 			lint_u32(&l, &r->m[k], guarded, v6);
-		else
+			break;
+		case U32_MATCH_STRING:
 			lint_string(&l, &r->m[k].str);
+			break;
+		}
 	}
 	return l.n;
 }

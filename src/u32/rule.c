@@ -80,7 +80,7 @@ struct rule_parser {
 	int argc, i;
 	char **argv;
 	bool invert;
-	int cur_u32, cur_str; /* index of the last -m u32 / -m string, -1 if none */
+	int cur_u32, cur_str; /* index of the last match of kind u32 / string, -1 if none */
 	bool have_u32[U32_RULE_MAX_MATCHES], have_pat_str, have_pat_hex;
 	bool both_patterns[U32_RULE_MAX_MATCHES]; /* --string and --hex-string in one match */
 	bool have_proto, have_frag, have_comment; /* options iptables takes once */
@@ -453,33 +453,50 @@ static int parse_one(struct rule_parser *ps)
 	return rc;
 }
 
+static int check_u32_match(struct rule_parser *ps, unsigned k, const struct u32_kernel_profile *kp)
+{
+	if (!ps->have_u32[k])
+		return u32_rule_fail(ps->err, U32_RULE_U32_MISSING, "u32", NULL);
+	if (u32_check_kernel(&ps->r->m[k].u32, kp, ps->err->detail, sizeof(ps->err->detail)))
+		return u32_rule_fail(ps->err, U32_RULE_KERNEL_EXPR, "u32", NULL);
+	return 0;
+}
+
+/* libxt_string's own check, the option table's (--algo, exclusions), then the kernel's. */
+static int check_string_match(struct rule_parser *ps, unsigned k)
+{
+	struct u32_str_match *s = &ps->r->m[k].str;
+
+	if (!s->have_pattern)
+		return u32_rule_fail(ps->err, U32_RULE_PATTERN_MISSING, "string", NULL);
+	if (!s->have_algo)
+		return u32_rule_fail(ps->err, U32_RULE_ALGO_MISSING, "string", NULL);
+	if (ps->both_patterns[k])
+		return u32_rule_fail(ps->err, U32_RULE_BOTH_PATTERNS, "string", NULL);
+	if (s->plen == 0)
+		return u32_rule_fail(ps->err, U32_RULE_KERNEL_EMPTY, "string", NULL);
+	if (s->from > s->to)
+		return u32_rule_fail(ps->err, U32_RULE_KERNEL_FROM_AFTER_TO, "string", NULL);
+	u32_str_bm_prepare(&s->bm, s->pat, s->plen, s->icase);
+	return 0;
+}
+
 /* The final checks of each extension, then what the kernel refuses at load. */
 static int check_matches(struct rule_parser *ps, const struct u32_kernel_profile *kp)
 {
-	for (unsigned k = 0; k < ps->r->nmatches; k++) {
-		struct u32_match *m = &ps->r->m[k];
-		if (m->kind == U32_MATCH_U32) {
-			if (!ps->have_u32[k])
-				return u32_rule_fail(ps->err, U32_RULE_U32_MISSING, "u32", NULL);
-			if (u32_check_kernel(&m->u32, kp, ps->err->detail, sizeof(ps->err->detail)))
-				return u32_rule_fail(ps->err, U32_RULE_KERNEL_EXPR, "u32", NULL);
-			continue;
+	int rc = 0;
+
+	for (unsigned k = 0; k < ps->r->nmatches && !rc; k++) {
+		switch (ps->r->m[k].kind) {
+		case U32_MATCH_U32:
+			rc = check_u32_match(ps, k, kp);
+			break;
+		case U32_MATCH_STRING:
+			rc = check_string_match(ps, k);
+			break;
 		}
-		/* libxt_string's own check, then the option table's (--algo, then exclusions) */
-		if (!m->str.have_pattern)
-			return u32_rule_fail(ps->err, U32_RULE_PATTERN_MISSING, "string", NULL);
-		if (!m->str.have_algo)
-			return u32_rule_fail(ps->err, U32_RULE_ALGO_MISSING, "string", NULL);
-		if (ps->both_patterns[k])
-			return u32_rule_fail(ps->err, U32_RULE_BOTH_PATTERNS, "string", NULL);
-		if (m->str.plen == 0)
-			return u32_rule_fail(ps->err, U32_RULE_KERNEL_EMPTY, "string", NULL);
-		if (m->str.from > m->str.to)
-			return u32_rule_fail(ps->err, U32_RULE_KERNEL_FROM_AFTER_TO, "string",
-					     NULL);
-		u32_str_bm_prepare(&m->str.bm, m->str.pat, m->str.plen, m->str.icase);
 	}
-	return 0;
+	return rc;
 }
 
 static void join_args(char *out, size_t len, int argc, char **argv)
@@ -594,6 +611,24 @@ static enum u32_verdict invert(enum u32_verdict x, bool inv)
 	return x == U32_VERDICT_YES ? U32_VERDICT_NO : U32_VERDICT_YES;
 }
 
+/* One match without its '!'; a layout-dependent string verdict is flagged in res. */
+static enum u32_verdict eval_match(const struct u32_match *m, const struct u32_kernel_profile *kp,
+				   const struct u32_view *v, enum u32_bm_layout layout,
+				   struct u32_rule_result *res)
+{
+	struct u32_str_result sr;
+
+	switch (m->kind) {
+	case U32_MATCH_U32:
+		return u32_eval(&m->u32, kp, v, NULL);
+	case U32_MATCH_STRING:
+		u32_str_eval(&m->str, kp, v, layout, &sr);
+		res->layout_dependent |= sr.layout_dependent;
+		return sr.v;
+	}
+	return U32_VERDICT_INDET; /* a kind the parser never makes */
+}
+
 void u32_rule_eval(const struct u32_rule *r, const struct u32_kernel_profile *kp,
 		   const struct u32_view *v, enum u32_bm_layout layout, struct u32_rule_result *res)
 {
@@ -602,15 +637,7 @@ void u32_rule_eval(const struct u32_rule *r, const struct u32_kernel_profile *kp
 	res->layout_dependent = false;
 	for (unsigned k = 0; k < r->nmatches && acc != U32_VERDICT_NO; k++) {
 		const struct u32_match *m = &r->m[k];
-		enum u32_verdict x;
-		if (m->kind == U32_MATCH_U32) {
-			x = invert(u32_eval(&m->u32, kp, v, NULL), m->invert);
-		} else {
-			struct u32_str_result sr;
-			u32_str_eval(&m->str, kp, v, layout, &sr);
-			x = invert(sr.v, m->invert);
-			res->layout_dependent |= sr.layout_dependent;
-		}
+		enum u32_verdict x = invert(eval_match(m, kp, v, layout, res), m->invert);
 		if (x == U32_VERDICT_NO)
 			acc = U32_VERDICT_NO;
 		else if (x == U32_VERDICT_INDET)
