@@ -268,6 +268,14 @@ int u32_defrag_add(struct u32_defrag *d, const struct u32_view *v, struct u32_vi
 		queue_clear(q);
 		return 0;
 	}
+	if (f.dlen == 0) {
+		/* end == offset: ip_frag_queue() kills the queue (discard_qp),
+		 * nf_ct_frag6_queue() only drops the fragment. An empty piece
+		 * overlaps nothing, so two at offset 0 once both kept a header. */
+		if (f.key[0] == 4)
+			queue_clear(q);
+		return 1;
+	}
 	if ((f.more && q->have_last && f.off + f.dlen > q->total) || (!f.more && q->have_last) ||
 	    overlaps(q, f.off, f.dlen) || q->npieces == DEFRAG_MAX_FRAGS ||
 	    (!f.more && max_end(q) > f.off + f.dlen)) {

@@ -236,6 +236,20 @@ def frag_corpus():
     for k, p in enumerate(fragments6(17, b6, [24], 603, prefix=dst)):
         add("ipv6-dstopt-frag-%d" % k, p)
     add("ipv6-odd-first", fragments6(17, b6 + b"x", [13], 604)[0])
+    # an empty fragment (end == offset) between the two halves: IPv4 kills
+    # the queue (the second half is then alone), IPv6 drops only the empty one
+    em = ipv4(17, udp(b"e" * 40, dport=9999), ident=509)
+    a, b = fragments(em, [16])
+    add("empty-0", a)
+    add("empty-1", ipv4(17, b"", frag=0x2000 | 2, ident=509))
+    add("empty-2", b)
+    for k, p in enumerate(fragments(em, [24])):  # same identification, after the kill
+        add("empty-retry-%d" % k, p)
+    e6 = udp(b"HEAD" * 5 + b"EMPTY" + b"TAIL" * 5, dport=9999)
+    a, b = fragments6(17, e6, [16], 606)
+    add("ipv6-empty-0", a)
+    add("ipv6-empty-1", ipv6(44, struct.pack("!BBHI", 17, 0, 16 | 1, 606)))
+    add("ipv6-empty-2", b)
     add("ipv6-atomic", ipv6(44, struct.pack("!BBHI", 17, 0, 0, 605) + udp(b"ABCDEF", dport=9999)))
     return f
 
