@@ -122,8 +122,8 @@ static int terminal_rows(void)
 	return 3600 * 24;
 }
 
-/* pidstat's options, less what a recording does not keep. */
-static int pidstat_options(const struct replay_cli *c, struct pidstat_opts *o)
+/* pidstat's options, less what a recording (of this schema version) does not keep. */
+static int pidstat_options(const struct replay_cli *c, int version, struct pidstat_opts *o)
 {
 	int rc = pidstat_opts_parse(o, c->vargc, c->vargv, getpid());
 
@@ -137,8 +137,12 @@ static int pidstat_options(const struct replay_cli *c, struct pidstat_opts *o)
 		return bad("not recorded (stack sizes)", "-s");
 	if (o->act & ACT_KTAB)
 		return bad("not recorded (file descriptors)", "-v");
-	if (o->cmdline)
-		return bad("not recorded (command lines)", "-l");
+	if (o->cmdline && version < 2) {
+		/* one line: -l is right, the file is too old for it */
+		cmd_error("replay", "%s is a schema %d file, which kept no command lines: '-l'",
+			  c->path, version);
+		return EXIT_USAGE;
+	}
 	if (o->root)
 		return bad("not in a replay", "--root");
 	if (!o->interval) { /* each recorded interval is one report */
@@ -178,7 +182,7 @@ static int replay_pidstat(const struct replay_cli *c, struct sqlite3 *db,
 	setlocale(LC_TIME, "");
 	setlocale(LC_NUMERIC, "");
 	pidstat_bind_messages();
-	if ((status = pidstat_options(c, &o)) >= 0) {
+	if ((status = pidstat_options(c, record_db_version(db), &o)) >= 0) {
 		pidstat_opts_release(&o);
 		return status;
 	}
@@ -282,7 +286,7 @@ int cmd_replay(int argc, char **argv)
 		return bad("no such file", c.path);
 	if (rc == -EINVAL || rc == -EPROTO)
 		return bad(rc == -EINVAL ? "not an SQLite file"
-					 : "not a triage recording of schema version 1",
+					 : "not a triage recording of schema version 1 or 2",
 			   c.path);
 	if (rc) {
 		cmd_error("replay", "cannot open '%s': %s", c.path, strerror(-rc));

@@ -62,6 +62,13 @@ struct pidstat_source {
 			 struct pidstat_task_raw *out);
 	int (*read_system)(void *ctx, uint64_t *uptime_cs, uint64_t *tot_jiffies);
 	int (*read_memtotal)(void *ctx, uint64_t *memtotal_kb);
+	/*
+	 * Optional (NULL: none kept). -l: process tgid's command line as
+	 * /proc/PID/cmdline gives it joined (procfs_cmdline_fd), "" when
+	 * empty; -ENOENT when not known. Asked of process rows only: the
+	 * only rows -l shows it on.
+	 */
+	int (*read_cmdline)(void *ctx, pid_t tgid, char *buf, size_t size);
 };
 
 /* The run's whole state. */

@@ -264,24 +264,33 @@ static void read_fds(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 	t->flags &= ~TASK_NO_FD;
 }
 
-/* -l: NULs between arguments become spaces; trailing ones end the string. */
-static int read_cmdline(struct pidstat_run *r, struct pidstat_task *t)
+/*
+ * -l: the command line as ps shows it, read until one is not empty, then
+ * kept (sysstat); while it is empty comm stands in. A source knows it for
+ * process rows at most, the only rows -l shows it on. -ESRCH: the task's
+ * cmdline could not be opened, it has gone.
+ */
+static int task_cmdline(struct pidstat_run *r, struct pidstat_task *t)
 {
-	char buf[4096];
-	ssize_t len;
-	int fd = task_open(r, t, "cmdline", O_RDONLY);
+	const struct pidstat_source *src = r->src;
+	char buf[PROCFS_CMDLINE_SIZE];
+	ssize_t len = 0;
+	int fd;
 
-	if (fd < 0)
-		return -ESRCH;
-	len = procfs_read_fd(fd, buf, sizeof(buf));
-	close(fd);
-	if (len < 0) /* unreadable: as an empty one, comm stands in */
+	if (!r->opts->cmdline || t->cmdline)
 		return 0;
-	cmdline_join(buf, (size_t)len);
-	if (len && buf[0]) {
-		free(t->cmdline);
-		t->cmdline = strdup(buf);
+	if (!src) {
+		fd = task_open(r, t, "cmdline", O_RDONLY);
+		if (fd < 0)
+			return -ESRCH;
+		len = procfs_cmdline_fd(fd, buf, sizeof(buf)); /* unreadable: as an empty one */
+		close(fd);
+	} else if (!t->leader && src->read_cmdline &&
+		   !src->read_cmdline(src->ctx, t->pid, buf, sizeof(buf))) {
+		len = (ssize_t)strlen(buf);
 	}
+	if (len > 0)
+		t->cmdline = strdup(buf);
 	return 0;
 }
 
@@ -359,7 +368,7 @@ static int read_task_source(struct pidstat_run *r, struct pidstat_task *t, int c
 	else
 		t->flags &= ~TASK_NO_IO;
 	t->snap[curr] = raw.snap;
-	return 0;
+	return task_cmdline(r, t);
 }
 
 /*
@@ -422,7 +431,7 @@ static int read_task_rest(struct pidstat_run *r, struct pidstat_task *t, struct 
 {
 	const struct pidstat_opts *o = r->opts;
 
-	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
+	if (task_cmdline(r, t))
 		return -ESRCH;
 	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
 		return -ESRCH;
@@ -451,7 +460,7 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		return -ESRCH;
 	if (o->act & ACT_CPU)
 		read_sched(r, t, s);
-	if (o->cmdline && !t->cmdline && read_cmdline(r, t))
+	if (task_cmdline(r, t))
 		return -ESRCH;
 	if (read_status_fields(r, t, s, pre))
 		return -ESRCH;

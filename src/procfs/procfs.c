@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "procfs/parsers.h"
 #include "procfs/procfs_impl.h"
 #include "util/grow.h"
 
@@ -141,6 +142,31 @@ ssize_t procfs_read_at(int dirfd, const char *name, char *buf, size_t size)
 	n = procfs_read_fd(fd, buf, size);
 	close(fd);
 	return n;
+}
+
+ssize_t procfs_cmdline_fd(int fd, char *buf, size_t size)
+{
+	ssize_t len = procfs_read_fd(fd, buf, size);
+
+	if (len < 0)
+		return len;
+	cmdline_join(buf, (size_t)len);
+	return (ssize_t)strlen(buf);
+}
+
+ssize_t procfs_read_cmdline(const struct procfs *pf, pid_t pid, char *buf, size_t size)
+{
+	char path[32];
+	int fd;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "%d/cmdline", (int)pid);
+	fd = procfs_openat(pf, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	len = procfs_cmdline_fd(fd, buf, size);
+	close(fd);
+	return len;
 }
 
 ssize_t procfs_read(const struct procfs *pf, const char *path, char *buf, size_t size)

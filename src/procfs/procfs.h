@@ -63,6 +63,19 @@ ssize_t procfs_read_fd(int fd, char *buf, size_t size);
  */
 ssize_t procfs_reread_fd(int fd, char *buf, size_t size);
 
+/* The bytes of a command line pidstat -l reads, and triage record keeps. */
+#define PROCFS_CMDLINE_SIZE 4096
+
+/*
+ * A task's command line from its open cmdline file, as ps and pidstat -l
+ * show it: the NULs between arguments become spaces (cmdline_join), ""
+ * when it is empty (kernel threads, zombies); cut at size - 1 bytes.
+ * Returns its length, or -errno when it cannot be read.
+ */
+ssize_t procfs_cmdline_fd(int fd, char *buf, size_t size);
+/* The same for <root>/proc/PID/cmdline (-errno too when it cannot be opened). */
+ssize_t procfs_read_cmdline(const struct procfs *pf, pid_t pid, char *buf, size_t size);
+
 /* A growable array of ids, kept sorted ascending. */
 struct id_list {
 	pid_t *ids;

@@ -69,7 +69,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT INTO psi VALUES(?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
-	"INSERT INTO task(tgid, tid, thread, start, comm, uid) VALUES(?,?,?,?,?,?)",
+	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
@@ -197,6 +197,20 @@ static int tcache_rebuild(struct tcache *c, size_t live)
 	return 0;
 }
 
+/*
+ * A process row's command line, read once as its row goes in (pidstat -l
+ * in a replay); "" for an empty one (kernel threads), NULL when it could
+ * not be read. Thread rows have none: -l shows it on processes only.
+ */
+static void bind_cmdline(struct recorder *r, sqlite3_stmt *st, int col,
+			 const struct pidstat_task *t)
+{
+	char buf[PROCFS_CMDLINE_SIZE];
+
+	if (!t->leader && procfs_read_cmdline(r->pf, t->pid, buf, sizeof(buf)) >= 0)
+		sqlite3_bind_text(st, col, buf, -1, SQLITE_TRANSIENT);
+}
+
 /* The task's slot in the cache, its task row inserted when new (or renamed, or reused). */
 static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey **slot)
 {
@@ -221,6 +235,7 @@ static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey
 	sqlite3_bind_int64(st, 4, (int64_t)t->start);
 	sqlite3_bind_text(st, 5, t->comm, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, t->uid);
+	bind_cmdline(r, st, 7, t);
 	if ((rc = step_done(r, st)))
 		return rc;
 	if (!k->id)
@@ -755,8 +770,8 @@ static int open_all(struct recorder *r)
 		return fail(r, -ENOMEM, "out of memory");
 	rc = record_db_open(&r->db, o->path, true);
 	if (rc == -EPROTO)
-		return fail(r, rc, "'%s' is not a triage record file of schema version %d", o->path,
-			    RECORD_SCHEMA_VERSION);
+		return fail(r, rc, "'%s' is not a triage record file of schema version 1 or %d",
+			    o->path, RECORD_SCHEMA_VERSION);
 	if (rc)
 		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
 			    rc == -EINVAL ? "not an SQLite database" : strerror(-rc));

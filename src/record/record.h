@@ -20,7 +20,8 @@
 
 #include "procfs/host.h"
 
-#define RECORD_SCHEMA_VERSION 1
+/* 2: task.cmdline; a schema 1 file is read as it is, upgraded when recorded into */
+#define RECORD_SCHEMA_VERSION 2
 
 struct sqlite3;
 struct runloop_stop;
@@ -28,11 +29,14 @@ struct runloop_stop;
 /* ---- the file ---- */
 
 /*
- * Opens (creating when create is set) a record file: WAL, the schema at
- * RECORD_SCHEMA_VERSION. An existing file of another version or not ours
- * gives -EPROTO; one that is not SQLite -EINVAL; a missing one -ENOENT.
+ * Opens a record file read-only, or, when create is set, to record into:
+ * created at RECORD_SCHEMA_VERSION, or a schema 1 file upgraded to it
+ * (WAL either way). A file of another version or not ours gives -EPROTO;
+ * one that is not SQLite -EINVAL; a missing one -ENOENT.
  */
 int record_db_open(struct sqlite3 **db, const char *path, bool create);
+/* An open file's schema version: 1 (no command lines) or 2; -errno. */
+int record_db_version(struct sqlite3 *db);
 void record_db_close(struct sqlite3 *db);
 /* The last SQLite message of db, for error lines. */
 const char *record_db_errmsg(struct sqlite3 *db);

@@ -2,7 +2,8 @@
  * The record file's schema, version RECORD_SCHEMA_VERSION (docs/record.md):
  * raw counters per interval in tables, the rates other programs want in
  * views (the v_* contract with triage plot). PRAGMA user_version and
- * meta.schema_version both carry the version.
+ * meta.schema_version both carry the version. Schema 1 files (no
+ * task.cmdline) are read as they are and upgraded when recorded into.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -42,9 +43,13 @@ static const char schema_sql[] =
     " rx_packets INTEGER, rx_errs INTEGER, rx_drop INTEGER, tx_bytes INTEGER,\n"
     " tx_packets INTEGER, tx_errs INTEGER, tx_drop INTEGER,\n"
     " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n"
-    /* a task: thread 0 is a process row (tid = tgid), 1 a thread of tgid */
+    /*
+     * a task: thread 0 is a process row (tid = tgid), 1 a thread of tgid;
+     * cmdline (schema 2) is read once, for process rows
+     */
     "CREATE TABLE task(id INTEGER PRIMARY KEY, tgid INTEGER NOT NULL, tid INTEGER NOT NULL,\n"
-    " thread INTEGER NOT NULL, start INTEGER NOT NULL, comm TEXT NOT NULL, uid INTEGER);\n"
+    " thread INTEGER NOT NULL, start INTEGER NOT NULL, comm TEXT NOT NULL, uid INTEGER,\n"
+    " cmdline TEXT);\n"
     "CREATE INDEX task_key ON task(tgid, tid, thread, start);\n"
     /* a task's counters at a sample, as the pidstat core read them */
     "CREATE TABLE sample(iv INTEGER NOT NULL, task INTEGER NOT NULL, utime INTEGER,\n"
@@ -174,18 +179,25 @@ int record_meta_get(sqlite3 *db, const char *key, char *buf, size_t size)
 	return rc;
 }
 
-static int create_schema(sqlite3 *db)
+/* Both places that carry the version; inside the caller's transaction. */
+static int stamp_version(sqlite3 *db)
 {
-	char v[16];
+	char v[16], sql[48];
 	int rc;
 
-	/* incremental vacuum must be chosen before the first table */
-	rc = record_exec(db, "PRAGMA auto_vacuum = INCREMENTAL");
-	rc = rc ? rc : record_exec(db, "BEGIN");
-	rc = rc ? rc : record_exec(db, schema_sql);
 	snprintf(v, sizeof(v), "%d", RECORD_SCHEMA_VERSION);
-	rc = rc ? rc : record_meta_set(db, "schema_version", v);
-	rc = rc ? rc : record_exec(db, "PRAGMA user_version = 1");
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RECORD_SCHEMA_VERSION);
+	rc = record_meta_set(db, "schema_version", v);
+	return rc ? rc : record_exec(db, sql);
+}
+
+/* sql and the new version stamp in one transaction: all of it, or none. */
+static int migrate(sqlite3 *db, const char *sql)
+{
+	int rc = record_exec(db, "BEGIN IMMEDIATE");
+
+	rc = rc ? rc : record_exec(db, sql);
+	rc = rc ? rc : stamp_version(db);
 	if (rc) {
 		record_exec(db, "ROLLBACK");
 		return rc;
@@ -193,18 +205,38 @@ static int create_schema(sqlite3 *db)
 	return record_exec(db, "COMMIT");
 }
 
-/* An existing file: ours, at our version? */
-static int check_schema(sqlite3 *db)
+static int create_schema(sqlite3 *db)
+{
+	/* incremental vacuum must be chosen before the first table */
+	int rc = record_exec(db, "PRAGMA auto_vacuum = INCREMENTAL");
+
+	return rc ? rc : migrate(db, schema_sql);
+}
+
+/* An existing file: its version (1 or 2, both stamps agreeing), -EPROTO if not ours. */
+int record_db_version(sqlite3 *db)
 {
 	int64_t uv;
-	char v[16];
+	char v[16], want[24];
 
 	if (record_query_i64(db, "PRAGMA user_version", &uv))
 		return -EINVAL; /* not a database */
-	if (uv != RECORD_SCHEMA_VERSION || record_meta_get(db, "schema_version", v, sizeof(v)) ||
-	    strcmp(v, "1"))
+	if (uv < 1 || uv > RECORD_SCHEMA_VERSION)
 		return -EPROTO;
-	return 0;
+	snprintf(want, sizeof(want), "%lld", (long long)uv);
+	if (record_meta_get(db, "schema_version", v, sizeof(v)) || strcmp(v, want))
+		return -EPROTO;
+	return (int)uv;
+}
+
+/* A file to record into: a schema 1 file gains task.cmdline (NULL in its old rows). */
+static int writable_schema(sqlite3 *db)
+{
+	int v = record_db_version(db);
+
+	if (v == 1)
+		return migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT");
+	return v < 0 ? v : 0;
 }
 
 int record_db_open(sqlite3 **out, const char *path, bool create)
@@ -227,11 +259,13 @@ int record_db_open(sqlite3 **out, const char *path, bool create)
 		sqlite3_close(db);
 		return -EINVAL;
 	}
-	rc = 0;
 	if (create && ntables == 0)
 		rc = create_schema(db);
+	else if (create)
+		rc = writable_schema(db);
 	else
-		rc = check_schema(db);
+		rc = record_db_version(db);
+	rc = rc < 0 ? rc : 0;
 	if (!rc && create)
 		rc = record_exec(db, "PRAGMA journal_mode = WAL");
 	if (!rc && create)

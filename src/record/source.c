@@ -25,6 +25,7 @@ struct pidstat_replay {
 	struct pidstat_source src;
 	sqlite3 *db;
 	sqlite3_stmt *rows, *iv, *last;
+	sqlite3_stmt *cmdline; /* NULL: a schema 1 file, no command lines */
 	const struct record_window *w;
 	const int *step;
 	int loaded;	       /* the step rows holds, 0: none */
@@ -288,17 +289,26 @@ static int list_tids(void *ctx, pid_t pid, struct id_list *out)
 	return rc ? rc : out->len ? 0 : -ENOENT;
 }
 
-static int read_task(void *ctx, pid_t tgid, pid_t tid, bool thread, struct pidstat_task_raw *out)
+/* The current step's row of a task; NULL when it has none. */
+static const struct rrow *find_row(struct pidstat_replay *p, pid_t tgid, int thread, pid_t tid)
 {
-	struct pidstat_replay *p = ctx;
 	size_t i;
 
 	if (load(p))
-		return -ESRCH;
+		return NULL;
 	i = lower_bound(p, tgid, thread, tid);
 	if (i >= p->n || cmp_key(p->r[i].tgid, p->r[i].thread, p->r[i].tid, tgid, thread, tid))
+		return NULL;
+	return &p->r[i];
+}
+
+static int read_task(void *ctx, pid_t tgid, pid_t tid, bool thread, struct pidstat_task_raw *out)
+{
+	const struct rrow *x = find_row(ctx, tgid, thread, tid);
+
+	if (!x)
 		return -ESRCH;
-	*out = p->r[i].raw;
+	*out = x->raw;
 	return 0;
 }
 
@@ -324,6 +334,24 @@ static int read_memtotal(void *ctx, uint64_t *kb)
 		return rc ? rc : -ENOENT;
 	*kb = p->memtotal_kb;
 	return 0;
+}
+
+/* The command line of tgid's process row at the current step (NULL: -ENOENT). */
+static int read_cmdline(void *ctx, pid_t tgid, char *buf, size_t size)
+{
+	struct pidstat_replay *p = ctx;
+	const struct rrow *x = find_row(p, tgid, 0, tgid);
+	const unsigned char *text = NULL;
+
+	if (!x)
+		return -ENOENT;
+	sqlite3_bind_int64(p->cmdline, 1, x->id);
+	if (sqlite3_step(p->cmdline) == SQLITE_ROW)
+		text = sqlite3_column_text(p->cmdline, 0);
+	if (text)
+		snprintf(buf, size, "%s", (const char *)text);
+	sqlite3_reset(p->cmdline);
+	return text ? 0 : -ENOENT;
 }
 
 #define ROW_SQL                                                                               \
@@ -360,6 +388,14 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 					  .read_task = read_task,
 					  .read_system = read_system,
 					  .read_memtotal = read_memtotal };
+	if (record_db_version(db) >= 2) {
+		if (sqlite3_prepare_v2(db, "SELECT cmdline FROM task WHERE id = ?", -1, &p->cmdline,
+				       NULL) != SQLITE_OK) {
+			pidstat_replay_close(p);
+			return -EIO;
+		}
+		p->src.read_cmdline = read_cmdline;
+	}
 	*src = &p->src;
 	*out = p;
 	return 0;
@@ -372,6 +408,7 @@ void pidstat_replay_close(struct pidstat_replay *p)
 	sqlite3_finalize(p->rows);
 	sqlite3_finalize(p->last);
 	sqlite3_finalize(p->iv);
+	sqlite3_finalize(p->cmdline);
 	free(p->r);
 	free(p->prev);
 	free(p->carried);

@@ -1,8 +1,9 @@
 /*
  * Fuzzes the record file reader (src/record/): the bytes become a file
  * that triage replay opens, and every reader runs over it: the window, the
- * pidstat source (every listing and task of every interval), the report's
- * data and rules, the load snapshot; and the bytes as a --from time.
+ * pidstat source (every listing and task of every interval, the command
+ * lines of schema 2 files), the report's data and rules, the load
+ * snapshot; and the bytes as a --from time.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +26,7 @@ static void walk_pidstat(struct sqlite3 *db, const struct record_window *w)
 	const struct pidstat_source *src;
 	struct id_list pids = { 0 }, tids = { 0 };
 	struct pidstat_task_raw raw;
+	char cmd[64]; /* short: a longer command line is cut */
 	uint64_t up, jf, mt;
 	int step = 1;
 
@@ -37,6 +39,8 @@ static void walk_pidstat(struct sqlite3 *db, const struct record_window *w)
 			continue;
 		for (size_t i = 0; i < pids.len && i < 256; i++) {
 			src->read_task(src->ctx, pids.ids[i], pids.ids[i], false, &raw);
+			if (src->read_cmdline) /* schema 2 files */
+				src->read_cmdline(src->ctx, pids.ids[i], cmd, sizeof(cmd));
 			if (src->list_tids(src->ctx, pids.ids[i], &tids))
 				continue;
 			for (size_t k = 0; k < tids.len && k < 256; k++)

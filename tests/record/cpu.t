@@ -14,7 +14,9 @@
 #   - the v_group view's rates, weighted by interval, give the same CPU
 #     seconds within 2%, and >= 95% of them user time;
 #   - v_cpu's modes of every row add up to 100% (within 0.1);
-#   - each interval holds the hog's row, and meta names the host and schema.
+#   - each interval holds the hog's row, and meta names the host and schema
+#     (2); the hog's process row keeps the command line it was started
+#     with, its thread row none.
 . "$SRC/tests/record/lib.sh" cpu
 hz=$(getconf CLK_TCK)
 "$BUILD/workloads/report_hog" user 60 >"$work/hog" &
@@ -69,8 +71,12 @@ moved=$(q "$db" 'SELECT count(*) FROM interval i JOIN cpu c ON c.iv = i.id AND c
 	p.user + p.nice + p.system + p.idle + p.iowait + p.irq + p.softirq + p.steal')
 [ "$moved" -ge 1 ] || fail "no interval of CPU ticks"
 [ "$(q "$db" 'SELECT count(DISTINCT ts) FROM v_cpu')" = "$moved" ] || fail "v_cpu: not $moved intervals of rates"
-[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 1 ] || fail "meta.schema_version"
-[ "$(q "$db" 'PRAGMA user_version')" = 1 ] || fail "user_version"
+[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 2 ] || fail "meta.schema_version"
+[ "$(q "$db" 'PRAGMA user_version')" = 2 ] || fail "user_version"
+# schema 2: the process row keeps the command line the hog was started with; threads none
+cmd=$(q "$db" "SELECT group_concat(DISTINCT cmdline) FROM task WHERE tgid = $hog AND thread = 0")
+[ "$cmd" = "$BUILD/workloads/report_hog user 60" ] || fail "the hog's cmdline: '$cmd'"
+[ "$(q "$db" 'SELECT count(cmdline) FROM task WHERE thread = 1')" = 0 ] || fail "a thread row has a cmdline"
 [ "$(q "$db" "SELECT value FROM meta WHERE key = 'hostname'")" = "$(uname -n)" ] || fail "meta.hostname"
 [ "$(q "$db" 'PRAGMA journal_mode')" = wal ] || fail "not WAL"
 for v in v_cpu v_group v_load v_psi v_disk v_net v_findings; do

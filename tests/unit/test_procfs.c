@@ -1,8 +1,10 @@
 /* The pure /proc parsers, on lines written as the kernel writes them. */
+#define _GNU_SOURCE /* program_invocation_name */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "procfs/host.h"
@@ -224,6 +226,31 @@ TEST(cmdline_arguments_joined)
 	ASSERT_STREQ(b, "x");
 }
 
+/* A command line read through the /proc layer, as pidstat -l and triage record keep it. */
+TEST(cmdline_read)
+{
+	struct procfs *pf;
+	char buf[PROCFS_CMDLINE_SIZE];
+
+	/* this program, run without arguments (tests/run.sh): argv[0] alone */
+	ASSERT_EQ(procfs_open(&pf, "/"), 0);
+	ASSERT_EQ(procfs_read_cmdline(pf, getpid(), buf, sizeof(buf)),
+		  (ssize_t)strlen(program_invocation_name));
+	ASSERT_STREQ(buf, program_invocation_name);
+	ASSERT_EQ(procfs_read_cmdline(pf, getpid(), buf, 4), 3); /* cut at size - 1 */
+	ASSERT_EQ(strncmp(buf, program_invocation_name, 3), 0);
+	ASSERT_EQ(procfs_read_cmdline(pf, 0, buf, sizeof(buf)), -ENOENT);
+	procfs_close(pf);
+	/* edge-misc: "odd\0\0arg two\0\0" and a kernel thread's empty file */
+	ASSERT_EQ(procfs_open(&pf, "tests/fixtures/pidstat/edge-misc"), 0);
+	ASSERT_EQ(procfs_step(pf, 1), 0);
+	ASSERT_EQ(procfs_read_cmdline(pf, 100, buf, sizeof(buf)), 12);
+	ASSERT_STREQ(buf, "odd  arg two");
+	ASSERT_EQ(procfs_read_cmdline(pf, 50, buf, sizeof(buf)), 0);
+	ASSERT_STREQ(buf, "");
+	procfs_close(pf);
+}
+
 /* Kept-open files stay within their budget and give fds back when closed. */
 TEST(kept_files_respect_the_budget)
 {
@@ -264,6 +291,7 @@ int main(void)
 	RUN(&st, live_self);
 	RUN(&st, smaps_stack_figures);
 	RUN(&st, cmdline_arguments_joined);
+	RUN(&st, cmdline_read);
 	RUN(&st, kept_files_respect_the_budget);
 	UNIT_MAIN_END(&st);
 }
