@@ -41,20 +41,15 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Just the "see 'triage <cmd> --help'" line (pidstat mode adds it after sysstat's usage). */
 void cmd_see_help(const char *cmd);
 
-/*
- * getopt_long (opterr = 0, optstring starting with ':' after any '+')
- * returned '?' or ':' for argv: reports the option it stopped at with
- * cmd_usage_error. before is optind before that call. Returns EXIT_USAGE.
- */
-int cmd_getopt_error(const char *cmd, int c, char **argv, int before);
-
 struct option;
 /*
- * A command's getopt_long loop: resets getopt (opterr = 0; optstring starts
- * with ':' after any '+'), hands each option to opt(ch, ctx), which returns
- * -1 to go on, -2 for getopt's '?' and ':' (reported here by
- * cmd_getopt_error), or the exit status to stop with. Returns -1 when the
- * options are done (optind at the first operand), else that exit status.
+ * The getopt_long loop of every command: resets getopt (opterr = 0;
+ * optstring starts with ':' after any '+'), hands each option to
+ * opt(ch, ctx), which returns -1 to go on, -2 for getopt's '?' and ':'
+ * (reported here: "unknown option", "option needs a value" or "option
+ * takes no value", naming the word as typed), or the exit status to stop
+ * with. Returns -1 when the options are done (optind at the first
+ * operand), else that exit status.
  */
 int cmd_getopt_loop(const char *cmd, int argc, char **argv, const char *optstring,
 		    const struct option *longopts, int (*opt)(int ch, void *ctx), void *ctx);

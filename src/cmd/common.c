@@ -61,7 +61,12 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cmd_getopt_error(const char *cmd, int c, char **argv, int before)
+/*
+ * getopt_long (opterr = 0, optstring starting with ':' after any '+')
+ * returned '?' or ':' for argv: reports the option it stopped at with
+ * cmd_usage_error. before is optind before that call. Returns EXIT_USAGE.
+ */
+static int getopt_error(const char *cmd, int c, char **argv, int before)
 {
 	/* getopt stays on a word while inside a cluster such as -ax; a word it
 	 * passed is the one it stopped at (a missing value ends argv) */
@@ -91,7 +96,7 @@ int cmd_getopt_loop(const char *cmd, int argc, char **argv, const char *optstrin
 	while (before = optind, (ch = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		status = opt(ch, ctx);
 		if (status == -2)
-			return cmd_getopt_error(cmd, ch, argv, before);
+			return getopt_error(cmd, ch, argv, before);
 		if (status >= 0)
 			return status;
 	}

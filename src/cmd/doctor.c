@@ -11,8 +11,36 @@
 #include "probe/doctor_tasks.h"
 #include "util/json.h"
 
-/* Returns 0, -1 when --help was printed (exit 0), or EXIT_USAGE. */
-static int parse_args(int argc, char **argv, bool *json, bool *pretty, const char **dump)
+struct doctor_args {
+	bool json, pretty;
+	const char *dump; /* --dump-tasks DOORS */
+};
+
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
+static int parse_opt(int ch, void *ctx)
+{
+	struct doctor_args *a = ctx;
+
+	switch (ch) {
+	case 'j':
+		a->json = true;
+		return -1;
+	case 'P':
+		a->json = a->pretty = true;
+		return -1;
+	case 'D':
+		a->dump = optarg;
+		return -1;
+	case 'h':
+		fputs(triage_help_doctor, stdout);
+		return EXIT_OK;
+	default: /* getopt's '?' and ':' */
+		return -2;
+	}
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct doctor_args *a)
 {
 	static const struct option longopts[] = {
 		{ "dump-tasks", required_argument, NULL, 'D' }, /* for tests/procfs/doors.t */
@@ -21,48 +49,26 @@ static int parse_args(int argc, char **argv, bool *json, bool *pretty, const cha
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, before;
+	int status = cmd_getopt_loop("doctor", argc, argv, ":jh", longopts, parse_opt, a);
 
-	optind = 1;
-	opterr = 0;
-	while (before = optind, (c = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			*json = true;
-			break;
-		case 'P':
-			*json = *pretty = true;
-			break;
-		case 'D':
-			*dump = optarg;
-			break;
-		case 'h':
-			fputs(triage_help_doctor, stdout);
-			return -1;
-		default:
-			return cmd_getopt_error("doctor", c, argv, before);
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("doctor", "unexpected argument: '%s'", argv[optind]);
-	return 0;
+	return status >= 0 ? status : cmd_no_operands("doctor", argc, argv);
 }
 
 int cmd_doctor(int argc, char **argv)
 {
 	struct doc_report r;
-	bool json = false, pretty = false, all_work = true;
-	const char *dump = NULL;
-	int rc = parse_args(argc, argv, &json, &pretty, &dump);
+	struct doctor_args a = { 0 };
+	bool all_work = true;
+	int rc = parse_args(argc, argv, &a);
 
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
-	if (dump) {
-		rc = doctor_dump_tasks(stdout, dump);
+	if (rc >= 0)
+		return rc;
+	if (a.dump) {
+		rc = doctor_dump_tasks(stdout, a.dump);
 		if (rc == -EINVAL)
 			return cmd_usage_error(
 			    "doctor", "--dump-tasks wants proc or bpf, comma-separated: '%s'",
-			    dump);
+			    a.dump);
 		if (rc)
 			fprintf(stderr, "triage doctor: --dump-tasks: %s\n", strerror(-rc));
 		return rc == -EPERM || rc == -EOPNOTSUPP || rc == -EACCES ? EXIT_NOSUPPORT
@@ -72,10 +78,10 @@ int cmd_doctor(int argc, char **argv)
 	doctor_run(&r);
 	for (size_t i = 0; i < r.nprobes; i++)
 		all_work &= r.probes[i].works;
-	if (json) {
+	if (a.json) {
 		struct json_writer w;
 
-		json_init(&w, stdout, pretty);
+		json_init(&w, stdout, a.pretty);
 		doctor_json(&w, &r);
 		json_finish(&w);
 	} else {

@@ -23,7 +23,28 @@ struct plot_args {
 	unsigned max_points;
 };
 
-/* 0, -1 after --help, or EXIT_USAGE. */
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
+static int parse_opt(int ch, void *ctx)
+{
+	struct plot_args *a = ctx;
+
+	switch (ch) {
+	case 'o':
+		a->out = optarg;
+		return -1;
+	case 'm':
+		if (!parse_uint(optarg, 10, 10000000, &a->max_points))
+			return -1;
+		return cmd_usage_error("plot", "--max-points wants 10 to 10000000: '%s'", optarg);
+	case 'h':
+		fputs(triage_help_plot, stdout);
+		return EXIT_OK;
+	default: /* getopt's '?' and ':' */
+		return -2;
+	}
+}
+
+/* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct plot_args *a)
 {
 	static const struct option longopts[] = {
@@ -32,38 +53,23 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int c, before;
+	int status;
 
 	memset(a, 0, sizeof(*a));
 	a->max_points = PLOT_MAX_POINTS;
-	opterr = 0;
-	optind = 1;
-	while (before = optind, (c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->out = optarg;
-			break;
-		case 'm':
-			if (parse_uint(optarg, 10, 10000000, &a->max_points))
-				return cmd_usage_error(
-				    "plot", "--max-points wants 10 to 10000000: '%s'", optarg);
-			break;
-		case 'h':
-			fputs(triage_help_plot, stdout);
-			return -1;
-		default: /* getopt's '?' and ':' */
-			return cmd_getopt_error("plot", c, argv, before);
-		}
-	}
+	status = cmd_getopt_loop("plot", argc, argv, ":o:h", longopts, parse_opt, a);
+	if (status >= 0)
+		return status;
 	if (optind >= argc)
 		return cmd_usage_error("plot",
 				       "no record given (triage plot FILE.db -o PAGE.html)");
 	a->db = argv[optind++];
-	if (optind < argc)
-		return cmd_usage_error("plot", "unexpected argument: '%s'", argv[optind]);
+	status = cmd_no_operands("plot", argc, argv);
+	if (status >= 0)
+		return status;
 	if (!a->out)
 		return cmd_usage_error("plot", "no page given: -o PAGE.html is required");
-	return 0;
+	return -1;
 }
 
 /* Writes the page to path via a temporary file renamed into place. */
@@ -111,10 +117,10 @@ int cmd_plot(int argc, char **argv)
 	struct plot_args a;
 	struct plot_doc d;
 	char why[256];
-	int rc = parse_args(argc, argv, &a), err;
+	int status = parse_args(argc, argv, &a), err;
 
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
+	if (status >= 0)
+		return status;
 	err = plot_load(a.db, a.max_points, &d, why, sizeof(why));
 	if (err == -EINVAL) {
 		cmd_error("plot", "'%s' is not a triage record (%s)", a.db, why);

@@ -88,40 +88,46 @@ bad:
 	return probe_cmd_usage_error(probe, "bad -%c value: '%s'", opt, arg);
 }
 
+struct probe_getopt {
+	const struct probe_cmd_spec *spec;
+	struct probe_opts *o;
+	char **argv;
+	const char *cmd; /* "probe NAME" */
+};
+
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
+static int probe_opt(int c, void *ctx)
+{
+	struct probe_getopt *g = ctx;
+	char **argv = g->argv;
+	int rc;
+
+	if (c == 'h') {
+		fputs(triage_help_probe, stdout);
+		return EXIT_OK;
+	}
+	if (c == '?' || c == ':')
+		return -2;
+	rc = g->spec->own_option ? g->spec->own_option(c, g->spec->ctx) : 1;
+	if (rc == 1)
+		rc = probe_cmd_option(g->spec->name, c, optarg, g->o);
+	if (rc == 1) /* an option another probe has (own_option said 1), as typed */
+		return cmd_usage_error(g->cmd, "option not for this probe: '%s'",
+				       optarg && optarg == argv[optind - 1] && optind > 1
+					   ? argv[optind - 2]
+					   : argv[optind - 1]);
+	return rc ? rc : -1;
+}
+
 int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv, struct probe_opts *o)
 {
 	char shortopts[64], cmd[48];
-	int c, rc, before;
+	struct probe_getopt g = { spec, o, argv, cmd };
 
 	snprintf(shortopts, sizeof(shortopts), "%s:" PROBE_COMMON_SHORTOPTS "%s",
 		 spec->in_order ? "+" : "", spec->shortopts ? spec->shortopts : "");
-	optind = 1;
-	opterr = 0;
-	while (before = optind,
-	       (c = getopt_long(argc, argv, shortopts, spec->longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(triage_help_probe, stdout);
-			return -1;
-		}
-		rc = c == '?' || c == ':' ? 1
-		     : spec->own_option	  ? spec->own_option(c, spec->ctx)
-					  : 1;
-		if (rc == 1 && c != '?' && c != ':')
-			rc = probe_cmd_option(spec->name, c, optarg, o);
-		if (rc == 1) {
-			snprintf(cmd, sizeof(cmd), "probe %s", spec->name);
-			if (c == '?' || c == ':')
-				return cmd_getopt_error(cmd, c, argv, before);
-			/* an option another probe has (own_option said 1), as typed */
-			return cmd_usage_error(cmd, "option not for this probe: '%s'",
-					       optarg && optarg == argv[optind - 1] && optind > 1
-						   ? argv[optind - 2]
-						   : argv[optind - 1]);
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
+	snprintf(cmd, sizeof(cmd), "probe %s", spec->name);
+	return cmd_getopt_loop(cmd, argc, argv, shortopts, spec->longopts, probe_opt, &g);
 }
 
 void probe_cmd_announce(const char *what, const struct probe_target *t)

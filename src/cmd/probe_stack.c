@@ -98,7 +98,7 @@ static int own_option(int c, void *ctx)
 	}
 }
 
-/* Returns 0, -1 after --help, or EXIT_USAGE after a message. */
+/* Returns -1 to go on, else the exit status (EXIT_OK after --help). */
 static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o,
 		      const char **svg_path)
 {
@@ -121,13 +121,14 @@ static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp
 	sp_opts_init(o);
 	rc = probe_cmd_getopt(&spec, argc, argv, &o->base);
 	*svg_path = a.svg_path;
-	if (rc)
+	if (rc >= 0)
 		return rc;
 	if (optind < argc)
 		return probe_cmd_usage_error(p->name, "unexpected argument: '%s'", argv[optind]);
 	if (o->folded && o->base.json)
 		return probe_cmd_usage_error(p->name, "--folded and --json exclude each other");
-	return probe_cmd_check_target(p->name, &o->base.target, true);
+	rc = probe_cmd_check_target(p->name, &o->base.target, true);
+	return rc ? rc : -1;
 }
 
 /* A line of advice after a failed start, where the errno alone misleads. */
@@ -150,9 +151,7 @@ static int stack_main(const struct sp_probe *p, int argc, char **argv)
 	struct sp_opts o;
 	int rc = parse_args(p, argc, argv, &o, &svg_path), err;
 
-	if (rc < 0)
-		return EXIT_OK; /* --help */
-	if (rc)
+	if (rc >= 0)
 		return rc;
 	if (svg_path) {
 		o.svg = fopen(svg_path, "w");

@@ -68,6 +68,7 @@ static int own_option(int opt, void *ctx)
 	return 0;
 }
 
+/* Returns -1 to go on, else the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *flags)
 {
 	static const struct option longopts[] = {
@@ -80,9 +81,10 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *
 	const struct probe_cmd_spec spec = { NAME, longopts, NULL, true, own_option, flags };
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
-	return rc ? rc
-		  : probe_cmd_finish(NAME, argc, argv, optind, opts,
-				     PROBE_CMD_INTERVAL | PROBE_CMD_ALL);
+	if (rc >= 0)
+		return rc;
+	rc = probe_cmd_finish(NAME, argc, argv, optind, opts, PROBE_CMD_INTERVAL | PROBE_CMD_ALL);
+	return rc ? rc : -1;
 }
 
 int probe_syscalls_main(int argc, char **argv)
@@ -96,9 +98,7 @@ int probe_syscalls_main(int argc, char **argv)
 
 	rc = parse_args(argc, argv, &opts, &flags);
 	out.hist = (flags & SC_HIST) && !(flags & SC_NO_LATENCY);
-	if (rc < 0)
-		return EXIT_OK;
-	if (rc)
+	if (rc >= 0)
 		return rc;
 	if (opts.json)
 		json_begin(&out);

@@ -42,6 +42,7 @@ static int on_event(void *ctx, const struct tr_event *e)
 	return 0;
 }
 
+/* Returns -1 to go on, else the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, int *n)
 {
 	static const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
@@ -50,7 +51,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 	char bad[64];
 	int rc = probe_cmd_getopt(&spec, argc, argv, opts);
 
-	if (rc)
+	if (rc >= 0)
 		return rc;
 	if (optind >= argc)
 		return probe_cmd_usage_error(NAME, "name the syscalls to trace, e.g. "
@@ -61,7 +62,8 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 					     argv[optind]);
 	if (*n < 0)
 		return probe_cmd_usage_error(NAME, "unknown syscall: '%s'", bad);
-	return probe_cmd_finish(NAME, argc, argv, optind + 1, opts, 0);
+	rc = probe_cmd_finish(NAME, argc, argv, optind + 1, opts, 0);
+	return rc ? rc : -1;
 }
 
 static void json_begin(struct tr_out *o)
@@ -100,9 +102,7 @@ int probe_trace_main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rc = parse_args(argc, argv, &opts, nrs, &n);
-	if (rc < 0)
-		return EXIT_OK;
-	if (rc)
+	if (rc >= 0)
 		return rc;
 	if (opts.json)
 		json_begin(&out);

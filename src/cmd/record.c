@@ -57,6 +57,59 @@ static int parse_duration(const char *s, double *out)
 
 #define RECORD_MAX_PIDS 1024
 
+struct record_cli {
+	struct record_opts *o;
+	pid_t *pids; /* RECORD_MAX_PIDS of them, for -p */
+};
+
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
+static int parse_opt(int ch, void *ctx)
+{
+	struct record_cli *c = ctx;
+	struct record_opts *o = c->o;
+
+	switch (ch) {
+	case 'o':
+		o->path = optarg;
+		return -1;
+	case 'i':
+		if (parse_seconds(optarg, &o->interval) || o->interval < 0.01 ||
+		    o->interval > 86400)
+			return bad("bad -i (seconds, 0.01 to 86400)", optarg);
+		return -1;
+	case 'd':
+		if (parse_duration(optarg, &o->duration))
+			return bad("bad -d (seconds, or 30s, 10m, 2h, 1d)", optarg);
+		return -1;
+	case 'S':
+		if (parse_seconds(optarg, &o->max_size_mb) || o->max_size_mb < 0.1)
+			return bad("bad --max-size (megabytes, at least 0.1)", optarg);
+		return -1;
+	case 'K':
+		if (parse_seconds(optarg, &o->keep_hours))
+			return bad("bad --keep (hours)", optarg);
+		return -1;
+	case 'W':
+		if (parse_seconds(optarg, &o->window))
+			return bad("bad --window (seconds)", optarg);
+		return -1;
+	case 'r':
+		o->root = optarg;
+		return -1;
+	case 'p':
+		if (parse_pid_list(optarg, c->pids, RECORD_MAX_PIDS, &o->npids))
+			return bad("bad -p (PIDs separated by commas)", optarg);
+		o->pids = c->pids;
+		return -1;
+	case 'h':
+		fputs(triage_help_record, stdout);
+		return EXIT_OK;
+	default: /* getopt's '?' and ':' */
+		return -2;
+	}
+}
+
+/* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 {
 	static const struct option longopts[] = {
@@ -71,54 +124,13 @@ static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, before;
+	struct record_cli c = { o, pids };
+	int status = cmd_getopt_loop("record", argc, argv, ":o:i:d:p:h", longopts, parse_opt, &c);
 
-	optind = 1;
-	opterr = 0;
-	while (before = optind,
-	       (ch = getopt_long(argc, argv, ":o:i:d:p:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			o->path = optarg;
-			break;
-		case 'i':
-			if (parse_seconds(optarg, &o->interval) || o->interval < 0.01 ||
-			    o->interval > 86400)
-				return bad("bad -i (seconds, 0.01 to 86400)", optarg);
-			break;
-		case 'd':
-			if (parse_duration(optarg, &o->duration))
-				return bad("bad -d (seconds, or 30s, 10m, 2h, 1d)", optarg);
-			break;
-		case 'S':
-			if (parse_seconds(optarg, &o->max_size_mb) || o->max_size_mb < 0.1)
-				return bad("bad --max-size (megabytes, at least 0.1)", optarg);
-			break;
-		case 'K':
-			if (parse_seconds(optarg, &o->keep_hours))
-				return bad("bad --keep (hours)", optarg);
-			break;
-		case 'W':
-			if (parse_seconds(optarg, &o->window))
-				return bad("bad --window (seconds)", optarg);
-			break;
-		case 'r':
-			o->root = optarg;
-			break;
-		case 'p':
-			if (parse_pid_list(optarg, pids, RECORD_MAX_PIDS, &o->npids))
-				return bad("bad -p (PIDs separated by commas)", optarg);
-			o->pids = pids;
-			break;
-		case 'h':
-			fputs(triage_help_record, stdout);
-			return EXIT_OK;
-		default: /* getopt's '?' and ':' */
-			return cmd_getopt_error("record", ch, argv, before);
-		}
-	}
-	if (optind < argc)
-		return bad("unexpected argument", argv[optind]);
+	if (status < 0)
+		status = cmd_no_operands("record", argc, argv);
+	if (status >= 0)
+		return status;
 	if (!o->path)
 		return cmd_usage_error("record", "the record file is missing (-o FILE.db): '-o'");
 	if (o->max_size_mb > 0 && o->keep_hours > 0)

@@ -55,6 +55,26 @@ static int parse_view_flags(struct replay_cli *c)
 	return -1;
 }
 
+/* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
+static int parse_opt(int ch, void *ctx)
+{
+	struct replay_cli *c = ctx;
+
+	switch (ch) {
+	case 'f':
+		c->from_s = optarg;
+		return -1;
+	case 't':
+		c->to_s = optarg;
+		return -1;
+	case 'h':
+		fputs(triage_help_replay, stdout);
+		return EXIT_OK;
+	default: /* getopt's '?' and ':' */
+		return -2;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct replay_cli *c)
 {
 	static const struct option longopts[] = {
@@ -64,25 +84,11 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 		{ NULL, 0, NULL, 0 },
 	};
 	double now = (double)time(NULL);
-	int ch, before;
+	/* in order: the view's own options follow the file */
+	int status = cmd_getopt_loop("replay", argc, argv, "+:h", longopts, parse_opt, c);
 
-	optind = 1;
-	opterr = 0;
-	while (before = optind, (ch = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			c->from_s = optarg;
-			break;
-		case 't':
-			c->to_s = optarg;
-			break;
-		case 'h':
-			fputs(triage_help_replay, stdout);
-			return EXIT_OK;
-		default: /* getopt's '?' and ':' */
-			return cmd_getopt_error("replay", ch, argv, before);
-		}
-	}
+	if (status >= 0)
+		return status;
 	if (optind >= argc)
 		return cmd_usage_error("replay", "missing the record file");
 	c->path = argv[optind++];

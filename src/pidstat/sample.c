@@ -513,28 +513,18 @@ static int cmp_task(const void *a, const void *b)
 }
 
 /*
- * --whole: the process's ctx switches, run-queue wait and blkio delay as
- * running sums of its live threads' increments. A thread that exits takes
- * its last partial interval with it; the sums never go backwards.
+ * --whole: the process row shows the running sums pidstat_whole_add() keeps
+ * of its live threads' increments. A thread that exits takes its last
+ * partial interval with it; the sums never go backwards.
  */
-static void whole_add(struct pidstat_task *p, const struct pidstat_task *th, int curr)
-{
-	const struct pidstat_snap *c = &th->snap[curr], *q = &th->snap[curr ^ 1];
-
-	p->whole_nvcsw += c->nvcsw - q->nvcsw;
-	p->whole_nivcsw += c->nivcsw - q->nivcsw;
-	p->whole_wtime += c->wtime - q->wtime;
-	p->whole_blkio += c->blkio - q->blkio;
-}
-
 static void whole_apply(struct pidstat_task *p, int curr)
 {
 	struct pidstat_snap *s = &p->snap[curr];
 
-	s->nvcsw = p->whole_nvcsw;
-	s->nivcsw = p->whole_nivcsw;
-	s->wtime = p->whole_wtime;
-	s->blkio = p->whole_blkio;
+	s->nvcsw = p->whole.nvcsw;
+	s->nivcsw = p->whole.nivcsw;
+	s->wtime = p->whole.wtime;
+	s->blkio = p->whole.blkio;
 }
 
 /* Answers for a whole list of tasks, fetched in batches before reading them. */
@@ -677,8 +667,11 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 	p->ntids_seen = (unsigned)(r->table.next_len - mark);
 	p->flags |= TASK_LISTED;
 	if (r->opts->whole) {
-		for (size_t i = mark; i < r->table.next_len; i++)
-			whole_add(p, r->table.next[i], curr);
+		for (size_t i = mark; i < r->table.next_len; i++) {
+			const struct pidstat_task *th = r->table.next[i];
+
+			pidstat_whole_add(&p->whole, &th->snap[curr], &th->snap[curr ^ 1]);
+		}
 		whole_apply(p, curr);
 	}
 	return 0;

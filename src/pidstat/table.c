@@ -205,3 +205,12 @@ void pidstat_table_release(struct pidstat_table *tb)
 	free(tb->buckets);
 	memset(tb, 0, sizeof(*tb));
 }
+
+void pidstat_whole_add(struct pidstat_whole *w, const struct pidstat_snap *now,
+		       const struct pidstat_snap *prev)
+{
+	w->nvcsw += now->nvcsw - prev->nvcsw;
+	w->nivcsw += now->nivcsw - prev->nivcsw;
+	w->wtime += now->wtime - prev->wtime;
+	w->blkio += now->blkio - prev->blkio;
+}

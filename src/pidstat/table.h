@@ -38,6 +38,18 @@ enum {
 	TASK_LISTED = 1u << 5,	  /* its threads were read last sample */
 };
 
+/*
+ * --whole: a process's ctx switches, run-queue wait and blkio delay as
+ * running sums of its threads' increments (monotonic by construction).
+ */
+struct pidstat_whole {
+	uint64_t nvcsw, nivcsw, wtime, blkio;
+};
+
+/* Adds one thread's increments from prev to now to w. */
+void pidstat_whole_add(struct pidstat_whole *w, const struct pidstat_snap *now,
+		       const struct pidstat_snap *prev);
+
 #define PIDSTAT_NFILES 4 /* stat, schedstat, status, io: kept open */
 
 struct pidstat_task {
@@ -57,8 +69,7 @@ struct pidstat_task {
 	uint64_t total_vsz, total_rss, total_stack_size, total_stack_ref;
 	uint64_t total_threads, total_fd_nr;
 	unsigned rt_asum, uc_asum, rc_asum, sk_asum, delay_asum, tf_asum;
-	/* --whole: per-thread running sums (monotonic by construction). */
-	uint64_t whole_nvcsw, whole_nivcsw, whole_wtime, whole_blkio;
+	struct pidstat_whole whole; /* --whole: its threads' running sums */
 	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io; -1 if not */
 	int taskdir;		    /* a process's task/ directory (O_PATH), or -1 */
 	struct pidstat_task *hnext; /* hash chain */

@@ -53,9 +53,9 @@ struct probe_cmd_spec {
 };
 
 /*
- * Reads the options of argv (common ones and the spec's own). Returns 0
- * with optind at the first operand, -1 when --help was printed (exit 0),
- * or EXIT_USAGE after a message.
+ * Reads the options of argv (common ones and the spec's own) with
+ * cmd_getopt_loop(). Returns -1 with optind at the first operand, else the
+ * exit status: EXIT_OK after --help, EXIT_USAGE after a message.
  */
 int probe_cmd_getopt(const struct probe_cmd_spec *spec, int argc, char **argv,
 		     struct probe_opts *o);

@@ -116,27 +116,28 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
  * --whole's figures for process row i of a table read without it: the
  * process's switches and run-queue wait as running sums of its threads'
  * increments since the last sample (a thread new to the table brings all of
- * its counters), added to what the accumulator held. The same arithmetic
- * as the pidstat core's --whole (pidstat/sample.c), done here so that one
- * table read serves a caller's own views and the report's window.
+ * its counters), added to what the accumulator held. The pidstat core's
+ * --whole arithmetic (pidstat_whole_add), run here so that one table read
+ * serves a caller's own views and the report's window. The report keeps no
+ * blkio: out keeps the process's own.
  */
 static void whole_from_threads(const struct pidstat_table *tb, size_t i, int curr,
 			       const struct acc *held, struct pidstat_snap *out)
 {
 	const struct pidstat_task *p = tb->order[i];
+	struct pidstat_whole w = { 0 };
 
-	*out = p->snap[curr];
-	out->nvcsw = held ? held->nv : 0;
-	out->nivcsw = held ? held->niv : 0;
-	out->wtime = held ? held->w : 0;
-	for (size_t j = i + 1; j < tb->len && tb->order[j]->leader == p; j++) {
-		const struct pidstat_snap *c = &tb->order[j]->snap[curr];
-		const struct pidstat_snap *q = &tb->order[j]->snap[curr ^ 1];
-
-		out->nvcsw += c->nvcsw - q->nvcsw;
-		out->nivcsw += c->nivcsw - q->nivcsw;
-		out->wtime += c->wtime - q->wtime;
+	if (held) {
+		w.nvcsw = held->nv;
+		w.nivcsw = held->niv;
+		w.wtime = held->w;
 	}
+	for (size_t j = i + 1; j < tb->len && tb->order[j]->leader == p; j++)
+		pidstat_whole_add(&w, &tb->order[j]->snap[curr], &tb->order[j]->snap[curr ^ 1]);
+	*out = p->snap[curr];
+	out->nvcsw = w.nvcsw;
+	out->nivcsw = w.nivcsw;
+	out->wtime = w.wtime;
 }
 
 /*

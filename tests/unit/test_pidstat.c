@@ -385,6 +385,28 @@ TEST(task_table)
 	pidstat_table_release(&tb);
 }
 
+/* --whole's sums: each thread adds now - prev of each counter to what w holds. */
+TEST(whole_sums)
+{
+	struct pidstat_whole w = { 10, 20, 30, 40 };
+	struct pidstat_snap prev = { 0 }, now = { 0 }, fresh = { 0 };
+
+	prev.nvcsw = 100, prev.nivcsw = 5, prev.wtime = 400, prev.blkio = 3;
+	now.nvcsw = 105, now.nivcsw = 7, now.wtime = 1000, now.blkio = 3;
+	pidstat_whole_add(&w, &now, &prev);
+	ASSERT_UEQ(w.nvcsw, 15);  /* 10 + (105 - 100) */
+	ASSERT_UEQ(w.nivcsw, 22); /* 20 + (7 - 5) */
+	ASSERT_UEQ(w.wtime, 630); /* 30 + (1000 - 400) */
+	ASSERT_UEQ(w.blkio, 40);  /* 40 + (3 - 3) */
+	/* a thread new to the table (zeroed previous snapshot) brings all it has */
+	fresh.nvcsw = 1, fresh.nivcsw = 2, fresh.wtime = 3, fresh.blkio = 4;
+	pidstat_whole_add(&w, &fresh, &(struct pidstat_snap){ 0 });
+	ASSERT_UEQ(w.nvcsw, 16);
+	ASSERT_UEQ(w.nivcsw, 24);
+	ASSERT_UEQ(w.wtime, 633);
+	ASSERT_UEQ(w.blkio, 44);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -403,5 +425,6 @@ int main(void)
 	RUN(&st, colours);
 	RUN(&st, header_cadence);
 	RUN(&st, task_table);
+	RUN(&st, whole_sums);
 	UNIT_MAIN_END(&st);
 }
