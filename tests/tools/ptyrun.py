@@ -13,6 +13,16 @@ import os
 import struct
 import sys
 import termios
+import threading
+
+
+MARK = b"\x00ptyrun: end of output\x00"
+
+
+def wait_then_mark(pid, slave, result):
+    """Waits for the child, then writes MARK behind its last bytes."""
+    result.append(os.waitpid(pid, 0)[1])
+    os.write(slave, MARK)
 
 
 def main():
@@ -28,21 +38,24 @@ def main():
         os.dup2(slave, 1)
         os.close(slave)
         os.execvp(cmd[0], cmd)
-    os.close(slave)
+    # Reading until EIO lost output: the kernel moves what the child wrote to
+    # the master side in deferred work, and a read after the child's close
+    # could see EIO first (seen under load: two lines of twenty). Instead we
+    # keep the slave open and, once the child is gone, write MARK to it: the
+    # terminal keeps order, so reading up to MARK reads all of the child's.
+    status = []
+    waiter = threading.Thread(target=wait_then_mark, args=(pid, slave, status))
+    waiter.start()
+    got = b""
+    while not got.endswith(MARK):
+        got += os.read(master, 65536)
+    waiter.join()
     out = sys.stdout.buffer
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        out.write(data)
+    out.write(got[: -len(MARK)])
     out.flush()
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return 128 + os.WTERMSIG(status)
-    return os.WEXITSTATUS(status)
+    if os.WIFSIGNALED(status[0]):
+        return 128 + os.WTERMSIG(status[0])
+    return os.WEXITSTATUS(status[0])
 
 
 if __name__ == "__main__":
