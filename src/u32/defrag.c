@@ -33,6 +33,11 @@ struct frag_queue {
 	uint8_t nexthdr; /* IPv6: the header after the fragment header */
 	struct frag_piece piece[DEFRAG_MAX_FRAGS];
 	unsigned npieces;
+	/* the kernel's runs: pieces that came in order at the tail, merged */
+	struct frag_run {
+		uint32_t off, len;
+	} run[DEFRAG_MAX_FRAGS];
+	unsigned nruns;
 	uint64_t age;
 };
 
@@ -83,12 +88,37 @@ static struct frag_queue *queue_for(struct u32_defrag *d, const uint8_t *key)
 	return oldest;
 }
 
-static bool overlaps(const struct frag_queue *q, uint32_t off, uint32_t len)
+enum { FRAG_NEW, FRAG_DUP, FRAG_OVERLAP };
+
+/*
+ * Where [off, end) goes, as inet_frag_queue_insert() decides: past the
+ * tail it must start at or after the tail's end (it extends the tail's run
+ * when it starts right there); below the tail it is a duplicate when one
+ * run holds all of it (dropped, the queue kept), an overlap when it
+ * crosses anything else (the queue killed), else a run of its own.
+ */
+static int place_piece(struct frag_queue *q, uint32_t off, uint32_t end, uint32_t tail)
 {
-	for (unsigned k = 0; k < q->npieces; k++)
-		if (off < q->piece[k].off + q->piece[k].len && q->piece[k].off < off + len)
-			return true;
-	return false;
+	if (!q->npieces || tail < end) {
+		if (q->npieces && off < tail)
+			return FRAG_OVERLAP;
+		if (q->npieces && off == tail) {
+			for (unsigned k = 0; k < q->nruns; k++)
+				if (q->run[k].off + q->run[k].len == tail)
+					q->run[k].len += end - off;
+			return FRAG_NEW;
+		}
+	} else {
+		for (unsigned k = 0; k < q->nruns; k++) {
+			const struct frag_run *r = &q->run[k];
+
+			if (end <= r->off || off >= r->off + r->len)
+				continue;
+			return off >= r->off && end <= r->off + r->len ? FRAG_DUP : FRAG_OVERLAP;
+		}
+	}
+	q->run[q->nruns++] = (struct frag_run){ off, end - off };
+	return FRAG_NEW;
 }
 
 static uint32_t max_end(const struct frag_queue *q)
@@ -246,6 +276,20 @@ static bool describe_v6(const struct u32_view *v, struct frag_desc *f)
 	return !(f->more && (f->dlen & 7));
 }
 
+/*
+ * Whether a fragment agrees with the datagram's end: a final fragment must
+ * not end before data already held nor elsewhere than an earlier final
+ * one, and no fragment may go past a known end.
+ */
+static bool fits_the_end(const struct frag_queue *q, const struct frag_desc *f)
+{
+	uint32_t end = f->off + f->dlen;
+
+	if (f->more)
+		return !(q->have_last && end > q->total);
+	return !(q->have_last && end != q->total) && max_end(q) <= end;
+}
+
 int u32_defrag_add(struct u32_defrag *d, const struct u32_view *v, struct u32_view *out)
 {
 	struct frag_desc f = { .more = false };
@@ -268,21 +312,29 @@ int u32_defrag_add(struct u32_defrag *d, const struct u32_view *v, struct u32_vi
 		queue_clear(q);
 		return 0;
 	}
-	if (f.dlen == 0) {
-		/* end == offset: ip_frag_queue() kills the queue (discard_qp),
-		 * nf_ct_frag6_queue() only drops the fragment. An empty piece
-		 * overlaps nothing, so two at offset 0 once both kept a header. */
+	if (f.dlen == 0 || !fits_the_end(q, &f)) {
+		/* end == offset, or against the end a final fragment set:
+		 * ip_frag_queue() kills the queue (discard_qp), nf_ct_frag6_queue()
+		 * only drops the fragment. An empty piece overlaps nothing, so two
+		 * at offset 0 once both kept a header. */
 		if (f.key[0] == 4)
 			queue_clear(q);
 		return 1;
 	}
-	if ((f.more && q->have_last && f.off + f.dlen > q->total) || (!f.more && q->have_last) ||
-	    overlaps(q, f.off, f.dlen) || q->npieces == DEFRAG_MAX_FRAGS ||
-	    (!f.more && max_end(q) > f.off + f.dlen)) {
-		/* overlapping or inconsistent: the queue is killed, this fragment dropped;
-		 * later fragments start a new queue (inet_frag_kill) */
+	if (q->npieces == DEFRAG_MAX_FRAGS) {
+		queue_clear(q); /* the model's limit: the kernel's is memory */
+		return 1;
+	}
+	switch (place_piece(q, f.off, f.off + f.dlen, max_end(q))) {
+	case FRAG_DUP:
+		return 1; /* dropped; the queue keeps what it had */
+	case FRAG_OVERLAP:
+		/* the queue is killed, this fragment dropped; later fragments
+		 * start a new queue (inet_frag_kill) */
 		queue_clear(q);
 		return 1;
+	default:
+		break;
 	}
 	if (!f.more) {
 		q->have_last = true;

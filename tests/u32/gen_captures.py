@@ -250,6 +250,49 @@ def frag_corpus():
     add("ipv6-empty-0", a)
     add("ipv6-empty-1", ipv6(44, struct.pack("!BBHI", 17, 0, 16 | 1, 606)))
     add("ipv6-empty-2", b)
+    # duplicates: a fragment inside what a queue already holds is dropped
+    # and the queue kept (inet_frag_queue_insert's IPFRAG_DUP), unlike an
+    # overlap, which kills it
+    du = ipv4(17, udp(b"d" * 40, dport=9999), ident=510)
+    a, b = fragments(du, [16])
+    for label, p in (("dup-first-0", a), ("dup-first-1", a), ("dup-first-2", b)):
+        add(label, p)
+    du = ipv4(17, udp(b"D" * 40, dport=9999), ident=511)
+    a, b = fragments(du, [16])
+    for label, p in (("dup-last-0", b), ("dup-last-1", b), ("dup-last-2", a)):
+        add(label, p)
+    du = ipv4(17, udp(b"R" * 56, dport=9999), ident=512)
+    a, b, c = fragments(du, [16, 32])
+    inside = ipv4(17, b"x" * 16, frag=0x2000 | 1, ident=512)  # [8, 24): inside the run [0, 32)
+    for label, p in (("dup-run-0", a), ("dup-run-1", b), ("dup-run-2", inside), ("dup-run-3", c)):
+        add(label, p)
+    # a second final fragment with another end: the queue is killed (IPv4)
+    du = ipv4(17, udp(b"E" * 40, dport=9999), ident=513)
+    a, b = fragments(du, [16])
+    short = ipv4(17, du[20 + 16:-8], frag=2, ident=513)
+    for label, p in (("two-ends-0", b), ("two-ends-1", short), ("two-ends-2", a)):
+        add(label, p)
+    # a fragment past the end a final fragment set (IPv4: the queue is killed)
+    du = ipv4(17, udp(b"P" * 40, dport=9999), ident=514)
+    a, b = fragments(du, [16])
+    past = ipv4(17, b"p" * 40, frag=0x2000 | 2, ident=514)
+    for label, p in (("past-end-0", b), ("past-end-1", past), ("past-end-2", a)):
+        add(label, p)
+    d6 = udp(b"HEAD" * 5 + b"DUPS" + b"TAIL" * 5, dport=9999)
+    a, b = fragments6(17, d6, [16], 610)
+    past = ipv6(44, struct.pack("!BBHI", 17, 0, 16 | 1, 610) + b"p" * 40)
+    for label, p in (("ipv6-past-end-0", b), ("ipv6-past-end-1", past), ("ipv6-past-end-2", a)):
+        add(label, p)
+    a, b = fragments6(17, d6, [16], 607)
+    for label, p in (("ipv6-dup-first-0", a), ("ipv6-dup-first-1", a), ("ipv6-dup-first-2", b)):
+        add(label, p)
+    a, b = fragments6(17, d6, [16], 608)
+    for label, p in (("ipv6-dup-last-0", b), ("ipv6-dup-last-1", b), ("ipv6-dup-last-2", a)):
+        add(label, p)
+    a, b = fragments6(17, d6, [16], 609)
+    short = ipv6(44, struct.pack("!BBHI", 17, 0, 16, 609) + d6[16:-8])
+    for label, p in (("ipv6-two-ends-0", b), ("ipv6-two-ends-1", short), ("ipv6-two-ends-2", a)):
+        add(label, p)
     add("ipv6-atomic", ipv6(44, struct.pack("!BBHI", 17, 0, 0, 605) + udp(b"ABCDEF", dport=9999)))
     return f
 

@@ -17,7 +17,7 @@ work=$(mktemp -d /tmp/u32-oracle.XXXXXX)
 cleanup() {
 	ip netns del "$TX" 2>/dev/null
 	ip netns del "$RX" 2>/dev/null
-	rm -rf "$work"
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
 [ -n "${U32_ORACLE_KEEP:-}" ] && trap "ip netns del $TX; ip netns del $RX" EXIT
