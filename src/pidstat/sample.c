@@ -17,6 +17,7 @@
 
 #include "procfs/parsers.h"
 #include "util/grow.h"
+#include "util/text.h"
 
 enum { F_STAT, F_SCHED, F_STATUS, F_IO };
 static const char *const file_names[PIDSTAT_NFILES] = { "stat", "schedstat", "status", "io" };
@@ -391,7 +392,7 @@ static int take_sample(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	t->flags |= TASK_KNOWN;
 	t->nthreads = ts->nthreads;
 	t->state = ts->state;
-	snprintf(t->comm, sizeof(t->comm), "%s", ts->comm);
+	text_copy(t->comm, sizeof(t->comm), ts->comm);
 	s->minflt = whole ? ts->whole.minflt : ts->minflt;
 	s->cminflt = ts->cminflt;
 	s->majflt = whole ? ts->whole.majflt : ts->majflt;

@@ -28,6 +28,7 @@
 #include "report/sources.h"
 #include "runloop/clock.h"
 #include "util/grow.h"
+#include "util/text.h"
 
 #define STAT_BUF (1 << 18)
 
@@ -40,8 +41,10 @@ struct tkey {
 	int thread; /* 0: the process row */
 	uint64_t start;
 	unsigned uid;
-	int64_t id;   /* 0: empty slot */
-	unsigned gen; /* the last interval it was seen in */
+	int64_t id;	/* its task row */
+	unsigned gen;	/* the last interval it was seen in */
+	unsigned taken; /* the last interval that put it in the new list */
+	bool fresh;	/* in the new list only, until the walk ends */
 	char comm[128];
 	/* threads: the values of its last stored row, to skip unchanged ones */
 	bool has_v;
@@ -49,12 +52,21 @@ struct tkey {
 	int64_t v[NVALS];
 };
 
-/* Open addressing, never deleted from: entries not seen for a while go at the next rebuild. */
+/*
+ * The tasks' rows, sorted as the pidstat table orders its tasks: by
+ * process, the process row first, then its threads by tid. Each interval
+ * walks the table and this list side by side, so finding a task reads the
+ * list in order rather than probing a table of megabytes that a second's
+ * sleep has pushed out of the caches. The list keeps the tasks seen in
+ * this or the last interval.
+ */
 struct tcache {
-	struct tkey *e;
-	size_t cap;  /* a power of two */
-	size_t used; /* slots taken */
-	unsigned gen;
+	struct tkey **e;    /* last interval's list, sorted */
+	struct tkey **next; /* this interval's, built as the table is walked */
+	size_t len, cap, next_len, next_cap;
+	size_t at;     /* the walk's position in e */
+	unsigned gen;  /* this interval */
+	bool unsorted; /* next is out of order (the table was): sort it at the end */
 };
 
 enum { S_IV, S_CPU, S_PSI, S_DISK, S_NET, S_TASK, S_SAMPLE, S_DTASK, S_COUNT };
@@ -98,6 +110,11 @@ struct recorder {
 	struct disk_stats *ds;
 	struct iface_stats *is;
 	bool have_sys_block;
+	/* whole_device()'s answers, in diskstats' order: it seldom changes */
+	struct disk_kind {
+		char name[DISK_NAME_MAX];
+		bool whole;
+	} kind[HOST_MAX_DISKS];
 	/* this interval's counts */
 	unsigned runnable, d_counted, d_frozen;
 	size_t nstored;
@@ -141,59 +158,155 @@ static void bind_i64s(sqlite3_stmt *st, int first, const int64_t *v, int n)
 
 /* ---- the task cache ---- */
 
-static size_t tkey_slot(const struct tcache *c, pid_t tgid, pid_t tid, int thread)
+/* The table's order: by process, then the process row (sub 0) before its threads (sub tid). */
+static int key_cmp(pid_t tgid_a, pid_t sub_a, pid_t tgid_b, pid_t sub_b)
 {
-	uint64_t h = ((uint64_t)(uint32_t)tgid * 0x9E3779B97F4A7C15ull) ^
-		     ((uint64_t)(uint32_t)tid * 0xC2B2AE3D27D4EB4Full) ^ (uint64_t)thread;
-	size_t i = (size_t)(h >> 17) & (c->cap - 1);
-
-	while (c->e[i].id &&
-	       (c->e[i].tgid != tgid || c->e[i].tid != tid || c->e[i].thread != thread))
-		i = (i + 1) & (c->cap - 1);
-	return i;
+	if (tgid_a != tgid_b)
+		return tgid_a < tgid_b ? -1 : 1;
+	return (sub_a > sub_b) - (sub_a < sub_b);
 }
 
-static size_t pow2_at_least(size_t n)
+static pid_t tkey_sub(const struct tkey *k)
 {
-	size_t c = 64;
-
-	while (c < n)
-		c <<= 1;
-	return c;
+	return k->thread ? k->tid : 0;
 }
 
-/* Whether a cached task survives a rebuild: it was seen in this or the last interval. */
+static int tkey_cmp(const struct tkey *k, pid_t tgid, pid_t sub)
+{
+	return key_cmp(k->tgid, tkey_sub(k), tgid, sub);
+}
+
+static int tkey_qsort_cmp(const void *a, const void *b)
+{
+	const struct tkey *x = *(struct tkey *const *)a, *y = *(struct tkey *const *)b;
+
+	return tkey_cmp(x, y->tgid, tkey_sub(y));
+}
+
+/* Whether a task stays in the list: it was seen in this or the last interval. */
 static bool tkey_stays(const struct tcache *c, const struct tkey *k)
 {
-	return k->id && k->gen + 1 >= c->gen;
+	return k->gen + 1 >= c->gen;
+}
+
+/* Appends k to this interval's list, once. */
+static int tcache_take(struct tcache *c, struct tkey *k)
+{
+	const struct tkey *last = c->next_len ? c->next[c->next_len - 1] : NULL;
+
+	if (k->taken == c->gen)
+		return 0;
+	if (util_grow(&c->next, &c->next_cap, c->next_len + 1, sizeof(*c->next)))
+		return -ENOMEM;
+	if (last && tkey_cmp(last, k->tgid, tkey_sub(k)) >= 0)
+		c->unsorted = true;
+	c->next[c->next_len++] = k;
+	k->taken = c->gen;
+	return 0;
+}
+
+static void tcache_begin(struct tcache *c)
+{
+	c->gen++;
+	c->at = 0;
+	c->next_len = 0;
+	c->unsorted = false;
 }
 
 /*
- * Rebuilds c with room for live entries. The entries that stay may outnumber
- * them (after a burst of exits the last interval's tasks still stay), and a
- * full table would make tkey_slot() probe for ever, so it is sized for both.
+ * The entry for (tgid, sub), taken into this interval's list; *k is NULL
+ * when the list has none. In the table's order the walk only moves on,
+ * keeping the tasks it passes that stay; out of order (the pidstat table
+ * never is) a binary search over last interval's list finds it.
  */
-static int tcache_rebuild(struct tcache *c, size_t live)
+static int tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k)
 {
-	size_t stay = 0;
-	struct tcache n = { NULL, 0, 0, c->gen };
+	size_t lo = 0, hi = c->len;
+	int rc = 0;
 
-	for (size_t i = 0; i < c->cap; i++)
-		stay += tkey_stays(c, &c->e[i]);
-	n.cap = pow2_at_least(4 * (stay > live ? stay : live) + 64);
-	n.e = calloc(n.cap, sizeof(*n.e));
-	if (!n.e)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++) {
-		const struct tkey *k = &c->e[i];
-
-		if (!tkey_stays(c, k))
-			continue;
-		n.e[tkey_slot(&n, k->tgid, k->tid, k->thread)] = *k;
-		n.used++;
+	*k = NULL;
+	while (c->at < c->len && tkey_cmp(c->e[c->at], tgid, sub) < 0 && !rc) {
+		if (tkey_stays(c, c->e[c->at]))
+			rc = tcache_take(c, c->e[c->at]);
+		c->at++;
 	}
+	if (rc)
+		return rc;
+	if (c->at < c->len && !tkey_cmp(c->e[c->at], tgid, sub)) {
+		*k = c->e[c->at++];
+		return tcache_take(c, *k);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = tkey_cmp(c->e[mid], tgid, sub);
+
+		if (!d) {
+			*k = c->e[mid];
+			return tcache_take(c, *k);
+		}
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Ends the walk: the rest that stay join the new list, the others are freed. */
+static int tcache_end(struct tcache *c)
+{
+	struct tkey **old = c->e;
+	size_t old_cap = c->cap;
+	int rc = 0;
+
+	for (; c->at < c->len && !rc; c->at++)
+		if (tkey_stays(c, c->e[c->at]))
+			rc = tcache_take(c, c->e[c->at]);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < c->len; i++)
+		if (c->e[i]->taken != c->gen)
+			free(c->e[i]);
+	for (size_t i = 0; i < c->next_len; i++)
+		c->next[i]->fresh = false;
+	if (c->unsorted)
+		qsort(c->next, c->next_len, sizeof(*c->next), tkey_qsort_cmp);
+	c->e = c->next;
+	c->cap = c->next_cap;
+	c->len = c->next_len;
+	c->next = old;
+	c->next_cap = old_cap;
+	c->next_len = 0;
+	return 0;
+}
+
+static void tcache_release(struct tcache *c)
+{
+	for (size_t i = 0; i < c->len; i++)
+		free(c->e[i]);
+	/* a walk cut short: its new entries are only in next */
+	for (size_t i = 0; i < c->next_len; i++)
+		if (c->next[i]->fresh)
+			free(c->next[i]);
 	free(c->e);
-	*c = n;
+	free(c->next);
+}
+
+/* A new entry for (tgid, tid, thread), taken into this interval's list. */
+static int tcache_add(struct tcache *c, pid_t tgid, pid_t tid, int thread, struct tkey **k)
+{
+	*k = calloc(1, sizeof(**k));
+	if (!*k)
+		return -ENOMEM;
+	(*k)->tgid = tgid;
+	(*k)->tid = tid;
+	(*k)->thread = thread;
+	(*k)->fresh = true;
+	if (tcache_take(c, *k)) {
+		free(*k);
+		*k = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -211,7 +324,7 @@ static void bind_cmdline(struct recorder *r, sqlite3_stmt *st, int col,
 		sqlite3_bind_text(st, col, buf, -1, SQLITE_TRANSIENT);
 }
 
-/* The task's slot in the cache, its task row inserted when new (or renamed, or reused). */
+/* The task's entry in the cache, its task row inserted when new (or renamed, or reused). */
 static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey **slot)
 {
 	struct tcache *c = &r->cache;
@@ -219,16 +332,16 @@ static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey
 	int thread = t->leader != NULL;
 	sqlite3_stmt *st = r->st[S_TASK];
 	struct tkey *k;
-	int rc;
+	int rc = tcache_find(c, tgid, thread ? t->pid : 0, &k);
 
-	if ((c->used + 1) * 2 > c->cap && tcache_rebuild(c, c->used + 1))
-		return fail(r, -ENOMEM, "out of memory");
-	k = &c->e[tkey_slot(c, tgid, t->pid, thread)];
+	if (!rc && !k)
+		rc = tcache_add(c, tgid, t->pid, thread, &k);
+	if (rc)
+		return fail(r, rc, "out of memory");
 	*slot = k;
-	if (k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm)) {
-		k->gen = c->gen;
+	k->gen = c->gen;
+	if (k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm))
 		return 0;
-	}
 	sqlite3_bind_int64(st, 1, tgid);
 	sqlite3_bind_int64(st, 2, t->pid);
 	sqlite3_bind_int64(st, 3, thread);
@@ -238,16 +351,11 @@ static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey
 	bind_cmdline(r, st, 7, t);
 	if ((rc = step_done(r, st)))
 		return rc;
-	if (!k->id)
-		c->used++;
-	*k = (struct tkey){ .tgid = tgid,
-			    .tid = t->pid,
-			    .thread = thread,
-			    .start = t->start,
-			    .uid = t->uid,
-			    .id = sqlite3_last_insert_rowid(r->db),
-			    .gen = c->gen };
-	snprintf(k->comm, sizeof(k->comm), "%s", t->comm);
+	k->start = t->start;
+	k->uid = t->uid;
+	k->id = sqlite3_last_insert_rowid(r->db);
+	k->has_v = false;
+	text_copy(k->comm, sizeof(k->comm), t->comm);
 	return 0;
 }
 
@@ -351,7 +459,7 @@ static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 	const struct pidstat_table *tb = &r->run.table;
 	int rc = 0;
 
-	r->cache.gen++;
+	tcache_begin(&r->cache);
 	for (size_t i = 0; i < tb->len && !rc; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		pid_t tgid = t->leader ? t->leader->pid : t->pid;
@@ -367,8 +475,7 @@ static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 		else if (t->state == 'D')
 			rc = insert_dtask(r, iv, t);
 	}
-	/* forget the tasks gone for a while once they take half the slots */
-	if (!rc && r->cache.used > 2 * tb->len + 64 && tcache_rebuild(&r->cache, tb->len))
+	if (!rc && tcache_end(&r->cache))
 		rc = fail(r, -ENOMEM, "out of memory");
 	return rc;
 }
@@ -428,15 +535,24 @@ static int insert_psi(struct recorder *r, int64_t iv)
 	return rc;
 }
 
-/* iostat's whole devices: those under /sys/block when the root has one. */
-static bool whole_device(const struct recorder *r, const char *name)
+/*
+ * iostat's whole devices: those under /sys/block when the root has one.
+ * Disk i's answer is kept while diskstats lists the same name at i: a name
+ * is a disk or a partition for as long as it exists.
+ */
+static bool whole_device(struct recorder *r, size_t i, const char *name)
 {
+	struct disk_kind *k = &r->kind[i];
 	char path[96], buf[8];
 
 	if (!r->have_sys_block)
 		return true;
+	if (k->name[0] && !strcmp(k->name, name))
+		return k->whole;
 	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
-	return procfs_read_root(r->pf, path, buf, sizeof(buf)) >= 0;
+	k->whole = procfs_read_root(r->pf, path, buf, sizeof(buf)) >= 0;
+	text_copy(k->name, sizeof(k->name), name);
+	return k->whole;
 }
 
 static int insert_disks(struct recorder *r, int64_t iv)
@@ -454,7 +570,7 @@ static int insert_disks(struct recorder *r, int64_t iv)
 				      (int64_t)d->in_flight,	(int64_t)d->io_ticks,
 				      (int64_t)d->time_in_queue };
 
-		if (!whole_device(r, d->name))
+		if (!whole_device(r, i, d->name))
 			continue;
 		sqlite3_bind_int64(st, 1, iv);
 		sqlite3_bind_text(st, 2, d->name, -1, SQLITE_STATIC);
@@ -548,13 +664,22 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static bool ids_ascending(const int64_t *id, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (id[i] < id[i - 1])
+			return false;
+	return true;
+}
+
 /* The carried task ids, ascending, as LEB128 varints of their differences. */
 static int encode_carried(struct recorder *r, size_t *len)
 {
 	int64_t prev = 0;
 
 	*len = 0;
-	if (r->ncarried)
+	/* the table's order gives them ascending unless tasks came back renamed */
+	if (!ids_ascending(r->carried, r->ncarried))
 		qsort(r->carried, r->ncarried, sizeof(*r->carried), cmp_i64);
 	if (util_grow(&r->blob, &r->blob_cap, r->ncarried * 10 + 1, 1))
 		return fail(r, -ENOMEM, "out of memory");
@@ -794,7 +919,7 @@ static void close_all(struct recorder *r)
 		pidstat_run_release(&r->run);
 	pidstat_opts_release(&r->popts);
 	procfs_close(r->pf);
-	free(r->cache.e);
+	tcache_release(&r->cache);
 	free(r->carried);
 	free(r->blob);
 	free(r->statbuf);

@@ -16,6 +16,7 @@
 #include "procfs/task_info.h"
 #include "pidstat/pidstat.h"
 #include "util/grow.h"
+#include "util/text.h"
 
 /* One task's window: counters at its first and last sample. */
 struct acc {
@@ -109,7 +110,7 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 	a->w = s->wtime;
 	a->maj = s->majflt;
 	a->nthreads = t->nthreads;
-	snprintf(a->comm, sizeof(a->comm), "%s", t->comm);
+	text_copy(a->comm, sizeof(a->comm), t->comm);
 }
 
 /*

@@ -91,6 +91,14 @@ bool text_needs_escape(const char *src)
 	return false;
 }
 
+void text_copy(char *dst, size_t dstlen, const char *src)
+{
+	size_t n = strnlen(src, dstlen - 1);
+
+	memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
 size_t text_sanitize(char *dst, size_t dstlen, const char *src)
 {
 	const unsigned char *s = (const unsigned char *)src;

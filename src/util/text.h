@@ -22,6 +22,13 @@
 size_t text_sanitize(char *dst, size_t dstlen, const char *src);
 
 /*
+ * Copies src into dst (size dstlen > 0), cut to fit and NUL-terminated, as
+ * snprintf(dst, dstlen, "%s", src) would, without a format's cost: the
+ * samplers copy every task's name every interval.
+ */
+void text_copy(char *dst, size_t dstlen, const char *src);
+
+/*
  * Length of the valid UTF-8 sequence (1..4 bytes) at s, or 0 if the bytes
  * there are not one (overlong, surrogate, cut short); reads at most avail
  * bytes and stops at a NUL, so SIZE_MAX is fine for a C string.

@@ -94,6 +94,23 @@ TEST(sanitize_controls)
 	ASSERT_STREQ(buf, "\\x0");
 }
 
+/* text_copy cuts where snprintf("%s") would, without reading past the cut */
+TEST(copy_cuts_like_snprintf)
+{
+	static const char *const in[] = { "", "ab", "abc", "abcd", "abcdefgh" };
+	char got[4], want[4], big[8] = "abcdefgh"; /* no NUL within the first 8 */
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		text_copy(got, sizeof(got), in[i]);
+		snprintf(want, sizeof(want), "%s", in[i]);
+		ASSERT_STREQ(got, want);
+	}
+	text_copy(got, sizeof(got), big);
+	ASSERT_STREQ(got, "abc");
+	text_copy(got, 1, "x");
+	ASSERT_STREQ(got, "");
+}
+
 static void write_csv(FILE *f)
 {
 	csv_put_field(f, "plain");
@@ -156,6 +173,7 @@ int main(void)
 	RUN(&st, json_escapes_and_nests);
 	RUN(&st, json_nan_is_null);
 	RUN(&st, sanitize_controls);
+	RUN(&st, copy_cuts_like_snprintf);
 	RUN(&st, utf8_len);
 	RUN(&st, csv_quotes_and_defuses);
 	RUN(&st, parse_numbers);
