@@ -69,7 +69,7 @@ struct tcache {
 	bool unsorted; /* next is out of order (the table was): sort it at the end */
 };
 
-enum { S_IV, S_CPU, S_PSI, S_DISK, S_NET, S_TASK, S_SAMPLE, S_DTASK, S_COUNT };
+enum { S_IV, S_CPU, S_PSI, S_DISK, S_NET, S_TASK, S_SAMPLE, S_DTASK, S_FINISH, S_COUNT };
 
 static const char *const stmt_sql[S_COUNT] = {
 	"INSERT INTO interval(run, prev, ts, dur, uptime_cs, jiffies, memtotal_kb,"
@@ -85,6 +85,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
+	"UPDATE interval SET run = ?, runnable = ?, d_counted = ?, d_frozen = ?, ntasks = ?,"
+	" ncarried = ?, carried = ? WHERE id = ?",
 };
 
 struct recorder {
@@ -120,6 +122,8 @@ struct recorder {
 	size_t nstored;
 	int64_t *carried; /* threads carried over unchanged */
 	size_t ncarried, carried_cap;
+	int64_t *stray; /* sort_carried()'s ids out of order */
+	size_t stray_cap;
 	unsigned char *blob;
 	size_t blob_cap;
 };
@@ -664,12 +668,36 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static bool ids_ascending(const int64_t *id, size_t n)
+/*
+ * Sorts the carried ids. They come in the table's order, which is the ids'
+ * own but for tasks whose row went in later than their neighbours' (a new
+ * thread of an old process): those few are sorted apart and merged back
+ * in, so a quiet interval costs one pass.
+ */
+static int sort_carried(struct recorder *r)
 {
-	for (size_t i = 1; i < n; i++)
-		if (id[i] < id[i - 1])
-			return false;
-	return true;
+	int64_t *id = r->carried;
+	size_t n = r->ncarried, m = 0, k = 0;
+
+	if (util_grow(&r->stray, &r->stray_cap, n ? n : 1, sizeof(*r->stray)))
+		return fail(r, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (m && id[i] < id[m - 1])
+			r->stray[k++] = id[i];
+		else
+			id[m++] = id[i];
+	}
+	if (!k)
+		return 0;
+	qsort(r->stray, k, sizeof(*r->stray), cmp_i64);
+	/* merge from the back: the ascending run's end never passes the write */
+	for (size_t w = n; k;) {
+		if (m && id[m - 1] > r->stray[k - 1])
+			id[--w] = id[--m];
+		else
+			id[--w] = r->stray[--k];
+	}
+	return 0;
 }
 
 /* The carried task ids, ascending, as LEB128 varints of their differences. */
@@ -678,9 +706,8 @@ static int encode_carried(struct recorder *r, size_t *len)
 	int64_t prev = 0;
 
 	*len = 0;
-	/* the table's order gives them ascending unless tasks came back renamed */
-	if (!ids_ascending(r->carried, r->ncarried))
-		qsort(r->carried, r->ncarried, sizeof(*r->carried), cmp_i64);
+	if (sort_carried(r))
+		return -ENOMEM;
 	if (util_grow(&r->blob, &r->blob_cap, r->ncarried * 10 + 1, 1))
 		return fail(r, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->ncarried; i++) {
@@ -697,17 +724,12 @@ static int encode_carried(struct recorder *r, size_t *len)
 
 static int finish_interval(struct recorder *r, int64_t iv)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = r->st[S_FINISH];
 	size_t len;
 	int rc = encode_carried(r, &len);
 
 	if (rc)
 		return rc;
-	if (sqlite3_prepare_v2(r->db,
-			       "UPDATE interval SET run = ?, runnable = ?, d_counted = ?,"
-			       " d_frozen = ?, ntasks = ?, ncarried = ?, carried = ? WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
 	sqlite3_bind_int64(st, 1, r->run_id);
 	sqlite3_bind_int64(st, 2, r->runnable);
 	sqlite3_bind_int64(st, 3, r->d_counted);
@@ -716,9 +738,7 @@ static int finish_interval(struct recorder *r, int64_t iv)
 	sqlite3_bind_int64(st, 6, (int64_t)r->ncarried);
 	sqlite3_bind_blob(st, 7, r->blob, (int)len, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 8, iv);
-	rc = step_done(r, st);
-	sqlite3_finalize(st);
-	return rc;
+	return step_done(r, st);
 }
 
 static double wall_now(const struct recorder *r)
@@ -921,6 +941,7 @@ static void close_all(struct recorder *r)
 	procfs_close(r->pf);
 	tcache_release(&r->cache);
 	free(r->carried);
+	free(r->stray);
 	free(r->blob);
 	free(r->statbuf);
 	free(r->cs);

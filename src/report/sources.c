@@ -141,6 +141,39 @@ static void whole_from_threads(const struct pidstat_table *tb, size_t i, int cur
 	out->wtime = w.wtime;
 }
 
+/* Whether tb lists exactly the tasks held, in their order: a quiet interval's case. */
+static bool same_tasks(const struct task_sampler *ts, const struct pidstat_table *tb)
+{
+	if (tb->len != ts->nacc)
+		return false;
+	for (size_t i = 0; i < tb->len; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		const struct acc *a = &ts->acc[i];
+
+		if (a->pid != (t->leader ? t->leader->pid : t->pid) ||
+		    a->tid != (t->leader ? t->pid : 0) || a->start != t->start)
+			return false;
+	}
+	return true;
+}
+
+/* Updates the accumulators where they are, when tb lists the same tasks. */
+static void update_in_place(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
+			    bool sum_threads)
+{
+	for (size_t i = 0; i < tb->len; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		const struct pidstat_snap *s = &t->snap[curr];
+		struct pidstat_snap whole;
+
+		if (sum_threads && !t->leader) {
+			whole_from_threads(tb, i, curr, &ts->acc[i], &whole);
+			s = &whole;
+		}
+		acc_update(&ts->acc[i], t, s);
+	}
+}
+
 /*
  * Merges tb's order (sorted by process, then thread) into the accumulators.
  * sum_threads: tb was read without --whole; process rows get its figures
@@ -151,6 +184,10 @@ static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, 
 {
 	size_t j = 0;
 
+	if (ts->nsamples && same_tasks(ts, tb)) {
+		update_in_place(ts, tb, curr, sum_threads);
+		return 0;
+	}
 	if (util_grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
 		return -ENOMEM;
 	ts->nnext = 0;
