@@ -35,20 +35,24 @@
 /* The counters of a sample row after (iv, task), before state. */
 #define NVALS 24
 
-/* A task's row in the task table, found by (tgid, tid, thread). */
+/*
+ * A task's row in the task table, found by (tgid, tid, thread). Every
+ * interval reads each entry after a second's sleep, so what the walk and the
+ * rename check read comes first, in the entry's first cache line.
+ */
 struct tkey {
-	pid_t tgid, tid;
-	int thread; /* 0: the process row */
+	int64_t id; /* its task row */
 	uint64_t start;
-	unsigned uid;
-	int64_t id;	/* its task row */
+	pid_t tgid, tid;
 	unsigned gen;	/* the last interval it was seen in */
 	unsigned taken; /* the last interval that put it in the new list */
-	bool fresh;	/* in the new list only, until the walk ends */
-	char comm[128];
+	unsigned uid;
+	bool thread; /* false: the process row */
+	bool fresh;  /* in the new list only, until the walk ends */
 	/* threads: the values of its last stored row, to skip unchanged ones */
 	bool has_v;
 	char state;
+	char comm[128];
 	int64_t v[NVALS];
 };
 
@@ -69,7 +73,20 @@ struct tcache {
 	bool unsorted; /* next is out of order (the table was): sort it at the end */
 };
 
-enum { S_IV, S_CPU, S_PSI, S_DISK, S_NET, S_TASK, S_SAMPLE, S_DTASK, S_FINISH, S_COUNT };
+enum {
+	S_IV,
+	S_CPU,
+	S_PSI,
+	S_DISK,
+	S_NET,
+	S_TASK,
+	S_SAMPLE,
+	S_DTASK,
+	S_FINISH,
+	S_BEGIN,
+	S_COMMIT,
+	S_COUNT
+};
 
 static const char *const stmt_sql[S_COUNT] = {
 	"INSERT INTO interval(run, prev, ts, dur, uptime_cs, jiffies, memtotal_kb,"
@@ -87,6 +104,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
 	"UPDATE interval SET run = ?, runnable = ?, d_counted = ?, d_frozen = ?, ntasks = ?,"
 	" ncarried = ?, carried = ? WHERE id = ?",
+	"BEGIN",
+	"COMMIT",
 };
 
 struct recorder {
@@ -297,11 +316,12 @@ static void tcache_release(struct tcache *c)
 }
 
 /* A new entry for (tgid, tid, thread), taken into this interval's list. */
-static int tcache_add(struct tcache *c, pid_t tgid, pid_t tid, int thread, struct tkey **k)
+static int tcache_add(struct tcache *c, pid_t tgid, pid_t tid, bool thread, struct tkey **k)
 {
-	*k = calloc(1, sizeof(**k));
+	*k = aligned_alloc(64, (sizeof(**k) + 63) / 64 * 64);
 	if (!*k)
 		return -ENOMEM;
+	memset(*k, 0, sizeof(**k));
 	(*k)->tgid = tgid;
 	(*k)->tid = tid;
 	(*k)->thread = thread;
@@ -765,7 +785,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 		return fail(r, rc, "cannot read the tasks: %s", strerror(-rc));
 	r->runnable = r->d_counted = r->d_frozen = 0;
 	r->nstored = r->ncarried = 0;
-	if (record_exec(r->db, "BEGIN"))
+	if (sqlite3_step(r->st[S_BEGIN]) != SQLITE_DONE || sqlite3_reset(r->st[S_BEGIN]))
 		return fail(r, -EIO, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db));
 	rc = insert_interval(r, ts, uptime, iv);
 	rc = rc ? rc : insert_tasks(r, *iv, curr);
@@ -777,7 +797,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 		record_exec(r->db, "ROLLBACK");
 		return rc;
 	}
-	if (record_exec(r->db, "COMMIT"))
+	if (sqlite3_step(r->st[S_COMMIT]) != SQLITE_DONE || sqlite3_reset(r->st[S_COMMIT]))
 		return fail(r, -EIO, "cannot commit to '%s': %s", r->o->path,
 			    sqlite3_errmsg(r->db));
 	r->prev_iv = *iv;

@@ -141,57 +141,53 @@ static void whole_from_threads(const struct pidstat_table *tb, size_t i, int cur
 	out->wtime = w.wtime;
 }
 
-/* Whether tb lists exactly the tasks held, in their order: a quiet interval's case. */
-static bool same_tasks(const struct task_sampler *ts, const struct pidstat_table *tb)
+/* Whether accumulator a is task t's (not a task that has since reused its ids). */
+static bool holds(const struct acc *a, const struct pidstat_task *t)
 {
-	if (tb->len != ts->nacc)
-		return false;
-	for (size_t i = 0; i < tb->len; i++) {
-		const struct pidstat_task *t = tb->order[i];
-		const struct acc *a = &ts->acc[i];
-
-		if (a->pid != (t->leader ? t->leader->pid : t->pid) ||
-		    a->tid != (t->leader ? t->pid : 0) || a->start != t->start)
-			return false;
-	}
-	return true;
+	return a->pid == (t->leader ? t->leader->pid : t->pid) &&
+	       a->tid == (t->leader ? t->pid : 0) && a->start == t->start;
 }
 
-/* Updates the accumulators where they are, when tb lists the same tasks. */
-static void update_in_place(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
-			    bool sum_threads)
+static void update_one(struct acc *a, const struct pidstat_table *tb, size_t i, int curr,
+		       bool sum_threads)
 {
-	for (size_t i = 0; i < tb->len; i++) {
-		const struct pidstat_task *t = tb->order[i];
-		const struct pidstat_snap *s = &t->snap[curr];
-		struct pidstat_snap whole;
+	const struct pidstat_task *t = tb->order[i];
+	const struct pidstat_snap *s = &t->snap[curr];
+	struct pidstat_snap whole;
 
-		if (sum_threads && !t->leader) {
-			whole_from_threads(tb, i, curr, &ts->acc[i], &whole);
-			s = &whole;
-		}
-		acc_update(&ts->acc[i], t, s);
+	if (sum_threads && !t->leader) {
+		whole_from_threads(tb, i, curr, a, &whole);
+		s = &whole;
 	}
+	acc_update(a, t, s);
 }
 
 /*
  * Merges tb's order (sorted by process, then thread) into the accumulators.
  * sum_threads: tb was read without --whole; process rows get its figures
- * from their threads (whole_from_threads).
+ * from their threads (whole_from_threads). While tb lists the tasks held,
+ * in their order (a quiet interval's case), they are updated where they
+ * are; from the first difference on, the merge builds a new list.
  */
 static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
 		       bool sum_threads)
 {
-	size_t j = 0;
+	size_t same = 0, j;
 
-	if (ts->nsamples && same_tasks(ts, tb)) {
-		update_in_place(ts, tb, curr, sum_threads);
-		return 0;
+	for (; ts->nsamples && same < tb->len && same < ts->nacc; same++) {
+		if (!holds(&ts->acc[same], tb->order[same]))
+			break;
+		update_one(&ts->acc[same], tb, same, curr, sum_threads);
 	}
+	if (ts->nsamples && same == tb->len && same == ts->nacc)
+		return 0;
 	if (util_grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
 		return -ENOMEM;
-	ts->nnext = 0;
-	for (size_t i = 0; i < tb->len; i++) {
+	if (same)
+		memcpy(ts->next, ts->acc, same * sizeof(*ts->next));
+	ts->nnext = same;
+	j = same;
+	for (size_t i = same; i < tb->len; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		const struct pidstat_snap *s = &t->snap[curr];
 		pid_t pid = t->leader ? t->leader->pid : t->pid, tid = t->leader ? t->pid : 0;
