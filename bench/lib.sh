@@ -85,6 +85,15 @@ ticks_ms_per() {
 	awk -v a="$1" -v b="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" \
 		'BEGIN { printf "%.1f", (b - a) * 1000 / hz / n }'
 }
+# cpu_ns PID: the CPU time of a running PID's threads in ns, from each
+# thread's schedstat (exact, where ticks count in 10 ms steps).
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'
+}
+# ns_ms_per N0 N1 S: the CPU ms of N0 to N1 (ns), per S seconds, two decimals.
+ns_ms_per() {
+	awk -v a="$1" -v b="$2" -v s="$3" 'BEGIN { printf "%.2f", (b - a) / 1e6 / s }'
+}
 # rss_mib PID: VmRSS of PID in MiB, one decimal.
 rss_mib() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 

@@ -242,7 +242,9 @@ static int writable_schema(sqlite3 *db)
 int record_db_open(sqlite3 **out, const char *path, bool create)
 {
 	sqlite3 *db = NULL;
-	int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	/* one thread uses a connection: SQLite's own locking would be wasted */
+	int flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) |
+		    SQLITE_OPEN_NOMUTEX;
 	int64_t ntables = 0;
 	int rc;
 
