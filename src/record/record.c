@@ -24,6 +24,7 @@
 #include "procfs/hostread.h"
 #include "procfs/task_info.h"
 #include "record/internal.h"
+#include "record/tcache.h"
 #include "record/record.h"
 #include "report/sources.h"
 #include "runloop/clock.h"
@@ -31,47 +32,6 @@
 #include "util/text.h"
 
 #define STAT_BUF (1 << 18)
-
-/* The counters of a sample row after (iv, task), before state. */
-#define NVALS 24
-
-/*
- * A task's row in the task table, found by (tgid, tid, thread). Every
- * interval reads each entry after a second's sleep, so what the walk and the
- * rename check read comes first, in the entry's first cache line.
- */
-struct tkey {
-	int64_t id; /* its task row */
-	uint64_t start;
-	pid_t tgid, tid;
-	unsigned gen;	/* the last interval it was seen in */
-	unsigned taken; /* the last interval that put it in the new list */
-	unsigned uid;
-	bool thread; /* false: the process row */
-	bool fresh;  /* in the new list only, until the walk ends */
-	/* threads: the values of its last stored row, to skip unchanged ones */
-	bool has_v;
-	char state;
-	char comm[128];
-	int64_t v[NVALS];
-};
-
-/*
- * The tasks' rows, sorted as the pidstat table orders its tasks: by
- * process, the process row first, then its threads by tid. Each interval
- * walks the table and this list side by side, so finding a task reads the
- * list in order rather than probing a table of megabytes that a second's
- * sleep has pushed out of the caches. The list keeps the tasks seen in
- * this or the last interval.
- */
-struct tcache {
-	struct tkey **e;    /* last interval's list, sorted */
-	struct tkey **next; /* this interval's, built as the table is walked */
-	size_t len, cap, next_len, next_cap;
-	size_t at;     /* the walk's position in e */
-	unsigned gen;  /* this interval */
-	bool unsorted; /* next is out of order (the table was): sort it at the end */
-};
 
 enum {
 	S_IV,
@@ -179,161 +139,6 @@ static void bind_i64s(sqlite3_stmt *st, int first, const int64_t *v, int n)
 		sqlite3_bind_int64(st, first + i, v[i]);
 }
 
-/* ---- the task cache ---- */
-
-/* The table's order: by process, then the process row (sub 0) before its threads (sub tid). */
-static int key_cmp(pid_t tgid_a, pid_t sub_a, pid_t tgid_b, pid_t sub_b)
-{
-	if (tgid_a != tgid_b)
-		return tgid_a < tgid_b ? -1 : 1;
-	return (sub_a > sub_b) - (sub_a < sub_b);
-}
-
-static pid_t tkey_sub(const struct tkey *k)
-{
-	return k->thread ? k->tid : 0;
-}
-
-static int tkey_cmp(const struct tkey *k, pid_t tgid, pid_t sub)
-{
-	return key_cmp(k->tgid, tkey_sub(k), tgid, sub);
-}
-
-static int tkey_qsort_cmp(const void *a, const void *b)
-{
-	const struct tkey *x = *(struct tkey *const *)a, *y = *(struct tkey *const *)b;
-
-	return tkey_cmp(x, y->tgid, tkey_sub(y));
-}
-
-/* Whether a task stays in the list: it was seen in this or the last interval. */
-static bool tkey_stays(const struct tcache *c, const struct tkey *k)
-{
-	return k->gen + 1 >= c->gen;
-}
-
-/* Appends k to this interval's list, once. */
-static int tcache_take(struct tcache *c, struct tkey *k)
-{
-	const struct tkey *last = c->next_len ? c->next[c->next_len - 1] : NULL;
-
-	if (k->taken == c->gen)
-		return 0;
-	if (util_grow(&c->next, &c->next_cap, c->next_len + 1, sizeof(*c->next)))
-		return -ENOMEM;
-	if (last && tkey_cmp(last, k->tgid, tkey_sub(k)) >= 0)
-		c->unsorted = true;
-	c->next[c->next_len++] = k;
-	k->taken = c->gen;
-	return 0;
-}
-
-static void tcache_begin(struct tcache *c)
-{
-	c->gen++;
-	c->at = 0;
-	c->next_len = 0;
-	c->unsorted = false;
-}
-
-/*
- * The entry for (tgid, sub), taken into this interval's list; *k is NULL
- * when the list has none. In the table's order the walk only moves on,
- * keeping the tasks it passes that stay; out of order (the pidstat table
- * never is) a binary search over last interval's list finds it.
- */
-static int tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k)
-{
-	size_t lo = 0, hi = c->len;
-	int rc = 0;
-
-	*k = NULL;
-	while (c->at < c->len && tkey_cmp(c->e[c->at], tgid, sub) < 0 && !rc) {
-		if (tkey_stays(c, c->e[c->at]))
-			rc = tcache_take(c, c->e[c->at]);
-		c->at++;
-	}
-	if (rc)
-		return rc;
-	if (c->at < c->len && !tkey_cmp(c->e[c->at], tgid, sub)) {
-		*k = c->e[c->at++];
-		return tcache_take(c, *k);
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = tkey_cmp(c->e[mid], tgid, sub);
-
-		if (!d) {
-			*k = c->e[mid];
-			return tcache_take(c, *k);
-		}
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-/* Ends the walk: the rest that stay join the new list, the others are freed. */
-static int tcache_end(struct tcache *c)
-{
-	struct tkey **old = c->e;
-	size_t old_cap = c->cap;
-	int rc = 0;
-
-	for (; c->at < c->len && !rc; c->at++)
-		if (tkey_stays(c, c->e[c->at]))
-			rc = tcache_take(c, c->e[c->at]);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < c->len; i++)
-		if (c->e[i]->taken != c->gen)
-			free(c->e[i]);
-	for (size_t i = 0; i < c->next_len; i++)
-		c->next[i]->fresh = false;
-	if (c->unsorted)
-		qsort(c->next, c->next_len, sizeof(*c->next), tkey_qsort_cmp);
-	c->e = c->next;
-	c->cap = c->next_cap;
-	c->len = c->next_len;
-	c->next = old;
-	c->next_cap = old_cap;
-	c->next_len = 0;
-	return 0;
-}
-
-static void tcache_release(struct tcache *c)
-{
-	for (size_t i = 0; i < c->len; i++)
-		free(c->e[i]);
-	/* a walk cut short: its new entries are only in next */
-	for (size_t i = 0; i < c->next_len; i++)
-		if (c->next[i]->fresh)
-			free(c->next[i]);
-	free(c->e);
-	free(c->next);
-}
-
-/* A new entry for (tgid, tid, thread), taken into this interval's list. */
-static int tcache_add(struct tcache *c, pid_t tgid, pid_t tid, bool thread, struct tkey **k)
-{
-	*k = aligned_alloc(64, (sizeof(**k) + 63) / 64 * 64);
-	if (!*k)
-		return -ENOMEM;
-	memset(*k, 0, sizeof(**k));
-	(*k)->tgid = tgid;
-	(*k)->tid = tid;
-	(*k)->thread = thread;
-	(*k)->fresh = true;
-	if (tcache_take(c, *k)) {
-		free(*k);
-		*k = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 /*
  * A process row's command line, read once as its row goes in (pidstat -l
  * in a replay); "" for an empty one (kernel threads), NULL when it could
@@ -363,7 +168,6 @@ static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey
 	if (rc)
 		return fail(r, rc, "out of memory");
 	*slot = k;
-	k->gen = c->gen;
 	if (k->id && k->start == t->start && k->uid == t->uid && !strcmp(k->comm, t->comm))
 		return 0;
 	sqlite3_bind_int64(st, 1, tgid);
@@ -681,42 +485,11 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 	return have_cs ? insert_cpus(r, *iv) : 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * Sorts the carried ids. They come in the table's order, which is the ids'
- * own but for tasks whose row went in later than their neighbours' (a new
- * thread of an old process): those few are sorted apart and merged back
- * in, so a quiet interval costs one pass.
- */
+/* The carried ids, ascending (record_sort_ids). */
 static int sort_carried(struct recorder *r)
 {
-	int64_t *id = r->carried;
-	size_t n = r->ncarried, m = 0, k = 0;
-
-	if (util_grow(&r->stray, &r->stray_cap, n ? n : 1, sizeof(*r->stray)))
+	if (record_sort_ids(r->carried, r->ncarried, &r->stray, &r->stray_cap))
 		return fail(r, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		if (m && id[i] < id[m - 1])
-			r->stray[k++] = id[i];
-		else
-			id[m++] = id[i];
-	}
-	if (!k)
-		return 0;
-	qsort(r->stray, k, sizeof(*r->stray), cmp_i64);
-	/* merge from the back: the ascending run's end never passes the write */
-	for (size_t w = n; k;) {
-		if (m && id[m - 1] > r->stray[k - 1])
-			id[--w] = id[--m];
-		else
-			id[--w] = r->stray[--k];
-	}
 	return 0;
 }
 
