@@ -104,6 +104,7 @@ void finding_pid(struct rp_finding *x, pid_t pid)
 void subject_proc(struct rp_finding *x, const struct rp_proc *p)
 {
 	x->subject.pid = p->pid;
+	x->subject.exited = p->exited;
 	set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
 	if (p->cgroup[0] && strcmp(p->cgroup, "/")) /* the root cgroup says nothing */
 		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), p->cgroup);

@@ -130,6 +130,8 @@ static void json_subject(struct json_writer *w, const struct rp_subject *s)
 	json_object_begin(w);
 	if (s->pid)
 		json_kv_int(w, "pid", s->pid);
+	if (s->exited)
+		json_kv_bool(w, "exited", true);
 	if (s->tid)
 		json_kv_int(w, "tid", s->tid);
 	if (s->comm[0])

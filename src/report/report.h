@@ -44,6 +44,7 @@ struct rp_proc {
 	struct cpuset ran;     /* CPUs its threads were seen running on */
 	struct cpuset allowed; /* Cpus_allowed_list */
 	bool has_allowed;
+	bool exited; /* before the window's end: its figures cover the part it lived */
 	char cgroup[RP_CGROUP_MAX];
 };
 
@@ -208,6 +209,7 @@ struct rp_subject {
 	int cpu; /* -1: none */
 	pid_t pids[RP_MAX_PIDS];
 	size_t npids;
+	bool exited; /* pid: the process exited before the window's end */
 };
 
 #define RP_MAX_EVIDENCE 10

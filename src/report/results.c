@@ -219,6 +219,8 @@ static void placement(const struct procfs *pf, struct report_data *d)
 		struct task_cgroups cg;
 		ssize_t n;
 
+		if (p->exited) /* its PID may be another process's by now */
+			continue;
 		snprintf(path, sizeof(path), "%d/status", (int)p->pid);
 		n = procfs_read(pf, path, buf, sizeof(buf));
 		p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);

@@ -66,23 +66,28 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	switch_words(p, sw, sizeof(sw));
 	thread_words(p, thr, sizeof(thr));
 	demand_words(p, dem, sizeof(dem));
+	/* an exited process cannot be probed: say so instead of suggesting it */
 	if (kernel) {
 		finding_say(
 		    x,
 		    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in the kernel, so the time "
-		    "goes to system calls or kernel work%s%s%s; %s. Count its syscalls:",
+		    "goes to system calls or kernel work%s%s%s; %s%s",
 		    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, dem,
-		    place[0] ? "; " : "", place, sw);
-		finding_next(x, "triage probe syscalls -p %d -d 10", (int)p->pid);
+		    place[0] ? "; " : "", place, sw,
+		    p->exited ? "; it exited before the window ended." : ". Count its syscalls:");
+		if (!p->exited)
+			finding_next(x, "triage probe syscalls -p %d -d 10", (int)p->pid);
 	} else {
 		finding_say(x,
 			    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so "
-			    "the time goes to %s%s; %s%s%s. Profile it:",
+			    "the time goes to %s%s; %s%s%s%s",
 			    (int)p->pid, p->comm, cpu, thr, user_share * 100,
 			    user_share >= CPU_USER_SHARE ? "its own code"
 							 : "its own code more than the kernel",
-			    dem, place, place[0] ? "; " : "", sw);
-		finding_next(x, "triage probe profile -p %d -d 10", (int)p->pid);
+			    dem, place, place[0] ? "; " : "", sw,
+			    p->exited ? "; it exited before the window ended." : ". Profile it:");
+		if (!p->exited)
+			finding_next(x, "triage probe profile -p %d -d 10", (int)p->pid);
 	}
 	finding_ev(x, "cpu", cpu, "% of one CPU");
 	finding_ev(x, "usr", p->usr_pct, "% of one CPU");

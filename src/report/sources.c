@@ -27,6 +27,7 @@ struct acc {
 	struct cpuset ran;
 	unsigned nthreads, seen;
 	bool from_start; /* read at the window's first sample */
+	bool gone;	 /* not in the last sample: its figures cover the part it lived */
 	char comm[RP_COMM_MAX];
 };
 
@@ -162,50 +163,92 @@ static void update_one(struct acc *a, const struct pidstat_table *tb, size_t i, 
 	acc_update(a, t, s);
 }
 
+/* Keeps a task that the table no longer lists: what it did in the window still counts. */
+static void keep_gone(struct task_sampler *ts, const struct acc *a)
+{
+	struct acc *n = &ts->next[ts->nnext++];
+
+	*n = *a;
+	n->gone = true;
+}
+
+static bool all_gone(const struct task_sampler *ts, size_t from)
+{
+	for (size_t j = from; j < ts->nacc; j++)
+		if (!ts->acc[j].gone)
+			return false;
+	return true;
+}
+
+/*
+ * The quiet interval's case: while tb lists the tasks held, in their order
+ * (gone ones aside), they are updated where they are. Returns how far it
+ * got in tb (*j: in the accumulators).
+ */
+static size_t update_in_place(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
+			      bool sum_threads, size_t *j)
+{
+	size_t i = 0;
+
+	*j = 0;
+	for (; ts->nsamples && i < tb->len; i++, ++*j) {
+		while (*j < ts->nacc && ts->acc[*j].gone && !holds(&ts->acc[*j], tb->order[i]))
+			++*j;
+		if (*j == ts->nacc || !holds(&ts->acc[*j], tb->order[i]))
+			break;
+		ts->acc[*j].gone = false;
+		update_one(&ts->acc[*j], tb, i, curr, sum_threads);
+	}
+	return i;
+}
+
 /*
  * Merges tb's order (sorted by process, then thread) into the accumulators.
  * sum_threads: tb was read without --whole; process rows get its figures
- * from their threads (whole_from_threads). While tb lists the tasks held,
- * in their order (a quiet interval's case), they are updated where they
- * are; from the first difference on, the merge builds a new list.
+ * from their threads (whole_from_threads). A task tb no longer lists stays,
+ * marked gone, until the window ends (task_sampler_rebase): a process that
+ * burnt a CPU and exited is still the window's answer.
  */
 static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
 		       bool sum_threads)
 {
-	size_t same = 0, j;
+	size_t j, i = update_in_place(ts, tb, curr, sum_threads, &j);
 
-	for (; ts->nsamples && same < tb->len && same < ts->nacc; same++) {
-		if (!holds(&ts->acc[same], tb->order[same]))
-			break;
-		update_one(&ts->acc[same], tb, same, curr, sum_threads);
-	}
-	if (ts->nsamples && same == tb->len && same == ts->nacc)
+	if (ts->nsamples && i == tb->len && all_gone(ts, j))
 		return 0;
-	if (util_grow(&ts->next, &ts->cap_next, tb->len + 1, sizeof(*ts->next)))
+	if (util_grow(&ts->next, &ts->cap_next, tb->len + ts->nacc + 1, sizeof(*ts->next)))
 		return -ENOMEM;
-	if (same)
-		memcpy(ts->next, ts->acc, same * sizeof(*ts->next));
-	ts->nnext = same;
-	j = same;
-	for (size_t i = same; i < tb->len; i++) {
+	if (j)
+		memcpy(ts->next, ts->acc, j * sizeof(*ts->next));
+	ts->nnext = j;
+	for (; i < tb->len; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		const struct pidstat_snap *s = &t->snap[curr];
 		pid_t pid = t->leader ? t->leader->pid : t->pid, tid = t->leader ? t->pid : 0;
-		struct acc *a = &ts->next[ts->nnext++];
 		const struct acc *held = NULL;
 		struct pidstat_snap whole;
+		struct acc *a;
 
-		while (j < ts->nacc && key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid) < 0)
-			j++;
-		if (j < ts->nacc && !key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid) &&
-		    ts->acc[j].start == t->start)
-			held = &ts->acc[j];
+		/* the tasks before it are gone; so is one whose ids it has reused */
+		for (; j < ts->nacc; j++) {
+			int c = key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid);
+
+			if (c > 0)
+				break;
+			if (!c && ts->acc[j].start == t->start) {
+				held = &ts->acc[j++];
+				break;
+			}
+			keep_gone(ts, &ts->acc[j]);
+		}
 		if (sum_threads && !t->leader) {
 			whole_from_threads(tb, i, curr, held, &whole);
 			s = &whole;
 		}
+		a = &ts->next[ts->nnext++];
 		if (held) {
 			*a = *held;
+			a->gone = false;
 		} else {
 			memset(a, 0, sizeof(*a));
 			a->pid = pid;
@@ -216,6 +259,8 @@ static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, 
 		}
 		acc_update(a, t, s);
 	}
+	for (; j < ts->nacc; j++)
+		keep_gone(ts, &ts->acc[j]);
 	/* swap: the merged list becomes the accumulators */
 	{
 		struct acc *tmp = ts->acc;
@@ -256,11 +301,16 @@ int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, i
 	return rc;
 }
 
+/* The next window starts here: the tasks gone in this one are forgotten. */
 void task_sampler_rebase(struct task_sampler *ts)
 {
+	size_t k = 0;
+
 	for (size_t i = 0; i < ts->nacc; i++) {
 		struct acc *a = &ts->acc[i];
 
+		if (a->gone)
+			continue;
 		a->usr0 = a->usr;
 		a->sys0 = a->sys;
 		a->nv0 = a->nv;
@@ -269,7 +319,11 @@ void task_sampler_rebase(struct task_sampler *ts)
 		a->maj0 = a->maj;
 		a->from_start = true;
 		memset(&a->ran, 0, sizeof(a->ran));
+		if (k != i)
+			ts->acc[k] = *a;
+		k++;
 	}
+	ts->nacc = k;
 }
 
 const struct pidstat_table *task_sampler_table(const struct task_sampler *ts, int *curr)
@@ -293,6 +347,7 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 
 	memset(p, 0, sizeof(*p));
 	p->pid = a->pid;
+	p->exited = a->gone;
 	snprintf(p->comm, sizeof(p->comm), "%s", a->comm);
 	p->usr_pct = pct_of(a->usr - a->usr0, hz, seconds);
 	p->sys_pct = pct_of(a->sys - a->sys0, hz, seconds);
@@ -300,7 +355,7 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 	p->nvcswch_s = seconds > 0 ? (double)(a->niv - a->niv0) / seconds : 0;
 	p->wait_pct = pct_of(a->w - a->w0, hz, seconds);
 	p->majflt_s = seconds > 0 ? (double)(a->maj - a->maj0) / seconds : 0;
-	for (; k < left && a[k].pid == a->pid; k++) {
+	for (; k < left && a[k].pid == a->pid && a[k].tid; k++) {
 		double pct = pct_of(a[k].usr - a[k].usr0 + a[k].sys - a[k].sys0, hz, seconds);
 		double demand = pct + pct_of(a[k].w - a[k].w0, hz, seconds);
 

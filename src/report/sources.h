@@ -47,7 +47,8 @@ int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, st
 void task_sampler_close(struct task_sampler *ts);
 /*
  * A rolling window: the last sample becomes the start of the next window
- * (every task's counters there are its new baseline).
+ * (every task's counters there are its new baseline); the tasks that exited
+ * during the window are forgotten.
  */
 void task_sampler_rebase(struct task_sampler *ts);
 /* The pidstat table of the last sample and its snapshot index (NULL before one). */
