@@ -1,4 +1,4 @@
-/* Findings as data: kinds, severities, construction, order. */
+/* Findings as data: the builders the rules share (the driver is evaluate.c). */
 #include "report/findings.h"
 
 #include <errno.h>
@@ -8,37 +8,6 @@
 #include <string.h>
 
 #include "util/grow.h"
-
-static const char *const kind_names[RK_COUNT] = {
-	[RK_CPU_BOUND_USER] = "cpu-bound-user",
-	[RK_CPU_BOUND_KERNEL] = "cpu-bound-kernel",
-	[RK_CPU_SATURATED] = "cpu-saturated",
-	[RK_SINGLE_CPU_HOT] = "single-cpu-hot",
-	[RK_CPU_CONTENTION] = "cpu-contention",
-	[RK_CPU_THROTTLED] = "cpu-throttled",
-	[RK_LOAD_UNINTERRUPTIBLE] = "load-uninterruptible",
-	[RK_MEMORY_PRESSURE] = "memory-pressure",
-	[RK_SWAPPING] = "swapping",
-	[RK_OOM_KILL] = "oom-kill",
-	[RK_DISK_SATURATED] = "disk-saturated",
-	[RK_DISK_ERRORS] = "disk-errors",
-	[RK_NET_DROPS] = "net-drops",
-	[RK_TCP_RETRANSMITS] = "tcp-retransmits",
-	[RK_TCP_LISTEN_OVERFLOWS] = "tcp-listen-overflows",
-	[RK_KERNEL_ERRORS] = "kernel-errors",
-};
-
-const char *report_kind_name(enum report_kind k)
-{
-	return (unsigned)k < RK_COUNT ? kind_names[k] : "?";
-}
-
-const char *report_sev_name(enum report_sev s)
-{
-	static const char *const names[] = { "critical", "warning", "info" };
-
-	return (unsigned)s <= SEV_INFO ? names[s] : "?";
-}
 
 void set_str(char *dst, size_t size, const char *src)
 {
@@ -165,38 +134,6 @@ void placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size)
 		 !p->has_allowed			   ? ""
 		 : !memcmp(&p->allowed, &all, sizeof(all)) ? "all"
 							   : allowed);
-}
-
-static int finding_cmp(const void *a, const void *b)
-{
-	const struct rp_finding *x = a, *y = b;
-
-	if (x->sev != y->sev)
-		return x->sev < y->sev ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->weight != y->weight)
-		return x->weight > y->weight ? -1 : 1;
-	if (x->subject.pid != y->subject.pid)
-		return x->subject.pid < y->subject.pid ? -1 : 1;
-	return strcmp(x->summary, y->summary);
-}
-
-int report_evaluate(const struct report_data *d, struct report_findings *out)
-{
-	int (*const rules[])(const struct report_data *, struct report_findings *) = {
-		rules_cpu, rules_load, rules_memory, rules_disk_net, rules_kernel_log,
-	};
-
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (rules[i](d, out))
-			return -ENOMEM;
-	if (out->n > 1)
-		qsort(out->f, out->n, sizeof(*out->f), finding_cmp);
-	report_checked(d, out);
-	report_headline(d, out);
-	return 0;
 }
 
 void report_findings_release(struct report_findings *f)

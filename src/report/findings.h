@@ -1,4 +1,5 @@
-/* Internal to src/report: building findings, shared by the rule files. */
+/* Internal to src/report: building findings, a library the rules (rules_*.c) and verdict.c share.
+ */
 #ifndef TRIAGE_REPORT_FINDINGS_H
 #define TRIAGE_REPORT_FINDINGS_H
 
@@ -26,12 +27,6 @@ const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid);
 const char *psi_phrase(const struct report_data *d, enum rp_psi which, const char *before,
 		       const char *after, char *buf, size_t size);
 
-/* The rule groups (rules_cpu.c, rules_sys.c); each returns 0 or -ENOMEM. */
-int rules_cpu(const struct report_data *d, struct report_findings *f);
-int rules_load(const struct report_data *d, struct report_findings *f);
-int rules_memory(const struct report_data *d, struct report_findings *f);
-int rules_disk_net(const struct report_data *d, struct report_findings *f);
-int rules_kernel_log(const struct report_data *d, struct report_findings *f);
 /* What was fine (verdict.c), after the rules ran. */
 void report_checked(const struct report_data *d, struct report_findings *f);
 void report_headline(const struct report_data *d, struct report_findings *f);

@@ -177,7 +177,7 @@ void report_data_release(struct report_data *d);
 
 /* ---- findings ---- */
 
-/* Stable kinds; docs/report.md lists them. Keep report_kind_name() in step. */
+/* Stable kinds; each has one row in kinds.c (name, resource, rule), which docs/report.md lists. */
 enum report_kind {
 	RK_CPU_BOUND_USER,
 	RK_CPU_BOUND_KERNEL,
@@ -198,7 +198,22 @@ enum report_kind {
 	RK_COUNT
 };
 
-enum report_sev { SEV_CRITICAL, SEV_WARNING, SEV_INFO };
+/* SEV_DEFAULT: a rule's "the kind's usual severity"; report_evaluate replaces it with the row's. */
+enum report_sev { SEV_CRITICAL, SEV_WARNING, SEV_INFO, SEV_DEFAULT };
+
+/* What a finding or a "checked" line is about; a resource with a problem is not checked fine. */
+enum report_resource {
+	RES_CPU,
+	RES_PROCESSES,
+	RES_LOAD,
+	RES_MEMORY,
+	RES_DISK,
+	RES_NETWORK,
+	RES_CGROUPS,
+	RES_KERNEL_LOG,
+	RES_CPU_RUNQ,
+	RES_COUNT
+};
 
 struct rp_subject {
 	pid_t pid, tid; /* 0: none */
@@ -249,6 +264,8 @@ struct report_findings {
 
 const char *report_kind_name(enum report_kind k);
 const char *report_sev_name(enum report_sev s);
+const char *report_resource_name(enum report_resource r);
+enum report_resource report_kind_resource(enum report_kind k);
 
 /* Evaluates every rule over d, sorts the findings, writes the checked list and headline. */
 int report_evaluate(const struct report_data *d, struct report_findings *out);

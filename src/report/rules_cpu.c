@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/findings.h"
+#include "report/rules.h"
 #include "report/thresholds.h"
 
 #define TOP_NAMED 5 /* processes named in a host-level finding */
@@ -46,14 +47,22 @@ static void thread_words(const struct rp_proc *p, char *buf, size_t size)
 			 (int)p->top_tid, p->top_thread_pct);
 }
 
+/* Half or more of its CPU time in the kernel: cpu-bound-kernel, else cpu-bound-user. */
+static bool mostly_kernel(const struct rp_proc *p)
+{
+	double cpu = cpu_of(p);
+
+	return cpu > 0 && p->sys_pct / cpu >= CPU_KERNEL_SHARE;
+}
+
 static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 		     struct report_findings *f)
 {
 	double cpu = cpu_of(p), user_share = cpu > 0 ? p->usr_pct / cpu : 0;
-	bool kernel = cpu > 0 && p->sys_pct / cpu >= CPU_KERNEL_SHARE;
+	bool kernel = mostly_kernel(p);
 	bool ceiling = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ||
 		       p->top_demand_pct >= CPU_THREAD_CEILING_PCT;
-	enum report_sev sev = ceiling ? SEV_CRITICAL : SEV_WARNING;
+	enum report_sev sev = ceiling ? SEV_CRITICAL : SEV_DEFAULT;
 	struct rp_finding *x =
 	    finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
 	char place[160], sw[160], thr[96], dem[160];
@@ -121,7 +130,7 @@ static void name_top(const struct report_data *d, struct rp_finding *x, char *bu
 	}
 }
 
-static int cpu_saturated(const struct report_data *d, struct report_findings *f)
+int rule_cpu_saturated(const struct report_data *d, struct report_findings *f)
 {
 	double per_cpu = d->ncpu ? d->runnable_avg / d->ncpu : 0;
 	bool psi = d->have_psi[RP_PSI_CPU] && d->psi_some[RP_PSI_CPU] >= PSI_CPU_SOME_WARN_PCT;
@@ -130,7 +139,7 @@ static int cpu_saturated(const struct report_data *d, struct report_findings *f)
 
 	if (d->all.busy < CPU_SATURATED_BUSY_PCT || !(per_cpu > CPU_SATURATED_QUEUE_RATIO || psi))
 		return 0;
-	if (!(x = finding_add(f, RK_CPU_SATURATED, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_CPU_SATURATED, SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = d->all.busy;
 	name_top(d, x, top, sizeof(top));
@@ -176,7 +185,7 @@ static void on_cpu(const struct report_data *d, int cpu, struct rp_finding *x, c
 	}
 }
 
-static int single_cpu_hot(const struct report_data *d, struct report_findings *f)
+int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
 {
 	int hot = -1, others = 0;
 	double rest = 0;
@@ -196,7 +205,7 @@ static int single_cpu_hot(const struct report_data *d, struct report_findings *f
 		}
 	if (!others || rest / others > CPU_COLD_AVG_PCT)
 		return 0;
-	if (!(x = finding_add(f, RK_SINGLE_CPU_HOT, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_SINGLE_CPU_HOT, SEV_DEFAULT)))
 		return -ENOMEM;
 	x->subject.cpu = hot;
 	x->weight = d->cpu[hot].busy;
@@ -223,7 +232,7 @@ static bool contended(const struct rp_proc *p)
 	return p->wait_pct >= CONTENTION_WAIT_PCT && p->nvcswch_s >= CONTENTION_NVCSW_S;
 }
 
-static int cpu_contention(const struct report_data *d, struct report_findings *f)
+int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 {
 	const struct rp_proc *worst = NULL;
 	struct rp_finding *x = NULL;
@@ -236,7 +245,7 @@ static int cpu_contention(const struct report_data *d, struct report_findings *f
 			worst = &d->procs[i];
 	if (!worst)
 		return 0;
-	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_DEFAULT)))
 		return -ENOMEM;
 	subject_proc(x, worst);
 	x->weight = worst->wait_pct;
@@ -272,7 +281,7 @@ static int cpu_contention(const struct report_data *d, struct report_findings *f
 	return 0;
 }
 
-static int cpu_throttled(const struct report_data *d, struct report_findings *f)
+int rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->ncgroups; i++) {
 		const struct rp_cgroup *g = &d->cgroups[i];
@@ -283,7 +292,7 @@ static int cpu_throttled(const struct report_data *d, struct report_findings *f)
 		if (!g->has_cpu || g->periods < THROTTLED_MIN_PERIODS ||
 		    share < THROTTLED_PERIODS_PCT)
 			continue;
-		if (!(x = finding_add(f, RK_CPU_THROTTLED, SEV_WARNING)))
+		if (!(x = finding_add(f, RK_CPU_THROTTLED, SEV_DEFAULT)))
 			return -ENOMEM;
 		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
 		for (size_t k = 0; k < g->npids; k++)
@@ -330,13 +339,23 @@ static bool is_cpu_bound(const struct report_data *d, const struct rp_proc *p)
 	       (cpu >= bound_floor(d) && p->top_demand_pct >= CPU_DEMAND_PCT);
 }
 
-int rules_cpu(const struct report_data *d, struct report_findings *f)
+static int cpu_bound_procs(const struct report_data *d, struct report_findings *f, bool kernel)
 {
-	for (size_t i = 0; i < d->nprocs; i++)
-		if (is_cpu_bound(d, &d->procs[i]) && cpu_bound(d, &d->procs[i], f))
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct rp_proc *p = &d->procs[i];
+
+		if (mostly_kernel(p) == kernel && is_cpu_bound(d, p) && cpu_bound(d, p, f))
 			return -ENOMEM;
-	if (cpu_saturated(d, f) || single_cpu_hot(d, f) || cpu_contention(d, f) ||
-	    cpu_throttled(d, f))
-		return -ENOMEM;
+	}
 	return 0;
+}
+
+int rule_cpu_bound_user(const struct report_data *d, struct report_findings *f)
+{
+	return cpu_bound_procs(d, f, false);
+}
+
+int rule_cpu_bound_kernel(const struct report_data *d, struct report_findings *f)
+{
+	return cpu_bound_procs(d, f, true);
 }

@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "report/findings.h"
+#include "report/rules.h"
 #include "report/thresholds.h"
 
-static int disks(const struct report_data *d, struct report_findings *f)
+int rule_disk_saturated(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->ndisks; i++) {
 		const struct rp_disk *k = &d->disks[i];
@@ -15,7 +16,7 @@ static int disks(const struct report_data *d, struct report_findings *f)
 
 		if (k->util_pct < DISK_UTIL_WARN_PCT)
 			continue;
-		if (!(x = finding_add(f, RK_DISK_SATURATED, SEV_WARNING)))
+		if (!(x = finding_add(f, RK_DISK_SATURATED, SEV_DEFAULT)))
 			return -ENOMEM;
 		set_str(x->subject.device, sizeof(x->subject.device), k->name);
 		x->weight = k->util_pct;
@@ -37,7 +38,7 @@ static int disks(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
-static int ifaces(const struct report_data *d, struct report_findings *f)
+int rule_net_drops(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nifaces; i++) {
 		const struct rp_iface *n = &d->ifaces[i];
@@ -46,7 +47,7 @@ static int ifaces(const struct report_data *d, struct report_findings *f)
 
 		if (bad < NET_DROPS_MIN || (double)bad / d->seconds < NET_DROPS_WARN_S)
 			continue;
-		if (!(x = finding_add(f, RK_NET_DROPS, SEV_WARNING)))
+		if (!(x = finding_add(f, RK_NET_DROPS, SEV_DEFAULT)))
 			return -ENOMEM;
 		set_str(x->subject.iface, sizeof(x->subject.iface), n->name);
 		x->weight = (double)bad;
@@ -96,7 +97,7 @@ static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 	if (ns->retrans_segs < TCP_RETRANS_MIN || share < TCP_RETRANS_WARN_PCT)
 		return 0;
 	if (!(x = finding_add(f, RK_TCP_RETRANSMITS,
-			      share >= TCP_RETRANS_CRIT_PCT ? SEV_CRITICAL : SEV_WARNING)))
+			      share >= TCP_RETRANS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = share;
 	netns_words(d, ns, x, where, sizeof(where));
@@ -123,7 +124,7 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 
 	if (!ns->listen_overflows && !ns->listen_drops)
 		return 0;
-	if (!(x = finding_add(f, RK_TCP_LISTEN_OVERFLOWS, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_TCP_LISTEN_OVERFLOWS, SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = (double)ns->listen_drops;
 	netns_words(d, ns, x, where, sizeof(where));
@@ -138,12 +139,18 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 	return 0;
 }
 
-int rules_disk_net(const struct report_data *d, struct report_findings *f)
+int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f)
 {
-	if (disks(d, f) || ifaces(d, f))
-		return -ENOMEM;
 	for (size_t i = 0; i < d->nnetns; i++)
-		if (retransmits(d, &d->netns[i], f) || listen_overflows(d, &d->netns[i], f))
+		if (retransmits(d, &d->netns[i], f))
+			return -ENOMEM;
+	return 0;
+}
+
+int rule_tcp_listen_overflows(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->nnetns; i++)
+		if (listen_overflows(d, &d->netns[i], f))
 			return -ENOMEM;
 	return 0;
 }
@@ -168,7 +175,7 @@ static const char *event_words(enum kmsg_event e)
 static int io_error(const struct rp_kevent *e, struct report_findings *f)
 {
 	struct rp_finding *x =
-	    finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
+	    finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_DEFAULT : SEV_WARNING);
 
 	if (!x)
 		return -ENOMEM;
@@ -203,22 +210,28 @@ static int kernel_event(const struct rp_kevent *e, struct report_findings *f)
 
 #define RP_MAX_OTHER_ERRORS 3 /* plain error lines reported; the rest are counted */
 
-int rules_kernel_log(const struct report_data *d, struct report_findings *f)
+int rule_disk_errors(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->nkevents; i++)
+		if (d->kevents[i].event == KMSG_IO_ERROR && io_error(&d->kevents[i], f))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Hung tasks, lockups, segfaults, other errors (I/O errors and OOM kills have their kinds). */
+int rule_kernel_errors(const struct report_data *d, struct report_findings *f)
 {
 	unsigned other = 0;
 
 	for (size_t i = 0; i < d->nkevents; i++) {
 		const struct rp_kevent *e = &d->kevents[i];
-		int rc = 0;
 
-		if (e->event == KMSG_IO_ERROR)
-			rc = io_error(e, f);
-		else if (e->event == KMSG_OTHER_ERROR && ++other > RP_MAX_OTHER_ERRORS)
+		if (e->event == KMSG_IO_ERROR || e->event == KMSG_OOM_KILL)
 			continue;
-		else if (e->event != KMSG_OOM_KILL)
-			rc = kernel_event(e, f);
-		if (rc)
-			return rc;
+		if (e->event == KMSG_OTHER_ERROR && ++other > RP_MAX_OTHER_ERRORS)
+			continue;
+		if (kernel_event(e, f))
+			return -ENOMEM;
 	}
 	return 0;
 }

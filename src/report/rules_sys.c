@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "report/findings.h"
+#include "report/rules.h"
 #include "report/thresholds.h"
 
-int rules_load(const struct report_data *d, struct report_findings *f)
+int rule_load_uninterruptible(const struct report_data *d, struct report_findings *f)
 {
 	struct rp_finding *x = NULL;
 	char list[400];
@@ -17,7 +18,7 @@ int rules_load(const struct report_data *d, struct report_findings *f)
 		held += d->dtasks[i].whole_window;
 	if (held < LOAD_D_WARN_TASKS)
 		return 0;
-	if (!(x = finding_add(f, RK_LOAD_UNINTERRUPTIBLE, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_LOAD_UNINTERRUPTIBLE, SEV_DEFAULT)))
 		return -ENOMEM;
 	list[0] = '\0';
 	for (size_t i = 0; i < d->ndtasks; i++) {
@@ -88,7 +89,7 @@ static int host_memory(const struct report_data *d, struct report_findings *f)
 	if (psi < PSI_MEM_SOME_WARN_PCT && avail >= MEM_AVAILABLE_WARN_PCT)
 		return 0;
 	if (!(x = finding_add(f, RK_MEMORY_PRESSURE,
-			      psi >= PSI_MEM_SOME_CRIT_PCT ? SEV_CRITICAL : SEV_WARNING)))
+			      psi >= PSI_MEM_SOME_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = psi;
 	top_faulters(d, x, top, sizeof(top));
@@ -116,7 +117,7 @@ static int cgroup_memory(const struct report_data *d, const struct rp_cgroup *g,
 
 	if (!g->has_mem || !hits)
 		return 0;
-	if (!(x = finding_add(f, RK_MEMORY_PRESSURE, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_MEMORY_PRESSURE, SEV_DEFAULT)))
 		return -ENOMEM;
 	set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
 	for (size_t k = 0; k < g->npids; k++)
@@ -174,7 +175,7 @@ static int process_faults(const struct report_data *d, struct report_findings *f
 
 		if (p->majflt_s < MAJFLT_WARN_S || memory_named(f, p->pid))
 			continue;
-		if (!(x = finding_add(f, RK_MEMORY_PRESSURE, SEV_WARNING)))
+		if (!(x = finding_add(f, RK_MEMORY_PRESSURE, SEV_DEFAULT)))
 			return -ENOMEM;
 		subject_proc(x, p);
 		x->weight = p->majflt_s;
@@ -189,14 +190,14 @@ static int process_faults(const struct report_data *d, struct report_findings *f
 	return 0;
 }
 
-static int swapping(const struct report_data *d, struct report_findings *f)
+int rule_swapping(const struct report_data *d, struct report_findings *f)
 {
 	struct rp_finding *x;
 	char top[300];
 
 	if (!d->have_vmstat || d->swapin_s + d->swapout_s < SWAP_WARN_PAGES_S)
 		return 0;
-	if (!(x = finding_add(f, RK_SWAPPING, SEV_WARNING)))
+	if (!(x = finding_add(f, RK_SWAPPING, SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = d->swapin_s + d->swapout_s;
 	top_faulters(d, x, top, sizeof(top));
@@ -213,7 +214,7 @@ static int swapping(const struct report_data *d, struct report_findings *f)
 }
 
 /* OOM kills: from the kernel log, or the vmstat counter when the log is unreadable. */
-static int oom_kills(const struct report_data *d, struct report_findings *f)
+int rule_oom_kill(const struct report_data *d, struct report_findings *f)
 {
 	unsigned logged = 0;
 
@@ -224,7 +225,7 @@ static int oom_kills(const struct report_data *d, struct report_findings *f)
 		if (e->event != KMSG_OOM_KILL)
 			continue;
 		logged++;
-		if (!(x = finding_add(f, RK_OOM_KILL, e->in_window ? SEV_CRITICAL : SEV_WARNING)))
+		if (!(x = finding_add(f, RK_OOM_KILL, e->in_window ? SEV_DEFAULT : SEV_WARNING)))
 			return -ENOMEM;
 		x->subject.pid = e->pid;
 		set_str(x->subject.comm, sizeof(x->subject.comm), e->comm);
@@ -237,7 +238,7 @@ static int oom_kills(const struct report_data *d, struct report_findings *f)
 		finding_ev(x, "age", e->age_s, "s");
 	}
 	if (!logged && d->have_oom_counter && d->oom_kills) {
-		struct rp_finding *x = finding_add(f, RK_OOM_KILL, SEV_CRITICAL);
+		struct rp_finding *x = finding_add(f, RK_OOM_KILL, SEV_DEFAULT);
 
 		if (!x)
 			return -ENOMEM;
@@ -252,13 +253,13 @@ static int oom_kills(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
-int rules_memory(const struct report_data *d, struct report_findings *f)
+int rule_memory_pressure(const struct report_data *d, struct report_findings *f)
 {
 	/* the most specific subject first: a cgroup's limit, then the host, then a process */
 	for (size_t i = 0; i < d->ncgroups; i++)
 		if (cgroup_memory(d, &d->cgroups[i], f))
 			return -ENOMEM;
-	if (host_memory(d, f) || process_faults(d, f) || swapping(d, f) || oom_kills(d, f))
+	if (host_memory(d, f) || process_faults(d, f))
 		return -ENOMEM;
 	return 0;
 }

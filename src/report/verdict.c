@@ -9,41 +9,11 @@
 #include "report/findings.h"
 #include "report/thresholds.h"
 
-/* The resource each kind is about: a resource with a problem is not "checked fine". */
-static const char *kind_resource(enum report_kind k)
-{
-	switch (k) {
-	case RK_CPU_BOUND_USER:
-	case RK_CPU_BOUND_KERNEL:
-	case RK_CPU_CONTENTION:
-		return "processes";
-	case RK_CPU_SATURATED:
-	case RK_SINGLE_CPU_HOT:
-		return "cpu";
-	case RK_CPU_THROTTLED:
-		return "cgroups";
-	case RK_LOAD_UNINTERRUPTIBLE:
-		return "load";
-	case RK_MEMORY_PRESSURE:
-	case RK_SWAPPING:
-	case RK_OOM_KILL:
-		return "memory";
-	case RK_DISK_SATURATED:
-	case RK_DISK_ERRORS:
-		return "disk";
-	case RK_NET_DROPS:
-	case RK_TCP_RETRANSMITS:
-	case RK_TCP_LISTEN_OVERFLOWS:
-		return "network";
-	default:
-		return "kernel-log";
-	}
-}
-
 static bool has_problem(const struct report_findings *f, const char *resource)
 {
 	for (size_t i = 0; i < f->n; i++)
-		if (f->f[i].sev != SEV_INFO && !strcmp(kind_resource(f->f[i].kind), resource))
+		if (f->f[i].sev != SEV_INFO &&
+		    !strcmp(report_resource_name(report_kind_resource(f->f[i].kind)), resource))
 			return true;
 	return false;
 }

@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ "$rc" = 0 ] || fail "exit $rc: $(cat "$tmp/err")"
 jq -e . "$tmp/r.json" >/dev/null || fail "not JSON"
 
-kinds=$(sed -n '/^## Findings/,/^## eBPF/s/^| `\([a-z-]*\)` | .*/"\1"/p' "${SRC:-.}/docs/report.md" | paste -sd, -)
+kinds=$(sed -n '/^## Findings/,/^## eBPF/s/^| <a id="kind-[a-z-]*"><\/a>`\([a-z-]*\)` | .*/"\1"/p' "${SRC:-.}/docs/report.md" | paste -sd, -)
 [ -n "$kinds" ] || fail "no kinds found in docs/report.md"
 check() { jq -e --argjson kinds "[$kinds]" "$1" "$tmp/r.json" >/dev/null || fail "$2: $(head -c 600 "$tmp/r.json")"; }
 check '(.host | (.hostname | type) == "string" and (.cpus | type) == "number")

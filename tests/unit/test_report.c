@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/findings.h"
+#include "report/kinds.h"
 #include "report/report.h"
 #include "report/thresholds.h"
 #include "unit.h"
@@ -613,6 +614,85 @@ TEST(sentences_without_psi_name_no_psi_figure)
 	report_findings_release(&f);
 }
 
+/* One kinds-table row as docs/report.md writes it: anchor, name, resource, severity. */
+struct doc_kind {
+	char anchor[64], name[64], resource[32], sev[16];
+};
+
+/* The cells of "| <a id=\"kind-X\"></a>`X` | resource | fires | severity ... |". */
+static bool doc_kind_parse(const char *line, struct doc_kind *k)
+{
+	const char *p = strstr(line, "<a id=\""), *q;
+
+	if (strncmp(line, "| <a id=\"kind-", 14) || !p)
+		return false;
+	if (sscanf(p, "<a id=\"%63[^\"]\"></a>`%63[^`]` | %31[^ |] |", k->anchor, k->name,
+		   k->resource) != 3)
+		return false;
+	q = strchr(strchr(p, '|') + 1, '|'); /* after resource */
+	q = q ? strchr(q + 1, '|') : NULL;   /* after "fires when" */
+	return q && sscanf(q + 1, " %15[a-z]", k->sev) == 1;
+}
+
+TEST(kinds_table_matches_the_docs)
+{
+	FILE *doc = fopen("docs/report.md", "r");
+	char line[4096];
+	int n = 0;
+
+	ASSERT_TRUE(doc != NULL); /* tests run from the top of the tree */
+	while (fgets(line, sizeof(line), doc)) {
+		struct doc_kind k;
+		const struct report_kind_row *r;
+		char anchor[80];
+
+		if (!doc_kind_parse(line, &k))
+			continue;
+		r = report_kind_row((enum report_kind)n);
+		if (!r) {
+			fclose(doc);
+			UNIT_FAIL_("docs/report.md has a kind the code lacks: %s", k.name);
+		}
+		snprintf(anchor, sizeof(anchor), "report.md#%s", k.anchor);
+		if (strcmp(r->name, k.name) ||
+		    strcmp(report_resource_name(r->resource), k.resource) ||
+		    strcmp(report_sev_name(r->sev), k.sev) || strcmp(r->anchor, anchor)) {
+			fclose(doc);
+			UNIT_FAIL_("kind %d: docs say %s %s %s #%s, the table %s %s %s %s", n,
+				   k.name, k.resource, k.sev, k.anchor, r->name,
+				   report_resource_name(r->resource), report_sev_name(r->sev),
+				   r->anchor);
+		}
+		n++;
+	}
+	fclose(doc);
+	ASSERT_EQ(n, RK_COUNT);
+	for (int i = 0; i < RK_COUNT; i++) {
+		const struct report_kind_row *r = report_kind_row((enum report_kind)i);
+
+		ASSERT_EQ(r->kind, i); /* rows in enum order: findings sort by it */
+		ASSERT_TRUE(r->rule != NULL);
+		ASSERT_TRUE(r->resource < RES_COUNT);
+		ASSERT_TRUE(r->sev <= SEV_INFO);
+		ASSERT_STREQ(report_kind_name((enum report_kind)i), r->name);
+	}
+}
+
+/* A rule that asks for the default gets its row's severity. */
+TEST(default_severity_comes_from_the_table)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.swapin_s = SWAP_WARN_PAGES_S;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.n, 1);
+	ASSERT_EQ(f.f[0].kind, RK_SWAPPING);
+	ASSERT_EQ(f.f[0].sev, report_kind_row(RK_SWAPPING)->sev);
+	report_findings_release(&f);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
@@ -638,6 +718,8 @@ int main(void)
 	RUN(&st, kernel_log_events);
 	RUN(&st, placement_sentences);
 	RUN(&st, sentences_without_psi_name_no_psi_figure);
+	RUN(&st, kinds_table_matches_the_docs);
+	RUN(&st, default_severity_comes_from_the_table);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
 }

@@ -1,0 +1,30 @@
+/*
+ * The kinds of finding, one row each (sysstat's act[] for the report): the
+ * stable name, the resource it is about, the rule that finds it, the
+ * severity it is raised with unless the rule says otherwise, and its anchor
+ * in docs/report.md. report_evaluate walks this table; live, recorded and
+ * collected windows all go through it. Adding a kind over data the window
+ * already has: an enum entry in report.h, a row in kinds.c, the rule
+ * (declared in rules.h), its doc row and its unit test.
+ */
+#ifndef TRIAGE_REPORT_KINDS_H
+#define TRIAGE_REPORT_KINDS_H
+
+#include "report/report.h"
+
+/* Adds what it finds in d to f; returns 0 or -ENOMEM. */
+typedef int (*report_rule_fn)(const struct report_data *d, struct report_findings *f);
+
+struct report_kind_row {
+	enum report_kind kind;
+	const char *name;
+	enum report_resource resource;
+	report_rule_fn rule;
+	enum report_sev sev; /* the severity unless the rule's figures say otherwise */
+	const char *anchor;  /* in docs/report.md */
+};
+
+/* The row of k (every kind has one; NULL only for an out-of-range value). */
+const struct report_kind_row *report_kind_row(enum report_kind k);
+
+#endif

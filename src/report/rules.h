@@ -1,0 +1,27 @@
+/* Internal to src/report: one rule per kind, named in the kinds table (kinds.c). */
+#ifndef TRIAGE_REPORT_RULES_H
+#define TRIAGE_REPORT_RULES_H
+
+#include "report/report.h"
+
+/* rules_cpu.c */
+int rule_cpu_bound_user(const struct report_data *d, struct report_findings *f);
+int rule_cpu_bound_kernel(const struct report_data *d, struct report_findings *f);
+int rule_cpu_saturated(const struct report_data *d, struct report_findings *f);
+int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f);
+int rule_cpu_contention(const struct report_data *d, struct report_findings *f);
+int rule_cpu_throttled(const struct report_data *d, struct report_findings *f);
+/* rules_sys.c */
+int rule_load_uninterruptible(const struct report_data *d, struct report_findings *f);
+int rule_memory_pressure(const struct report_data *d, struct report_findings *f);
+int rule_swapping(const struct report_data *d, struct report_findings *f);
+int rule_oom_kill(const struct report_data *d, struct report_findings *f);
+/* rules_io.c */
+int rule_disk_saturated(const struct report_data *d, struct report_findings *f);
+int rule_disk_errors(const struct report_data *d, struct report_findings *f);
+int rule_net_drops(const struct report_data *d, struct report_findings *f);
+int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f);
+int rule_tcp_listen_overflows(const struct report_data *d, struct report_findings *f);
+int rule_kernel_errors(const struct report_data *d, struct report_findings *f);
+
+#endif
