@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "procfs/task_info.h"
 #include "util/grow.h"
 
 enum { C_UTIME, C_STIME, C_WTIME, C_NVCSW, C_NIVCSW, C_READ, C_WRITE, NCTR };
@@ -61,39 +62,19 @@ void group_table_free(struct group_table *gt)
 	free(gt);
 }
 
-void cgroup_path_parse(const char *buf, char *out, size_t size)
-{
-	const char *line = buf, *pick = NULL;
-
-	while (line && *line) {
-		const char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		const char *nl = strchr(line, '\n');
-
-		if (c2 && (!strncmp(line, "0::", 3) ||
-			   (!pick && strstr(c1, "cpu") && strstr(c1, "cpu") < c2)))
-			pick = c2 + 1;
-		line = nl ? nl + 1 : NULL;
-	}
-	if (!pick)
-		pick = "/";
-	snprintf(out, size, "%.*s", (int)strcspn(pick, "\n"), pick);
-}
-
 static void group_name(const struct group_table *gt, const struct proc_row *r, char *out,
 		       size_t size)
 {
-	char path[64], buf[4096];
-	ssize_t n;
+	struct task_cgroups cg;
 
 	switch (gt->by) {
 	case GROUP_PID:
 		snprintf(out, size, "%s/%d", r->comm, (int)r->pid);
 		return;
 	case GROUP_CGROUP:
-		snprintf(path, sizeof(path), "%d/cgroup", (int)r->pid);
-		n = procfs_read(gt->pf, path, buf, sizeof(buf));
-		buf[n > 0 ? n : 0] = '\0';
-		cgroup_path_parse(buf, out, size);
+		if (task_read_cgroups(gt->pf, r->pid, &cg))
+			memset(&cg, 0, sizeof(cg)); /* gone, or unreadable: the root */
+		snprintf(out, size, "%s", task_cgroups_cpu_path(&cg));
 		return;
 	default:
 		snprintf(out, size, "%s", r->comm);

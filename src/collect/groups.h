@@ -28,7 +28,4 @@ int group_table_add(void *gt, const struct proc_row *r);
 /* After the rows: the top groups by CPU seconds into m. */
 int group_table_metrics(struct group_table *gt, unsigned top, struct metric_set *m);
 
-/* The cgroup path a /proc/PID/cgroup text names: v2's "0::", else v1's cpu controller. */
-void cgroup_path_parse(const char *buf, char *out, size_t size);
-
 #endif

@@ -111,6 +111,10 @@ int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
 						  path_len);
 					out->has_freezer = true;
 				}
+				if (has_controller(ctl, ctl_len, "cpu")) {
+					copy_span(out->cpu, sizeof(out->cpu), path, path_len);
+					out->has_cpu = true;
+				}
 				if (path_len > strlen(deepest_v1))
 					copy_span(deepest_v1, sizeof(deepest_v1), path, path_len);
 			}
@@ -125,6 +129,13 @@ int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
 	else
 		strcpy(out->display, "/");
 	return any ? 0 : -EINVAL;
+}
+
+const char *task_cgroups_cpu_path(const struct task_cgroups *cg)
+{
+	if (cg->has_unified)
+		return cg->unified;
+	return cg->has_cpu ? cg->cpu : "/";
 }
 
 int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size)

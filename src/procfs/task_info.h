@@ -35,8 +35,9 @@ int kstack_parse(const char *buf, size_t len, struct kstack *out);
 struct task_cgroups {
 	char unified[CGROUP_PATH_MAX]; /* "0::" line (cgroup v2), "" if none */
 	char freezer[CGROUP_PATH_MAX]; /* v1 "freezer" controller, "" if none */
+	char cpu[CGROUP_PATH_MAX];     /* v1 "cpu" controller, "" if none */
 	char display[CGROUP_PATH_MAX]; /* the most specific path, for reports */
-	bool has_unified, has_freezer;
+	bool has_unified, has_freezer, has_cpu;
 };
 
 /*
@@ -45,6 +46,13 @@ struct task_cgroups {
  * deeper; it is "/" when every hierarchy does.
  */
 int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out);
+
+/*
+ * The group whose CPU accounting holds the task: the v2 path ("0::") when
+ * there is one, else the v1 "cpu" controller's (not cpuset's, not a lone
+ * cpuacct's), else "/".
+ */
+const char *task_cgroups_cpu_path(const struct task_cgroups *cg);
 
 /* Reads <proc>/PID/task/TID/wchan; a "0" or empty wchan gives "". */
 int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size);

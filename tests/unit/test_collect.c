@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "collect/groups.h"
 #include "collect/http.h"
 #include "collect/model.h"
+#include "procfs/task_info.h"
 #include "report/findings.h"
 #include "unit.h"
 
@@ -172,17 +174,28 @@ TEST(openmetrics_accept)
 	ASSERT_TRUE(!http_wants_openmetrics(NULL));
 }
 
+/* The group collect --group-by cgroup names for a /proc/PID/cgroup text. */
+static const char *cpu_group(const char *text, struct task_cgroups *cg)
+{
+	if (task_cgroups_parse(text, strlen(text), cg))
+		memset(cg, 0, sizeof(*cg));
+	return task_cgroups_cpu_path(cg);
+}
+
 TEST(cgroup_path)
 {
-	char out[64];
+	struct task_cgroups cg;
 
-	cgroup_path_parse("0::/system.slice/carbon.service\n", out, sizeof(out));
-	ASSERT_STREQ(out, "/system.slice/carbon.service");
-	cgroup_path_parse("12:pids:/p\n4:cpu,cpuacct:/batch\n1:name=systemd:/user\n", out,
-			  sizeof(out));
-	ASSERT_STREQ(out, "/batch");
-	cgroup_path_parse("", out, sizeof(out));
-	ASSERT_STREQ(out, "/");
+	ASSERT_STREQ(cpu_group("0::/system.slice/carbon.service\n", &cg),
+		     "/system.slice/carbon.service");
+	ASSERT_STREQ(cpu_group("12:pids:/p\n4:cpu,cpuacct:/batch\n1:name=systemd:/user\n", &cg),
+		     "/batch");
+	ASSERT_STREQ(cpu_group("", &cg), "/");
+	/* cpuset and cpuacct are other controllers than cpu */
+	ASSERT_STREQ(cpu_group("5:cpuset:/pinned\n4:cpu,cpuacct:/batch\n", &cg), "/batch");
+	ASSERT_STREQ(cpu_group("5:cpuacct:/acct\n", &cg), "/");
+	/* a hybrid layout: the v2 line wins over v1's cpu controller */
+	ASSERT_STREQ(cpu_group("4:cpu:/batch\n0::/user.slice\n", &cg), "/user.slice");
 }
 
 static double find(const struct metric_set *m, enum metric_id id, const char *g, const char *l1)
