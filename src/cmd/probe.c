@@ -13,7 +13,7 @@
 #include "common.h"
 #include "help/probe.h"
 #include "probe/session.h"
-#include "probe/probe_cmds.h"
+#include "probe_cmds.h"
 
 static const struct cmd probes[] = {
 	{ "syscalls", probe_syscalls_main,

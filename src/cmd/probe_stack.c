@@ -12,7 +12,7 @@
 
 #include "cmd.h"
 #include "common.h"
-#include "probe/probe_cmds.h"
+#include "probe_cmds.h"
 #include "probe/stackprobe.h"
 #include "util/parse.h"
 

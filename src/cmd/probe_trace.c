@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "common.h"
 #include "probe/session.h"
-#include "probe/probe_cmds.h"
+#include "probe_cmds.h"
 #include "probe/trace.h"
 #include "util/json.h"
 

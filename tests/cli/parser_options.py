@@ -19,7 +19,7 @@ SOURCES = {
     "doctor": ["src/cmd/doctor.c"],
     "version": ["src/cmd/version.c"],
     "probe": ["src/cmd/probe.c", "src/cmd/probe_syscalls.c", "src/cmd/probe_trace.c",
-              "src/cmd/probe_stack.c", "src/probe/probe_cmds.h"],
+              "src/cmd/probe_stack.c", "src/cmd/probe_cmds.h"],
     "u32": ["src/cmd/u32.c", "src/cmd/u32_tools.c", "src/u32/profile.c"],
     "pidstat": ["src/pidstat/opts.c", "src/cmd/pidstat.c"],
     "record": ["src/cmd/record.c"],
