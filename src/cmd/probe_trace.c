@@ -8,6 +8,7 @@
 #include "probe/session.h"
 #include "probe_cmds.h"
 #include "probe/trace.h"
+#include "runloop/clock.h"
 #include "util/json.h"
 
 #define NAME "trace"
@@ -24,7 +25,7 @@ static void on_attached(void *ctx, const struct probe_target *t)
 {
 	struct tr_out *o = ctx;
 
-	o->start_ns = probe_now_ns();
+	o->start_ns = runloop_mono_ns();
 	o->attached = true;
 	probe_cmd_announce("syscalls", t);
 }

@@ -13,13 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "runloop/clock.h"
 
 int graphite_out_init(struct graphite_out *g, const char *hostport, size_t max_batches)
 {
@@ -214,15 +208,15 @@ void graphite_tick(struct graphite_out *g, double now)
 
 int graphite_flush(struct graphite_out *g, double timeout)
 {
-	double end = mono_now() + timeout;
+	double end = runloop_mono_s() + timeout;
 
-	while (graphite_pending_points(g) && mono_now() < end) {
+	while (graphite_pending_points(g) && runloop_mono_s() < end) {
 		if (g->fd < 0) {
 			g->next_try = 0;
-			try_connect(g, mono_now());
+			try_connect(g, runloop_mono_s());
 		}
 		if (g->fd >= 0 && send_some(g)) {
-			disconnect(g, mono_now());
+			disconnect(g, runloop_mono_s());
 			continue;
 		}
 		if (g->fd >= 0 && graphite_pending_points(g)) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "runloop/clock.h"
+
 #define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
 #define CT_OM "application/openmetrics-text; version=1.0.0; charset=utf-8"
 #define CT_JSON "application/json"
@@ -23,14 +25,6 @@ struct http_server {
 	char *report;
 	size_t report_len;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 bool http_wants_openmetrics(const char *accept)
 {
@@ -129,7 +123,7 @@ static enum MHD_Result serve_health(struct http_server *hs, struct MHD_Connectio
 	pthread_mutex_lock(&hs->lock);
 	at = hs->published_at;
 	pthread_mutex_unlock(&hs->lock);
-	status = http_health(at, mono_now(), hs->interval, text, sizeof(text));
+	status = http_health(at, runloop_mono_s(), hs->interval, text, sizeof(text));
 	return reply_text(c, (unsigned)status, text);
 }
 
@@ -236,7 +230,7 @@ void http_server_publish(struct http_server *hs, struct metric_set *m)
 	pthread_mutex_lock(&hs->lock);
 	tmp = hs->published;
 	hs->published = *m;
-	hs->published_at = mono_now();
+	hs->published_at = runloop_mono_s();
 	*m = tmp;
 	pthread_mutex_unlock(&hs->lock);
 }

@@ -16,6 +16,7 @@
 #include "procfs/host.h"
 #include "procfs/procfs.h"
 #include "report/report.h"
+#include "runloop/clock.h"
 #include "util/json.h"
 
 #define FLUSH_SECONDS 5.0
@@ -43,14 +44,6 @@ void collect_default_prefix(const char *nodename, char *buf, size_t size)
 
 	snprintf(shortname, sizeof(shortname), "%.*s", (int)strcspn(nodename, "."), nodename);
 	snprintf(buf, size, "triage.%s", shortname[0] ? shortname : "localhost");
-}
-
-static double clock_s(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int collector_open(struct collector *c, const struct collect_opts *o)
@@ -140,7 +133,7 @@ static int window_findings(struct collector *c, struct report_data *d)
 /* One sample of everything into c->m, stamped ts. */
 static int collector_sample(struct collector *c, int64_t ts)
 {
-	double cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	double cpu0 = runloop_clock_s(CLOCK_THREAD_CPUTIME_ID);
 	const struct pidstat_table *tb;
 	struct report_data d;
 	struct report_host_view hv;
@@ -169,7 +162,7 @@ static int collector_sample(struct collector *c, int64_t ts)
 				     (double)graphite_pending_points(&c->g));
 	}
 	rc = rc ? rc : metric_add(&c->m, M_SAMPLE_SECONDS, NULL, NULL, c->sample_cpu);
-	c->sample_cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	c->sample_cpu = runloop_clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	return rc;
 }
 
@@ -188,7 +181,7 @@ static int send_graphite(struct collector *c)
 		return -ENOMEM;
 	}
 	graphite_enqueue(&c->g, text, len, n);
-	graphite_tick(&c->g, clock_s(CLOCK_MONOTONIC));
+	graphite_tick(&c->g, runloop_mono_s());
 	return 0;
 }
 
@@ -202,7 +195,7 @@ static int send_graphite(struct collector *c)
  */
 static void sleep_until(const struct collect_opts *o, double deadline)
 {
-	double mono = clock_s(CLOCK_MONOTONIC) + deadline - clock_s(CLOCK_REALTIME);
+	double mono = runloop_mono_s() + deadline - runloop_clock_s(CLOCK_REALTIME);
 	struct timespec ts = { .tv_sec = (time_t)mono };
 
 	ts.tv_nsec = (long)((mono - (double)ts.tv_sec) * 1e9);
@@ -213,7 +206,7 @@ static int run_loop(struct collector *c)
 {
 	const struct collect_opts *o = c->o;
 	double iv = o->interval;
-	double next = floor(clock_s(CLOCK_REALTIME) / iv) * iv;
+	double next = floor(runloop_clock_s(CLOCK_REALTIME) / iv) * iv;
 	bool connected = false;
 	int rc = 0;
 
@@ -231,8 +224,8 @@ static int run_loop(struct collector *c)
 		next += iv;
 		/* a late sample is taken at once with its own timestamp; only one
 		 * more than an interval late skips ahead (aligned) */
-		if (next + iv < clock_s(CLOCK_REALTIME))
-			next = ceil(clock_s(CLOCK_REALTIME) / iv) * iv;
+		if (next + iv < runloop_clock_s(CLOCK_REALTIME))
+			next = ceil(runloop_clock_s(CLOCK_REALTIME) / iv) * iv;
 		sleep_until(o, next);
 	}
 	if (c->have_graphite && graphite_flush(&c->g, FLUSH_SECONDS))
@@ -251,7 +244,8 @@ int collect_run(const struct collect_opts *o)
 	if (!rc && o->once) {
 		double iv = o->interval;
 
-		rc = collector_sample(&c, (int64_t)(floor(clock_s(CLOCK_REALTIME) / iv) * iv));
+		rc = collector_sample(&c,
+				      (int64_t)(floor(runloop_clock_s(CLOCK_REALTIME) / iv) * iv));
 		if (!rc && o->json)
 			rc = render_json(&c.m, c.prefix, o->out);
 		else if (!rc && render_graphite(&c.m, c.prefix, o->out) < 0)

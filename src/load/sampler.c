@@ -11,14 +11,6 @@
 #include "runloop/clock.h"
 #include "runloop/fdlimit.h"
 
-static double clock_s(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget)
 {
 	int err;
@@ -63,7 +55,7 @@ static double source_now(const struct load_source *s)
 	ssize_t n;
 
 	if (!s->fixture)
-		return clock_s(CLOCK_MONOTONIC);
+		return runloop_mono_s();
 	n = procfs_read(s->pf, "uptime", buf, sizeof(buf));
 	if (n <= 0 || uptime_parse(buf, (size_t)n, &cs))
 		return 0;
@@ -99,7 +91,7 @@ static int poll_kernel(struct loop *L, char *text, size_t size, double *now)
 /* One task scan, after the kernel's side was read; measures its CPU cost. */
 static int scan(struct loop *L, const char *text, double now, bool first)
 {
-	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), cost;
+	double cpu0 = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID), cost;
 	struct load_snapshot snap;
 	int err = load_snapshot_take(L->src.pf, &L->scan, &snap);
 
@@ -112,7 +104,7 @@ static int scan(struct loop *L, const char *text, double now, bool first)
 	err = load_watch_add_scan(&L->ws, &snap);
 	L->threads = snap.threads_scanned;
 	load_snapshot_release(&snap);
-	cost = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	cost = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	L->cost_avg = first ? cost : 0.8 * L->cost_avg + 0.2 * cost;
 	L->samples_since_print++;
 	return err;
@@ -123,15 +115,16 @@ static int emit_report(struct loop *L, double now, watch_emit_fn emit, void *ctx
 	struct watch_report r;
 	struct verdict_input in;
 	struct load_verdict v;
-	double wall = L->src.fixture ? now - L->ws.start : clock_s(CLOCK_MONOTONIC) - L->wall_start;
+	double wall = L->src.fixture ? now - L->ws.start : runloop_mono_s() - L->wall_start;
 	double span = now - L->last_print;
 
 	if (load_watch_report_build(&L->ws, now, L->o->top, &r))
 		return -ENOMEM;
 	r.rate_hz = span > 0 ? L->samples_since_print / span : 0;
 	r.scan_ms = L->cost_avg * 1e3;
-	r.cpu_pct =
-	    wall > 0 ? 100.0 * (clock_s(CLOCK_PROCESS_CPUTIME_ID) - L->cpu_start) / wall : 0;
+	r.cpu_pct = wall > 0
+			? 100.0 * (runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID) - L->cpu_start) / wall
+			: 0;
 	r.threads = L->threads;
 	r.realtime = L->rt;
 	load_verdict_input_from_watch(&r, &L->ws, &in);
@@ -180,9 +173,9 @@ static int maybe_report(struct loop *L, double now, watch_emit_fn emit, void *ct
 static int run_loop(struct loop *L, watch_emit_fn emit, void *ctx)
 {
 	double now = 0;
-	double next_scan = clock_s(CLOCK_MONOTONIC) +
-			   load_watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
-							L->o->min_period_s, L->o->max_period_s);
+	double next_scan =
+	    runloop_mono_s() + load_watch_period_for_budget(L->cost_avg, 0.85 * L->o->budget,
+							    L->o->min_period_s, L->o->max_period_s);
 	char text[256];
 	int err;
 
@@ -192,8 +185,8 @@ static int run_loop(struct loop *L, watch_emit_fn emit, void *ctx)
 		if (!err)
 			load_watch_kernel_tick(&L->ws, text, now);
 		/* A fixture step is one scan; live scans run as often as the budget allows. */
-		if (!err && (L->src.fixture || clock_s(CLOCK_MONOTONIC) >= next_scan)) {
-			double start = clock_s(CLOCK_MONOTONIC);
+		if (!err && (L->src.fixture || runloop_mono_s() >= next_scan)) {
+			double start = runloop_mono_s();
 
 			err = scan(L, text, now, false);
 			/* Aim below the budget: polls, clocks and reports cost too. */
@@ -240,8 +233,8 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	}
 	runloop_stop_init(&L.stop);
 	runloop_stop_arm(&L.stop);
-	L.cpu_start = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-	L.wall_start = clock_s(CLOCK_MONOTONIC);
+	L.cpu_start = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	L.wall_start = runloop_mono_s();
 	err = poll_kernel(&L, text, sizeof(text), &now);
 	if (!err)
 		err = scan(&L, text, now, true);

@@ -8,14 +8,7 @@
 
 #include "procfs/procfs.h"
 #include "procfs/tasksrc.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "runloop/clock.h"
 
 void doctor_task_source_check(struct doc_report *r)
 {
@@ -33,9 +26,9 @@ void doctor_task_source_check(struct doc_report *r)
 		procfs_close(pf);
 		return;
 	}
-	t0 = now_ms();
+	t0 = runloop_mono_s() * 1e3;
 	err = task_source_scan(s, &set, 0);
-	t1 = now_ms();
+	t1 = runloop_mono_s() * 1e3;
 	if (task_source_door(s) == TASK_DOOR_BPF)
 		doc_add(
 		    r, "task_source", DOC_OK, NULL,

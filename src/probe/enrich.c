@@ -18,6 +18,7 @@
 #include "probe/stackprobe.h"
 #include "probe/syscalls.h"
 #include "procfs/procfs.h"
+#include "runloop/clock.h"
 
 #define ENRICH_DEFAULT_HZ 49
 
@@ -152,7 +153,7 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 	}
 	if (!e->part[PART_PROFILE].err || !e->part[PART_DSTATE].err)
 		symbolizer(e); /* kallsyms now, so queries after the window are quick */
-	e->start_ns = probe_now_ns();
+	e->start_ns = runloop_mono_ns();
 	*out = e;
 	return 0;
 }
@@ -165,7 +166,7 @@ int probe_enrich_stop(struct probe_enrich *e)
 		return 0;
 	for (int i = 0; i < PART_COUNT; i++)
 		part_detach(&e->part[i], i);
-	e->stop_ns = probe_now_ns();
+	e->stop_ns = runloop_mono_ns();
 	e->stopped = true;
 	if (e->part[PART_DSTATE].skel && !e->part[PART_DSTATE].err)
 		offcpu_flush_pending(e->part[PART_DSTATE].skel, e->pf, e->stop_ns);
@@ -196,7 +197,7 @@ int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_par
 
 double probe_enrich_seconds(const struct probe_enrich *e)
 {
-	int64_t end = e->stopped ? e->stop_ns : probe_now_ns();
+	int64_t end = e->stopped ? e->stop_ns : runloop_mono_ns();
 
 	return (double)(end - e->start_ns) / 1e9;
 }

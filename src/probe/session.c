@@ -17,6 +17,7 @@
 #include "common.h"
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
+#include "runloop/clock.h"
 #include "util/caps.h"
 #include "util/parse.h"
 #include "util/text.h"
@@ -291,14 +292,6 @@ void probe_skel_stop(const struct probe_skel_ops *ops, void **skel)
 	*skel = NULL;
 }
 
-int64_t probe_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int open_pidfd(int pid)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -362,7 +355,7 @@ int probe_loop_init(struct probe_loop *l, const struct probe_opts *opts)
 
 int64_t probe_loop_start(struct probe_loop *l)
 {
-	int64_t now = probe_now_ns();
+	int64_t now = runloop_mono_ns();
 
 	if (l->timerfd >= 0) {
 		int err = arm_interval(l->timerfd, l->interval_ns);
@@ -381,7 +374,7 @@ static int poll_timeout_ms(const struct probe_loop *l)
 
 	if (!l->deadline_ns)
 		return -1;
-	left = l->deadline_ns - probe_now_ns();
+	left = l->deadline_ns - runloop_mono_ns();
 	if (left <= 0)
 		return 0;
 	return (int)((left + 999999) / 1000000);

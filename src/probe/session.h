@@ -235,7 +235,4 @@ void probe_loop_release(struct probe_loop *l);
 /* Describes the target for a status line: "pid 123" or "comm 'x'" (sanitized). */
 void probe_target_describe(const struct probe_target *t, char *buf, size_t len);
 
-/* CLOCK_MONOTONIC in ns (the clock of bpf_ktime_get_ns()). */
-int64_t probe_now_ns(void);
-
 #endif

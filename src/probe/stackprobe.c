@@ -12,6 +12,7 @@
 #include "common.h"
 #include "bpf/stackprobes.h"
 #include "probe/stackprobe.h"
+#include "runloop/clock.h"
 #include "util/text.h"
 
 void sp_opts_init(struct sp_opts *o)
@@ -203,7 +204,7 @@ static int sp_session_wait(struct sp_session *s, const struct sp_opts *o, const 
 				sp_symbolizer_refresh(s->syms);
 			continue;
 		}
-		s->end_ns = probe_now_ns();
+		s->end_ns = runloop_mono_ns();
 		s->end_reason = end_reason(ev);
 		if (s->end_reason)
 			return 0;

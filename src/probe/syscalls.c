@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runloop/clock.h"
+
 #if TRIAGE_HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -227,7 +229,7 @@ static int emit_report(struct sc_state *st, const struct probe_opts *opts,
 {
 	struct sc_snapshot *cur = &st->snap[st->cur], *prev = &st->snap[!st->cur];
 	struct sc_report r = { .target = opts->target };
-	int64_t now = probe_now_ns();
+	int64_t now = runloop_mono_ns();
 	int err = take_snapshot(st->skel, st->hist, cur);
 
 	if (err)

@@ -9,6 +9,7 @@
 #include "probe/syscall_names.h"
 #include "probe/syscalls.h"
 #include "probe/trace_decode.h"
+#include "runloop/clock.h"
 #include "util/text.h"
 
 int tr_parse_syscalls(const char *list, int *nrs, int max, char *bad, size_t badlen)
@@ -272,7 +273,7 @@ static int run_attached(struct probe_loop *loop, struct trace_bpf *skel, struct 
 			st->sink->attached(st->sink->ctx, &opts->target);
 		err = consume_loop(loop, rb, st, stage);
 		st->sum->lost = read_lost(skel);
-		st->sum->elapsed_s = (double)(probe_now_ns() - start) / 1e9;
+		st->sum->elapsed_s = (double)(runloop_mono_ns() - start) / 1e9;
 	}
 	ring_buffer__free(rb);
 	return err;

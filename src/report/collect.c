@@ -53,22 +53,6 @@ static double ts_s(const struct timespec *ts)
 	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts_s(&ts);
-}
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts_s(&ts);
-}
-
 /* Network namespaces to read: our own, then one process of each other one. */
 static void find_netns(const struct procfs *pf, struct window *w)
 {
@@ -187,10 +171,10 @@ static double task_period(const struct window *w)
 /* The first sample, whose cost sets the task period. */
 static int first_sample(struct window *w)
 {
-	double c0 = cpu_s();
+	double c0 = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	int rc = take_task_sample(w);
 
-	w->sample_cost = cpu_s() - c0;
+	w->sample_cost = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	w->task_period = task_period(w);
 	w->next_task = w->task_period;
 	sample_runnable(w->pf, w, !w->host.fixture);
@@ -236,7 +220,7 @@ static int window_run(struct window *w)
 	}
 	if (!rc)
 		rc = take_task_sample(w);
-	w->t1 = mono_s();
+	w->t1 = runloop_mono_s();
 	return rc;
 }
 
@@ -409,7 +393,7 @@ int report_window_sample(struct report_window *rw, struct report_data *d, bool *
 {
 	struct window *w = &rw->w;
 	int rc = task_sampler_sample(w->ts);
-	double now = mono_s();
+	double now = runloop_mono_s();
 
 	*have = false;
 	if (rc)

@@ -56,6 +56,27 @@ void runloop_clock_window(struct runloop_clock *c, const struct timespec *span)
 	c->has_end = true;
 }
 
+double runloop_clock_s(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double runloop_mono_s(void)
+{
+	return runloop_clock_s(CLOCK_MONOTONIC);
+}
+
+int64_t runloop_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * RUNLOOP_NS_PER_S + ts.tv_nsec;
+}
+
 struct timespec runloop_seconds(double s)
 {
 	struct timespec ts = { 0, 0 };

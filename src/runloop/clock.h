@@ -17,6 +17,7 @@
 #define TRIAGE_RUNLOOP_CLOCK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "procfs/host.h"
@@ -89,6 +90,15 @@ int runloop_clock_wait(struct runloop_clock *c);
  * meta epoch until step 2, then stepN/time.
  */
 time_t runloop_clock_now(const struct runloop_clock *c);
+
+/*
+ * The clocks everything else reads: seconds on clock id (CLOCK_MONOTONIC for
+ * durations and deadlines, CLOCK_*_CPUTIME_ID for costs, CLOCK_REALTIME for
+ * wall-time grids), and CLOCK_MONOTONIC in seconds and in nanoseconds.
+ */
+double runloop_clock_s(clockid_t id);
+double runloop_mono_s(void);
+int64_t runloop_mono_ns(void);
 
 /* One sample; k counts from 0. Nonzero ends the loop (< 0: an error). */
 typedef int (*runloop_sample_fn)(void *ctx, unsigned k);
