@@ -1,5 +1,4 @@
 #include "procfs/task_stat_cache.h"
-#include "util/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +10,7 @@
 void task_stat_cache_init(struct task_stat_cache *c, size_t max_fds)
 {
 	memset(c, 0, sizeof(*c));
+	kmerge_init(&c->fds, sizeof(struct task_stat_fd));
 	c->budget.left = (long)max_fds;
 }
 
@@ -22,49 +22,41 @@ static void close_all(struct task_stat_cache *c, struct task_stat_fd *e, size_t 
 
 void task_stat_cache_release(struct task_stat_cache *c)
 {
-	close_all(c, c->old, c->nold);
-	close_all(c, c->cur, c->ncur);
-	free(c->old);
-	free(c->cur);
+	close_all(c, kmerge_at(&c->fds, 0), c->fds.nlast);
+	close_all(c, kmerge_next_at(&c->fds, 0), c->fds.nnext);
+	kmerge_release(&c->fds);
 	memset(c, 0, sizeof(*c));
 }
 
 void task_stat_cache_begin(struct task_stat_cache *c)
 {
-	c->ncur = 0;
-	c->pos = 0;
+	kmerge_begin(&c->fds);
 }
 
-static int key_cmp(pid_t p1, pid_t t1, pid_t p2, pid_t t2)
+static int fd_cmp(const void *entry, const void *key)
 {
-	if (p1 != p2)
-		return p1 < p2 ? -1 : 1;
-	return t1 < t2 ? -1 : t1 > t2;
+	const struct task_stat_fd *a = entry, *b = key;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
 }
 
 /* The kept fd of pid/tid from the previous scan, or -1; closes those passed over. */
 static int take_old(struct task_stat_cache *c, pid_t pid, pid_t tid)
 {
-	while (c->pos < c->nold) {
-		struct task_stat_fd *e = &c->old[c->pos];
-		int cmp = key_cmp(e->pid, e->tid, pid, tid);
+	const struct task_stat_fd key = { pid, tid, -1 };
+	struct task_stat_fd *e;
 
-		if (cmp > 0)
-			return -1;
-		c->pos++;
-		if (cmp == 0)
-			return e->fd;
+	while ((e = kmerge_pass(&c->fds, &key, fd_cmp)))
 		procfs_kept_close(&e->fd, &c->budget); /* not listed any more: the task is gone */
-	}
-	return -1;
+	e = kmerge_take(&c->fds, &key, fd_cmp);
+	return e ? e->fd : -1;
 }
 
 static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 {
-	if (util_grow(&c->cur, &c->cap_cur, c->ncur + 1, sizeof(*c->cur)))
-		return -ENOMEM;
-	c->cur[c->ncur++] = (struct task_stat_fd){ pid, tid, fd };
-	return 0;
+	return kmerge_append(&c->fds, &(struct task_stat_fd){ pid, tid, fd });
 }
 
 ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
@@ -94,15 +86,9 @@ ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf,
 
 void task_stat_cache_end(struct task_stat_cache *c)
 {
-	struct task_stat_fd *t = c->old;
-	size_t cap = c->cap_old;
+	struct task_stat_fd *e;
 
-	while (c->pos < c->nold)
-		procfs_kept_close(&c->old[c->pos++].fd, &c->budget);
-	c->old = c->cur;
-	c->nold = c->ncur;
-	c->cap_old = c->cap_cur;
-	c->cur = t;
-	c->cap_cur = cap;
-	c->ncur = 0;
+	while ((e = kmerge_next(&c->fds)))
+		procfs_kept_close(&e->fd, &c->budget);
+	kmerge_end(&c->fds);
 }

@@ -19,6 +19,7 @@
 
 #include "procfs/kept.h"
 #include "procfs/procfs.h"
+#include "util/kmerge.h"
 
 struct task_stat_fd {
 	pid_t pid, tid;
@@ -26,9 +27,7 @@ struct task_stat_fd {
 };
 
 struct task_stat_cache {
-	struct task_stat_fd *old, *cur; /* the previous scan's entries, this scan's */
-	size_t nold, ncur, cap_old, cap_cur;
-	size_t pos;			/* merge cursor into old */
+	struct kmerge fds;		/* struct task_stat_fd by (pid, tid): the previous scan's */
 	struct procfs_fd_budget budget; /* beyond it, files are opened and closed each time */
 };
 

@@ -69,6 +69,12 @@ static bool wait_state(struct task_stat_cache *c, const struct procfs *pf, pid_t
 	return false;
 }
 
+/* Entry i of the fds the cache keeps open. */
+static const struct task_stat_fd *kept(const struct task_stat_cache *c, size_t i)
+{
+	return kmerge_at(&c->fds, i);
+}
+
 TEST(reread_through_the_same_fd_follows_the_task)
 {
 	struct worker w = { 0, 0 };
@@ -83,11 +89,11 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	while (!__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE))
 		sched_yield();
 	ASSERT_TRUE(wait_state(&c, pf, w.tid, 'S'));
-	ASSERT_EQ(c.nold, 1);
-	fd = c.old[0].fd;
+	ASSERT_EQ(c.fds.nlast, 1);
+	fd = kept(&c, 0)->fd;
 	__atomic_store_n(&w.mode, 1, __ATOMIC_RELEASE);
 	ASSERT_TRUE(wait_state(&c, pf, w.tid, 'R'));
-	ASSERT_EQ(c.old[0].fd, fd); /* the same open file, read again */
+	ASSERT_EQ(kept(&c, 0)->fd, fd); /* the same open file, read again */
 	__atomic_store_n(&w.mode, 2, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	/*
@@ -96,7 +102,7 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	 * task is released: poll rather than read once.
 	 */
 	ASSERT_TRUE(wait_state(&c, pf, w.tid, '?'));
-	ASSERT_EQ(c.nold, 0);
+	ASSERT_EQ(c.fds.nlast, 0);
 	task_stat_cache_release(&c);
 	procfs_close(pf);
 }
@@ -123,12 +129,12 @@ TEST(a_scan_closes_what_it_did_not_read_and_respects_the_limit)
 	__atomic_store_n(&w.mode, 2, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	ASSERT_TRUE(n > 0);
-	ASSERT_EQ(c.nold, 1);
-	ASSERT_EQ(c.old[0].tid, getpid());
+	ASSERT_EQ(c.fds.nlast, 1);
+	ASSERT_EQ(kept(&c, 0)->tid, getpid());
 	/* A scan that reads nothing closes everything. */
 	task_stat_cache_begin(&c);
 	task_stat_cache_end(&c);
-	ASSERT_EQ(c.nold, 0);
+	ASSERT_EQ(c.fds.nlast, 0);
 	task_stat_cache_release(&c);
 	procfs_close(pf);
 }
