@@ -612,12 +612,6 @@ static bool known_threads(struct pidstat_run *r, const struct pidstat_task *p, s
 	return true;
 }
 
-static void unqueue_from(struct pidstat_table *tb, size_t mark)
-{
-	while (tb->next_len > mark)
-		tb->next[--tb->next_len]->flags &= ~TASK_SEEN;
-}
-
 static int cmp_pid(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -646,7 +640,7 @@ static int set_threads(const struct pidstat_run *r, pid_t pid, struct id_list *t
 static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 			struct id_list *tids, struct prefetch *pf)
 {
-	size_t mark = r->table.next_len;
+	size_t mark = pidstat_table_queued(&r->table);
 	int rc = 1;
 
 	if (r->set_ready) {
@@ -656,7 +650,7 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 	} else if (known_threads(r, p, tids))
 		rc = read_thread_list(r, p, curr, tids, pf, true);
 	if (rc == 1) {
-		unqueue_from(&r->table, mark);
+		pidstat_table_unqueue(&r->table, mark);
 		/* a thread group that vanished mid-listing keeps what was listed */
 		if ((r->src ? r->src->list_tids(r->src->ctx, p->pid, tids)
 			    : procfs_list_tids(r->pf, p->pid, tids)) == -ENOMEM)
@@ -665,11 +659,11 @@ static int read_threads(struct pidstat_run *r, struct pidstat_task *p, int curr,
 	}
 	if (rc)
 		return rc;
-	p->ntids_seen = (unsigned)(r->table.next_len - mark);
+	p->ntids_seen = (unsigned)(pidstat_table_queued(&r->table) - mark);
 	p->flags |= TASK_LISTED;
 	if (r->opts->whole) {
-		for (size_t i = mark; i < r->table.next_len; i++) {
-			const struct pidstat_task *th = r->table.next[i];
+		for (size_t i = mark; i < pidstat_table_queued(&r->table); i++) {
+			const struct pidstat_task *th = pidstat_table_queued_at(&r->table, i);
 
 			pidstat_whole_add(&p->whole, &th->snap[curr], &th->snap[curr ^ 1]);
 		}
@@ -779,7 +773,7 @@ int pidstat_table_seed(struct pidstat_run *r, const pid_t *pids, size_t n)
 		for (struct pidstat_task *t = r->table.buckets[b]; t; t = t->hnext)
 			if (pidstat_table_push(&r->table, t))
 				return -ENOMEM;
-	qsort(r->table.next, r->table.next_len, sizeof(*r->table.next), cmp_task);
+	pidstat_table_sort_queued(&r->table, cmp_task);
 	pidstat_table_commit(&r->table);
 	return 0;
 }

@@ -5,7 +5,6 @@
  * the sorted /proc listing.
  */
 #include "pidstat/table.h"
-#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -142,12 +141,22 @@ static void free_task(struct pidstat_table *tb, struct pidstat_task *t)
 
 int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t)
 {
-	if (tb->next_len == tb->next_cap &&
-	    util_grow(&tb->next, &tb->next_cap, tb->next_len + 1, sizeof(*tb->next)))
+	tb->list.size = sizeof(t); /* a zeroed table is ready */
+	if (kmerge_append(&tb->list, &t))
 		return -ENOMEM;
-	tb->next[tb->next_len++] = t;
 	t->flags |= TASK_SEEN;
 	return 0;
+}
+
+void pidstat_table_unqueue(struct pidstat_table *tb, size_t mark)
+{
+	while (tb->list.nnext > mark)
+		pidstat_table_queued_at(tb, --tb->list.nnext)->flags &= ~TASK_SEEN;
+}
+
+void pidstat_table_sort_queued(struct pidstat_table *tb, int (*cmp)(const void *, const void *))
+{
+	kmerge_sort_next(&tb->list, cmp);
 }
 
 /*
@@ -157,9 +166,6 @@ int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t)
  */
 void pidstat_table_commit(struct pidstat_table *tb)
 {
-	struct pidstat_task **tmp;
-	size_t cap;
-
 	for (size_t i = 0; i < tb->nbuckets; i++) {
 		struct pidstat_task **pp = &tb->buckets[i];
 
@@ -176,16 +182,11 @@ void pidstat_table_commit(struct pidstat_table *tb)
 			free_task(tb, t);
 		}
 	}
-	for (size_t i = 0; i < tb->next_len; i++)
-		tb->next[i]->order_idx = i;
-	tmp = tb->order;
-	cap = tb->cap;
-	tb->order = tb->next;
-	tb->cap = tb->next_cap;
-	tb->len = tb->next_len;
-	tb->next = tmp;
-	tb->next_cap = cap;
-	tb->next_len = 0;
+	for (size_t i = 0; i < pidstat_table_queued(tb); i++)
+		pidstat_table_queued_at(tb, i)->order_idx = i;
+	kmerge_end(&tb->list);
+	tb->order = kmerge_at(&tb->list, 0);
+	tb->len = tb->list.nlast;
 }
 
 void pidstat_table_release(struct pidstat_table *tb)
@@ -200,8 +201,7 @@ void pidstat_table_release(struct pidstat_table *tb)
 			t = n;
 		}
 	}
-	free(tb->order);
-	free(tb->next);
+	kmerge_release(&tb->list);
 	free(tb->buckets);
 	memset(tb, 0, sizeof(*tb));
 }

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "procfs/kept.h"
+#include "util/kmerge.h"
 
 /* One snapshot of a task's counters (sysstat's struct pid_stats). */
 struct pidstat_snap {
@@ -77,10 +78,14 @@ struct pidstat_task {
 
 /* The task table: display order array plus an O(1) hash index. */
 struct pidstat_table {
-	struct pidstat_task **order; /* processes ascending, each followed by its threads */
-	size_t len, cap;
-	struct pidstat_task **next; /* the order being built for the current sample */
-	size_t next_len, next_cap;
+	/*
+	 * struct pidstat_task *: the display order (processes ascending, each
+	 * followed by its threads), and the order being built for the current
+	 * sample. order and len read the display order (set at each commit).
+	 */
+	struct kmerge list;
+	struct pidstat_task **order;
+	size_t len;
 	struct pidstat_task **buckets;
 	size_t nbuckets, count;
 	struct procfs_fd_budget fd_budget; /* how many more fds may be kept open */
@@ -96,6 +101,21 @@ void pidstat_task_forget_files(struct pidstat_table *tb, struct pidstat_task *t)
 bool pidstat_task_has_files(const struct pidstat_task *t);
 /* Appends t to the order being built for this sample. */
 int pidstat_table_push(struct pidstat_table *tb, struct pidstat_task *t);
+/* How many tasks that order holds so far; its task i. */
+static inline size_t pidstat_table_queued(const struct pidstat_table *tb)
+{
+	return tb->list.nnext;
+}
+
+static inline struct pidstat_task *pidstat_table_queued_at(const struct pidstat_table *tb, size_t i)
+{
+	return *(struct pidstat_task **)kmerge_next_at(&tb->list, i);
+}
+
+/* Takes the tasks queued after the first mark back out of that order (unseen again). */
+void pidstat_table_unqueue(struct pidstat_table *tb, size_t mark);
+/* Sorts that order by cmp (over struct pidstat_task *). */
+void pidstat_table_sort_queued(struct pidstat_table *tb, int (*cmp)(const void *, const void *));
 /* Frees the tasks not seen in this sample and installs the new order. */
 void pidstat_table_commit(struct pidstat_table *tb);
 
