@@ -42,6 +42,18 @@ static int tkey_qsort_cmp(const void *a, const void *b)
 	return tkey_cmp(x, y->tgid, tkey_sub(y));
 }
 
+/* What the walk looks a task up by. */
+struct tcache_key {
+	pid_t tgid, sub;
+};
+
+static int tkey_walk_cmp(const void *entry, const void *key)
+{
+	const struct tcache_key *k = key;
+
+	return tkey_cmp(*(struct tkey *const *)entry, k->tgid, k->sub);
+}
+
 /* Whether a task stays in the list: it was seen in this or the last interval. */
 static bool tkey_stays(const struct tcache *c, const struct tkey *k)
 {
@@ -51,24 +63,24 @@ static bool tkey_stays(const struct tcache *c, const struct tkey *k)
 /* Appends k to this interval's list, once. */
 static int tcache_take(struct tcache *c, struct tkey *k)
 {
-	const struct tkey *last = c->next_len ? c->next[c->next_len - 1] : NULL;
+	struct tkey *const *tail = kmerge_next_last(&c->list);
+	const struct tkey *last = tail ? *tail : NULL; /* read before the list may move */
 
 	if (k->taken == c->gen)
 		return 0;
-	if (util_grow(&c->next, &c->next_cap, c->next_len + 1, sizeof(*c->next)))
+	if (kmerge_append(&c->list, &k))
 		return -ENOMEM;
 	if (last && tkey_cmp(last, k->tgid, tkey_sub(k)) >= 0)
 		c->unsorted = true;
-	c->next[c->next_len++] = k;
 	k->taken = c->gen;
 	return 0;
 }
 
 void tcache_begin(struct tcache *c)
 {
+	c->list.size = sizeof(struct tkey *);
 	c->gen++;
-	c->at = 0;
-	c->next_len = 0;
+	kmerge_begin(&c->list);
 	c->unsorted = false;
 }
 
@@ -87,75 +99,62 @@ static int tcache_seen(struct tcache *c, struct tkey *k)
  */
 int tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k)
 {
-	size_t lo = 0, hi = c->len;
+	const struct tcache_key key = { tgid, sub };
+	struct tkey **e;
 	int rc = 0;
 
 	*k = NULL;
-	while (c->at < c->len && tkey_cmp(c->e[c->at], tgid, sub) < 0 && !rc) {
-		if (tkey_stays(c, c->e[c->at]))
-			rc = tcache_take(c, c->e[c->at]);
-		c->at++;
-	}
+	while (!rc && (e = kmerge_pass(&c->list, &key, tkey_walk_cmp)))
+		if (tkey_stays(c, *e))
+			rc = tcache_take(c, *e);
 	if (rc)
 		return rc;
-	if (c->at < c->len && !tkey_cmp(c->e[c->at], tgid, sub)) {
-		*k = c->e[c->at++];
-		return tcache_seen(c, *k);
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = tkey_cmp(c->e[mid], tgid, sub);
-
-		if (!d) {
-			*k = c->e[mid];
-			return tcache_seen(c, *k);
-		}
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	e = kmerge_take(&c->list, &key, tkey_walk_cmp);
+	if (!e)
+		e = kmerge_find(&c->list, &key, tkey_walk_cmp);
+	if (!e)
+		return 0;
+	*k = *e;
+	return tcache_seen(c, *k);
 }
 
 /* Ends the walk: the rest that stay join the new list, the others are freed. */
 int tcache_end(struct tcache *c)
 {
-	struct tkey **old = c->e;
-	size_t old_cap = c->cap;
+	struct tkey **e;
 	int rc = 0;
 
-	for (; c->at < c->len && !rc; c->at++)
-		if (tkey_stays(c, c->e[c->at]))
-			rc = tcache_take(c, c->e[c->at]);
+	while (!rc && (e = kmerge_next(&c->list)))
+		if (tkey_stays(c, *e))
+			rc = tcache_take(c, *e);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < c->len; i++)
-		if (c->e[i]->taken != c->gen)
-			free(c->e[i]);
-	for (size_t i = 0; i < c->next_len; i++)
-		c->next[i]->fresh = false;
+	for (size_t i = 0; i < c->list.nlast; i++) {
+		struct tkey *old = *(struct tkey **)kmerge_at(&c->list, i);
+
+		if (old->taken != c->gen)
+			free(old);
+	}
+	for (size_t i = 0; i < c->list.nnext; i++)
+		(*(struct tkey **)kmerge_next_at(&c->list, i))->fresh = false;
 	if (c->unsorted)
-		qsort(c->next, c->next_len, sizeof(*c->next), tkey_qsort_cmp);
-	c->e = c->next;
-	c->cap = c->next_cap;
-	c->len = c->next_len;
-	c->next = old;
-	c->next_cap = old_cap;
-	c->next_len = 0;
+		kmerge_sort_next(&c->list, tkey_qsort_cmp);
+	kmerge_end(&c->list);
 	return 0;
 }
 
 void tcache_release(struct tcache *c)
 {
-	for (size_t i = 0; i < c->len; i++)
-		free(c->e[i]);
-	/* a walk cut short: its new entries are only in next */
-	for (size_t i = 0; i < c->next_len; i++)
-		if (c->next[i]->fresh)
-			free(c->next[i]);
-	free(c->e);
-	free(c->next);
+	for (size_t i = 0; i < c->list.nlast; i++)
+		free(*(struct tkey **)kmerge_at(&c->list, i));
+	/* a walk cut short: its new entries are only in the new list */
+	for (size_t i = 0; i < c->list.nnext; i++) {
+		struct tkey *k = *(struct tkey **)kmerge_next_at(&c->list, i);
+
+		if (k->fresh)
+			free(k);
+	}
+	kmerge_release(&c->list);
 }
 
 /* A new entry for (tgid, tid, thread), seen and taken into this interval's list. */

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "util/kmerge.h"
+
 /* The counters of a sample row after (iv, task), before state. */
 #define NVALS 24
 
@@ -43,15 +45,12 @@ struct tkey {
  * this or the last interval.
  */
 struct tcache {
-	struct tkey **e;    /* last interval's list, sorted */
-	struct tkey **next; /* this interval's, built as the table is walked */
-	size_t len, cap, next_len, next_cap;
-	size_t at;     /* the walk's position in e */
-	unsigned gen;  /* this interval */
-	bool unsorted; /* next is out of order (the table was): sort it at the end */
+	struct kmerge list; /* struct tkey *: last interval's, sorted; this one's, being built */
+	unsigned gen;	    /* this interval */
+	bool unsorted;	    /* the new list is out of order (the table was): sort it at the end */
 };
 
-/* Starts an interval's walk. */
+/* Starts an interval's walk (a zeroed tcache is ready for it). */
 void tcache_begin(struct tcache *c);
 /*
  * The entry for (tgid, sub: 0 for the process row, else the thread's tid),

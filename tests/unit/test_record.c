@@ -73,10 +73,16 @@ static int walk(struct tcache *c, const struct want_key *keys, size_t n, struct 
 	return tcache_end(c) ? -1 : added;
 }
 
+/* Entry i of the cache's list (last interval's). */
+static const struct tkey *entry(const struct tcache *c, size_t i)
+{
+	return *(struct tkey *const *)kmerge_at(&c->list, i);
+}
+
 static bool list_sorted(const struct tcache *c)
 {
-	for (size_t i = 1; i < c->len; i++) {
-		const struct tkey *a = c->e[i - 1], *b = c->e[i];
+	for (size_t i = 1; i < c->list.nlast; i++) {
+		const struct tkey *a = entry(c, i - 1), *b = entry(c, i);
 		pid_t sa = a->thread ? a->tid : 0, sb = b->thread ? b->tid : 0;
 
 		if (a->tgid > b->tgid || (a->tgid == b->tgid && sa >= sb))
@@ -100,7 +106,7 @@ TEST(tcache_walks_forgets_and_recovers_order)
 	struct tkey *first[5], *got[5];
 
 	ASSERT_EQ(walk(&c, all, 5, first), 5);
-	ASSERT_EQ(c.len, 5);
+	ASSERT_EQ(c.list.nlast, 5);
 	ASSERT_TRUE(list_sorted(&c));
 	for (size_t i = 0; i < 5; i++)
 		first[i]->id = (int64_t)i + 1;
@@ -109,9 +115,9 @@ TEST(tcache_walks_forgets_and_recovers_order)
 	ASSERT_EQ(memcmp(got, first, sizeof(got)), 0);
 	/* (1, 7) missing once stays for its return; missing twice, it is forgotten */
 	ASSERT_EQ(walk(&c, no_7, 4, got), 0);
-	ASSERT_EQ(c.len, 5);
+	ASSERT_EQ(c.list.nlast, 5);
 	ASSERT_EQ(walk(&c, no_7, 4, got), 0);
-	ASSERT_EQ(c.len, 4);
+	ASSERT_EQ(c.list.nlast, 4);
 	ASSERT_EQ(walk(&c, all, 5, got), 1);
 	ASSERT_EQ(got[2]->id, 0); /* a new entry: its task row goes in again */
 	ASSERT_EQ(walk(&c, no_7, 4, got), 0);
@@ -123,14 +129,14 @@ TEST(tcache_walks_forgets_and_recovers_order)
 	ASSERT_EQ(got[2]->id, 0);
 	ASSERT_EQ(got[3]->id, 4);
 	ASSERT_EQ(got[4]->id, 2);
-	ASSERT_EQ(c.len, 5);
+	ASSERT_EQ(c.list.nlast, 5);
 	ASSERT_TRUE(list_sorted(&c));
-	ASSERT_EQ(c.e[2]->tid, 3);
+	ASSERT_EQ(entry(&c, 2)->tid, 3);
 	/* a new thread of an old process goes in its place; (1, 3), unseen once, stays */
 	ASSERT_EQ(walk(&c, with_new, 5, got), 1);
-	ASSERT_EQ(c.len, 6);
+	ASSERT_EQ(c.list.nlast, 6);
 	ASSERT_TRUE(list_sorted(&c));
-	ASSERT_EQ(c.e[3]->tid, 4);
+	ASSERT_EQ(entry(&c, 3)->tid, 4);
 	ASSERT_EQ(got[4]->id, 5);
 	tcache_release(&c);
 }
