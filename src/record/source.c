@@ -13,6 +13,7 @@
 #include "record/internal.h"
 #include "record/record.h"
 #include "util/grow.h"
+#include "util/kmerge.h"
 
 struct rrow {
 	int64_t id; /* task id */
@@ -28,9 +29,8 @@ struct pidstat_replay {
 	sqlite3_stmt *cmdline; /* NULL: a schema 1 file, no command lines */
 	const struct record_window *w;
 	const int *step;
-	int loaded;	       /* the step rows holds, 0: none */
-	struct rrow *r, *prev; /* this step's rows, the previous step's */
-	size_t n, cap, nprev, cap_prev;
+	int loaded;	   /* the step tab holds, 0: none */
+	struct kmerge tab; /* struct rrow: the loaded step's rows, by cmp_row */
 	int64_t *carried;
 	size_t ncarried, cap_carried;
 	uint64_t uptime_cs, jiffies, memtotal_kb;
@@ -138,19 +138,20 @@ static int decode_carried(struct pidstat_replay *p, const unsigned char *b, int 
 
 static int push_row(struct pidstat_replay *p, const struct rrow *x)
 {
-	if (util_grow(&p->r, &p->cap, p->n + 1, sizeof(*p->r)))
-		return -ENOMEM;
-	p->r[p->n++] = *x;
-	return 0;
+	return kmerge_append(&p->tab, x);
+}
+
+/* Row i of the loaded step. */
+static const struct rrow *row_at(const struct pidstat_replay *p, size_t i)
+{
+	return kmerge_at(&p->tab, i);
 }
 
 /* A carried task: its row of the previous step, else its last stored row. */
 static int carried_row(struct pidstat_replay *p, int64_t iv, int64_t id, bool have_prev)
 {
 	struct rrow key = { .id = id }, x;
-	const struct rrow *found =
-	    have_prev && p->nprev ? bsearch(&key, p->prev, p->nprev, sizeof(*p->prev), cmp_row_id)
-				  : NULL;
+	const struct rrow *found = have_prev ? kmerge_find(&p->tab, &key, cmp_row_id) : NULL;
 	int rc;
 
 	if (found)
@@ -202,20 +203,10 @@ static int load(struct pidstat_replay *p)
 		return rc;
 	/* the previous step's rows, by task id, for the carried ones */
 	have_prev = p->loaded && p->loaded == step - 1;
-	{
-		struct rrow *t = p->prev;
-		size_t c = p->cap_prev;
-
-		p->prev = p->r;
-		p->cap_prev = p->cap;
-		p->nprev = p->n;
-		p->r = t;
-		p->cap = c;
-	}
 	p->loaded = 0;
-	p->n = 0;
-	if (have_prev && p->nprev)
-		qsort(p->prev, p->nprev, sizeof(*p->prev), cmp_row_id);
+	kmerge_begin(&p->tab);
+	if (have_prev)
+		kmerge_sort_last(&p->tab, cmp_row_id);
 	sqlite3_bind_int64(p->rows, 1, iv);
 	while ((rc = sqlite3_step(p->rows)) == SQLITE_ROW) {
 		struct rrow x;
@@ -232,8 +223,8 @@ static int load(struct pidstat_replay *p)
 	for (size_t i = 0; i < p->ncarried; i++)
 		if ((rc = carried_row(p, iv, p->carried[i], have_prev)))
 			return rc;
-	if (p->n)
-		qsort(p->r, p->n, sizeof(*p->r), cmp_row);
+	kmerge_sort_next(&p->tab, cmp_row);
+	kmerge_end(&p->tab);
 	p->loaded = step;
 	return 0;
 }
@@ -241,18 +232,9 @@ static int load(struct pidstat_replay *p)
 /* The first row at or after the key. */
 static size_t lower_bound(const struct pidstat_replay *p, pid_t tgid, int thread, pid_t tid)
 {
-	size_t lo = 0, hi = p->n;
+	const struct rrow key = { .tgid = tgid, .thread = thread, .tid = tid };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct rrow *x = &p->r[mid];
-
-		if (cmp_key(x->tgid, x->thread, x->tid, tgid, thread, tid) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kmerge_lower_bound(&p->tab, &key, cmp_row);
 }
 
 static int append_id(struct id_list *out, pid_t id)
@@ -269,9 +251,9 @@ static int list_pids(void *ctx, struct id_list *out)
 	int rc = load(p);
 
 	out->len = 0;
-	for (size_t i = 0; !rc && i < p->n; i++)
-		if (!p->r[i].thread)
-			rc = append_id(out, p->r[i].tgid);
+	for (size_t i = 0; !rc && i < p->tab.nlast; i++)
+		if (!row_at(p, i)->thread)
+			rc = append_id(out, row_at(p, i)->tgid);
 	return rc;
 }
 
@@ -284,22 +266,19 @@ static int list_tids(void *ctx, pid_t pid, struct id_list *out)
 	if (rc)
 		return rc;
 	for (size_t i = lower_bound(p, pid, 1, 0);
-	     !rc && i < p->n && p->r[i].tgid == pid && p->r[i].thread; i++)
-		rc = append_id(out, p->r[i].tid);
+	     !rc && i < p->tab.nlast && row_at(p, i)->tgid == pid && row_at(p, i)->thread; i++)
+		rc = append_id(out, row_at(p, i)->tid);
 	return rc ? rc : out->len ? 0 : -ENOENT;
 }
 
 /* The current step's row of a task; NULL when it has none. */
 static const struct rrow *find_row(struct pidstat_replay *p, pid_t tgid, int thread, pid_t tid)
 {
-	size_t i;
+	const struct rrow key = { .tgid = tgid, .thread = thread, .tid = tid };
 
 	if (load(p))
 		return NULL;
-	i = lower_bound(p, tgid, thread, tid);
-	if (i >= p->n || cmp_key(p->r[i].tgid, p->r[i].thread, p->r[i].tid, tgid, thread, tid))
-		return NULL;
-	return &p->r[i];
+	return kmerge_find(&p->tab, &key, cmp_row);
 }
 
 static int read_task(void *ctx, pid_t tgid, pid_t tid, bool thread, struct pidstat_task_raw *out)
@@ -369,6 +348,7 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 	if (!p)
 		return -ENOMEM;
 	p->db = db;
+	kmerge_init(&p->tab, sizeof(struct rrow));
 	p->w = w;
 	p->step = step;
 	if (sqlite3_prepare_v2(db, ROW_SQL " WHERE s.iv = ?", -1, &p->rows, NULL) != SQLITE_OK ||
@@ -409,8 +389,7 @@ void pidstat_replay_close(struct pidstat_replay *p)
 	sqlite3_finalize(p->last);
 	sqlite3_finalize(p->iv);
 	sqlite3_finalize(p->cmdline);
-	free(p->r);
-	free(p->prev);
+	kmerge_release(&p->tab);
 	free(p->carried);
 	free(p);
 }
