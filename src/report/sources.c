@@ -15,7 +15,7 @@
 #include "load/snapshot.h"
 #include "procfs/task_info.h"
 #include "pidstat/pidstat.h"
-#include "util/grow.h"
+#include "util/kmerge.h"
 #include "util/text.h"
 
 /* One task's window: counters at its first and last sample. */
@@ -36,15 +36,33 @@ struct task_sampler {
 	struct pidstat_run run;
 	struct host_facts host;
 	unsigned nsamples;
-	struct acc *acc, *next;
-	size_t nacc, cap, nnext, cap_next;
+	struct kmerge accs; /* struct acc, sorted by (pid, tid) */
 };
 
-static int key_cmp(pid_t pa, pid_t ta, pid_t pb, pid_t tb)
+/* By process, then the process row (tid 0) before its threads. */
+static int acc_key_cmp(const void *entry, const void *key)
 {
-	if (pa != pb)
-		return pa < pb ? -1 : 1;
-	return (ta > tb) - (ta < tb);
+	const struct acc *a = entry, *b = key;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* The merge's order: an accumulator whose ids a new task has reused is before it (gone). */
+static int acc_walk_cmp(const void *entry, const void *key)
+{
+	const struct acc *a = entry, *b = key;
+	int c = acc_key_cmp(a, b);
+
+	return c ? c : a->start == b->start ? 0 : -1;
+}
+
+/* The accumulators as an array, and how many. */
+static struct acc *accs(const struct task_sampler *ts, size_t *n)
+{
+	*n = ts->accs.nlast;
+	return kmerge_at(&ts->accs, 0);
 }
 
 int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
@@ -57,6 +75,7 @@ int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct
 	if (!ts)
 		return -ENOMEM;
 	ts->host = *h;
+	kmerge_init(&ts->accs, sizeof(struct acc));
 	ts->opts.act = ACT_CPU | ACT_CTXSW | ACT_MEM | (io ? ACT_IO : 0);
 	ts->opts.tsk = TSK_TASK;
 	ts->opts.whole = true; /* switches and run-queue wait over all threads */
@@ -82,8 +101,7 @@ void task_sampler_close(struct task_sampler *ts)
 		return;
 	pidstat_run_release(&ts->run);
 	pidstat_opts_release(&ts->opts);
-	free(ts->acc);
-	free(ts->next);
+	kmerge_release(&ts->accs);
 	free(ts);
 }
 
@@ -166,16 +184,16 @@ static void update_one(struct acc *a, const struct pidstat_table *tb, size_t i, 
 /* Keeps a task that the table no longer lists: what it did in the window still counts. */
 static void keep_gone(struct task_sampler *ts, const struct acc *a)
 {
-	struct acc *n = &ts->next[ts->nnext++];
+	struct acc *n = kmerge_push(&ts->accs); /* merge_order reserved its room */
 
 	*n = *a;
 	n->gone = true;
 }
 
-static bool all_gone(const struct task_sampler *ts, size_t from)
+static bool all_gone(const struct acc *acc, size_t nacc, size_t from)
 {
-	for (size_t j = from; j < ts->nacc; j++)
-		if (!ts->acc[j].gone)
+	for (size_t j = from; j < nacc; j++)
+		if (!acc[j].gone)
 			return false;
 	return true;
 }
@@ -188,16 +206,17 @@ static bool all_gone(const struct task_sampler *ts, size_t from)
 static size_t update_in_place(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
 			      bool sum_threads, size_t *j)
 {
-	size_t i = 0;
+	size_t i = 0, nacc;
+	struct acc *acc = accs(ts, &nacc);
 
 	*j = 0;
 	for (; ts->nsamples && i < tb->len; i++, ++*j) {
-		while (*j < ts->nacc && ts->acc[*j].gone && !holds(&ts->acc[*j], tb->order[i]))
+		while (*j < nacc && acc[*j].gone && !holds(&acc[*j], tb->order[i]))
 			++*j;
-		if (*j == ts->nacc || !holds(&ts->acc[*j], tb->order[i]))
+		if (*j == nacc || !holds(&acc[*j], tb->order[i]))
 			break;
-		ts->acc[*j].gone = false;
-		update_one(&ts->acc[*j], tb, i, curr, sum_threads);
+		acc[*j].gone = false;
+		update_one(&acc[*j], tb, i, curr, sum_threads);
 	}
 	return i;
 }
@@ -212,66 +231,46 @@ static size_t update_in_place(struct task_sampler *ts, const struct pidstat_tabl
 static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
 		       bool sum_threads)
 {
-	size_t j, i = update_in_place(ts, tb, curr, sum_threads, &j);
+	size_t j, nacc, i = update_in_place(ts, tb, curr, sum_threads, &j);
+	const struct acc *acc = accs(ts, &nacc);
+	const struct acc *held;
 
-	if (ts->nsamples && i == tb->len && all_gone(ts, j))
+	if (ts->nsamples && i == tb->len && all_gone(acc, nacc, j))
 		return 0;
-	if (util_grow(&ts->next, &ts->cap_next, tb->len + ts->nacc + 1, sizeof(*ts->next)))
+	kmerge_begin(&ts->accs);
+	if (kmerge_reserve(&ts->accs, tb->len + nacc + 1) || kmerge_carry(&ts->accs, j))
 		return -ENOMEM;
-	if (j)
-		memcpy(ts->next, ts->acc, j * sizeof(*ts->next));
-	ts->nnext = j;
 	for (; i < tb->len; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		const struct pidstat_snap *s = &t->snap[curr];
-		pid_t pid = t->leader ? t->leader->pid : t->pid, tid = t->leader ? t->pid : 0;
-		const struct acc *held = NULL;
+		const struct acc key = { .pid = t->leader ? t->leader->pid : t->pid,
+					 .tid = t->leader ? t->pid : 0,
+					 .start = t->start };
 		struct pidstat_snap whole;
 		struct acc *a;
 
 		/* the tasks before it are gone; so is one whose ids it has reused */
-		for (; j < ts->nacc; j++) {
-			int c = key_cmp(ts->acc[j].pid, ts->acc[j].tid, pid, tid);
-
-			if (c > 0)
-				break;
-			if (!c && ts->acc[j].start == t->start) {
-				held = &ts->acc[j++];
-				break;
-			}
-			keep_gone(ts, &ts->acc[j]);
-		}
+		while ((held = kmerge_pass(&ts->accs, &key, acc_walk_cmp)))
+			keep_gone(ts, held);
+		held = kmerge_take(&ts->accs, &key, acc_walk_cmp);
 		if (sum_threads && !t->leader) {
 			whole_from_threads(tb, i, curr, held, &whole);
 			s = &whole;
 		}
-		a = &ts->next[ts->nnext++];
+		a = kmerge_push(&ts->accs);
 		if (held) {
 			*a = *held;
 			a->gone = false;
 		} else {
-			memset(a, 0, sizeof(*a));
-			a->pid = pid;
-			a->tid = tid;
-			a->start = t->start;
+			*a = key;
 			acc_first(a, s, ts->nsamples == 0);
 			a->from_start = ts->nsamples == 0;
 		}
 		acc_update(a, t, s);
 	}
-	for (; j < ts->nacc; j++)
-		keep_gone(ts, &ts->acc[j]);
-	/* swap: the merged list becomes the accumulators */
-	{
-		struct acc *tmp = ts->acc;
-		size_t cap = ts->cap;
-
-		ts->acc = ts->next;
-		ts->cap = ts->cap_next;
-		ts->nacc = ts->nnext;
-		ts->next = tmp;
-		ts->cap_next = cap;
-	}
+	while ((held = kmerge_next(&ts->accs)))
+		keep_gone(ts, held);
+	kmerge_end(&ts->accs); /* the merged list becomes the accumulators */
 	return 0;
 }
 
@@ -304,10 +303,11 @@ int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, i
 /* The next window starts here: the tasks gone in this one are forgotten. */
 void task_sampler_rebase(struct task_sampler *ts)
 {
-	size_t k = 0;
+	size_t k = 0, nacc;
+	struct acc *acc = accs(ts, &nacc);
 
-	for (size_t i = 0; i < ts->nacc; i++) {
-		struct acc *a = &ts->acc[i];
+	for (size_t i = 0; i < nacc; i++) {
+		struct acc *a = &acc[i];
 
 		if (a->gone)
 			continue;
@@ -320,10 +320,10 @@ void task_sampler_rebase(struct task_sampler *ts)
 		a->from_start = true;
 		memset(&a->ran, 0, sizeof(a->ran));
 		if (k != i)
-			ts->acc[k] = *a;
+			acc[k] = *a;
 		k++;
 	}
-	ts->nacc = k;
+	kmerge_truncate(&ts->accs, k);
 }
 
 const struct pidstat_table *task_sampler_table(const struct task_sampler *ts, int *curr)
@@ -387,20 +387,21 @@ static int by_cpu_desc(const void *x, const void *y)
 int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, struct rp_proc **out,
 			 size_t *n, unsigned *threads)
 {
-	struct rp_proc *v = calloc(ts->nacc + 1, sizeof(*v));
-	size_t i = 0, m = 0;
+	size_t i = 0, m = 0, nacc;
+	const struct acc *acc = accs(ts, &nacc);
+	struct rp_proc *v = calloc(nacc + 1, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	*threads = 0;
-	while (i < ts->nacc) {
+	while (i < nacc) {
 		size_t used;
 
-		if (ts->acc[i].tid) { /* a thread whose process row is gone */
+		if (acc[i].tid) { /* a thread whose process row is gone */
 			i++;
 			continue;
 		}
-		used = fold_process(&ts->acc[i], ts->nacc - i, ts->host.hz, seconds, &v[m]);
+		used = fold_process(&acc[i], nacc - i, ts->host.hz, seconds, &v[m]);
 		*threads += (unsigned)(used > 1 ? used - 1 : 1);
 		if (v[m].pid != self)
 			m++;
@@ -419,22 +420,18 @@ int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, st
  */
 static bool slept_through(const struct task_sampler *ts, pid_t pid, pid_t tid)
 {
-	size_t lo = 0, hi = ts->nacc;
+	const struct acc key = { .pid = pid, .tid = tid };
+	size_t nacc, i = kmerge_lower_bound(&ts->accs, &key, acc_key_cmp);
+	const struct acc *acc = accs(ts, &nacc), *a;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct acc *a = &ts->acc[mid];
-		int c = key_cmp(a->pid, a->tid, pid, tid);
-
-		if (c == 0)
-			return a->from_start && a->nv == a->nv0 && a->niv == a->niv0 &&
-			       a->usr + a->sys == a->usr0 + a->sys0;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	/* a gone task whose ids a live one reused comes first */
+	while (i < nacc && !acc_key_cmp(&acc[i], &key) && acc[i].gone)
+		i++;
+	if (i == nacc || acc_key_cmp(&acc[i], &key))
+		return false;
+	a = &acc[i];
+	return a->from_start && a->nv == a->nv0 && a->niv == a->niv0 &&
+	       a->usr + a->sys == a->usr0 + a->sys0;
 }
 
 void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out)
