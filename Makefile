@@ -75,7 +75,7 @@ $(OUTPUT)/pidstat: $(OUTPUT)/triage
 
 $(LIB): $(CORE_OBJS) scripts/check-layers.sh
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $(CORE_OBJS)
+	$(Q)rm -f $@ && ar rcsP $@ $(CORE_OBJS)
 	$(Q)scripts/check-layers.sh $@ || { rm -f $@; exit 1; }
 
 $(OUTPUT)/%.o: %.c
@@ -111,7 +111,7 @@ build-fuzz/obj/%.o: %.c | build/triage
 
 build-fuzz/libtriage.a: $(FUZZ_OBJS)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcsP $@ $^
 
 build-fuzz/%: tests/fuzz/%.c build-fuzz/libtriage.a
 	$(call msg,LIBFUZZ,$@)
