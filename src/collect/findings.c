@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void finding_subject_label(const struct rp_subject *s, char *buf, size_t size)
+void collect_subject_label(const struct rp_subject *s, char *buf, size_t size)
 {
 	if (s->pid && s->comm[0])
 		snprintf(buf, size, "%s", s->comm);
@@ -52,7 +52,7 @@ int findings_metrics(const struct report_findings *f, struct metric_set *m)
 		const char *rule = report_kind_name(x->kind);
 		char subject[COLLECT_LABEL_MAX];
 
-		finding_subject_label(&x->subject, subject, sizeof(subject));
+		collect_subject_label(&x->subject, subject, sizeof(subject));
 		/* two processes of one name with one rule are one series, the worse */
 		if (have_finding(m, start, rule, subject))
 			continue;

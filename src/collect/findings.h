@@ -14,7 +14,7 @@
 
 /* What a finding is about, as one label value: the process name, the cgroup, device, interface,
  * "cpuN", or "host". */
-void finding_subject_label(const struct rp_subject *s, char *buf, size_t size);
+void collect_subject_label(const struct rp_subject *s, char *buf, size_t size);
 /* Appends the findings' metrics (M_REPORT_FINDINGS, M_REPORT_FINDING) to m. 0 or -ENOMEM. */
 int findings_metrics(const struct report_findings *f, struct metric_set *m);
 
