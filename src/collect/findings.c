@@ -33,7 +33,7 @@ static bool have_finding(const struct metric_set *m, size_t start, const char *r
 	return false;
 }
 
-int findings_metrics(const struct report_findings *f, struct metric_set *m)
+int collect_findings_metrics(const struct report_findings *f, struct metric_set *m)
 {
 	static const double sev_value[] = { [SEV_CRITICAL] = 3, [SEV_WARNING] = 2, [SEV_INFO] = 1 };
 	unsigned count[3] = { 0 };

@@ -16,6 +16,6 @@
  * "cpuN", or "host". */
 void collect_subject_label(const struct rp_subject *s, char *buf, size_t size);
 /* Appends the findings' metrics (M_REPORT_FINDINGS, M_REPORT_FINDING) to m. 0 or -ENOMEM. */
-int findings_metrics(const struct report_findings *f, struct metric_set *m);
+int collect_findings_metrics(const struct report_findings *f, struct metric_set *m);
 
 #endif

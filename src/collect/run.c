@@ -123,7 +123,7 @@ static int window_findings(struct collector *c, struct report_data *d)
 	int rc = report_evaluate(d, &f);
 
 	if (!rc)
-		rc = findings_metrics(&f, &c->m);
+		rc = collect_findings_metrics(&f, &c->m);
 	if (!rc && c->hs)
 		publish_report(c, d, &f);
 	report_findings_release(&f);

@@ -399,7 +399,7 @@ TEST(findings_become_metrics)
 		x = finding_add(&f, RK_SINGLE_CPU_HOT, SEV_INFO);
 		x->subject.cpu = i;
 	}
-	ASSERT_EQ(findings_metrics(&f, &m), 0);
+	ASSERT_EQ(collect_findings_metrics(&f, &m), 0);
 	ASSERT_UEQ(m.n, 3 + COLLECT_MAX_FINDINGS);
 	ASSERT_EQ(m.s[0].id, M_REPORT_FINDINGS);
 	ASSERT_STREQ(m.s[0].lv[0], "critical");
