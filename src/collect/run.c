@@ -144,7 +144,7 @@ static int collector_sample(struct collector *c, int64_t ts)
 	c->m.timestamp = ts;
 	rc = report_window_sample(c->rw, &d, &have);
 	report_window_host(c->rw, &hv);
-	rc = rc ? rc : host_metrics(&hv, &c->host, &c->m);
+	rc = rc ? rc : collect_host_metrics(&hv, &c->host, &c->m);
 	group_table_begin(c->gt);
 	tb = report_window_tasks(c->rw, &curr);
 	rc = rc ? rc : task_rows(tb, curr, group_table_add, c->gt);

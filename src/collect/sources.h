@@ -41,7 +41,7 @@ int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ct
  * Appends the host's metrics (CPU, load, PSI, memory, disks, network) from
  * the files the report window's sample read; what is missing is skipped.
  */
-int host_metrics(const struct report_host_view *v, const struct host_facts *h,
+int collect_host_metrics(const struct report_host_view *v, const struct host_facts *h,
 		 struct metric_set *m);
 
 #endif
