@@ -147,7 +147,7 @@ static int collector_sample(struct collector *c, int64_t ts)
 	rc = rc ? rc : collect_host_metrics(&hv, &c->host, &c->m);
 	group_table_begin(c->gt);
 	tb = report_window_tasks(c->rw, &curr);
-	rc = rc ? rc : task_rows(tb, curr, group_table_add, c->gt);
+	rc = rc ? rc : collect_task_rows(tb, curr, group_table_add, c->gt);
 	rc = rc ? rc : group_table_metrics(c->gt, c->o->top, &c->m);
 	/* the first window may be a sliver (the start is off the grid): judged on
 	 * half an interval or more only */

@@ -8,7 +8,7 @@
 #include "pidstat/pidstat.h"
 #include "procfs/parsers.h"
 
-int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx)
+int collect_task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx)
 {
 	int rc = 0;
 

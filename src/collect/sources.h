@@ -35,7 +35,7 @@ struct pidstat_table;
  * Calls fn for each process of a pidstat table (snapshot curr), in
  * ascending pid order, its threads summed into it. NULL tb: no rows.
  */
-int task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx);
+int collect_task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, void *ctx);
 
 /*
  * Appends the host's metrics (CPU, load, PSI, memory, disks, network) from
