@@ -101,7 +101,7 @@ void graphite_component(const char *in, char *out, size_t size);
 /* A prefix ("triage.host"): each dot-separated part sanitised; "" -> "triage". */
 void graphite_prefix(const char *in, char *out, size_t size);
 /* One "path value timestamp\n" line per sample; returns the line count or -errno. */
-long render_graphite(const struct metric_set *m, const char *prefix, FILE *f);
+long collect_render_graphite(const struct metric_set *m, const char *prefix, FILE *f);
 
 /*
  * Prometheus: a label value escaped for the text format (\\, \", \n), with

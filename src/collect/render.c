@@ -75,7 +75,7 @@ static void graphite_path(const struct metric_sample *s, FILE *f)
 	}
 }
 
-long render_graphite(const struct metric_set *m, const char *prefix, FILE *f)
+long collect_render_graphite(const struct metric_set *m, const char *prefix, FILE *f)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		fprintf(f, "%s.", prefix);

@@ -175,7 +175,7 @@ static int send_graphite(struct collector *c)
 
 	if (!f)
 		return -ENOMEM;
-	n = render_graphite(&c->m, c->prefix, f);
+	n = collect_render_graphite(&c->m, c->prefix, f);
 	if (fclose(f) || n < 0) {
 		free(text);
 		return -ENOMEM;
@@ -248,7 +248,7 @@ int collect_run(const struct collect_opts *o)
 				      (int64_t)(floor(runloop_clock_s(CLOCK_REALTIME) / iv) * iv));
 		if (!rc && o->json)
 			rc = render_json(&c.m, c.prefix, o->out);
-		else if (!rc && render_graphite(&c.m, c.prefix, o->out) < 0)
+		else if (!rc && collect_render_graphite(&c.m, c.prefix, o->out) < 0)
 			rc = -EIO;
 	} else if (!rc) {
 		rc = run_loop(&c);

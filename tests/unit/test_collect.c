@@ -59,7 +59,7 @@ static char *render_g(const struct metric_set *m, const char *prefix, long *n)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	*n = render_graphite(m, prefix, f);
+	*n = collect_render_graphite(m, prefix, f);
 	fclose(f);
 	return buf;
 }
@@ -414,7 +414,7 @@ TEST(findings_become_metrics)
 	ASSERT_STREQ(m.s[6].lv[1], "cpu0");
 	out = open_memstream(&text, &len);
 	m.timestamp = 60;
-	ASSERT_EQ(render_graphite(&m, "t", out), (long)m.n);
+	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)m.n);
 	fclose(out);
 	ASSERT_TRUE(strstr(text, "t.report.finding.cpu-bound-user.x_y_1_2 3 60\n") != NULL);
 	ASSERT_TRUE(strstr(text, "t.report.findings.warning 3 60\n") != NULL);
