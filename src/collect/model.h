@@ -119,6 +119,6 @@ int render_prom(const struct metric_set *m, bool openmetrics, FILE *f);
  * One JSON document: the timestamp, the Graphite prefix, and every sample
  * with its Prometheus name, type, labels, Graphite path and value. 0 or -EIO.
  */
-int render_json(const struct metric_set *m, const char *prefix, FILE *f);
+int collect_render_json(const struct metric_set *m, const char *prefix, FILE *f);
 
 #endif

@@ -157,7 +157,7 @@ int render_prom(const struct metric_set *m, bool openmetrics, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-int render_json(const struct metric_set *m, const char *prefix, FILE *f)
+int collect_render_json(const struct metric_set *m, const char *prefix, FILE *f)
 {
 	struct json_writer w;
 

@@ -247,7 +247,7 @@ int collect_run(const struct collect_opts *o)
 		rc = collector_sample(&c,
 				      (int64_t)(floor(runloop_clock_s(CLOCK_REALTIME) / iv) * iv));
 		if (!rc && o->json)
-			rc = render_json(&c.m, c.prefix, o->out);
+			rc = collect_render_json(&c.m, c.prefix, o->out);
 		else if (!rc && collect_render_graphite(&c.m, c.prefix, o->out) < 0)
 			rc = -EIO;
 	} else if (!rc) {

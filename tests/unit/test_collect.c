@@ -439,7 +439,7 @@ TEST(json_render)
 
 	m.timestamp = 1700000000;
 	ASSERT_EQ(metric_add(&m, M_PROC_CPU, "\"}{\n\033", "user", 1.5), 0);
-	ASSERT_EQ(render_json(&m, "T.h", out), 0);
+	ASSERT_EQ(collect_render_json(&m, "T.h", out), 0);
 	fclose(out);
 	ASSERT_STREQ(text, "{\"timestamp\":1700000000,\"prefix\":\"T.h\",\"metrics\":[{\"name\":"
 			   "\"triage_process_cpu_seconds_total\",\"type\":\"counter\",\"labels\":{"
