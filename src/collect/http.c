@@ -66,7 +66,7 @@ static enum MHD_Result serve_metrics(struct http_server *hs, struct MHD_Connecti
 	if (!f)
 		return reply_text(c, 500, "out of memory\n");
 	pthread_mutex_lock(&hs->lock);
-	rc = render_prom(&hs->published, om, f);
+	rc = collect_render_prom(&hs->published, om, f);
 	pthread_mutex_unlock(&hs->lock);
 	if (fclose(f) || rc) {
 		free(body);

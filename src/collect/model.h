@@ -113,7 +113,7 @@ void prom_label_escape(const char *in, char *out, size_t size);
  * The text exposition format 0.0.4, or OpenMetrics 1.0.0 (counters' TYPE
  * and HELP without _total, a final "# EOF"). 0 or -errno.
  */
-int render_prom(const struct metric_set *m, bool openmetrics, FILE *f);
+int collect_render_prom(const struct metric_set *m, bool openmetrics, FILE *f);
 
 /*
  * One JSON document: the timestamp, the Graphite prefix, and every sample

@@ -138,7 +138,7 @@ static void prom_family_header(const struct metric_family *fam, bool om, FILE *f
 	fprintf(f, "# TYPE %.*s %s\n", (int)len, fam->name, counter ? "counter" : "gauge");
 }
 
-int render_prom(const struct metric_set *m, bool openmetrics, FILE *f)
+int collect_render_prom(const struct metric_set *m, bool openmetrics, FILE *f)
 {
 	for (int id = 0; id < M_COUNT; id++) {
 		bool header = false;

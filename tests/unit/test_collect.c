@@ -124,7 +124,7 @@ static char *render_p(const struct metric_set *m, bool om)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	render_prom(m, om, f);
+	collect_render_prom(m, om, f);
 	fclose(f);
 	return buf;
 }
@@ -420,7 +420,7 @@ TEST(findings_become_metrics)
 	ASSERT_TRUE(strstr(text, "t.report.findings.warning 3 60\n") != NULL);
 	free(text);
 	out = open_memstream(&text, &len);
-	ASSERT_EQ(render_prom(&m, false, out), 0);
+	ASSERT_EQ(collect_render_prom(&m, false, out), 0);
 	fclose(out);
 	ASSERT_TRUE(strstr(text, "triage_report_finding_severity{rule=\"cpu-bound-user\","
 				 "subject=\"x\\ny 1 2\"} 3\n") != NULL);
