@@ -108,7 +108,7 @@ long collect_render_graphite(const struct metric_set *m, const char *prefix, FIL
  * bytes that are not valid UTF-8 and other control bytes (C1 too) replaced
  * by '?'.
  */
-void prom_label_escape(const char *in, char *out, size_t size);
+void collect_prom_label_escape(const char *in, char *out, size_t size);
 /*
  * The text exposition format 0.0.4, or OpenMetrics 1.0.0 (counters' TYPE
  * and HELP without _total, a final "# EOF"). 0 or -errno.

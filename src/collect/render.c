@@ -85,7 +85,7 @@ long collect_render_graphite(const struct metric_set *m, const char *prefix, FIL
 	return ferror(f) ? -EIO : (long)m->n;
 }
 
-void prom_label_escape(const char *in, char *out, size_t size)
+void collect_prom_label_escape(const char *in, char *out, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)in;
 	size_t o = 0;
@@ -120,7 +120,7 @@ static void prom_sample(const struct metric_sample *s, FILE *f)
 
 	fputs(fam->name, f);
 	for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++) {
-		prom_label_escape(s->lv[l], v, sizeof(v));
+		collect_prom_label_escape(s->lv[l], v, sizeof(v));
 		fprintf(f, "%s%s=\"%s\"", l ? "," : "{", fam->labels[l], v);
 	}
 	fprintf(f, "%s %.15g\n", fam->labels[0] ? "}" : "", s->value);

@@ -99,22 +99,22 @@ TEST(prom_label_escape_rules)
 {
 	char out[64];
 
-	prom_label_escape("\"}{", out, sizeof(out));
+	collect_prom_label_escape("\"}{", out, sizeof(out));
 	ASSERT_STREQ(out, "\\\"}{");
-	prom_label_escape("a\\b", out, sizeof(out));
+	collect_prom_label_escape("a\\b", out, sizeof(out));
 	ASSERT_STREQ(out, "a\\\\b");
-	prom_label_escape("x\ny 1 2", out, sizeof(out));
+	collect_prom_label_escape("x\ny 1 2", out, sizeof(out));
 	ASSERT_STREQ(out, "x\\ny 1 2");
-	prom_label_escape("\033[2J", out, sizeof(out));
+	collect_prom_label_escape("\033[2J", out, sizeof(out));
 	ASSERT_STREQ(out, "?[2J");
-	prom_label_escape("\xff"
+	collect_prom_label_escape("\xff"
 			  "a\xc3",
 			  out, sizeof(out));
 	ASSERT_STREQ(out, "?a?");
-	prom_label_escape("caf\xc3\xa9", out, sizeof(out));
+	collect_prom_label_escape("caf\xc3\xa9", out, sizeof(out));
 	ASSERT_STREQ(out, "caf\xc3\xa9");
 	/* an escape never cut in half */
-	prom_label_escape("ab\"", out, 4);
+	collect_prom_label_escape("ab\"", out, 4);
 	ASSERT_STREQ(out, "ab");
 }
 
