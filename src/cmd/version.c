@@ -21,7 +21,7 @@ static void print_version_json(void)
 	struct json_writer w;
 	char bpf[32];
 
-	linked_libbpf_version(bpf, sizeof(bpf));
+	util_libbpf_version(bpf, sizeof(bpf));
 	json_init(&w, stdout, false);
 	json_object_begin(&w);
 	json_kv_string(&w, "version", TRIAGE_VERSION);
@@ -52,7 +52,7 @@ int cmd_version(int argc, char **argv)
 		print_version_json();
 		return EXIT_OK;
 	}
-	linked_libbpf_version(bpf, sizeof(bpf));
+	util_libbpf_version(bpf, sizeof(bpf));
 	printf("triage %s (bpf: %s, libbpf %s; %s)\n", TRIAGE_VERSION,
 	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, linked_libpcap_version());
 	return EXIT_OK;

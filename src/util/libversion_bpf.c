@@ -9,7 +9,7 @@
 #include <bpf/libbpf.h>
 #endif
 
-void linked_libbpf_version(char *buf, size_t size)
+void util_libbpf_version(char *buf, size_t size)
 {
 #if TRIAGE_HAVE_BPF
 	snprintf(buf, size, "%u.%u", libbpf_major_version(), libbpf_minor_version());

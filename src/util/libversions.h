@@ -10,6 +10,6 @@
 
 const char *linked_libpcap_version(void);
 /* "major.minor" of libbpf, or "none" in a build without BPF. */
-void linked_libbpf_version(char *buf, size_t size);
+void util_libbpf_version(char *buf, size_t size);
 
 #endif
