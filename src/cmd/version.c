@@ -29,7 +29,7 @@ static void print_version_json(void)
 	json_object_begin(&w);
 	json_kv_bool(&w, "bpf", TRIAGE_HAVE_BPF);
 	json_kv_string(&w, "libbpf", bpf);
-	json_kv_string(&w, "libpcap", linked_libpcap_version());
+	json_kv_string(&w, "libpcap", util_libpcap_version());
 	json_end(&w);
 	json_finish(&w);
 }
@@ -54,6 +54,6 @@ int cmd_version(int argc, char **argv)
 	}
 	util_libbpf_version(bpf, sizeof(bpf));
 	printf("triage %s (bpf: %s, libbpf %s; %s)\n", TRIAGE_VERSION,
-	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, linked_libpcap_version());
+	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, util_libpcap_version());
 	return EXIT_OK;
 }

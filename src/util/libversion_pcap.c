@@ -2,7 +2,7 @@
 
 #include "util/libversions.h"
 
-const char *linked_libpcap_version(void)
+const char *util_libpcap_version(void)
 {
 	return pcap_lib_version();
 }

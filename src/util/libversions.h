@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-const char *linked_libpcap_version(void);
+const char *util_libpcap_version(void);
 /* "major.minor" of libbpf, or "none" in a build without BPF. */
 void util_libbpf_version(char *buf, size_t size);
 
