@@ -29,4 +29,18 @@ CYCLES_PENDING="ping pong" scripts/check-layers.sh "$tmp/lib.a" >/dev/null ||
 	{ echo "FAIL: a pending module's cycle failed the check"; exit 1; }
 CYCLES_PENDING="ping" scripts/check-layers.sh "$tmp/lib.a" >/dev/null &&
 	{ echo "FAIL: a cycle half outside the pending modules passed"; exit 1; }
+
+# The prefix check: a util object exporting a name without util's prefixes fails.
+mkdir -p "$tmp/build/src/util"
+echo 'int util_fine(void) { return 1; } int unprefixed_name(void) { return 2; }' >"$tmp/naming.c"
+cc -c -o "$tmp/build/src/util/naming.o" "$tmp/naming.c" &&
+	(cd "$tmp" && ar rcsP names.a build/src/util/naming.o) || exit 1
+out=$(scripts/check-layers.sh "$tmp/names.a") && { echo "FAIL: an unprefixed name passed"; exit 1; }
+case $out in
+*"naming.o: unprefixed_name"*) ;;
+*) echo "FAIL: the unprefixed name is not named: $out"; exit 1 ;;
+esac
+case $out in
+*util_fine*) echo "FAIL: a prefixed name was named: $out"; exit 1 ;;
+esac
 exit $rc
