@@ -147,7 +147,8 @@ static int net_metrics(const struct iface_stats *is, struct metric_set *m)
 	return rc;
 }
 
-int collect_host_metrics(const struct report_host_view *v, const struct host_facts *h, struct metric_set *m)
+int collect_host_metrics(const struct report_host_view *v, const struct host_facts *h,
+			 struct metric_set *m)
 {
 	const struct cpu_stat *cs = v->cpu;
 	double hz = h->hz > 0 ? (double)h->hz : 100;

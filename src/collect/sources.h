@@ -42,6 +42,6 @@ int collect_task_rows(const struct pidstat_table *tb, int curr, proc_row_fn fn, 
  * the files the report window's sample read; what is missing is skipped.
  */
 int collect_host_metrics(const struct report_host_view *v, const struct host_facts *h,
-		 struct metric_set *m);
+			 struct metric_set *m);
 
 #endif

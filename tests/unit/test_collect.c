@@ -108,8 +108,8 @@ TEST(prom_label_escape_rules)
 	collect_prom_label_escape("\033[2J", out, sizeof(out));
 	ASSERT_STREQ(out, "?[2J");
 	collect_prom_label_escape("\xff"
-			  "a\xc3",
-			  out, sizeof(out));
+				  "a\xc3",
+				  out, sizeof(out));
 	ASSERT_STREQ(out, "?a?");
 	collect_prom_label_escape("caf\xc3\xa9", out, sizeof(out));
 	ASSERT_STREQ(out, "caf\xc3\xa9");
