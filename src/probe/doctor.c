@@ -81,13 +81,13 @@ static void check_privileges(struct doc_report *r)
 	bool trace;
 
 	if (err) {
-		doc_add(r, "privileges", DOC_MISSING, NULL, "capget: %s", strerror(-err));
+		doctor_check_add(r, "privileges", DOC_MISSING, NULL, "capget: %s", strerror(-err));
 		return;
 	}
 	trace = caps_can_trace(&c);
 	caps_list(&c, used, sizeof(used) / sizeof(used[0]), true, has, sizeof(has));
 	caps_list(&c, used, sizeof(used) / sizeof(used[0]), false, lacks, sizeof(lacks));
-	doc_add(r, "privileges", trace ? DOC_OK : DOC_MISSING,
+	doctor_check_add(r, "privileges", trace ? DOC_OK : DOC_MISSING,
 		"the probes and the report's eBPF part need CAP_BPF and CAP_PERFMON (or "
 		"CAP_SYS_ADMIN): " SETCAP_HINT,
 		"uid %u; has %s; lacks %s%s", (unsigned)geteuid(), has, lacks,
@@ -96,25 +96,25 @@ static void check_privileges(struct doc_report *r)
 		: caps_has(&c, CAPS_PERFMON) ? " (tracing: CAP_BPF missing)"
 					     : " (tracing: CAP_BPF and CAP_PERFMON missing)");
 	if (!caps_has(&c, CAPS_SYS_PTRACE))
-		doc_add(r, "cap_sys_ptrace", DOC_WARN,
+		doctor_check_add(r, "cap_sys_ptrace", DOC_WARN,
 			"give triage CAP_SYS_PTRACE to see every process: " SETCAP_HINT,
 			"missing: other users' /proc/PID/io and wchan, and the user stacks of "
 			"their processes, are hidden; your own processes are fine");
 	if (!caps_has(&c, CAPS_SYSLOG) && !caps_has(&c, CAPS_SYS_ADMIN) &&
 	    read_sysctl("kernel/dmesg_restrict", &v) == 0 && v)
-		doc_add(r, "kernel_log", DOC_WARN,
+		doctor_check_add(r, "kernel_log", DOC_WARN,
 			"give triage CAP_SYSLOG (" SETCAP_HINT
 			"), or sysctl kernel.dmesg_restrict=0",
 			"kernel.dmesg_restrict=1 and CAP_SYSLOG missing: the report skips the "
 			"kernel log (OOM kills, hung tasks, I/O errors)");
 	if (!caps_has(&c, CAPS_SYS_ADMIN))
-		doc_add(
+		doctor_check_add(
 		    r, "kernel_stacks", DOC_WARN,
 		    "only CAP_SYS_ADMIN (or root) lets the kernel show /proc/PID/stack; "
 		    "triage load falls back to wchan",
 		    "CAP_SYS_ADMIN missing: 'triage load' cannot read kernel stacks of D tasks");
 	if (!trace && read_sysctl("kernel/unprivileged_bpf_disabled", &v) == 0)
-		doc_add(r, "unprivileged_bpf", DOC_WARN,
+		doctor_check_add(r, "unprivileged_bpf", DOC_WARN,
 			"no sysctl can replace CAP_BPF and CAP_PERFMON for tracing programs",
 			"kernel.unprivileged_bpf_disabled=%d%s", v,
 			v ? ": bpf() refuses unprivileged users altogether"
@@ -126,12 +126,12 @@ static void check_btf(struct doc_report *r)
 	struct stat st;
 
 	if (stat("/sys/kernel/btf/vmlinux", &st))
-		doc_add(r, "btf", DOC_MISSING,
+		doctor_check_add(r, "btf", DOC_MISSING,
 			"use a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution "
 			"kernels since 2020); no debug symbols are needed beyond that",
 			"/sys/kernel/btf/vmlinux: %s", strerror(errno));
 	else
-		doc_add(r, "btf", DOC_OK, NULL, "/sys/kernel/btf/vmlinux, %lld bytes",
+		doctor_check_add(r, "btf", DOC_OK, NULL, "/sys/kernel/btf/vmlinux, %lld bytes",
 			(long long)st.st_size);
 }
 
@@ -152,13 +152,13 @@ static void check_tracefs(struct doc_report *r)
 		if (!is_fs(dirs[i], TRACEFS_MAGIC))
 			continue;
 		snprintf(events, sizeof(events), "%s/events/raw_syscalls", dirs[i]);
-		doc_add(r, "tracefs", access(events, F_OK) ? DOC_WARN : DOC_OK,
+		doctor_check_add(r, "tracefs", access(events, F_OK) ? DOC_WARN : DOC_OK,
 			"the kernel lacks CONFIG_FTRACE_SYSCALLS: syscall tracepoints are missing",
 			"mounted at %s%s", dirs[i],
 			access(events, F_OK) ? ", but events/raw_syscalls is missing" : "");
 		return;
 	}
-	doc_add(r, "tracefs", DOC_WARN,
+	doctor_check_add(r, "tracefs", DOC_WARN,
 		"mount -t tracefs nodev /sys/kernel/tracing (only classic tracepoints and "
 		"perf/bpftrace need it; triage's probes use BTF tracepoints)",
 		"not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing");
@@ -168,7 +168,7 @@ static void check_bpffs(struct doc_report *r)
 {
 	bool ok = is_fs("/sys/fs/bpf", BPF_FS_MAGIC);
 
-	doc_add(r, "bpffs", ok ? DOC_OK : DOC_WARN,
+	doctor_check_add(r, "bpffs", ok ? DOC_OK : DOC_WARN,
 		"mount -t bpf bpf /sys/fs/bpf (only needed to pin programs; triage pins nothing)",
 		ok ? "mounted at /sys/fs/bpf" : "/sys/fs/bpf is not a bpf filesystem");
 }
@@ -181,7 +181,7 @@ static void check_kallsyms(struct doc_report *r)
 	char type, name[256], first_name[256] = "";
 
 	if (!f) {
-		doc_add(r, "kallsyms", DOC_MISSING, "the kernel needs CONFIG_KALLSYMS=y",
+		doctor_check_add(r, "kallsyms", DOC_MISSING, "the kernel needs CONFIG_KALLSYMS=y",
 			"/proc/kallsyms: %s", strerror(errno));
 		return;
 	}
@@ -193,7 +193,7 @@ static void check_kallsyms(struct doc_report *r)
 		}
 	}
 	fclose(f);
-	doc_add(r, "kallsyms", nonzero ? DOC_OK : DOC_MISSING,
+	doctor_check_add(r, "kallsyms", nonzero ? DOC_OK : DOC_MISSING,
 		"give triage CAP_SYSLOG (sudo make install-caps), or run as root; with "
 		"kernel.kptr_restrict=0, kernel.perf_event_paranoid=1 also does (kernel stacks "
 		"stay unsymbolized without real addresses)",
@@ -208,7 +208,7 @@ static void check_paranoid(struct doc_report *r)
 	int v = 0;
 
 	if (!f || fscanf(f, "%d", &v) != 1) {
-		doc_add(r, "perf_event_paranoid", DOC_MISSING,
+		doctor_check_add(r, "perf_event_paranoid", DOC_MISSING,
 			"the kernel needs CONFIG_PERF_EVENTS=y",
 			"/proc/sys/kernel/perf_event_paranoid unreadable");
 		if (f)
@@ -220,7 +220,7 @@ static void check_paranoid(struct doc_report *r)
 	bool perfmon =
 	    caps_read(&c) == 0 && (caps_has(&c, CAPS_PERFMON) || caps_has(&c, CAPS_SYS_ADMIN));
 
-	doc_add(r, "perf_event_paranoid", perfmon || v <= 1 ? DOC_OK : DOC_WARN,
+	doctor_check_add(r, "perf_event_paranoid", perfmon || v <= 1 ? DOC_OK : DOC_WARN,
 		"only matters without root/CAP_PERFMON: sysctl kernel.perf_event_paranoid=1",
 		"%d (%s)", v,
 		v <= -1	 ? "no restrictions"
@@ -240,13 +240,13 @@ static void check_pmus(struct doc_report *r)
 	bool kprobe_pmu = !access("/sys/bus/event_source/devices/kprobe", F_OK);
 	bool uprobe_pmu = !access("/sys/bus/event_source/devices/uprobe", F_OK);
 
-	doc_add(r, "hw_events", fd >= 0 ? DOC_OK : DOC_WARN,
+	doctor_check_add(r, "hw_events", fd >= 0 ? DOC_OK : DOC_WARN,
 		"hardware counters are absent in most VMs; 'probe profile' uses the software "
 		"cpu-clock instead",
 		fd >= 0 ? "cpu-cycles counter opens" : "cpu-cycles: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
-	doc_add(r, "pmus", DOC_OK, NULL, "kprobe PMU %s, uprobe PMU %s",
+	doctor_check_add(r, "pmus", DOC_OK, NULL, "kprobe PMU %s, uprobe PMU %s",
 		kprobe_pmu ? "present" : "absent", uprobe_pmu ? "present" : "absent");
 }
 
@@ -295,7 +295,7 @@ static void check_libc_fp(struct doc_report *r)
 
 	dl_iterate_phdr(find_libc, path);
 	if (!path[0]) {
-		doc_add(r, "libc_frame_pointers", DOC_WARN, NULL, "libc not found in this process");
+		doctor_check_add(r, "libc_frame_pointers", DOC_WARN, NULL, "libc not found in this process");
 		return;
 	}
 	err = read_whole(path, &buf, &len);
@@ -303,12 +303,12 @@ static void check_libc_fp(struct doc_report *r)
 		err = elf_fp_survey(buf, len, &s);
 	free(buf);
 	if (err) {
-		doc_add(r, "libc_frame_pointers", DOC_WARN, NULL, "%s: cannot survey: %s", path,
+		doctor_check_add(r, "libc_frame_pointers", DOC_WARN, NULL, "%s: cannot survey: %s", path,
 			strerror(-err));
 		return;
 	}
 	/* With -fno-omit-frame-pointer most functions set up %rbp; without, few do. */
-	doc_add(r, "libc_frame_pointers", s.with_fp * 2 > s.functions ? DOC_OK : DOC_WARN,
+	doctor_check_add(r, "libc_frame_pointers", s.with_fp * 2 > s.functions ? DOC_OK : DOC_WARN,
 		"user stacks through libc stop or skip frames: build programs with "
 		"-fno-omit-frame-pointer, and use a libc built with frame pointers (Ubuntu 24.04, "
 		"Fedora 38 and later) for complete stacks",

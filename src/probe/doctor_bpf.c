@@ -142,20 +142,20 @@ static void run_prog_check(struct doc_report *r, const struct prog_check *pc)
 	 */
 	if ((res.err == -EPERM || res.err == -EACCES) && caps_read(&c) == 0 &&
 	    !caps_has(&c, CAPS_SYS_ADMIN))
-		doc_add(r, pc->check, DOC_MISSING,
+		doctor_check_add(r, pc->check, DOC_MISSING,
 			caps_can_trace(&c) ? "the kernel wants CAP_SYS_ADMIN for this (or root)"
 					   : "give triage CAP_BPF and CAP_PERFMON (sudo make "
 					     "install-caps; docs/install.md), or run as root",
 			"%s: %s failed: %s (%s missing)", pc->what, res.stage, strerror(-res.err),
 			caps_can_trace(&c) ? "CAP_SYS_ADMIN" : "CAP_BPF and CAP_PERFMON");
 	else if (res.err)
-		doc_add(r, pc->check, DOC_MISSING, pc->fix, "%s: %s failed: %s", pc->what,
+		doctor_check_add(r, pc->check, DOC_MISSING, pc->fix, "%s: %s failed: %s", pc->what,
 			res.stage, strerror(-res.err));
 	else if (!strcmp(pc->check, "uprobe"))
-		doc_add(r, pc->check, res.hits ? DOC_OK : DOC_WARN, pc->fix,
+		doctor_check_add(r, pc->check, res.hits ? DOC_OK : DOC_WARN, pc->fix,
 			"%s: loaded and attached, %llu hit(s) for 1 call", pc->what, res.hits);
 	else
-		doc_add(r, pc->check, DOC_OK, NULL, "%s: loaded and attached", pc->what);
+		doctor_check_add(r, pc->check, DOC_OK, NULL, "%s: loaded and attached", pc->what);
 }
 
 static void check_bpf_syscall(struct doc_report *r)
@@ -164,16 +164,16 @@ static void check_bpf_syscall(struct doc_report *r)
 	int rb;
 
 	if (fd < 0) {
-		doc_add(r, "bpf", DOC_MISSING,
+		doctor_check_add(r, "bpf", DOC_MISSING,
 			fd == -ENOSYS ? "the kernel needs CONFIG_BPF_SYSCALL=y"
 				      : "run as root, or with CAP_BPF and CAP_PERFMON",
 			"bpf(BPF_MAP_CREATE): %s", strerror(-fd));
 		return;
 	}
 	close(fd);
-	doc_add(r, "bpf", DOC_OK, NULL, "bpf() works (map created)");
+	doctor_check_add(r, "bpf", DOC_OK, NULL, "bpf() works (map created)");
 	rb = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "triage_doc_rb", 0, 0, 4096, NULL);
-	doc_add(r, "ringbuf", rb >= 0 ? DOC_OK : DOC_MISSING,
+	doctor_check_add(r, "ringbuf", rb >= 0 ? DOC_OK : DOC_MISSING,
 		"BPF ring buffers need Linux 5.8; 'probe trace' depends on them",
 		rb >= 0 ? "BPF_MAP_TYPE_RINGBUF created" : "BPF_MAP_TYPE_RINGBUF: %s",
 		strerror(rb < 0 ? -rb : 0));
@@ -193,7 +193,7 @@ void doctor_bpf_checks(struct doc_report *r)
 
 void doctor_bpf_checks(struct doc_report *r)
 {
-	doc_add(r, "bpf", DOC_MISSING,
+	doctor_check_add(r, "bpf", DOC_MISSING,
 		"install clang, llvm, bpftool, libbpf-dev and libelf-dev, then rebuild triage",
 		"triage was built without BPF support");
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-struct doc_check *doc_add(struct doc_report *r, const char *name, enum doc_status st,
+struct doc_check *doctor_check_add(struct doc_report *r, const char *name, enum doc_status st,
 			  const char *fix, const char *fmt, ...)
 {
 	struct doc_check *c;

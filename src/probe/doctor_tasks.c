@@ -21,7 +21,7 @@ void doctor_task_source_check(struct doc_report *r)
 	if (!err)
 		err = task_source_open(&s, pf, false, TASK_DOOR_AUTO, TASK_WANT_ALL, 0);
 	if (err) {
-		doc_add(r, "task_source", DOC_MISSING, NULL, "cannot read tasks: %s",
+		doctor_check_add(r, "task_source", DOC_MISSING, NULL, "cannot read tasks: %s",
 			strerror(-err));
 		procfs_close(pf);
 		return;
@@ -30,12 +30,12 @@ void doctor_task_source_check(struct doc_report *r)
 	err = task_source_scan(s, &set, 0);
 	t1 = runloop_mono_s() * 1e3;
 	if (task_source_door(s) == TASK_DOOR_BPF)
-		doc_add(
+		doctor_check_add(
 		    r, "task_source", DOC_OK, NULL,
 		    "bpf: task iterator, %zu threads in %.2f ms (pidstat, load, report, collect)",
 		    set.len, t1 - t0);
 	else
-		doc_add(
+		doctor_check_add(
 		    r, "task_source", DOC_WARN,
 		    "run as root on a kernel with BTF and BPF iterators (5.8+) for the fast door",
 		    "proc: /proc file by file (%s); %zu threads in %.2f ms", task_source_why(s),
