@@ -23,7 +23,7 @@ struct doc_check *doctor_check_add(struct doc_report *r, const char *name, enum 
 	return c;
 }
 
-const struct doc_check *doc_find(const struct doc_report *r, const char *name)
+const struct doc_check *doctor_check_find(const struct doc_report *r, const char *name)
 {
 	for (size_t i = 0; i < r->nchecks; i++)
 		if (!strcmp(r->checks[i].name, name))

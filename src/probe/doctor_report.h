@@ -44,6 +44,6 @@ struct doc_report {
 struct doc_check *doctor_check_add(struct doc_report *r, const char *name, enum doc_status st,
 			  const char *fix, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-const struct doc_check *doc_find(const struct doc_report *r, const char *name);
+const struct doc_check *doctor_check_find(const struct doc_report *r, const char *name);
 
 #endif
