@@ -180,7 +180,7 @@ int elf_offset_to_vaddr(const struct elf_syms *es, uint64_t off, uint64_t *vaddr
 	return -ENOENT;
 }
 
-void build_id_hex(const unsigned char *id, size_t len, char *buf)
+void syms_build_id_hex(const unsigned char *id, size_t len, char *buf)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -301,7 +301,7 @@ static int elf_add_debug_file(const char *debug_root, struct elf_syms *es)
 
 	if (!debug_root || es->build_id_len < 2)
 		return 0;
-	build_id_hex(es->build_id, es->build_id_len, hex);
+	syms_build_id_hex(es->build_id, es->build_id_len, hex);
 	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", debug_root, hex, hex + 2);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -88,7 +88,7 @@ struct elf_syms {
 int elf_offset_to_vaddr(const struct elf_syms *es, uint64_t off, uint64_t *vaddr);
 
 /* Build id as lower-case hex into buf (size >= 2*BUILD_ID_MAX+1). */
-void build_id_hex(const unsigned char *id, size_t len, char *buf);
+void syms_build_id_hex(const unsigned char *id, size_t len, char *buf);
 
 /*
  * Loads the function symbols of the ELF file open on fd. debug_root is

@@ -257,7 +257,7 @@ TEST(stripped_file_uses_build_id_debug_file)
 	/* Without a debug file only .dynsym is left: the local function is gone. */
 	ASSERT_EQ(elf_syms_load(path, NULL, &es), 0);
 	readelf_build_id(path, oracle, sizeof(oracle));
-	build_id_hex(es.build_id, es.build_id_len, hex);
+	syms_build_id_hex(es.build_id, es.build_id_len, hex);
 	ASSERT_STREQ(hex, oracle);
 	ASSERT_TRUE(!es.debug_file_used);
 	elf_syms_release(&es);
