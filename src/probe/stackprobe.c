@@ -28,7 +28,7 @@ void sp_symbolizer_init(struct sp_symbolizer *z, const struct procfs *pf)
 	memset(z, 0, sizeof(*z));
 	z->pf = pf;
 	symtab_init(&z->ksyms);
-	z->ksyms_err = ksyms_load(pf, &z->ksyms);
+	z->ksyms_err = syms_load_kernel(pf, &z->ksyms);
 }
 
 struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err)

@@ -140,7 +140,7 @@ static int ksyms_read(FILE *f, struct symtab *out)
 	return any_addr ? 0 : -EACCES;
 }
 
-int ksyms_load(const struct procfs *pf, struct symtab *out)
+int syms_load_kernel(const struct procfs *pf, struct symtab *out)
 {
 	int fd = procfs_openat(pf, "kallsyms", O_RDONLY);
 	FILE *f;

@@ -58,7 +58,7 @@ const char *symtab_lookup(const struct symtab *t, uint64_t addr, uint64_t *off);
  * Loads the text symbols of <pf root>/proc/kallsyms. -EACCES when every
  * address reads as zero (kptr_restrict hides them).
  */
-int ksyms_load(const struct procfs *pf, struct symtab *out);
+int syms_load_kernel(const struct procfs *pf, struct symtab *out);
 
 /* ---- user symbols ---- */
 

@@ -383,7 +383,7 @@ TEST(kallsyms_lookup_matches_file)
 	int n = 0, checked = 0, err;
 
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
-	err = ksyms_load(pf, &k);
+	err = syms_load_kernel(pf, &k);
 	procfs_close(pf);
 	if (err == -EACCES) {
 		printf(
