@@ -54,7 +54,7 @@ struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err)
 	p = &z->procs[z->nprocs++];
 	p->pid = pid;
 	p->ps = NULL;
-	p->err = pid > 0 ? proc_syms_open(z->pf, pid, "/usr/lib/debug", &p->ps) : -ESRCH;
+	p->err = pid > 0 ? syms_proc_open(z->pf, pid, "/usr/lib/debug", &p->ps) : -ESRCH;
 	*err = p->err;
 	return p->ps;
 }

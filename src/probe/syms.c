@@ -577,7 +577,7 @@ int proc_syms_refresh(struct proc_syms *ps)
 	return 0;
 }
 
-int proc_syms_open(const struct procfs *pf, pid_t pid, const char *debug_root,
+int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 		   struct proc_syms **out)
 {
 	struct proc_syms *ps = calloc(1, sizeof(*ps));

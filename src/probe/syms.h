@@ -115,7 +115,7 @@ struct proc_syms;
  * proc_syms_refresh() while the process lives to pick up later mappings
  * (dlopen); a process that exited keeps its last maps.
  */
-int proc_syms_open(const struct procfs *pf, pid_t pid, const char *debug_root,
+int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 		   struct proc_syms **out);
 int proc_syms_refresh(struct proc_syms *ps);
 void proc_syms_close(struct proc_syms *ps);

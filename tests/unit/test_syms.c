@@ -305,7 +305,7 @@ TEST(live_process_resolves_exe_and_libc)
 	void *libc_fn = dlsym(RTLD_DEFAULT, "getpid");
 
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
-	ASSERT_EQ(proc_syms_open(pf, getpid(), NULL, &ps), 0);
+	ASSERT_EQ(syms_proc_open(pf, getpid(), NULL, &ps), 0);
 	ASSERT_EQ(proc_syms_resolve(ps, addr + 2, &loc), 0);
 	ASSERT_STREQ(loc.name, "unit_marker_function");
 	ASSERT_UEQ(loc.offset, 2);
@@ -361,7 +361,7 @@ TEST(live_process_resolves_vdso)
 		pclose(f);
 	ASSERT_TRUE(vaddr != 0);
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
-	ASSERT_EQ(proc_syms_open(pf, getpid(), NULL, &ps), 0);
+	ASSERT_EQ(syms_proc_open(pf, getpid(), NULL, &ps), 0);
 	ASSERT_EQ(proc_syms_resolve(ps, (uint64_t)(uintptr_t)base + vaddr + 4, &loc), 0);
 	ASSERT_STREQ(loc.module, "[vdso]");
 	ASSERT_UEQ(loc.offset, 4);
