@@ -70,7 +70,7 @@ void sp_symbolizer_refresh(struct sp_symbolizer *z)
 void sp_symbolizer_release(struct sp_symbolizer *z)
 {
 	for (size_t i = 0; i < z->nprocs; i++)
-		proc_syms_close(z->procs[i].ps);
+		syms_proc_close(z->procs[i].ps);
 	free(z->procs);
 	z->procs = NULL;
 	z->nprocs = z->cap = 0;

@@ -595,14 +595,14 @@ int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 	}
 	err = proc_syms_refresh(ps);
 	if (err) {
-		proc_syms_close(ps);
+		syms_proc_close(ps);
 		return err;
 	}
 	*out = ps;
 	return 0;
 }
 
-void proc_syms_close(struct proc_syms *ps)
+void syms_proc_close(struct proc_syms *ps)
 {
 	if (!ps)
 		return;

@@ -318,7 +318,7 @@ TEST(live_process_resolves_exe_and_libc)
 	ASSERT_TRUE(!strcmp(loc.name, info.dli_sname) || !strcmp(loc.name, "__getpid"));
 	/* Unmapped memory. */
 	ASSERT_EQ(proc_syms_resolve(ps, 8, &loc), -ENOENT);
-	proc_syms_close(ps);
+	syms_proc_close(ps);
 	procfs_close(pf);
 }
 
@@ -368,7 +368,7 @@ TEST(live_process_resolves_vdso)
 	/* clock_gettime is a weak alias at the same address. */
 	ASSERT_TRUE(!strcmp(loc.name, "__vdso_clock_gettime") ||
 		    !strcmp(loc.name, "clock_gettime"));
-	proc_syms_close(ps);
+	syms_proc_close(ps);
 	procfs_close(pf);
 }
 
