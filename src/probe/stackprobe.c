@@ -64,7 +64,7 @@ void sp_symbolizer_refresh(struct sp_symbolizer *z)
 	/* Fails once a process is gone: its last maps stay. */
 	for (size_t i = 0; i < z->nprocs; i++)
 		if (z->procs[i].ps)
-			proc_syms_refresh(z->procs[i].ps);
+			syms_proc_refresh(z->procs[i].ps);
 }
 
 void sp_symbolizer_release(struct sp_symbolizer *z)

@@ -540,7 +540,7 @@ static int add_map(struct proc_syms *ps, struct proc_map **maps, size_t *n, size
 	return 0;
 }
 
-int proc_syms_refresh(struct proc_syms *ps)
+int syms_proc_refresh(struct proc_syms *ps)
 {
 	struct proc_map *maps = NULL;
 	size_t n = 0, cap = 0;
@@ -593,7 +593,7 @@ int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 		free(ps);
 		return -ENOMEM;
 	}
-	err = proc_syms_refresh(ps);
+	err = syms_proc_refresh(ps);
 	if (err) {
 		syms_proc_close(ps);
 		return err;

@@ -112,12 +112,12 @@ struct proc_syms;
 
 /*
  * A symbolizer for process pid. It reads the maps at once: call
- * proc_syms_refresh() while the process lives to pick up later mappings
+ * syms_proc_refresh() while the process lives to pick up later mappings
  * (dlopen); a process that exited keeps its last maps.
  */
 int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 		   struct proc_syms **out);
-int proc_syms_refresh(struct proc_syms *ps);
+int syms_proc_refresh(struct proc_syms *ps);
 void syms_proc_close(struct proc_syms *ps);
 /* Resolves a user address; returns 0, or -ENOENT (loc still has the module if mapped). */
 int proc_syms_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc);
