@@ -72,7 +72,7 @@ int stack_resolve_user(struct stack_entry *e, const uint64_t *ips, size_t n, str
 		struct stack_frame f = { .addr = ips[i] };
 		struct sym_loc loc = { 0 };
 
-		if (ps && (!proc_syms_resolve(ps, ips[i], &loc) || loc.module)) {
+		if (ps && (!syms_proc_resolve(ps, ips[i], &loc) || loc.module)) {
 			f.name = loc.name;
 			f.offset = loc.offset;
 			f.module = loc.module;

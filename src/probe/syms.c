@@ -616,7 +616,7 @@ void syms_proc_close(struct proc_syms *ps)
 	free(ps);
 }
 
-int proc_syms_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc)
+int syms_proc_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc)
 {
 	size_t lo = 0, hi = ps->nmaps;
 	const struct proc_map *m;

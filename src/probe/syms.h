@@ -120,6 +120,6 @@ int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 int syms_proc_refresh(struct proc_syms *ps);
 void syms_proc_close(struct proc_syms *ps);
 /* Resolves a user address; returns 0, or -ENOENT (loc still has the module if mapped). */
-int proc_syms_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc);
+int syms_proc_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc);
 
 #endif

@@ -306,18 +306,18 @@ TEST(live_process_resolves_exe_and_libc)
 
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
 	ASSERT_EQ(syms_proc_open(pf, getpid(), NULL, &ps), 0);
-	ASSERT_EQ(proc_syms_resolve(ps, addr + 2, &loc), 0);
+	ASSERT_EQ(syms_proc_resolve(ps, addr + 2, &loc), 0);
 	ASSERT_STREQ(loc.name, "unit_marker_function");
 	ASSERT_UEQ(loc.offset, 2);
 	ASSERT_STREQ(loc.module, "test_syms");
 	/* libc: dladdr is the oracle (any alias at the same address will do). */
 	ASSERT_TRUE(libc_fn && dladdr(libc_fn, &info) && info.dli_saddr == libc_fn);
-	ASSERT_EQ(proc_syms_resolve(ps, (uint64_t)(uintptr_t)libc_fn + 1, &loc), 0);
+	ASSERT_EQ(syms_proc_resolve(ps, (uint64_t)(uintptr_t)libc_fn + 1, &loc), 0);
 	ASSERT_UEQ(loc.offset, 1);
 	ASSERT_TRUE(strstr(loc.module, "libc") != NULL);
 	ASSERT_TRUE(!strcmp(loc.name, info.dli_sname) || !strcmp(loc.name, "__getpid"));
 	/* Unmapped memory. */
-	ASSERT_EQ(proc_syms_resolve(ps, 8, &loc), -ENOENT);
+	ASSERT_EQ(syms_proc_resolve(ps, 8, &loc), -ENOENT);
 	syms_proc_close(ps);
 	procfs_close(pf);
 }
@@ -362,7 +362,7 @@ TEST(live_process_resolves_vdso)
 	ASSERT_TRUE(vaddr != 0);
 	ASSERT_EQ(procfs_open(&pf, NULL), 0);
 	ASSERT_EQ(syms_proc_open(pf, getpid(), NULL, &ps), 0);
-	ASSERT_EQ(proc_syms_resolve(ps, (uint64_t)(uintptr_t)base + vaddr + 4, &loc), 0);
+	ASSERT_EQ(syms_proc_resolve(ps, (uint64_t)(uintptr_t)base + vaddr + 4, &loc), 0);
 	ASSERT_STREQ(loc.module, "[vdso]");
 	ASSERT_UEQ(loc.offset, 4);
 	/* clock_gettime is a weak alias at the same address. */
