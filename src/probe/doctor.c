@@ -88,25 +88,27 @@ static void check_privileges(struct doc_report *r)
 	caps_list(&c, used, sizeof(used) / sizeof(used[0]), true, has, sizeof(has));
 	caps_list(&c, used, sizeof(used) / sizeof(used[0]), false, lacks, sizeof(lacks));
 	doctor_check_add(r, "privileges", trace ? DOC_OK : DOC_MISSING,
-		"the probes and the report's eBPF part need CAP_BPF and CAP_PERFMON (or "
-		"CAP_SYS_ADMIN): " SETCAP_HINT,
-		"uid %u; has %s; lacks %s%s", (unsigned)geteuid(), has, lacks,
-		trace			     ? ""
-		: caps_has(&c, CAPS_BPF)     ? " (tracing: CAP_PERFMON missing)"
-		: caps_has(&c, CAPS_PERFMON) ? " (tracing: CAP_BPF missing)"
-					     : " (tracing: CAP_BPF and CAP_PERFMON missing)");
+			 "the probes and the report's eBPF part need CAP_BPF and CAP_PERFMON (or "
+			 "CAP_SYS_ADMIN): " SETCAP_HINT,
+			 "uid %u; has %s; lacks %s%s", (unsigned)geteuid(), has, lacks,
+			 trace			  ? ""
+			 : caps_has(&c, CAPS_BPF) ? " (tracing: CAP_PERFMON missing)"
+			 : caps_has(&c, CAPS_PERFMON)
+			     ? " (tracing: CAP_BPF missing)"
+			     : " (tracing: CAP_BPF and CAP_PERFMON missing)");
 	if (!caps_has(&c, CAPS_SYS_PTRACE))
-		doctor_check_add(r, "cap_sys_ptrace", DOC_WARN,
-			"give triage CAP_SYS_PTRACE to see every process: " SETCAP_HINT,
-			"missing: other users' /proc/PID/io and wchan, and the user stacks of "
-			"their processes, are hidden; your own processes are fine");
+		doctor_check_add(
+		    r, "cap_sys_ptrace", DOC_WARN,
+		    "give triage CAP_SYS_PTRACE to see every process: " SETCAP_HINT,
+		    "missing: other users' /proc/PID/io and wchan, and the user stacks of "
+		    "their processes, are hidden; your own processes are fine");
 	if (!caps_has(&c, CAPS_SYSLOG) && !caps_has(&c, CAPS_SYS_ADMIN) &&
 	    read_sysctl("kernel/dmesg_restrict", &v) == 0 && v)
-		doctor_check_add(r, "kernel_log", DOC_WARN,
-			"give triage CAP_SYSLOG (" SETCAP_HINT
-			"), or sysctl kernel.dmesg_restrict=0",
-			"kernel.dmesg_restrict=1 and CAP_SYSLOG missing: the report skips the "
-			"kernel log (OOM kills, hung tasks, I/O errors)");
+		doctor_check_add(
+		    r, "kernel_log", DOC_WARN,
+		    "give triage CAP_SYSLOG (" SETCAP_HINT "), or sysctl kernel.dmesg_restrict=0",
+		    "kernel.dmesg_restrict=1 and CAP_SYSLOG missing: the report skips the "
+		    "kernel log (OOM kills, hung tasks, I/O errors)");
 	if (!caps_has(&c, CAPS_SYS_ADMIN))
 		doctor_check_add(
 		    r, "kernel_stacks", DOC_WARN,
@@ -114,11 +116,12 @@ static void check_privileges(struct doc_report *r)
 		    "triage load falls back to wchan",
 		    "CAP_SYS_ADMIN missing: 'triage load' cannot read kernel stacks of D tasks");
 	if (!trace && read_sysctl("kernel/unprivileged_bpf_disabled", &v) == 0)
-		doctor_check_add(r, "unprivileged_bpf", DOC_WARN,
-			"no sysctl can replace CAP_BPF and CAP_PERFMON for tracing programs",
-			"kernel.unprivileged_bpf_disabled=%d%s", v,
-			v ? ": bpf() refuses unprivileged users altogether"
-			  : ": unprivileged bpf() allowed, but not for tracing programs");
+		doctor_check_add(
+		    r, "unprivileged_bpf", DOC_WARN,
+		    "no sysctl can replace CAP_BPF and CAP_PERFMON for tracing programs",
+		    "kernel.unprivileged_bpf_disabled=%d%s", v,
+		    v ? ": bpf() refuses unprivileged users altogether"
+		      : ": unprivileged bpf() allowed, but not for tracing programs");
 }
 
 static void check_btf(struct doc_report *r)
@@ -126,13 +129,14 @@ static void check_btf(struct doc_report *r)
 	struct stat st;
 
 	if (stat("/sys/kernel/btf/vmlinux", &st))
-		doctor_check_add(r, "btf", DOC_MISSING,
-			"use a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution "
-			"kernels since 2020); no debug symbols are needed beyond that",
-			"/sys/kernel/btf/vmlinux: %s", strerror(errno));
+		doctor_check_add(
+		    r, "btf", DOC_MISSING,
+		    "use a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution "
+		    "kernels since 2020); no debug symbols are needed beyond that",
+		    "/sys/kernel/btf/vmlinux: %s", strerror(errno));
 	else
 		doctor_check_add(r, "btf", DOC_OK, NULL, "/sys/kernel/btf/vmlinux, %lld bytes",
-			(long long)st.st_size);
+				 (long long)st.st_size);
 }
 
 static bool is_fs(const char *path, long magic)
@@ -152,25 +156,27 @@ static void check_tracefs(struct doc_report *r)
 		if (!is_fs(dirs[i], TRACEFS_MAGIC))
 			continue;
 		snprintf(events, sizeof(events), "%s/events/raw_syscalls", dirs[i]);
-		doctor_check_add(r, "tracefs", access(events, F_OK) ? DOC_WARN : DOC_OK,
-			"the kernel lacks CONFIG_FTRACE_SYSCALLS: syscall tracepoints are missing",
-			"mounted at %s%s", dirs[i],
-			access(events, F_OK) ? ", but events/raw_syscalls is missing" : "");
+		doctor_check_add(
+		    r, "tracefs", access(events, F_OK) ? DOC_WARN : DOC_OK,
+		    "the kernel lacks CONFIG_FTRACE_SYSCALLS: syscall tracepoints are missing",
+		    "mounted at %s%s", dirs[i],
+		    access(events, F_OK) ? ", but events/raw_syscalls is missing" : "");
 		return;
 	}
 	doctor_check_add(r, "tracefs", DOC_WARN,
-		"mount -t tracefs nodev /sys/kernel/tracing (only classic tracepoints and "
-		"perf/bpftrace need it; triage's probes use BTF tracepoints)",
-		"not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing");
+			 "mount -t tracefs nodev /sys/kernel/tracing (only classic tracepoints and "
+			 "perf/bpftrace need it; triage's probes use BTF tracepoints)",
+			 "not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing");
 }
 
 static void check_bpffs(struct doc_report *r)
 {
 	bool ok = is_fs("/sys/fs/bpf", BPF_FS_MAGIC);
 
-	doctor_check_add(r, "bpffs", ok ? DOC_OK : DOC_WARN,
-		"mount -t bpf bpf /sys/fs/bpf (only needed to pin programs; triage pins nothing)",
-		ok ? "mounted at /sys/fs/bpf" : "/sys/fs/bpf is not a bpf filesystem");
+	doctor_check_add(
+	    r, "bpffs", ok ? DOC_OK : DOC_WARN,
+	    "mount -t bpf bpf /sys/fs/bpf (only needed to pin programs; triage pins nothing)",
+	    ok ? "mounted at /sys/fs/bpf" : "/sys/fs/bpf is not a bpf filesystem");
 }
 
 static void check_kallsyms(struct doc_report *r)
@@ -182,7 +188,7 @@ static void check_kallsyms(struct doc_report *r)
 
 	if (!f) {
 		doctor_check_add(r, "kallsyms", DOC_MISSING, "the kernel needs CONFIG_KALLSYMS=y",
-			"/proc/kallsyms: %s", strerror(errno));
+				 "/proc/kallsyms: %s", strerror(errno));
 		return;
 	}
 	while (n < 1000 && fscanf(f, "%llx %c %255s%*[^\n]", &addr, &type, name) == 3) {
@@ -193,13 +199,14 @@ static void check_kallsyms(struct doc_report *r)
 		}
 	}
 	fclose(f);
-	doctor_check_add(r, "kallsyms", nonzero ? DOC_OK : DOC_MISSING,
-		"give triage CAP_SYSLOG (sudo make install-caps), or run as root; with "
-		"kernel.kptr_restrict=0, kernel.perf_event_paranoid=1 also does (kernel stacks "
-		"stay unsymbolized without real addresses)",
-		nonzero ? "real addresses (e.g. %s at 0x%llx)"
-			: "addresses are hidden (all zero; kernel.kptr_restrict)",
-		first_name, first);
+	doctor_check_add(
+	    r, "kallsyms", nonzero ? DOC_OK : DOC_MISSING,
+	    "give triage CAP_SYSLOG (sudo make install-caps), or run as root; with "
+	    "kernel.kptr_restrict=0, kernel.perf_event_paranoid=1 also does (kernel stacks "
+	    "stay unsymbolized without real addresses)",
+	    nonzero ? "real addresses (e.g. %s at 0x%llx)"
+		    : "addresses are hidden (all zero; kernel.kptr_restrict)",
+	    first_name, first);
 }
 
 static void check_paranoid(struct doc_report *r)
@@ -209,8 +216,8 @@ static void check_paranoid(struct doc_report *r)
 
 	if (!f || fscanf(f, "%d", &v) != 1) {
 		doctor_check_add(r, "perf_event_paranoid", DOC_MISSING,
-			"the kernel needs CONFIG_PERF_EVENTS=y",
-			"/proc/sys/kernel/perf_event_paranoid unreadable");
+				 "the kernel needs CONFIG_PERF_EVENTS=y",
+				 "/proc/sys/kernel/perf_event_paranoid unreadable");
 		if (f)
 			fclose(f);
 		return;
@@ -220,13 +227,14 @@ static void check_paranoid(struct doc_report *r)
 	bool perfmon =
 	    caps_read(&c) == 0 && (caps_has(&c, CAPS_PERFMON) || caps_has(&c, CAPS_SYS_ADMIN));
 
-	doctor_check_add(r, "perf_event_paranoid", perfmon || v <= 1 ? DOC_OK : DOC_WARN,
-		"only matters without root/CAP_PERFMON: sysctl kernel.perf_event_paranoid=1",
-		"%d (%s)", v,
-		v <= -1	 ? "no restrictions"
-		: v <= 1 ? "unprivileged users may profile their own processes"
-		: v == 2 ? "unprivileged users: user-space only"
-			 : "unprivileged perf disabled");
+	doctor_check_add(
+	    r, "perf_event_paranoid", perfmon || v <= 1 ? DOC_OK : DOC_WARN,
+	    "only matters without root/CAP_PERFMON: sysctl kernel.perf_event_paranoid=1", "%d (%s)",
+	    v,
+	    v <= -1  ? "no restrictions"
+	    : v <= 1 ? "unprivileged users may profile their own processes"
+	    : v == 2 ? "unprivileged users: user-space only"
+		     : "unprivileged perf disabled");
 }
 
 static void check_pmus(struct doc_report *r)
@@ -240,14 +248,15 @@ static void check_pmus(struct doc_report *r)
 	bool kprobe_pmu = !access("/sys/bus/event_source/devices/kprobe", F_OK);
 	bool uprobe_pmu = !access("/sys/bus/event_source/devices/uprobe", F_OK);
 
-	doctor_check_add(r, "hw_events", fd >= 0 ? DOC_OK : DOC_WARN,
-		"hardware counters are absent in most VMs; 'probe profile' uses the software "
-		"cpu-clock instead",
-		fd >= 0 ? "cpu-cycles counter opens" : "cpu-cycles: %s", strerror(errno));
+	doctor_check_add(
+	    r, "hw_events", fd >= 0 ? DOC_OK : DOC_WARN,
+	    "hardware counters are absent in most VMs; 'probe profile' uses the software "
+	    "cpu-clock instead",
+	    fd >= 0 ? "cpu-cycles counter opens" : "cpu-cycles: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	doctor_check_add(r, "pmus", DOC_OK, NULL, "kprobe PMU %s, uprobe PMU %s",
-		kprobe_pmu ? "present" : "absent", uprobe_pmu ? "present" : "absent");
+			 kprobe_pmu ? "present" : "absent", uprobe_pmu ? "present" : "absent");
 }
 
 static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
@@ -295,7 +304,8 @@ static void check_libc_fp(struct doc_report *r)
 
 	dl_iterate_phdr(find_libc, path);
 	if (!path[0]) {
-		doctor_check_add(r, "libc_frame_pointers", DOC_WARN, NULL, "libc not found in this process");
+		doctor_check_add(r, "libc_frame_pointers", DOC_WARN, NULL,
+				 "libc not found in this process");
 		return;
 	}
 	err = read_whole(path, &buf, &len);
@@ -303,17 +313,18 @@ static void check_libc_fp(struct doc_report *r)
 		err = elf_fp_survey(buf, len, &s);
 	free(buf);
 	if (err) {
-		doctor_check_add(r, "libc_frame_pointers", DOC_WARN, NULL, "%s: cannot survey: %s", path,
-			strerror(-err));
+		doctor_check_add(r, "libc_frame_pointers", DOC_WARN, NULL, "%s: cannot survey: %s",
+				 path, strerror(-err));
 		return;
 	}
 	/* With -fno-omit-frame-pointer most functions set up %rbp; without, few do. */
-	doctor_check_add(r, "libc_frame_pointers", s.with_fp * 2 > s.functions ? DOC_OK : DOC_WARN,
-		"user stacks through libc stop or skip frames: build programs with "
-		"-fno-omit-frame-pointer, and use a libc built with frame pointers (Ubuntu 24.04, "
-		"Fedora 38 and later) for complete stacks",
-		"%s: %u of %u exported functions set up a frame pointer%s", path, s.with_fp,
-		s.functions, s.has_eh_frame ? "; .eh_frame present (DWARF CFI only)" : "");
+	doctor_check_add(
+	    r, "libc_frame_pointers", s.with_fp * 2 > s.functions ? DOC_OK : DOC_WARN,
+	    "user stacks through libc stop or skip frames: build programs with "
+	    "-fno-omit-frame-pointer, and use a libc built with frame pointers (Ubuntu 24.04, "
+	    "Fedora 38 and later) for complete stacks",
+	    "%s: %u of %u exported functions set up a frame pointer%s", path, s.with_fp,
+	    s.functions, s.has_eh_frame ? "; .eh_frame present (DWARF CFI only)" : "");
 }
 
 void doctor_run(struct doc_report *r)

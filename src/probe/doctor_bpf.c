@@ -142,18 +142,20 @@ static void run_prog_check(struct doc_report *r, const struct prog_check *pc)
 	 */
 	if ((res.err == -EPERM || res.err == -EACCES) && caps_read(&c) == 0 &&
 	    !caps_has(&c, CAPS_SYS_ADMIN))
-		doctor_check_add(r, pc->check, DOC_MISSING,
-			caps_can_trace(&c) ? "the kernel wants CAP_SYS_ADMIN for this (or root)"
-					   : "give triage CAP_BPF and CAP_PERFMON (sudo make "
-					     "install-caps; docs/install.md), or run as root",
-			"%s: %s failed: %s (%s missing)", pc->what, res.stage, strerror(-res.err),
-			caps_can_trace(&c) ? "CAP_SYS_ADMIN" : "CAP_BPF and CAP_PERFMON");
+		doctor_check_add(
+		    r, pc->check, DOC_MISSING,
+		    caps_can_trace(&c) ? "the kernel wants CAP_SYS_ADMIN for this (or root)"
+				       : "give triage CAP_BPF and CAP_PERFMON (sudo make "
+					 "install-caps; docs/install.md), or run as root",
+		    "%s: %s failed: %s (%s missing)", pc->what, res.stage, strerror(-res.err),
+		    caps_can_trace(&c) ? "CAP_SYS_ADMIN" : "CAP_BPF and CAP_PERFMON");
 	else if (res.err)
 		doctor_check_add(r, pc->check, DOC_MISSING, pc->fix, "%s: %s failed: %s", pc->what,
-			res.stage, strerror(-res.err));
+				 res.stage, strerror(-res.err));
 	else if (!strcmp(pc->check, "uprobe"))
 		doctor_check_add(r, pc->check, res.hits ? DOC_OK : DOC_WARN, pc->fix,
-			"%s: loaded and attached, %llu hit(s) for 1 call", pc->what, res.hits);
+				 "%s: loaded and attached, %llu hit(s) for 1 call", pc->what,
+				 res.hits);
 	else
 		doctor_check_add(r, pc->check, DOC_OK, NULL, "%s: loaded and attached", pc->what);
 }
@@ -165,18 +167,18 @@ static void check_bpf_syscall(struct doc_report *r)
 
 	if (fd < 0) {
 		doctor_check_add(r, "bpf", DOC_MISSING,
-			fd == -ENOSYS ? "the kernel needs CONFIG_BPF_SYSCALL=y"
-				      : "run as root, or with CAP_BPF and CAP_PERFMON",
-			"bpf(BPF_MAP_CREATE): %s", strerror(-fd));
+				 fd == -ENOSYS ? "the kernel needs CONFIG_BPF_SYSCALL=y"
+					       : "run as root, or with CAP_BPF and CAP_PERFMON",
+				 "bpf(BPF_MAP_CREATE): %s", strerror(-fd));
 		return;
 	}
 	close(fd);
 	doctor_check_add(r, "bpf", DOC_OK, NULL, "bpf() works (map created)");
 	rb = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "triage_doc_rb", 0, 0, 4096, NULL);
 	doctor_check_add(r, "ringbuf", rb >= 0 ? DOC_OK : DOC_MISSING,
-		"BPF ring buffers need Linux 5.8; 'probe trace' depends on them",
-		rb >= 0 ? "BPF_MAP_TYPE_RINGBUF created" : "BPF_MAP_TYPE_RINGBUF: %s",
-		strerror(rb < 0 ? -rb : 0));
+			 "BPF ring buffers need Linux 5.8; 'probe trace' depends on them",
+			 rb >= 0 ? "BPF_MAP_TYPE_RINGBUF created" : "BPF_MAP_TYPE_RINGBUF: %s",
+			 strerror(rb < 0 ? -rb : 0));
 	if (rb >= 0)
 		close(rb);
 }
@@ -193,9 +195,10 @@ void doctor_bpf_checks(struct doc_report *r)
 
 void doctor_bpf_checks(struct doc_report *r)
 {
-	doctor_check_add(r, "bpf", DOC_MISSING,
-		"install clang, llvm, bpftool, libbpf-dev and libelf-dev, then rebuild triage",
-		"triage was built without BPF support");
+	doctor_check_add(
+	    r, "bpf", DOC_MISSING,
+	    "install clang, llvm, bpftool, libbpf-dev and libelf-dev, then rebuild triage",
+	    "triage was built without BPF support");
 }
 
 #endif

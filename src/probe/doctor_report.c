@@ -6,7 +6,7 @@
 #include <string.h>
 
 struct doc_check *doctor_check_add(struct doc_report *r, const char *name, enum doc_status st,
-			  const char *fix, const char *fmt, ...)
+				   const char *fix, const char *fmt, ...)
 {
 	struct doc_check *c;
 	va_list ap;

@@ -42,7 +42,7 @@ struct doc_report {
 
 /* Appends a check (ignored when full); returns it for the detail text. */
 struct doc_check *doctor_check_add(struct doc_report *r, const char *name, enum doc_status st,
-			  const char *fix, const char *fmt, ...)
+				   const char *fix, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 const struct doc_check *doctor_check_find(const struct doc_report *r, const char *name);
 

@@ -22,7 +22,7 @@ void doctor_task_source_check(struct doc_report *r)
 		err = task_source_open(&s, pf, false, TASK_DOOR_AUTO, TASK_WANT_ALL, 0);
 	if (err) {
 		doctor_check_add(r, "task_source", DOC_MISSING, NULL, "cannot read tasks: %s",
-			strerror(-err));
+				 strerror(-err));
 		procfs_close(pf);
 		return;
 	}
