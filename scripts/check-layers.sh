@@ -102,9 +102,10 @@ module_of() {
 
 # Exported names carry their module's prefix: each global symbol an object
 # of src/X/ defines starts with one of X's prefixes (its own name, or one of
-# its files' where a file is a small library of its own). A module not
-# listed is not checked yet: procfs (its parsers are named by the file they
-# read), and report and record, which are being reworked (issue 23).
+# its files' where a file is a small library of its own); names from "__"
+# are the compiler's and the sanitizers'. A module not listed is not
+# checked yet: procfs (its parsers are named by the file they read), and
+# report and record, which are being reworked (issue 23).
 module_prefixes() {
 	cat <<-EOT
 		collect collect_ graphite_ http_ group_table_ metric_
@@ -128,7 +129,7 @@ nm -A -g --defined-only "$lib" 2>/dev/null |
 		m = $1
 		sub(/\/[^\/]*$/, "", m)
 		sub(/.*\//, "", m)
-		if (!(m in npre))
+		if (!(m in npre) || $2 ~ /^__/)
 			next
 		for (i = 1; i <= npre[m]; i++)
 			if (index($2, pre[m, i]) == 1)
