@@ -38,6 +38,7 @@ static const char *const color_names[] = { "auto", "always", "never" };
 static int parse_opt(int ch, void *ctx)
 {
 	struct report_cli *c = ctx;
+	struct json_writer w;
 	int k;
 
 	switch (ch) {
@@ -69,6 +70,12 @@ static int parse_opt(int ch, void *ctx)
 	case 'r':
 		c->o.root = optarg;
 		return -1;
+	case 'S': /* the document's keys, from the core's one list */
+		json_init(&w, stdout, true);
+		report_json_schema(&w);
+		json_finish(&w);
+		fputc('\n', stdout);
+		return EXIT_OK;
 	case 'h':
 		fputs(triage_help_report, stdout);
 		return EXIT_OK;
@@ -84,6 +91,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
+		{ "json-schema", no_argument, NULL, 'S' },
 		{ "no-bpf", no_argument, NULL, 'B' },
 		{ "color", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'r' },

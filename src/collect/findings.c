@@ -4,24 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void collect_subject_label(const struct rp_subject *s, char *buf, size_t size)
-{
-	if (s->pid && s->comm[0])
-		snprintf(buf, size, "%s", s->comm);
-	else if (s->cgroup[0])
-		snprintf(buf, size, "%s", s->cgroup);
-	else if (s->device[0])
-		snprintf(buf, size, "%s", s->device);
-	else if (s->iface[0])
-		snprintf(buf, size, "%s", s->iface);
-	else if (s->cpu >= 0)
-		snprintf(buf, size, "cpu%d", s->cpu);
-	else if (s->comm[0])
-		snprintf(buf, size, "%s", s->comm);
-	else
-		snprintf(buf, size, "host");
-}
-
 /* Whether m already holds a finding with these labels (from start on). */
 static bool have_finding(const struct metric_set *m, size_t start, const char *rule,
 			 const char *subject)
@@ -52,7 +34,8 @@ int collect_findings_metrics(const struct report_findings *f, struct metric_set 
 		const char *rule = report_kind_name(x->kind);
 		char subject[COLLECT_LABEL_MAX];
 
-		collect_subject_label(&x->subject, subject, sizeof(subject));
+		/* the report core names the subject; the PID is left out to keep series few */
+		report_subject_label(&x->subject, REPORT_LABEL_METRIC, subject, sizeof(subject));
 		/* two processes of one name with one rule are one series, the worse */
 		if (have_finding(m, start, rule, subject))
 			continue;

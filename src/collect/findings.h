@@ -12,9 +12,6 @@
 /* The most findings exported one by one per sample (the counts cover all). */
 #define COLLECT_MAX_FINDINGS 16
 
-/* What a finding is about, as one label value: the process name, the cgroup, device, interface,
- * "cpuN", or "host". */
-void collect_subject_label(const struct rp_subject *s, char *buf, size_t size);
 /* Appends the findings' metrics (M_REPORT_FINDINGS, M_REPORT_FINDING) to m. 0 or -ENOMEM. */
 int collect_findings_metrics(const struct report_findings *f, struct metric_set *m);
 

@@ -371,22 +371,6 @@ int record_report_data(sqlite3 *db, const struct record_window *rw, size_t a, si
 
 /* ---- findings of each window, while recording ---- */
 
-static void subject_words(const struct rp_subject *s, char *buf, size_t size)
-{
-	if (s->pid)
-		snprintf(buf, size, "PID %d %s", (int)s->pid, s->comm);
-	else if (s->cgroup[0])
-		snprintf(buf, size, "cgroup %s", s->cgroup);
-	else if (s->device[0])
-		snprintf(buf, size, "disk %s", s->device);
-	else if (s->iface[0])
-		snprintf(buf, size, "interface %s", s->iface);
-	else if (s->cpu >= 0)
-		snprintf(buf, size, "CPU %d", s->cpu);
-	else
-		snprintf(buf, size, "host");
-}
-
 static int insert_findings(sqlite3 *db, const struct record_window *w,
 			   const struct report_findings *f)
 {
@@ -400,9 +384,10 @@ static int insert_findings(sqlite3 *db, const struct record_window *w,
 		-1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	for (size_t i = 0; i < f->n && !rc; i++) {
-		char subject[RP_COMM_MAX + 64];
+		char subject[RP_COMM_MAX + RP_CGROUP_MAX + 64];
 
-		subject_words(&f->f[i].subject, subject, sizeof(subject));
+		report_subject_label(&f->f[i].subject, REPORT_LABEL_WORDS, subject,
+				     sizeof(subject));
 		sqlite3_bind_int64(st, 1, w->ids[0]);
 		sqlite3_bind_int64(st, 2, w->ids[w->n - 1]);
 		sqlite3_bind_double(st, 3, w->ts[0]);

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "report/report.h"
+#include "report/schema.h"
 #include "util/json.h"
 #include "util/text.h"
 
@@ -36,36 +37,15 @@ static const char *sev_color(const struct paint *p, enum report_sev s)
 	return s == SEV_CRITICAL ? p->red : s == SEV_WARNING ? p->yellow : p->cyan;
 }
 
-static void put_subject(FILE *out, const struct rp_subject *s)
-{
-	if (s->pid) {
-		fprintf(out, " PID %d", (int)s->pid);
-		if (s->comm[0]) {
-			fputc(' ', out);
-			text_put_safe(out, s->comm);
-		}
-	}
-	if (s->device[0]) {
-		fputs(" device ", out);
-		text_put_safe(out, s->device);
-	}
-	if (s->iface[0]) {
-		fputs(" interface ", out);
-		text_put_safe(out, s->iface);
-	}
-	if (s->cpu >= 0)
-		fprintf(out, " CPU %d", s->cpu);
-	if (s->cgroup[0]) {
-		fputs(" cgroup ", out);
-		text_put_safe(out, s->cgroup);
-	}
-}
-
 static void plain_finding(FILE *out, const struct rp_finding *x, const struct paint *p)
 {
+	char label[RP_COMM_MAX + RP_CGROUP_MAX + 64];
+
 	fprintf(out, "  %s%-8s%s %s%s%s", sev_color(p, x->sev), report_sev_name(x->sev), p->off,
 		p->bold, report_kind_name(x->kind), p->off);
-	put_subject(out, &x->subject);
+	report_subject_label(&x->subject, REPORT_LABEL_WORDS, label, sizeof(label));
+	fputc(' ', out);
+	text_put_safe(out, label);
 	fputs("\n    ", out);
 	text_put_safe(out, x->summary);
 	fputc('\n', out);
@@ -126,26 +106,26 @@ void report_render_plain(FILE *out, const struct report_data *d, const struct re
 
 static void json_subject(struct json_writer *w, const struct rp_subject *s)
 {
-	json_key(w, "subject");
+	json_key(w, rj(RJ_SUBJECT));
 	json_object_begin(w);
 	if (s->pid)
-		json_kv_int(w, "pid", s->pid);
+		json_kv_int(w, rj(RJ_PID), s->pid);
 	if (s->exited)
-		json_kv_bool(w, "exited", true);
+		json_kv_bool(w, rj(RJ_EXITED), true);
 	if (s->tid)
-		json_kv_int(w, "tid", s->tid);
+		json_kv_int(w, rj(RJ_TID), s->tid);
 	if (s->comm[0])
-		json_kv_string(w, "comm", s->comm);
+		json_kv_string(w, rj(RJ_COMM), s->comm);
 	if (s->cgroup[0])
-		json_kv_string(w, "cgroup", s->cgroup);
+		json_kv_string(w, rj(RJ_CGROUP), s->cgroup);
 	if (s->device[0])
-		json_kv_string(w, "device", s->device);
+		json_kv_string(w, rj(RJ_DEVICE), s->device);
 	if (s->iface[0])
-		json_kv_string(w, "interface", s->iface);
+		json_kv_string(w, rj(RJ_INTERFACE), s->iface);
 	if (s->cpu >= 0)
-		json_kv_int(w, "cpu", s->cpu);
+		json_kv_int(w, rj(RJ_CPU), s->cpu);
 	if (s->npids) {
-		json_key(w, "pids");
+		json_key(w, rj(RJ_PIDS));
 		json_array_begin(w);
 		for (size_t i = 0; i < s->npids; i++)
 			json_int(w, s->pids[i]);
@@ -157,27 +137,27 @@ static void json_subject(struct json_writer *w, const struct rp_subject *s)
 static void json_finding(struct json_writer *w, const struct rp_finding *x)
 {
 	json_object_begin(w);
-	json_kv_string(w, "kind", report_kind_name(x->kind));
-	json_kv_string(w, "severity", report_sev_name(x->sev));
+	json_kv_string(w, rj(RJ_KIND), report_kind_name(x->kind));
+	json_kv_string(w, rj(RJ_SEVERITY), report_sev_name(x->sev));
 	json_subject(w, &x->subject);
-	json_kv_string(w, "summary", x->summary);
-	json_key(w, "evidence");
+	json_kv_string(w, rj(RJ_SUMMARY), x->summary);
+	json_key(w, rj(RJ_EVIDENCE));
 	json_array_begin(w);
 	for (int i = 0; i < x->nev; i++) {
 		json_object_begin(w);
-		json_kv_string(w, "metric", x->ev[i].metric);
-		json_kv_double(w, "value", x->ev[i].value, 2);
-		json_kv_string(w, "unit", x->ev[i].unit);
+		json_kv_string(w, rj(RJ_METRIC), x->ev[i].metric);
+		json_kv_double(w, rj(RJ_VALUE), x->ev[i].value, 2);
+		json_kv_string(w, rj(RJ_UNIT), x->ev[i].unit);
 		json_end(w);
 	}
 	json_end(w);
-	json_key(w, "next");
+	json_key(w, rj(RJ_NEXT));
 	if (x->next[0])
 		json_string(w, x->next);
 	else
 		json_null(w);
 	if (x->ndetails) {
-		json_key(w, "details");
+		json_key(w, rj(RJ_DETAILS));
 		json_array_begin(w);
 		for (int i = 0; i < x->ndetails; i++)
 			json_string(w, x->details[i]);
@@ -190,24 +170,24 @@ static void json_header(struct json_writer *w, const struct report_data *d)
 {
 	char t[32];
 
-	json_key(w, "host");
+	json_key(w, rj(RJ_HOST));
 	json_object_begin(w);
-	json_kv_string(w, "hostname", d->hostname);
-	json_kv_int(w, "cpus", d->ncpu);
+	json_kv_string(w, rj(RJ_HOSTNAME), d->hostname);
+	json_kv_int(w, rj(RJ_CPUS), d->ncpu);
 	json_end(w);
-	json_key(w, "kernel");
+	json_key(w, rj(RJ_KERNEL));
 	json_object_begin(w);
-	json_kv_string(w, "release", d->release);
+	json_kv_string(w, rj(RJ_RELEASE), d->release);
 	if (d->version[0])
-		json_kv_string(w, "version", d->version);
+		json_kv_string(w, rj(RJ_VERSION), d->version);
 	json_end(w);
-	json_key(w, "window");
+	json_key(w, rj(RJ_WINDOW));
 	json_object_begin(w);
 	iso_time(d->start, t, sizeof(t));
-	json_kv_string(w, "start", t);
+	json_kv_string(w, rj(RJ_START), t);
 	iso_time(d->end, t, sizeof(t));
-	json_kv_string(w, "end", t);
-	json_kv_double(w, "seconds", d->seconds, 2);
+	json_kv_string(w, rj(RJ_END), t);
+	json_kv_double(w, rj(RJ_SECONDS), d->seconds, 2);
 	json_end(w);
 }
 
@@ -216,27 +196,27 @@ void report_render_json(struct json_writer *w, const struct report_data *d,
 {
 	json_object_begin(w);
 	json_header(w, d);
-	json_kv_string(w, "headline", f->headline);
-	json_key(w, "findings");
+	json_kv_string(w, rj(RJ_HEADLINE), f->headline);
+	json_key(w, rj(RJ_FINDINGS));
 	json_array_begin(w);
 	for (size_t i = 0; i < f->n; i++)
 		json_finding(w, &f->f[i]);
 	json_end(w);
-	json_key(w, "checked");
+	json_key(w, rj(RJ_CHECKED));
 	json_array_begin(w);
 	for (size_t i = 0; i < f->nchecked; i++) {
 		json_object_begin(w);
-		json_kv_string(w, "resource", f->checked[i].resource);
-		json_kv_string(w, "summary", f->checked[i].summary);
+		json_kv_string(w, rj(RJ_RESOURCE), f->checked[i].resource);
+		json_kv_string(w, rj(RJ_CHECKED_SUMMARY), f->checked[i].summary);
 		json_end(w);
 	}
 	json_end(w);
-	json_key(w, "skipped");
+	json_key(w, rj(RJ_SKIPPED));
 	json_array_begin(w);
 	for (size_t i = 0; i < d->nskipped; i++) {
 		json_object_begin(w);
-		json_kv_string(w, "what", d->skipped[i].what);
-		json_kv_string(w, "why", d->skipped[i].why);
+		json_kv_string(w, rj(RJ_WHAT), d->skipped[i].what);
+		json_kv_string(w, rj(RJ_WHY), d->skipped[i].why);
 		json_end(w);
 	}
 	json_end(w);

@@ -263,6 +263,11 @@ struct report_findings {
 };
 
 const char *report_kind_name(enum report_kind k);
+
+enum report_label { REPORT_LABEL_WORDS, REPORT_LABEL_METRIC };
+/* The subject as text (subject.c): for people, or as a metric's label. Never empty. */
+void report_subject_label(const struct rp_subject *s, enum report_label form, char *buf,
+			  size_t size);
 const char *report_sev_name(enum report_sev s);
 const char *report_resource_name(enum report_resource r);
 enum report_resource report_kind_resource(enum report_kind k);
@@ -337,5 +342,7 @@ void report_render_plain(FILE *out, const struct report_data *d, const struct re
 			 const struct report_style *st);
 void report_render_json(struct json_writer *w, const struct report_data *d,
 			const struct report_findings *f);
+/* The JSON Schema of report_render_json's document (schema.c; --json-schema). */
+void report_json_schema(struct json_writer *w);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "report/findings.h"
 #include "report/kinds.h"
+#include "report/schema.h"
 #include "report/report.h"
 #include "report/thresholds.h"
 #include "unit.h"
@@ -693,6 +694,46 @@ TEST(default_severity_comes_from_the_table)
 	report_findings_release(&f);
 }
 
+/* One label function, one order: words for people, a bare first part for a metric. */
+TEST(subject_label_forms)
+{
+	struct rp_subject s = { .cpu = -1 };
+	char buf[128];
+
+	report_subject_label(&s, REPORT_LABEL_WORDS, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "host");
+	report_subject_label(&s, REPORT_LABEL_METRIC, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "host");
+	s.pid = 4711;
+	snprintf(s.comm, sizeof(s.comm), "relay");
+	snprintf(s.cgroup, sizeof(s.cgroup), "/batch");
+	report_subject_label(&s, REPORT_LABEL_WORDS, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "PID 4711 relay cgroup /batch");
+	report_subject_label(&s, REPORT_LABEL_METRIC, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "relay");
+	memset(&s, 0, sizeof(s));
+	s.cpu = 1;
+	report_subject_label(&s, REPORT_LABEL_WORDS, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "CPU 1");
+	report_subject_label(&s, REPORT_LABEL_METRIC, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "cpu1");
+	s.cpu = -1;
+	snprintf(s.device, sizeof(s.device), "vda");
+	report_subject_label(&s, REPORT_LABEL_WORDS, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "device vda");
+	report_subject_label(&s, REPORT_LABEL_WORDS, buf, 8); /* cut, still terminated */
+	ASSERT_STREQ(buf, "device ");
+}
+
+/* Every JSON key has a name, and names are unique within what the renderer writes. */
+TEST(json_keys_named)
+{
+	for (int k = 0; k < RJ_KEY_COUNT; k++) {
+		ASSERT_TRUE(rj((enum rj_key)k) != NULL);
+		ASSERT_TRUE(strcmp(rj((enum rj_key)k), "?") != 0);
+	}
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
@@ -720,6 +761,8 @@ int main(void)
 	RUN(&st, sentences_without_psi_name_no_psi_figure);
 	RUN(&st, kinds_table_matches_the_docs);
 	RUN(&st, default_severity_comes_from_the_table);
+	RUN(&st, subject_label_forms);
+	RUN(&st, json_keys_named);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
 }
