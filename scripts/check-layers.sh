@@ -1,7 +1,8 @@
 #!/bin/sh
 # The command layer (src/main.c, src/cmd/) sits on top of the cores in
 # libtriage.a: a core never names a cmd_* symbol nor includes a cmd/ header;
-# and struct procfs is opaque outside src/procfs/.
+# struct procfs is opaque outside src/procfs/; a header marked "Internal to
+# src/X" is included only inside src/X/.
 # No two objects of the library need each other, directly or around a
 # cycle (from nm: object A needs B when B defines a symbol A leaves
 # undefined); a cycle is named with the objects in it and the symbols that
@@ -165,6 +166,20 @@ grep '^SCC' "$tmp/cycles" | while read -r _ objs; do
 done
 [ -e "$tmp/failed" ] && bad=1
 rm -rf "$tmp"
+
+# A header whose first comment says "Internal to src/X" is X's own: no other
+# core includes it (report/collect.h, the window's private state, above all).
+for h in $(grep -rl --include='*.h' 'Internal to src/' "$src"); do
+	rel=${h#"$src"/}
+	owner=$(sed -n 's|.*Internal to src/\([a-z0-9_]*\).*|\1|p' "$h" | head -n 1)
+	[ -n "$owner" ] || continue
+	users=$(grep -rln --include='*.[ch]' "#include \"$rel\"" "$src" | grep -v "^$src/$owner/")
+	if [ -n "$users" ]; then
+		echo "check-layers: $rel is internal to src/$owner/, but these include it:"
+		echo "$users" | sed 's/^/  /'
+		bad=1
+	fi
+done
 
 if [ $# -gt 0 ]; then
 	tmp=$(mktemp -d) || exit 1

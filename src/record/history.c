@@ -15,7 +15,7 @@
 #include "pidstat/pidstat.h"
 #include "record/internal.h"
 #include "record/record.h"
-#include "report/collect.h"
+#include "report/source.h"
 #include "report/sources.h"
 #include "util/grow.h"
 
@@ -125,7 +125,7 @@ static bool dreason_of(const char *key, enum d_reason *out)
 
 static void on_interval(void *ctx, sqlite3_stmt *st)
 {
-	struct host_snap *h = ctx;
+	struct report_host_snap *h = ctx;
 
 	h->uptime_cs = (uint64_t)icol(st, 0);
 	h->have_uptime = true;
@@ -143,11 +143,12 @@ static void on_interval(void *ctx, sqlite3_stmt *st)
 	h->vm.oom_kill = (uint64_t)icol(st, 8);
 	h->cpu.procs_running = (uint64_t)icol(st, 9);
 	h->cpu.procs_blocked = (uint64_t)icol(st, 10);
+	h->jiffies = (uint64_t)icol(st, 11);
 }
 
 static void on_cpu(void *ctx, sqlite3_stmt *st)
 {
-	struct host_snap *h = ctx;
+	struct report_host_snap *h = ctx;
 	int c = (int)icol(st, 0);
 	struct cpu_times t = { (uint64_t)icol(st, 1), (uint64_t)icol(st, 2), (uint64_t)icol(st, 3),
 			       (uint64_t)icol(st, 4), (uint64_t)icol(st, 5), (uint64_t)icol(st, 6),
@@ -166,7 +167,7 @@ static void on_cpu(void *ctx, sqlite3_stmt *st)
 
 static void on_disk(void *ctx, sqlite3_stmt *st)
 {
-	struct host_snap *h = ctx;
+	struct report_host_snap *h = ctx;
 	struct disk_stat *d;
 
 	h->have_disks = true;
@@ -188,7 +189,7 @@ static void on_disk(void *ctx, sqlite3_stmt *st)
 
 static void on_net(void *ctx, sqlite3_stmt *st)
 {
-	struct host_snap *h = ctx;
+	struct report_host_snap *h = ctx;
 	struct iface_stat *s;
 
 	h->have_ifaces = true;
@@ -207,7 +208,43 @@ static void on_net(void *ctx, sqlite3_stmt *st)
 	s->tx_drop = (uint64_t)icol(st, 8);
 }
 
-static int load_host_snap(sqlite3 *db, int64_t iv, struct host_snap *h)
+/* One namespace's TCP counters; the first row is ours. */
+static void on_tcp(void *ctx, sqlite3_stmt *st)
+{
+	struct report_host_snap *h = ctx;
+	struct tcp_counters *t;
+	struct rp_netns *ns;
+	const char *p = tcol(st, 1);
+	size_t k = h->nns;
+
+	if (k >= RP_MAX_NETNS + 1)
+		return;
+	h->nns++;
+	ns = &h->ns[k];
+	memset(ns, 0, sizeof(*ns));
+	ns->ours = k == 0;
+	snprintf(h->ns_id[k], sizeof(h->ns_id[k]), "%s", tcol(st, 0));
+	while (*p && ns->npids < RP_MAX_PIDS) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		ns->pids[ns->npids++] = (pid_t)pid;
+		p = *end == ',' ? end + 1 : end;
+	}
+	t = &h->tcp[k];
+	t->out_segs = (uint64_t)icol(st, 2);
+	t->retrans_segs = (uint64_t)icol(st, 3);
+	t->in_errs = (uint64_t)icol(st, 4);
+	t->listen_overflows = (uint64_t)icol(st, 5);
+	t->listen_drops = (uint64_t)icol(st, 6);
+	t->has_snmp = icol(st, 7) != 0;
+	t->has_ext = icol(st, 8) != 0;
+	h->have_tcp[k] = t->has_snmp;
+}
+
+static int load_host_snap(sqlite3 *db, int64_t iv, bool tcp, struct report_host_snap *h)
 {
 	int rc;
 
@@ -215,7 +252,7 @@ static int load_host_snap(sqlite3 *db, int64_t iv, struct host_snap *h)
 	rc = each_row(db,
 		      "SELECT uptime_cs, memtotal_kb, mem_available_kb, swap_total_kb,"
 		      " swap_free_kb, pswpin, pswpout, pgmajfault, oom_kill, procs_running,"
-		      " procs_blocked FROM interval WHERE id = ?1",
+		      " procs_blocked, jiffies FROM interval WHERE id = ?1",
 		      iv, on_interval, h);
 	rc = rc ? rc
 		: each_row(db,
@@ -234,10 +271,64 @@ static int load_host_snap(sqlite3 *db, int64_t iv, struct host_snap *h)
 			   "SELECT iface, rx_bytes, rx_packets, rx_errs, rx_drop, tx_bytes,"
 			   " tx_packets, tx_errs, tx_drop FROM net WHERE iv = ?1 ORDER BY iface",
 			   iv, on_net, h);
+	if (tcp)
+		rc = rc ? rc
+			: each_row(db,
+				   "SELECT ns_id, pids, out_segs, retrans_segs, in_errs,"
+				   " listen_overflows, listen_drops, has_snmp, has_ext FROM tcp"
+				   " WHERE iv = ?1 ORDER BY ns",
+				   iv, on_tcp, h);
 	return rc;
 }
 
-/* ---- the report's window ---- */
+/* ---- the report's window: a source over the recording ---- */
+
+/* The recorded intervals a..b as a report_source (report/source.h). */
+struct rec_source {
+	sqlite3 *db;
+	const struct record_window *rw;
+	size_t k, b; /* the current interval, the last */
+	int step;    /* k + 1: the pidstat source's current sample */
+	bool tcp;    /* schema 3: TCP counters per namespace */
+	struct pidstat_replay *rp;
+	struct report_source src;
+};
+
+static int rec_read_host(void *ctx, struct report_host_snap *h)
+{
+	struct rec_source *r = ctx;
+
+	return load_host_snap(r->db, r->rw->ids[r->k], r->tcp, h);
+}
+
+static void on_loadavg_row(void *ctx, sqlite3_stmt *st)
+{
+	struct loadavg *l = ctx;
+
+	if (isnull(st, 0) || isnull(st, 3))
+		return;
+	for (int i = 0; i < 3; i++)
+		l->load[i] = sqlite3_column_double(st, i);
+	l->runnable = (unsigned)icol(st, 3);
+	l->total = (unsigned)icol(st, 4);
+	l->last_pid = 1; /* seen */
+}
+
+static int rec_read_load(void *ctx, struct loadavg *la)
+{
+	struct rec_source *r = ctx;
+	int rc;
+
+	memset(la, 0, sizeof(*la));
+	rc = each_row(r->db,
+		      "SELECT load1, load5, load15, kernel_runnable, kernel_tasks FROM interval"
+		      " WHERE id = ?1",
+		      r->rw->ids[r->k], on_loadavg_row, la);
+	if (!rc && !la->last_pid)
+		rc = -ENOENT;
+	la->last_pid = 0;
+	return rc;
+}
 
 static void on_dtask(void *ctx, sqlite3_stmt *st)
 {
@@ -259,107 +350,94 @@ static void on_dtask(void *ctx, sqlite3_stmt *st)
 		snprintf(t->reason, sizeof(t->reason), "%s", load_dreason_words(r, false));
 }
 
-static void on_runnable(void *ctx, sqlite3_stmt *st)
+/* The D threads as the recorder's load core judged them; whether each slept through. */
+static int rec_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_look *out)
 {
-	struct window *w = ctx;
+	struct rec_source *r = ctx;
+	int rc;
 
-	/* as the live report: the kernel's runnable count less the one looking */
-	uint64_t n = (uint64_t)icol(st, 0);
-
-	w->runnable_sum += (double)(n > 0 && w->self ? n - 1 : n);
-	w->runnable_n++;
+	memset(out, 0, sizeof(*out));
+	rc = each_row(r->db,
+		      "SELECT tgid, tid, comm, reason FROM dtask WHERE iv = ?1 AND counts"
+		      " ORDER BY tgid, tid",
+		      r->rw->ids[r->k], on_dtask, out);
+	if (!rc)
+		task_sampler_mark_whole_window(ts, out);
+	return rc;
 }
 
-/* The task samples of the window through the report's own sampler. */
-static int sample_tasks(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
-			struct window *w)
+static int rec_next(void *ctx)
 {
-	struct pidstat_replay *rp;
-	const struct pidstat_source *src;
-	int step = 0, rc;
+	struct rec_source *r = ctx;
 
-	rc = task_sampler_open(&w->ts, NULL, &w->host, NULL, 0, 0, false);
+	if (r->k >= r->b)
+		return -ENOENT;
+	r->k++;
+	r->step = (int)r->k + 1;
+	return 0;
+}
+
+static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct record_window *rw,
+			   size_t a, size_t b, bool read_tasks)
+{
+	const struct pidstat_source *tasks = NULL;
+	int64_t n = 0;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->db = db;
+	r->rw = rw;
+	r->k = a;
+	r->b = b;
+	r->step = (int)a + 1;
+	r->tcp = !record_query_i64(db,
+				   "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
+				   " name = 'tcp'",
+				   &n) &&
+		 n > 0;
+	rc = read_tasks ? pidstat_replay_open(&r->rp, db, rw, &r->step, &tasks) : 0;
 	if (rc)
 		return rc;
-	rc = pidstat_replay_open(&rp, db, rw, &step, &src);
-	if (rc)
-		return rc;
-	task_sampler_set_source(w->ts, src);
-	for (size_t k = a; k <= b && !rc; k++) {
-		step = (int)k + 1;
-		rc = task_sampler_sample(w->ts);
-		w->task_samples++;
-	}
-	pidstat_replay_close(rp);
-	return rc;
+	r->src = (struct report_source){
+		.ctx = r,
+		.lacks = REPORT_LACKS_CGROUPS | REPORT_LACKS_KMSG | REPORT_LACKS_PLACEMENT |
+			 (r->tcp ? 0 : REPORT_LACKS_TCP),
+		.lacks_why = "not recorded",
+		.host = rw->host,
+		.self = rw->recorder,
+		.wall0 = rw->times[a],
+		.read_host = rec_read_host,
+		.read_load = rec_read_load,
+		.read_dtasks = rec_read_dtasks,
+		.next = rec_next,
+		.tasks = tasks,
+	};
+	return 0;
 }
 
 /*
  * live: the recorder's own sampler, fed every interval of the window as it
  * was recorded (task_sampler_feed); NULL: the samples are read back from db.
  */
-static int fill_window(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
-		       struct task_sampler *live, struct window *w)
-{
-	char sql[160];
-	int rc;
-
-	w->recorded = true;
-	w->host = rw->host;
-	w->self = rw->recorder;
-	w->wall0 = rw->times[a];
-	rc = load_host_snap(db, rw->ids[a], &w->h[0]);
-	rc = rc ? rc : load_host_snap(db, rw->ids[b], &w->h[1]);
-	rc = rc ? rc
-		: each_row(
-		      db, "SELECT load1, load5, load15, procs_running FROM interval WHERE id = ?1",
-		      rw->ids[b], on_loadavg, &(struct loadavg_dest){ &w->load, &w->have_load });
-	rc = rc ? rc
-		: each_row(db,
-			   "SELECT tgid, tid, comm, reason FROM dtask WHERE iv = ?1 AND counts"
-			   " ORDER BY tgid, tid",
-			   rw->ids[b], on_dtask, &w->d1);
-	snprintf(sql, sizeof(sql),
-		 "SELECT kernel_runnable FROM interval WHERE id >= ?1 AND id <= %lld AND"
-		 " kernel_runnable IS NOT NULL",
-		 (long long)rw->ids[b]);
-	rc = rc ? rc : each_row(db, sql, rw->ids[a], on_runnable, w);
-	if (live) {
-		w->ts = live;
-		w->task_samples = (unsigned)(b - a + 1);
-	} else {
-		rc = rc ? rc : sample_tasks(db, rw, a, b, w);
-	}
-	if (!rc)
-		task_sampler_mark_whole_window(w->ts, &w->d1);
-	return rc;
-}
-
 static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
 			  struct task_sampler *live, struct report_data *d)
 {
-	struct window *w = calloc(1, sizeof(*w));
-	struct report_opts o = { 0 };
+	struct rec_source *r = calloc(1, sizeof(*r));
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	if (!w)
+	if (!r)
 		return -ENOMEM;
 	if (a >= b || b >= rw->n) {
-		free(w);
+		free(r);
 		return -EINVAL;
 	}
-	w->o = &o;
-	rc = fill_window(db, rw, a, b, live, w);
-	if (!rc) {
-		o.seconds = w->h[1].uptime_cs > w->h[0].uptime_cs
-				? (double)(w->h[1].uptime_cs - w->h[0].uptime_cs) / 100.0
-				: 0;
-		rc = window_results(w, d);
-	}
-	if (!live)
-		task_sampler_close(w->ts);
-	free(w);
+	rc = rec_source_open(r, db, rw, a, b, live == NULL);
+	if (!rc)
+		rc = report_collect_source(&r->src, live, d);
+	if (r->rp)
+		pidstat_replay_close(r->rp);
+	free(r);
 	return rc;
 }
 

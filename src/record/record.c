@@ -26,12 +26,11 @@
 #include "record/internal.h"
 #include "record/tcache.h"
 #include "record/record.h"
+#include "report/source.h"
 #include "report/sources.h"
 #include "runloop/clock.h"
 #include "util/grow.h"
 #include "util/text.h"
-
-#define STAT_BUF (1 << 18)
 
 enum {
 	S_IV,
@@ -39,6 +38,7 @@ enum {
 	S_PSI,
 	S_DISK,
 	S_NET,
+	S_TCP,
 	S_TASK,
 	S_SAMPLE,
 	S_DTASK,
@@ -58,6 +58,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT INTO psi VALUES(?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO tcp VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -86,16 +87,10 @@ struct recorder {
 	uint64_t prev_uptime;
 	double win_start;
 	struct tcache cache;
-	char *statbuf;
-	struct cpu_stat *cs;
-	struct disk_stats *ds;
-	struct iface_stats *is;
-	bool have_sys_block;
-	/* whole_device()'s answers, in diskstats' order: it seldom changes */
-	struct disk_kind {
-		char name[DISK_NAME_MAX];
-		bool whole;
-	} kind[HOST_MAX_DISKS];
+	/* the host as the report's live source reads it: what a replay reads back */
+	struct report_host_reader rd;
+	struct report_host_snap *snap;
+	bool find_netns; /* look for network namespaces again (each window's start) */
 	/* this interval's counts */
 	unsigned runnable, d_counted, d_frozen;
 	size_t nstored;
@@ -329,77 +324,56 @@ static int insert_cpu_line(struct recorder *r, int64_t iv, int cpu, const struct
 
 static int insert_cpus(struct recorder *r, int64_t iv)
 {
-	int rc = insert_cpu_line(r, iv, -1, &r->cs->all);
+	const struct cpu_stat *cs = &r->snap->cpu;
+	int rc = insert_cpu_line(r, iv, -1, &cs->all);
 
-	for (int c = 0; c < r->cs->ncpu && !rc; c++)
-		if (r->cs->online[c])
-			rc = insert_cpu_line(r, iv, c, &r->cs->cpu[c]);
+	for (int c = 0; c < cs->ncpu && !rc; c++)
+		if (cs->online[c])
+			rc = insert_cpu_line(r, iv, c, &cs->cpu[c]);
 	return rc;
 }
 
 static int insert_psi(struct recorder *r, int64_t iv)
 {
-	static const char *const names[] = { "cpu", "memory", "io" };
+	static const char *const names[RP_PSI_COUNT] = { "cpu", "memory", "io" };
 	sqlite3_stmt *st = r->st[S_PSI];
 	int rc = 0;
 
-	for (size_t i = 0; i < 3 && !rc; i++) {
-		struct psi p;
+	for (int i = 0; i < RP_PSI_COUNT && !rc; i++) {
+		const struct psi *p = &r->snap->psi[i];
 
-		if (hostread_psi(r->pf, names[i], &p))
+		if (!r->snap->have_psi[i])
 			continue;
 		sqlite3_bind_int64(st, 1, iv);
 		sqlite3_bind_text(st, 2, names[i], -1, SQLITE_STATIC);
-		if (p.some.present) {
-			sqlite3_bind_int64(st, 3, (int64_t)p.some.total_us);
-			sqlite3_bind_double(st, 5, p.some.avg10);
+		if (p->some.present) {
+			sqlite3_bind_int64(st, 3, (int64_t)p->some.total_us);
+			sqlite3_bind_double(st, 5, p->some.avg10);
 		}
-		if (p.full.present) {
-			sqlite3_bind_int64(st, 4, (int64_t)p.full.total_us);
-			sqlite3_bind_double(st, 6, p.full.avg10);
+		if (p->full.present) {
+			sqlite3_bind_int64(st, 4, (int64_t)p->full.total_us);
+			sqlite3_bind_double(st, 6, p->full.avg10);
 		}
 		rc = step_done(r, st);
 	}
 	return rc;
 }
 
-/*
- * iostat's whole devices: those under /sys/block when the root has one.
- * Disk i's answer is kept while diskstats lists the same name at i: a name
- * is a disk or a partition for as long as it exists.
- */
-static bool whole_device(struct recorder *r, size_t i, const char *name)
-{
-	struct disk_kind *k = &r->kind[i];
-	char path[96], buf[8];
-
-	if (!r->have_sys_block)
-		return true;
-	if (k->name[0] && !strcmp(k->name, name))
-		return k->whole;
-	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
-	k->whole = procfs_read_root(r->pf, path, buf, sizeof(buf)) >= 0;
-	text_copy(k->name, sizeof(k->name), name);
-	return k->whole;
-}
-
+/* The whole devices (the reader keeps only those, as iostat shows them). */
 static int insert_disks(struct recorder *r, int64_t iv)
 {
+	const struct disk_stats *ds = &r->snap->disks;
 	sqlite3_stmt *st = r->st[S_DISK];
 	int rc = 0;
 
-	if (hostread_diskstats(r->pf, r->ds))
-		return 0;
-	for (size_t i = 0; i < r->ds->n && !rc; i++) {
-		const struct disk_stat *d = &r->ds->d[i];
+	for (size_t i = 0; r->snap->have_disks && i < ds->n && !rc; i++) {
+		const struct disk_stat *d = &ds->d[i];
 		const int64_t v[] = { (int64_t)d->rd_ios,	(int64_t)d->rd_sectors,
 				      (int64_t)d->rd_ticks,	(int64_t)d->wr_ios,
 				      (int64_t)d->wr_sectors,	(int64_t)d->wr_ticks,
 				      (int64_t)d->in_flight,	(int64_t)d->io_ticks,
 				      (int64_t)d->time_in_queue };
 
-		if (!whole_device(r, i, d->name))
-			continue;
 		sqlite3_bind_int64(st, 1, iv);
 		sqlite3_bind_text(st, 2, d->name, -1, SQLITE_STATIC);
 		bind_i64s(st, 3, v, 9);
@@ -410,13 +384,12 @@ static int insert_disks(struct recorder *r, int64_t iv)
 
 static int insert_net(struct recorder *r, int64_t iv)
 {
+	const struct iface_stats *is = &r->snap->ifaces;
 	sqlite3_stmt *st = r->st[S_NET];
 	int rc = 0;
 
-	if (hostread_netdev(r->pf, NULL, r->is))
-		return 0;
-	for (size_t i = 0; i < r->is->n && !rc; i++) {
-		const struct iface_stat *s = &r->is->i[i];
+	for (size_t i = 0; r->snap->have_ifaces && i < is->n && !rc; i++) {
+		const struct iface_stat *s = &is->i[i];
 		const int64_t v[] = { (int64_t)s->rx_bytes, (int64_t)s->rx_packets,
 				      (int64_t)s->rx_errs,  (int64_t)s->rx_drop,
 				      (int64_t)s->tx_bytes, (int64_t)s->tx_packets,
@@ -430,16 +403,56 @@ static int insert_net(struct recorder *r, int64_t iv)
 	return rc;
 }
 
+/* "12,13,14": the processes in a namespace (history.c reads them back). */
+static void pids_text(const struct rp_netns *ns, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ns->npids && used < size; i++) {
+		int n = snprintf(buf + used, size - used, "%s%d", i ? "," : "", (int)ns->pids[i]);
+
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* TCP per network namespace, each named by its id and the processes in it. */
+static int insert_tcp(struct recorder *r, int64_t iv)
+{
+	const struct report_host_snap *h = r->snap;
+	sqlite3_stmt *st = r->st[S_TCP];
+	int rc = 0;
+
+	for (size_t k = 0; k < h->nns && !rc; k++) {
+		const struct tcp_counters *t = &h->tcp[k];
+		char pids[RP_MAX_PIDS * 12];
+		const int64_t v[] = { (int64_t)t->out_segs,
+				      (int64_t)t->retrans_segs,
+				      (int64_t)t->in_errs,
+				      (int64_t)t->listen_overflows,
+				      (int64_t)t->listen_drops,
+				      h->have_tcp[k] && t->has_snmp,
+				      t->has_ext };
+
+		pids_text(&h->ns[k], pids, sizeof(pids));
+		sqlite3_bind_int64(st, 1, iv);
+		sqlite3_bind_int64(st, 2, (int64_t)k);
+		sqlite3_bind_text(st, 3, h->ns_id[k], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, pids, -1, SQLITE_TRANSIENT);
+		bind_i64s(st, 5, v, 7);
+		rc = step_done(r, st);
+	}
+	return rc;
+}
+
 /* The interval's row: host figures that are one per sample. */
 static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64_t *iv)
 {
 	sqlite3_stmt *st = r->st[S_IV];
-	struct sys_stat ss;
-	struct meminfo mi;
-	struct vmstat vm;
+	const struct report_host_snap *h = r->snap;
 	struct loadavg la;
-	ssize_t n = procfs_read(r->pf, "stat", r->statbuf, STAT_BUF);
-	bool have_cs = n > 0 && !cpu_stat_parse(r->statbuf, (size_t)n, r->cs);
 
 	sqlite3_bind_int64(st, 1, r->run_id);
 	if (r->prev_iv) {
@@ -449,22 +462,23 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 	sqlite3_bind_double(st, 3, ts);
 	sqlite3_bind_int64(st, 5, (int64_t)uptime);
 	/* pidstat's own total of the cpu line, from the same bytes */
-	if (n > 0 && !sys_stat_parse(r->statbuf, (size_t)n, &ss))
-		sqlite3_bind_int64(st, 6, (int64_t)sys_stat_total(&ss));
-	if (!hostread_meminfo(r->pf, &mi)) {
-		sqlite3_bind_int64(st, 7, (int64_t)mi.total);
-		if (mi.has_available)
-			sqlite3_bind_int64(st, 8, (int64_t)mi.available);
-		sqlite3_bind_int64(st, 9, (int64_t)mi.swap_total);
-		sqlite3_bind_int64(st, 10, (int64_t)mi.swap_free);
+	if (h->have_cpu)
+		sqlite3_bind_int64(st, 6, (int64_t)h->jiffies);
+	if (h->have_mem) {
+		sqlite3_bind_int64(st, 7, (int64_t)h->mem.total);
+		if (h->mem.has_available)
+			sqlite3_bind_int64(st, 8, (int64_t)h->mem.available);
+		sqlite3_bind_int64(st, 9, (int64_t)h->mem.swap_total);
+		sqlite3_bind_int64(st, 10, (int64_t)h->mem.swap_free);
 	}
-	if (!hostread_vmstat(r->pf, &vm)) {
-		sqlite3_bind_int64(st, 11, (int64_t)vm.pswpin);
-		sqlite3_bind_int64(st, 12, (int64_t)vm.pswpout);
-		sqlite3_bind_int64(st, 13, (int64_t)vm.pgmajfault);
-		if (vm.has_oom_kill)
-			sqlite3_bind_int64(st, 14, (int64_t)vm.oom_kill);
+	if (h->have_vm) {
+		sqlite3_bind_int64(st, 11, (int64_t)h->vm.pswpin);
+		sqlite3_bind_int64(st, 12, (int64_t)h->vm.pswpout);
+		sqlite3_bind_int64(st, 13, (int64_t)h->vm.pgmajfault);
+		if (h->vm.has_oom_kill)
+			sqlite3_bind_int64(st, 14, (int64_t)h->vm.oom_kill);
 	}
+	/* the live source's run-queue reader (report/source.h: read_load) */
 	if (!hostread_loadavg(r->pf, &la)) {
 		sqlite3_bind_double(st, 15, la.load[0]);
 		sqlite3_bind_double(st, 16, la.load[1]);
@@ -472,9 +486,9 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 		sqlite3_bind_int64(st, 24, la.runnable);
 		sqlite3_bind_int64(st, 25, la.total);
 	}
-	if (have_cs) {
-		sqlite3_bind_int64(st, 18, (int64_t)r->cs->procs_running);
-		sqlite3_bind_int64(st, 19, (int64_t)r->cs->procs_blocked);
+	if (h->have_cpu) {
+		sqlite3_bind_int64(st, 18, (int64_t)h->cpu.procs_running);
+		sqlite3_bind_int64(st, 19, (int64_t)h->cpu.procs_blocked);
 	}
 	/* 20-23: counts, filled once the tasks are in */
 	if (step_done(r, st))
@@ -482,7 +496,7 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 	*iv = sqlite3_last_insert_rowid(r->db);
 	if (!r->run_id)
 		r->run_id = *iv;
-	return have_cs ? insert_cpus(r, *iv) : 0;
+	return h->have_cpu ? insert_cpus(r, *iv) : 0;
 }
 
 /* The carried ids, ascending (record_sort_ids). */
@@ -558,6 +572,10 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 		return fail(r, rc, "cannot read the tasks: %s", strerror(-rc));
 	r->runnable = r->d_counted = r->d_frozen = 0;
 	r->nstored = r->ncarried = 0;
+	if (r->find_netns)
+		report_host_find_netns(&r->rd);
+	r->find_netns = false;
+	report_host_read(&r->rd, r->snap);
 	if (sqlite3_step(r->st[S_BEGIN]) != SQLITE_DONE || sqlite3_reset(r->st[S_BEGIN]))
 		return fail(r, -EIO, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db));
 	rc = insert_interval(r, ts, uptime, iv);
@@ -565,6 +583,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	rc = rc ? rc : insert_psi(r, *iv);
 	rc = rc ? rc : insert_disks(r, *iv);
 	rc = rc ? rc : insert_net(r, *iv);
+	rc = rc ? rc : insert_tcp(r, *iv);
 	rc = rc ? rc : finish_interval(r, *iv);
 	if (rc) {
 		record_exec(r->db, "ROLLBACK");
@@ -608,6 +627,7 @@ static int sample(void *ctx, unsigned k)
 			return fail(r, -EIO, "cannot evaluate the window: %s",
 				    sqlite3_errmsg(r->db));
 		task_sampler_rebase(r->win); /* this interval starts the next window */
+		r->find_netns = true;	     /* its namespaces, from the next interval */
 		r->win_from = iv;
 		r->win_start = ts;
 	}
@@ -653,7 +673,6 @@ static int write_meta(struct recorder *r)
 static int open_reader(struct recorder *r)
 {
 	struct pidstat_env env = { .out = stderr, .fd_budget = r->o->fd_budget, .taskstats = true };
-	char buf[8];
 
 	r->popts.act = ACT_CPU | ACT_MEM | ACT_IO | ACT_CTXSW | ACT_RT;
 	r->popts.tsk = TSK_TASK | TSK_CHILD;
@@ -670,7 +689,6 @@ static int open_reader(struct recorder *r)
 		return fail(r, -ENOMEM, "out of memory");
 	r->run_ok = true;
 	r->run.lazy_thread_io = true;
-	r->have_sys_block = procfs_read_root(r->pf, "sys/block", buf, sizeof(buf)) != -ENOENT;
 	return 0;
 }
 
@@ -700,15 +718,14 @@ static int open_all(struct recorder *r)
 	if (!r->host.fixture)
 		r->clk.interval = runloop_seconds(o->interval);
 	r->self = r->host.fixture ? 0 : getpid();
-	r->statbuf = malloc(STAT_BUF);
-	r->cs = malloc(sizeof(*r->cs));
-	r->ds = malloc(sizeof(*r->ds));
-	r->is = malloc(sizeof(*r->is));
-	if (!r->statbuf || !r->cs || !r->ds || !r->is)
+	r->snap = malloc(sizeof(*r->snap));
+	if (!r->snap)
 		return fail(r, -ENOMEM, "out of memory");
+	report_host_reader_init(&r->rd, r->pf);
+	r->find_netns = true;
 	rc = record_db_open(&r->db, o->path, true);
 	if (rc == -EPROTO)
-		return fail(r, rc, "'%s' is not a triage record file of schema version 1 or %d",
+		return fail(r, rc, "'%s' is not a triage record file of schema version 1 to %d",
 			    o->path, RECORD_SCHEMA_VERSION);
 	if (rc)
 		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
@@ -736,10 +753,7 @@ static void close_all(struct recorder *r)
 	free(r->carried);
 	free(r->stray);
 	free(r->blob);
-	free(r->statbuf);
-	free(r->cs);
-	free(r->ds);
-	free(r->is);
+	free(r->snap);
 }
 
 int record_run(const struct record_opts *o, struct record_error *err)

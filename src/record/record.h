@@ -20,8 +20,12 @@
 
 #include "procfs/host.h"
 
-/* 2: task.cmdline; a schema 1 file is read as it is, upgraded when recorded into */
-#define RECORD_SCHEMA_VERSION 2
+/*
+ * 2: task.cmdline; 3: TCP counters per network namespace (table tcp). Older
+ * files are read as they are (a replay says what they lack) and upgraded
+ * when recorded into.
+ */
+#define RECORD_SCHEMA_VERSION 3
 
 struct sqlite3;
 struct runloop_stop;
@@ -35,7 +39,7 @@ struct runloop_stop;
  * one that is not SQLite -EINVAL; a missing one -ENOENT.
  */
 int record_db_open(struct sqlite3 **db, const char *path, bool create);
-/* An open file's schema version: 1 (no command lines) or 2; -errno. */
+/* An open file's schema version: 1 (no command lines), 2 (no TCP) or 3; -errno. */
 int record_db_version(struct sqlite3 *db);
 void record_db_close(struct sqlite3 *db);
 /* The last SQLite message of db, for error lines. */

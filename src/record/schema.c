@@ -3,7 +3,8 @@
  * raw counters per interval in tables, the rates other programs want in
  * views (the v_* contract with triage plot). PRAGMA user_version and
  * meta.schema_version both carry the version. Schema 1 files (no
- * task.cmdline) are read as they are and upgraded when recorded into.
+ * task.cmdline) and schema 2 files (no tcp) are read as they are and
+ * upgraded when recorded into.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -13,6 +14,16 @@
 
 #include "record/record.h"
 #include "record/internal.h"
+
+/*
+ * schema 3: TCP counters per network namespace (ns 0: the recorder's own;
+ * the others named by the processes in them), as the report reads them.
+ */
+#define TCP_TABLE_SQL                                                                           \
+	"CREATE TABLE tcp(iv INTEGER NOT NULL, ns INTEGER NOT NULL, ns_id TEXT, pids TEXT,\n"   \
+	" out_segs INTEGER, retrans_segs INTEGER, in_errs INTEGER, listen_overflows INTEGER,\n" \
+	" listen_drops INTEGER, has_snmp INTEGER, has_ext INTEGER,\n"                           \
+	" PRIMARY KEY(iv, ns)) WITHOUT ROWID;\n"
 
 static const char schema_sql[] =
     /* key/value facts about the recording */
@@ -42,7 +53,7 @@ static const char schema_sql[] =
     "CREATE TABLE net(iv INTEGER NOT NULL, iface TEXT NOT NULL, rx_bytes INTEGER,\n"
     " rx_packets INTEGER, rx_errs INTEGER, rx_drop INTEGER, tx_bytes INTEGER,\n"
     " tx_packets INTEGER, tx_errs INTEGER, tx_drop INTEGER,\n"
-    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n"
+    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n" TCP_TABLE_SQL
     /*
      * a task: thread 0 is a process row (tid = tgid), 1 a thread of tgid;
      * cmdline (schema 2) is read once, for process rows
@@ -213,7 +224,7 @@ static int create_schema(sqlite3 *db)
 	return rc ? rc : migrate(db, schema_sql);
 }
 
-/* An existing file: its version (1 or 2, both stamps agreeing), -EPROTO if not ours. */
+/* An existing file: its version (1 to 3, both stamps agreeing), -EPROTO if not ours. */
 int record_db_version(sqlite3 *db)
 {
 	int64_t uv;
@@ -229,13 +240,18 @@ int record_db_version(sqlite3 *db)
 	return (int)uv;
 }
 
-/* A file to record into: a schema 1 file gains task.cmdline (NULL in its old rows). */
+/*
+ * A file to record into: a schema 1 file gains task.cmdline (NULL in its old
+ * rows), a schema 1 or 2 file the tcp table (empty for its old intervals).
+ */
 static int writable_schema(sqlite3 *db)
 {
 	int v = record_db_version(db);
 
 	if (v == 1)
-		return migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT");
+		return migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" TCP_TABLE_SQL);
+	if (v == 2)
+		return migrate(db, TCP_TABLE_SQL);
 	return v < 0 ? v : 0;
 }
 

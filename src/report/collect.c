@@ -53,73 +53,56 @@ static double ts_s(const struct timespec *ts)
 	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
 }
 
-/* Network namespaces to read: our own, then one process of each other one. */
-static void find_netns(const struct procfs *pf, struct window *w)
+/* ---- the live source: /proc under the root (or a fixture's current step) ---- */
+
+static int live_read_host(void *ctx, struct report_host_snap *h)
 {
-	struct id_list pids = { 0 };
-	char ours[64], id[64];
+	struct window *w = ctx;
 
-	w->nns = 1;
-	memset(&w->ns[0], 0, sizeof(w->ns[0]));
-	w->ns[0].ours = true;
-	if (hostread_netns_id(pf, 0, ours, sizeof(ours)) || procfs_list_pids(pf, &pids))
-		goto out;
-	for (size_t i = 0; i < pids.len; i++) {
-		size_t k;
-
-		if (hostread_netns_id(pf, pids.ids[i], id, sizeof(id)) || !strcmp(id, ours))
-			continue;
-		for (k = 1; k < w->nns && strcmp(w->ns_id[k], id); k++)
-			;
-		if (k == w->nns) {
-			if (w->nns >= RP_MAX_NETNS + 1)
-				continue;
-			memset(&w->ns[k], 0, sizeof(w->ns[k]));
-			snprintf(w->ns_id[k], sizeof(w->ns_id[k]), "%s", id);
-			w->nns++;
-		}
-		if (w->ns[k].npids < RP_MAX_PIDS)
-			w->ns[k].pids[w->ns[k].npids++] = pids.ids[i];
-	}
-out:
-	id_list_release(&pids);
+	report_host_read(&w->rd, h);
+	return 0;
 }
 
-static void read_tcp(const struct procfs *pf, const struct window *w, struct host_snap *h)
+static int live_read_load(void *ctx, struct loadavg *la)
 {
-	for (size_t k = 0; k < w->nns; k++) {
-		char dir[16];
+	struct window *w = ctx;
 
-		snprintf(dir, sizeof(dir), "%d", k ? (int)w->ns[k].pids[0] : 0);
-		h->have_tcp[k] = !hostread_tcp(pf, k ? dir : NULL, &h->tcp[k]);
-	}
+	return hostread_loadavg(w->pf, la);
 }
 
-static void read_host(const struct procfs *pf, const struct window *w, struct host_snap *h)
+static int live_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_look *out)
 {
-	static const char *const psi_names[RP_PSI_COUNT] = { "cpu", "memory", "io" };
+	struct window *w = ctx;
 
-	h->have_cpu = !hostread_cpu_stat(pf, &h->cpu);
-	for (int r = 0; r < RP_PSI_COUNT; r++)
-		h->have_psi[r] = !hostread_psi(pf, psi_names[r], &h->psi[r]);
-	h->have_mem = !hostread_meminfo(pf, &h->mem);
-	h->have_vm = !hostread_vmstat(pf, &h->vm);
-	h->have_disks = !hostread_diskstats(pf, &h->disks);
-	h->have_ifaces = !hostread_netdev(pf, NULL, &h->ifaces);
-	h->have_uptime = !hostread_uptime_cs(pf, &h->uptime_cs);
-	read_tcp(pf, w, h);
+	return task_sampler_dtasks(ts, w->pf, out);
+}
+
+static void live_source(struct window *w)
+{
+	w->live = (struct report_source){
+		.ctx = w,
+		.host = w->host,
+		.self = w->self,
+		.wall0 = w->wall0,
+		.read_host = live_read_host,
+		.read_load = live_read_load,
+		.read_dtasks = live_read_dtasks,
+	};
+	w->src = &w->live;
+	report_host_reader_init(&w->rd, w->pf);
 }
 
 /* One run-queue sample: the kernel's runnable count less ourselves. */
-static void sample_runnable(const struct procfs *pf, struct window *w, bool live)
+static void sample_runnable(struct window *w)
 {
 	struct loadavg la;
 
-	w->have_last_load = !hostread_loadavg(pf, &la);
+	w->have_last_load = !w->src->read_load(w->src->ctx, &la);
 	if (!w->have_last_load)
 		return;
 	w->last_load = la;
-	w->runnable_sum += la.runnable > 0 && live ? la.runnable - 1 : la.runnable;
+	/* the one looking is in the count while it reads it */
+	w->runnable_sum += la.runnable > 0 && w->self ? la.runnable - 1 : la.runnable;
 	w->runnable_n++;
 }
 
@@ -141,8 +124,8 @@ static int window_begin(struct window *w)
 	struct timespec span = runloop_seconds(w->o->seconds);
 	int rc;
 
-	find_netns(w->pf, w);
-	read_host(w->pf, w, &w->h[0]);
+	report_host_find_netns(&w->rd);
+	w->src->read_host(w->src->ctx, &w->h[0]);
 	snprintf(w->cg_prefix, sizeof(w->cg_prefix), "%s", w->host.fixture ? "step1/" : "");
 	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
@@ -177,7 +160,7 @@ static int first_sample(struct window *w)
 	w->sample_cost = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	w->task_period = task_period(w);
 	w->next_task = w->task_period;
-	sample_runnable(w->pf, w, !w->host.fixture);
+	sample_runnable(w);
 	return rc;
 }
 
@@ -186,7 +169,7 @@ static int live_tick(struct window *w, unsigned k)
 {
 	int rc = 0;
 
-	sample_runnable(w->pf, w, true);
+	sample_runnable(w);
 	if (k >= w->next_task) {
 		rc = take_task_sample(w);
 		w->next_task += w->task_period;
@@ -205,7 +188,7 @@ static int window_sample(void *ctx, unsigned k)
 		return first_sample(w);
 	if (!w->host.fixture)
 		return live_tick(w, k);
-	sample_runnable(w->pf, w, false);
+	sample_runnable(w);
 	return take_task_sample(w);
 }
 
@@ -226,12 +209,14 @@ static int window_run(struct window *w)
 
 static int window_end(struct window *w)
 {
-	read_host(w->pf, w, &w->h[1]);
-	if (w->host.fixture)
-		snprintf(w->cg_prefix, sizeof(w->cg_prefix), "step%d/", w->last_step);
-	cg_scan_end(w->pf, w->cg_prefix, &w->cg);
-	w->have_load = !hostread_loadavg(w->pf, &w->load);
-	return task_sampler_dtasks(w->ts, w->pf, &w->d1);
+	w->src->read_host(w->src->ctx, &w->h[1]);
+	if (w->pf) {
+		if (w->host.fixture)
+			snprintf(w->cg_prefix, sizeof(w->cg_prefix), "step%d/", w->last_step);
+		cg_scan_end(w->pf, w->cg_prefix, &w->cg);
+	}
+	w->have_load = !w->src->read_load(w->src->ctx, &w->load);
+	return w->src->read_dtasks(w->src->ctx, w->ts, &w->d1);
 }
 
 static int open_source(struct window *w, const char *root)
@@ -267,6 +252,7 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	if (!rc) {
 		w->self = w->host.fixture ? 0 : getpid();
 		w->wall0 = w->host.fixture ? w->host.start_time : time(NULL);
+		live_source(w);
 		report_enrich_start(o, w->host.fixture, d);
 		rc = window_begin(w);
 	}
@@ -312,6 +298,7 @@ int report_window_open(struct report_window **out, const struct report_opts *o)
 	}
 	if (!rc) {
 		w->self = w->host.fixture ? 0 : getpid();
+		live_source(w);
 		rc = task_sampler_open(&w->ts, w->pf, &w->host, o->pids, o->npids, o->fd_budget,
 				       o->task_io);
 	}
@@ -341,7 +328,7 @@ const struct pidstat_table *report_window_tasks(const struct report_window *rw, 
 void report_window_host(const struct report_window *rw, struct report_host_view *v)
 {
 	/* after every sample, h[0] holds its readings (read, or the end's copied) */
-	const struct host_snap *h = &rw->w.h[0];
+	const struct report_host_snap *h = &rw->w.h[0];
 
 	memset(v, 0, sizeof(*v));
 	if (!rw->calls)
@@ -362,12 +349,12 @@ void report_window_host(const struct report_window *rw, struct report_host_view 
  */
 static int rolling_begin(struct window *w, bool first, double now)
 {
-	find_netns(w->pf, w);
+	report_host_find_netns(&w->rd);
 	if (first) {
-		read_host(w->pf, w, &w->h[0]);
+		w->src->read_host(w->src->ctx, &w->h[0]);
 	} else {
 		w->h[0] = w->h[1];
-		read_tcp(w->pf, w, &w->h[0]); /* the namespaces may have changed */
+		report_host_read_tcp(&w->rd, &w->h[0]); /* the namespaces may have changed */
 	}
 	cg_set_release(&w->cg);
 	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
@@ -379,11 +366,11 @@ static int rolling_begin(struct window *w, bool first, double now)
 	w->runnable_sum = 0;
 	w->runnable_n = 0;
 	if (first) {
-		sample_runnable(w->pf, w, !w->host.fixture);
+		sample_runnable(w);
 	} else if (w->have_last_load) { /* the end's run-queue sample also begins this one */
 		unsigned r = w->last_load.runnable;
 
-		w->runnable_sum = r > 0 && !w->host.fixture ? r - 1 : r;
+		w->runnable_sum = r > 0 && w->self ? r - 1 : r;
 		w->runnable_n = 1;
 	}
 	return 0;
@@ -402,7 +389,7 @@ int report_window_sample(struct report_window *rw, struct report_data *d, bool *
 		return rolling_begin(w, true, now);
 	memset(d, 0, sizeof(*d));
 	w->task_samples++;
-	sample_runnable(w->pf, w, !w->host.fixture);
+	sample_runnable(w);
 	w->t1 = now;
 	rc = window_end(w);
 	rc = rc ? rc : window_results(w, d);
@@ -412,4 +399,51 @@ int report_window_sample(struct report_window *rw, struct report_data *d, bool *
 	}
 	*have = true;
 	return rolling_begin(w, false, now);
+}
+
+/* ---- a window over another source's steps (a recording) ---- */
+
+/* The run queue and, unless fed, the tasks at every step from the current one to the last. */
+static int source_steps(struct window *w, bool fed)
+{
+	int rc = 0;
+
+	do {
+		sample_runnable(w);
+		if (fed)
+			w->task_samples++;
+		else
+			rc = take_task_sample(w);
+	} while (!rc && !(rc = w->src->next(w->src->ctx)));
+	return rc == -ENOENT ? 0 : rc;
+}
+
+int report_collect_source(const struct report_source *src, struct task_sampler *fed,
+			  struct report_data *d)
+{
+	struct window *w = calloc(1, sizeof(*w));
+	int rc = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!w)
+		return -ENOMEM;
+	w->src = src;
+	w->host = src->host;
+	w->host.fixture = true; /* paced by steps: the window's length is their uptime */
+	w->self = src->self;
+	w->wall0 = src->wall0;
+	w->ts = fed;
+	if (!fed) {
+		rc = task_sampler_open(&w->ts, NULL, &w->host, NULL, 0, 0, false);
+		if (!rc)
+			task_sampler_set_source(w->ts, src->tasks);
+	}
+	rc = rc ? rc : src->read_host(src->ctx, &w->h[0]);
+	rc = rc ? rc : source_steps(w, fed != NULL);
+	rc = rc ? rc : window_end(w);
+	rc = rc ? rc : window_results(w, d);
+	if (!fed)
+		task_sampler_close(w->ts);
+	free(w);
+	return rc;
 }

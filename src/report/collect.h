@@ -8,28 +8,16 @@
 #include "procfs/procfs.h"
 #include "report/cgroups.h"
 #include "report/report.h"
+#include "report/source.h"
 #include "report/sources.h"
 #include "runloop/clock.h"
 
-/* Host counters at one end of the window. */
-struct host_snap {
-	struct cpu_stat cpu;
-	struct psi psi[RP_PSI_COUNT];
-	struct meminfo mem;
-	struct vmstat vm;
-	struct disk_stats disks;
-	struct iface_stats ifaces;
-	struct tcp_counters tcp[RP_MAX_NETNS + 1];
-	uint64_t uptime_cs;
-	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
-	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
-};
-
 struct window {
-	const struct report_opts *o;
-	/* a recorded window (triage replay): no procfs; cgroups and kernel log not kept */
-	bool recorded;
-	struct procfs *pf;
+	const struct report_opts *o; /* live; NULL over another source */
+	const struct report_source *src;
+	struct report_source live;    /* the source over pf (live, or a fixture) */
+	struct report_host_reader rd; /* live: the host reader over pf */
+	struct procfs *pf;	      /* live; NULL over another source */
 	struct host_facts host;
 	pid_t self;
 	time_t wall0;
@@ -37,11 +25,7 @@ struct window {
 	double t0, t1;		  /* monotonic: first and last task sample (live) */
 	int last_step;		  /* fixture: the last step read */
 	char cg_prefix[32];	  /* "" live, "stepN/" in a fixture */
-	struct host_snap h[2];
-	/* network namespaces: [0] is ours */
-	struct rp_netns ns[RP_MAX_NETNS + 1];
-	char ns_id[RP_MAX_NETNS + 1][64];
-	size_t nns;
+	struct report_host_snap h[2];
 	struct cg_set cg;
 	bool cg_mounted;
 	struct dtask_look d1;

@@ -155,6 +155,7 @@ struct report_data {
 	struct rp_netns netns[RP_MAX_NETNS + 1];
 	size_t nnetns;
 	/* cgroups */
+	bool have_cgroups; /* a hierarchy was read (else nothing is said about cgroups) */
 	struct rp_cgroup cgroups[RP_MAX_CGROUPS];
 	size_t ncgroups;
 	/* kernel log */

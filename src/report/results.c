@@ -110,19 +110,6 @@ static void mem_results(const struct window *w, struct report_data *d)
 	d->oom_kills = sub(b->oom_kill, a->oom_kill);
 }
 
-/* iostat's whole devices: those under /sys/block when the root has one. */
-static bool whole_device(const struct procfs *pf, const char *name)
-{
-	char path[96], buf[8];
-
-	if (!pf) /* a recording keeps only whole devices */
-		return true;
-	if (procfs_read_root(pf, "sys/block", buf, sizeof(buf)) == -ENOENT)
-		return true; /* no /sys/block (a fixture): every line */
-	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
-	return procfs_read_root(pf, path, buf, sizeof(buf)) >= 0;
-}
-
 static void disk_one(const struct disk_stat *a, const struct disk_stat *b, double s,
 		     struct rp_disk *o)
 {
@@ -160,11 +147,21 @@ static void disk_results(const struct window *w, struct report_data *d)
 			if (b->d[i].rd_ios + b->d[i].wr_ios == a->d[j].rd_ios + a->d[j].wr_ios &&
 			    b->d[i].io_ticks == a->d[j].io_ticks)
 				break;
-			if (whole_device(w->pf, b->d[i].name))
-				disk_one(&a->d[j], &b->d[i], d->seconds, &d->disks[d->ndisks++]);
+			disk_one(&a->d[j], &b->d[i], d->seconds, &d->disks[d->ndisks++]);
 			break;
 		}
 	}
+}
+
+/* The namespace at the window's end that is id (k when both ends list the same). */
+static size_t end_netns(const struct report_host_snap *h1, const char *id, size_t k)
+{
+	if (k < h1->nns && !strcmp(h1->ns_id[k], id))
+		return k;
+	for (size_t e = 0; e < h1->nns; e++)
+		if (!strcmp(h1->ns_id[e], id))
+			return e;
+	return h1->nns;
 }
 
 static void net_results(const struct window *w, struct report_data *d)
@@ -192,21 +189,23 @@ static void net_results(const struct window *w, struct report_data *d)
 			break;
 		}
 	}
-	for (size_t k = 0; k < w->nns; k++) {
-		const struct tcp_counters *x = &w->h[0].tcp[k], *y = &w->h[1].tcp[k];
+	for (size_t k = 0; k < w->h[0].nns; k++) {
+		const struct report_host_snap *h0 = &w->h[0], *h1 = &w->h[1];
+		size_t e = end_netns(h1, h0->ns_id[k], k);
+		const struct tcp_counters *x = &h0->tcp[k], *y = &h1->tcp[e];
 		struct rp_netns *o;
 
-		if (!w->h[0].have_tcp[k] || !w->h[1].have_tcp[k])
+		if (e >= h1->nns || !h0->have_tcp[k] || !h1->have_tcp[e])
 			continue;
 		o = &d->netns[d->nnetns++];
-		*o = w->ns[k];
+		*o = h0->ns[k];
 		o->out_segs = sub(y->out_segs, x->out_segs);
 		o->retrans_segs = sub(y->retrans_segs, x->retrans_segs);
 		o->listen_overflows = sub(y->listen_overflows, x->listen_overflows);
 		o->listen_drops = sub(y->listen_drops, x->listen_drops);
 		o->has_ext = x->has_ext && y->has_ext;
 	}
-	if (!d->nnetns)
+	if (!d->nnetns && !(w->src->lacks & REPORT_LACKS_TCP))
 		report_skip(d, "tcp", "/proc/net/snmp could not be read");
 }
 
@@ -258,15 +257,47 @@ static void host_results(const struct window *w, struct report_data *d)
 
 static double window_seconds(const struct window *w)
 {
-	const struct host_snap *a = &w->h[0], *b = &w->h[1];
+	const struct report_host_snap *a = &w->h[0], *b = &w->h[1];
 
 	if (a->have_uptime && b->have_uptime && b->uptime_cs > a->uptime_cs)
 		return (double)(b->uptime_cs - a->uptime_cs) / 100.0;
 	return w->host.fixture ? 0 : w->t1 - w->t0;
 }
 
+/* What the source could not supply, in one line: "not recorded: cgroups, kernel log". */
+static void lacks_results(const struct window *w, struct report_data *d)
+{
+	static const struct {
+		unsigned bit;
+		const char *what;
+	} parts[] = {
+		{ REPORT_LACKS_CGROUPS, "cgroups" },
+		{ REPORT_LACKS_KMSG, "kernel log" },
+		{ REPORT_LACKS_TCP, "TCP counters" },
+		{ REPORT_LACKS_PLACEMENT, "processes' allowed CPUs and cgroups" },
+	};
+	char list[200] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		int n;
+
+		if (!(w->src->lacks & parts[i].bit) || used >= sizeof(list))
+			continue;
+		n = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+			     parts[i].what);
+		if (n > 0)
+			used += (size_t)n;
+	}
+	if (used)
+		report_skip(d, "source", "%s: %s",
+			    w->src->lacks_why ? w->src->lacks_why : "not supplied", list);
+}
+
 int window_results(struct window *w, struct report_data *d)
 {
+	int rc;
+
 	d->seconds = window_seconds(w);
 	host_results(w, d);
 	cpu_results(w, d);
@@ -275,14 +306,14 @@ int window_results(struct window *w, struct report_data *d)
 	mem_results(w, d);
 	disk_results(w, d);
 	net_results(w, d);
-	if (w->recorded) {
-		report_skip(d, "cgroups", "not kept in a recording");
-		report_skip(d, "kernel-log", "not kept in a recording");
-		return task_results(w, d);
+	lacks_results(w, d);
+	if (w->pf) {
+		d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);
+		d->have_cgroups = w->cg_mounted;
+		if (!w->cg_mounted)
+			report_skip(d, "cgroups", "no cgroup hierarchy under /sys/fs/cgroup");
+		kmsg_results(w, d);
 	}
-	d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);
-	if (!w->cg_mounted)
-		report_skip(d, "cgroups", "no cgroup hierarchy under /sys/fs/cgroup");
-	kmsg_results(w, d);
-	return task_results(w, d);
+	rc = task_results(w, d);
+	return rc;
 }

@@ -132,10 +132,12 @@ static void check_rest(const struct report_data *d, struct report_findings *f)
 		quota += g->has_cpu;
 		mem += g->has_mem && !g->mem_high && !g->mem_max && !g->failcnt;
 	}
-	checked(f, "cgroups",
-		"%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or more; %u "
-		"memory cgroups with no limit hit",
-		quota, THROTTLED_PERIODS_PCT, mem);
+	if (d->have_cgroups)
+		checked(f, "cgroups",
+			"%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or "
+			"more; %u "
+			"memory cgroups with no limit hit",
+			quota, THROTTLED_PERIODS_PCT, mem);
 	if (d->have_kmsg && !d->nkevents)
 		checked(f, "kernel-log",
 			"no OOM kill, hung task, lockup, I/O error, segfault or error in the "

@@ -1,0 +1,128 @@
+/*
+ * The host's counters now, through /proc under a root: the live source's
+ * reader, and what triage record stores every interval (source.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procfs/hostread.h"
+#include "procfs/procfs.h"
+#include "report/source.h"
+#include "util/text.h"
+
+#define STAT_BUF (1 << 18)
+
+void report_host_reader_init(struct report_host_reader *r, const struct procfs *pf)
+{
+	char buf[8];
+
+	memset(r, 0, sizeof(*r));
+	r->pf = pf;
+	r->have_sys_block = procfs_read_root(pf, "sys/block", buf, sizeof(buf)) != -ENOENT;
+	r->nns = 1;
+	r->ns[0].ours = true;
+}
+
+void report_host_find_netns(struct report_host_reader *r)
+{
+	struct id_list pids = { 0 };
+	char ours[RP_NETNS_ID_MAX], id[RP_NETNS_ID_MAX];
+
+	r->nns = 1;
+	memset(&r->ns[0], 0, sizeof(r->ns[0]));
+	r->ns[0].ours = true;
+	r->ns_id[0][0] = '\0';
+	if (hostread_netns_id(r->pf, 0, ours, sizeof(ours)) || procfs_list_pids(r->pf, &pids))
+		goto out;
+	snprintf(r->ns_id[0], sizeof(r->ns_id[0]), "%s", ours);
+	for (size_t i = 0; i < pids.len; i++) {
+		size_t k;
+
+		if (hostread_netns_id(r->pf, pids.ids[i], id, sizeof(id)) || !strcmp(id, ours))
+			continue;
+		for (k = 1; k < r->nns && strcmp(r->ns_id[k], id); k++)
+			;
+		if (k == r->nns) {
+			if (r->nns >= RP_MAX_NETNS + 1)
+				continue;
+			memset(&r->ns[k], 0, sizeof(r->ns[k]));
+			snprintf(r->ns_id[k], sizeof(r->ns_id[k]), "%s", id);
+			r->nns++;
+		}
+		if (r->ns[k].npids < RP_MAX_PIDS)
+			r->ns[k].pids[r->ns[k].npids++] = pids.ids[i];
+	}
+out:
+	id_list_release(&pids);
+}
+
+void report_host_read_tcp(const struct report_host_reader *r, struct report_host_snap *h)
+{
+	h->nns = r->nns;
+	for (size_t k = 0; k < r->nns; k++) {
+		char dir[16];
+
+		h->ns[k] = r->ns[k];
+		memcpy(h->ns_id[k], r->ns_id[k], sizeof(h->ns_id[k]));
+		snprintf(dir, sizeof(dir), "%d", k ? (int)r->ns[k].pids[0] : 0);
+		h->have_tcp[k] = !hostread_tcp(r->pf, k ? dir : NULL, &h->tcp[k]);
+	}
+}
+
+/* iostat's whole devices: those under /sys/block when the root has one. */
+static bool whole_device(struct report_host_reader *r, size_t i, const char *name)
+{
+	char path[96], buf[8];
+
+	if (!r->have_sys_block)
+		return true;
+	if (i < HOST_MAX_DISKS && r->kind[i].name[0] && !strcmp(r->kind[i].name, name))
+		return r->kind[i].whole;
+	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
+	if (i >= HOST_MAX_DISKS)
+		return procfs_read_root(r->pf, path, buf, sizeof(buf)) >= 0;
+	r->kind[i].whole = procfs_read_root(r->pf, path, buf, sizeof(buf)) >= 0;
+	text_copy(r->kind[i].name, sizeof(r->kind[i].name), name);
+	return r->kind[i].whole;
+}
+
+static void read_disks(struct report_host_reader *r, struct report_host_snap *h)
+{
+	size_t kept = 0;
+
+	h->have_disks = !hostread_diskstats(r->pf, &h->disks);
+	for (size_t i = 0; h->have_disks && i < h->disks.n; i++)
+		if (whole_device(r, i, h->disks.d[i].name))
+			h->disks.d[kept++] = h->disks.d[i];
+	h->disks.n = h->have_disks ? kept : 0;
+}
+
+/* /proc/stat once: the CPU lines for the report, pidstat's total for a replayed pidstat. */
+static void read_stat(const struct procfs *pf, struct report_host_snap *h)
+{
+	char *buf = malloc(STAT_BUF);
+	struct sys_stat ss;
+	ssize_t n = buf ? procfs_read(pf, "stat", buf, STAT_BUF) : -ENOMEM;
+
+	h->have_cpu = n > 0 && !cpu_stat_parse(buf, (size_t)n, &h->cpu);
+	if (n > 0 && !sys_stat_parse(buf, (size_t)n, &ss))
+		h->jiffies = sys_stat_total(&ss);
+	free(buf);
+}
+
+void report_host_read(struct report_host_reader *r, struct report_host_snap *h)
+{
+	static const char *const psi_names[RP_PSI_COUNT] = { "cpu", "memory", "io" };
+
+	read_stat(r->pf, h);
+	for (int k = 0; k < RP_PSI_COUNT; k++)
+		h->have_psi[k] = !hostread_psi(r->pf, psi_names[k], &h->psi[k]);
+	h->have_mem = !hostread_meminfo(r->pf, &h->mem);
+	h->have_vm = !hostread_vmstat(r->pf, &h->vm);
+	read_disks(r, h);
+	h->have_ifaces = !hostread_netdev(r->pf, NULL, &h->ifaces);
+	h->have_uptime = !hostread_uptime_cs(r->pf, &h->uptime_cs);
+	report_host_read_tcp(r, h);
+}

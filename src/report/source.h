@@ -1,0 +1,110 @@
+/*
+ * Where a report window's readings come from, through one interface (as
+ * pidstat_source serves tasks): the running system or a fixture through
+ * /proc (collect.c), or a recording (src/record/history.c). The window asks
+ * every source for the same things at the same moments: the host's counters
+ * at its two ends, the run queue and the tasks at every step, the D threads
+ * at the end. What a source cannot supply is its `lacks` mask, rendered
+ * once ("not recorded: cgroups, kernel log").
+ *
+ * record stores what report_host_read() returns, so a replay reads back
+ * exactly what the live report reads.
+ */
+#ifndef TRIAGE_REPORT_SOURCE_H
+#define TRIAGE_REPORT_SOURCE_H
+
+#include "procfs/host.h"
+#include "procfs/hoststats.h"
+#include "procfs/parsers.h"
+#include "report/report.h"
+
+#define RP_NETNS_ID_MAX 64
+
+/* The host's counters at one instant: one end of a window. */
+struct report_host_snap {
+	struct cpu_stat cpu;
+	uint64_t jiffies; /* pidstat's total of the cpu line, from the same bytes */
+	struct psi psi[RP_PSI_COUNT];
+	struct meminfo mem;
+	struct vmstat vm;
+	struct disk_stats disks; /* whole devices only, as iostat shows them */
+	struct iface_stats ifaces;
+	/* TCP per network namespace: [0] is ours; the others named by their processes */
+	size_t nns;
+	struct rp_netns ns[RP_MAX_NETNS + 1]; /* which namespace: ours, pids (no counts) */
+	char ns_id[RP_MAX_NETNS + 1][RP_NETNS_ID_MAX];
+	struct tcp_counters tcp[RP_MAX_NETNS + 1];
+	uint64_t uptime_cs;
+	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
+	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
+};
+
+/* ---- the live reader: /proc under a root (or a fixture's step) ---- */
+
+struct procfs;
+
+struct report_host_reader {
+	const struct procfs *pf;
+	bool have_sys_block; /* else every diskstats line is a whole device (a fixture) */
+	/* whole_device()'s answers, in diskstats' order: a name seldom changes kind */
+	struct {
+		char name[DISK_NAME_MAX];
+		bool whole;
+	} kind[HOST_MAX_DISKS];
+	/* the namespaces whose TCP counters are read (report_host_find_netns) */
+	size_t nns;
+	struct rp_netns ns[RP_MAX_NETNS + 1];
+	char ns_id[RP_MAX_NETNS + 1][RP_NETNS_ID_MAX];
+};
+
+void report_host_reader_init(struct report_host_reader *r, const struct procfs *pf);
+/* Finds the network namespaces to read: ours, then one process of each other one. */
+void report_host_find_netns(struct report_host_reader *r);
+/* Reads every host counter now; what cannot be read has its have_* false. */
+void report_host_read(struct report_host_reader *r, struct report_host_snap *h);
+/* Only the TCP counters (of the namespaces found last), into h. */
+void report_host_read_tcp(const struct report_host_reader *r, struct report_host_snap *h);
+
+/* ---- a source ---- */
+
+struct pidstat_source;
+struct task_sampler;
+struct dtask_look;
+
+/* What a source cannot supply (a mask). */
+enum report_lack {
+	REPORT_LACKS_CGROUPS = 1 << 0,
+	REPORT_LACKS_KMSG = 1 << 1,
+	REPORT_LACKS_TCP = 1 << 2,
+	REPORT_LACKS_PLACEMENT = 1 << 3, /* processes' allowed CPUs and cgroups */
+};
+
+struct report_source {
+	void *ctx;
+	unsigned lacks;		/* enum report_lack */
+	const char *lacks_why;	/* "not recorded", "not kept" ... */
+	struct host_facts host; /* hz, page size, uname, CPUs */
+	pid_t self;		/* the process that looked, left out (0: none) */
+	time_t wall0;		/* the window's start */
+	/* the host's counters at the current step; 0 or -errno */
+	int (*read_host)(void *ctx, struct report_host_snap *h);
+	/* /proc/loadavg at the current step; 0 or -errno */
+	int (*read_load)(void *ctx, struct loadavg *la);
+	/* the D threads at the current step, judged; ts: the window's task sampler */
+	int (*read_dtasks)(void *ctx, struct task_sampler *ts, struct dtask_look *out);
+	/* moves to the next step: 0, or -ENOENT when the last one was read */
+	int (*next)(void *ctx);
+	/* the tasks at the current step */
+	const struct pidstat_source *tasks;
+};
+
+/*
+ * The window over a source's steps, from the current one to its last: the
+ * same readings and results as report_collect. fed: a task sampler the
+ * caller already fed every step of the window (the recorder's), or NULL to
+ * sample src->tasks here.
+ */
+int report_collect_source(const struct report_source *src, struct task_sampler *fed,
+			  struct report_data *d);
+
+#endif
