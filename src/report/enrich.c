@@ -207,7 +207,12 @@ static void runq_checked(struct probe_enrich *e, struct report_findings *f)
 	if (f->nchecked >= RP_MAX_CHECKED || probe_enrich_runq(e, 0, &q) || !q.count)
 		return;
 	c = &f->checked[f->nchecked++];
-	set_str(c->resource, sizeof(c->resource), "cpu-runq");
+	memset(c, 0, sizeof(*c));
+	set_str(c->resource, sizeof(c->resource), report_resource_name(RES_CPU_RUNQ));
+	checked_figure(c, "waits", (double)q.count, "waits");
+	checked_figure(c, "p50", (double)q.p50_ns / 1e6, "ms");
+	checked_figure(c, "p99", (double)q.p99_ns / 1e6, "ms");
+	checked_figure(c, "max", (double)q.max_ns / 1e6, "ms");
 	snprintf(
 	    c->summary, sizeof(c->summary),
 	    "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, "

@@ -40,9 +40,20 @@ void finding_say(struct rp_finding *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-void finding_next(struct rp_finding *x, const char *fmt, ...)
+void finding_brief(struct rp_finding *x, const char *fmt, ...)
 {
 	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->brief, sizeof(x->brief), fmt, ap);
+	va_end(ap);
+}
+
+void finding_next(struct rp_finding *x, const char *lead, const char *fmt, ...)
+{
+	va_list ap;
+
+	set_str(x->lead, sizeof(x->lead), lead);
 
 	va_start(ap, fmt);
 	vsnprintf(x->next, sizeof(x->next), fmt, ap);
@@ -57,6 +68,16 @@ void finding_ev(struct rp_finding *x, const char *metric, double value, const ch
 	x->ev[x->nev].value = value;
 	x->ev[x->nev].unit = unit;
 	x->nev++;
+}
+
+void checked_figure(struct rp_checked *c, const char *metric, double value, const char *unit)
+{
+	if (c->nfig >= RP_MAX_FIGURES)
+		return;
+	c->fig[c->nfig].metric = metric;
+	c->fig[c->nfig].value = value;
+	c->fig[c->nfig].unit = unit;
+	c->nfig++;
 }
 
 void finding_pid(struct rp_finding *x, pid_t pid)

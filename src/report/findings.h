@@ -8,7 +8,16 @@
 /* Appends a finding (subject empty, cpu -1); NULL when out of memory. */
 struct rp_finding *finding_add(struct report_findings *f, enum report_kind k, enum report_sev sev);
 void finding_say(struct rp_finding *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void finding_next(struct rp_finding *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The short form: one clause, the finding's whole point (the headline is made of it). */
+void finding_brief(struct rp_finding *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/*
+ * The next command, and the words that lead to it ("Profile it"; "" for
+ * none): the plain text puts them after the summary only when there is a
+ * command, so no sentence is left hanging on a colon.
+ */
+void finding_next(struct rp_finding *x, const char *lead, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit);
 void finding_pid(struct rp_finding *x, pid_t pid);
 void subject_proc(struct rp_finding *x, const struct rp_proc *p);

@@ -48,6 +48,11 @@ static void plain_finding(FILE *out, const struct rp_finding *x, const struct pa
 	text_put_safe(out, label);
 	fputs("\n    ", out);
 	text_put_safe(out, x->summary);
+	if (x->next[0] && x->lead[0]) { /* "... Profile it:" then the command */
+		fputc(' ', out);
+		text_put_safe(out, x->lead);
+		fputc(':', out);
+	}
 	fputc('\n', out);
 	if (x->next[0]) {
 		fprintf(out, "    %s$%s ", p->bold, p->off);
@@ -134,6 +139,23 @@ static void json_subject(struct json_writer *w, const struct rp_subject *s)
 	json_end(w);
 }
 
+/* Figures as data: [{"metric", "value", "unit"}] (a finding's evidence, a checked line's figures).
+ */
+static void json_evidence(struct json_writer *w, const char *key, const struct rp_evidence *ev,
+			  int n)
+{
+	json_key(w, key);
+	json_array_begin(w);
+	for (int i = 0; i < n; i++) {
+		json_object_begin(w);
+		json_kv_string(w, rj(RJ_METRIC), ev[i].metric);
+		json_kv_double(w, rj(RJ_VALUE), ev[i].value, 2);
+		json_kv_string(w, rj(RJ_UNIT), ev[i].unit);
+		json_end(w);
+	}
+	json_end(w);
+}
+
 static void json_finding(struct json_writer *w, const struct rp_finding *x)
 {
 	json_object_begin(w);
@@ -141,16 +163,7 @@ static void json_finding(struct json_writer *w, const struct rp_finding *x)
 	json_kv_string(w, rj(RJ_SEVERITY), report_sev_name(x->sev));
 	json_subject(w, &x->subject);
 	json_kv_string(w, rj(RJ_SUMMARY), x->summary);
-	json_key(w, rj(RJ_EVIDENCE));
-	json_array_begin(w);
-	for (int i = 0; i < x->nev; i++) {
-		json_object_begin(w);
-		json_kv_string(w, rj(RJ_METRIC), x->ev[i].metric);
-		json_kv_double(w, rj(RJ_VALUE), x->ev[i].value, 2);
-		json_kv_string(w, rj(RJ_UNIT), x->ev[i].unit);
-		json_end(w);
-	}
-	json_end(w);
+	json_evidence(w, rj(RJ_EVIDENCE), x->ev, x->nev);
 	json_key(w, rj(RJ_NEXT));
 	if (x->next[0])
 		json_string(w, x->next);
@@ -208,6 +221,7 @@ void report_render_json(struct json_writer *w, const struct report_data *d,
 		json_object_begin(w);
 		json_kv_string(w, rj(RJ_RESOURCE), f->checked[i].resource);
 		json_kv_string(w, rj(RJ_CHECKED_SUMMARY), f->checked[i].summary);
+		json_evidence(w, rj(RJ_FIGURES), f->checked[i].fig, f->checked[i].nfig);
 		json_end(w);
 	}
 	json_end(w);

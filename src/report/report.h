@@ -242,25 +242,35 @@ struct rp_finding {
 	enum report_sev sev;
 	struct rp_subject subject;
 	char summary[1024];
+	char brief[400]; /* the short form, one clause (the headline's); "" : the summary */
 	struct rp_evidence ev[RP_MAX_EVIDENCE];
 	int nev;
 	char next[256];			   /* "" when there is no next command */
+	char lead[64];			   /* words before the next command: "Profile it" */
 	char details[RP_MAX_DETAILS][200]; /* BPF enrichment lines */
 	int ndetails;
 	double weight; /* orders findings of one severity and kind */
 };
 
+#define RP_MAX_FIGURES 10
+
+/* What was checked and found fine: the sentence, and its figures as data. */
 struct rp_checked {
 	char resource[16];
 	char summary[240];
+	struct rp_evidence fig[RP_MAX_FIGURES];
+	int nfig;
 };
+
+/* Adds a figure to a checked entry (dropped when full). */
+void checked_figure(struct rp_checked *c, const char *metric, double value, const char *unit);
 
 struct report_findings {
 	struct rp_finding *f;
 	size_t n, cap;
 	struct rp_checked checked[RP_MAX_CHECKED];
 	size_t nchecked;
-	char headline[400];
+	char headline[1200]; /* never cut: holds the longest summary */
 };
 
 const char *report_kind_name(enum report_kind k);

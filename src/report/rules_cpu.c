@@ -75,6 +75,9 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	switch_words(p, sw, sizeof(sw));
 	thread_words(p, thr, sizeof(thr));
 	demand_words(p, dem, sizeof(dem));
+	finding_brief(x, "PID %d %s used %.0f%% of one CPU, %.0f%% of it in %s", (int)p->pid,
+		      p->comm, cpu, kernel ? 100 - user_share * 100 : user_share * 100,
+		      kernel ? "the kernel" : "user space");
 	/* an exited process cannot be probed: say so instead of suggesting it */
 	if (kernel) {
 		finding_say(
@@ -83,9 +86,10 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 		    "goes to system calls or kernel work%s%s%s; %s%s",
 		    (int)p->pid, p->comm, cpu, thr, 100 - user_share * 100, dem,
 		    place[0] ? "; " : "", place, sw,
-		    p->exited ? "; it exited before the window ended." : ". Count its syscalls:");
+		    p->exited ? "; it exited before the window ended." : ".");
 		if (!p->exited)
-			finding_next(x, "triage probe syscalls -p %d -d 10", (int)p->pid);
+			finding_next(x, "Count its syscalls", "triage probe syscalls -p %d -d 10",
+				     (int)p->pid);
 	} else {
 		finding_say(x,
 			    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so "
@@ -94,9 +98,10 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 			    user_share >= CPU_USER_SHARE ? "its own code"
 							 : "its own code more than the kernel",
 			    dem, place, place[0] ? "; " : "", sw,
-			    p->exited ? "; it exited before the window ended." : ". Profile it:");
+			    p->exited ? "; it exited before the window ended." : ".");
 		if (!p->exited)
-			finding_next(x, "triage probe profile -p %d -d 10", (int)p->pid);
+			finding_next(x, "Profile it", "triage probe profile -p %d -d 10",
+				     (int)p->pid);
 	}
 	finding_ev(x, "cpu", cpu, "% of one CPU");
 	finding_ev(x, "usr", p->usr_pct, "% of one CPU");
@@ -145,15 +150,17 @@ int rule_cpu_saturated(const struct report_data *d, struct report_findings *f)
 	name_top(d, x, top, sizeof(top));
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
+	finding_brief(x, "All %d CPUs were %.0f%% busy with %.1f tasks runnable on average",
+		      d->ncpu, d->all.busy, d->runnable_avg);
 	finding_say(
 	    x,
 	    "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per "
-	    "CPU)%s; the biggest consumers: %s. See how long tasks wait for a CPU:",
+	    "CPU)%s; the biggest consumers: %s.",
 	    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
 	    psi_phrase(d, RP_PSI_CPU, "; some task waited for a CPU ", " of the time (PSI)",
 		       psi_words, sizeof(psi_words)),
 	    top[0] ? top : "none");
-	finding_next(x, "triage probe runq -d 10");
+	finding_next(x, "See how long tasks wait for a CPU", "triage probe runq -d 10");
 	finding_ev(x, "cpu_busy", d->all.busy, "%");
 	finding_ev(x, "runnable", d->runnable_avg, "tasks");
 	finding_ev(x, "cpus", d->ncpu, "CPUs");
@@ -213,14 +220,16 @@ int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
 	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
+	finding_brief(x, "CPU %d was %.0f%% busy while the other CPUs averaged %.0f%%", hot,
+		      d->cpu[hot].busy, rest / others);
 	finding_say(x,
 		    "CPU %d was %.0f%% busy while the other %d CPU%s averaged %.0f%%: work that "
-		    "cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.%s",
+		    "cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.",
 		    hot, d->cpu[hot].busy, others, others > 1 ? "s" : "", rest / others, hot,
-		    who[0] ? who : "no process seen",
-		    pids[0] ? " Watch its tasks per thread:" : "");
+		    who[0] ? who : "no process seen");
 	if (pids[0])
-		finding_next(x, "triage pidstat -u -t -p %s 1 5", pids);
+		finding_next(x, "Watch its tasks per thread", "triage pidstat -u -t -p %s 1 5",
+			     pids);
 	finding_ev(x, "cpu_busy", d->cpu[hot].busy, "%");
 	finding_ev(x, "others_busy_avg", rest / others, "%");
 	finding_ev(x, "irq", d->cpu[hot].irq, "%");
@@ -271,10 +280,14 @@ int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 			used += (size_t)k;
 	}
 	finding_say(x,
-		    "%u process%s were runnable but waiting for a CPU (run-queue delay, %% of the "
-		    "window summed over threads): %s. See its run-queue latency:",
-		    n, n > 1 ? "es" : "", list);
-	finding_next(x, "triage probe runq -p %d -d 10", (int)worst->pid);
+		    "%u process%s runnable but waiting for a CPU (run-queue delay, %% of the "
+		    "window summed over threads): %s.",
+		    n, n > 1 ? "es were" : " was", list);
+	finding_brief(x,
+		      "%u process%s runnable but waiting for a CPU, PID %d %s %.0f%% of the window",
+		      n, n > 1 ? "es were" : " was", (int)worst->pid, worst->comm, worst->wait_pct);
+	finding_next(x, "See its run-queue latency", "triage probe runq -p %d -d 10",
+		     (int)worst->pid);
 	finding_ev(x, "runq_wait", worst->wait_pct, "% of the window");
 	finding_ev(x, "nvcswch", worst->nvcswch_s, "/s");
 	finding_ev(x, "processes", n, "processes");
@@ -301,6 +314,8 @@ int rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
 			x->subject.pid = g->pids[0];
 		x->weight = share;
 		pid_list(g->pids, g->npids, pids, sizeof(pids));
+		finding_brief(x, "cgroup %s was throttled in %.0f%% of its CPU periods", g->path,
+			      share);
 		finding_say(
 		    x,
 		    "cgroup %s (v%d) ran out of its CPU quota of %.2f CPUs in %llu of %llu periods "
@@ -309,7 +324,7 @@ int rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
 		    (unsigned long long)g->periods, share, (double)g->throttled_us / 1e6,
 		    d->seconds, pids[0] ? "; processes: " : "", pids);
 		if (pids[0])
-			finding_next(x, "triage pidstat -u -p %s 1 5", pids);
+			finding_next(x, "", "triage pidstat -u -p %s 1 5", pids);
 		finding_ev(x, "throttled_periods", share, "%");
 		finding_ev(x, "throttled_time", (double)g->throttled_us / 1e6, "s");
 		finding_ev(x, "quota", g->quota_cpus, "CPUs");

@@ -20,15 +20,16 @@ int rule_disk_saturated(const struct report_data *d, struct report_findings *f)
 			return -ENOMEM;
 		set_str(x->subject.device, sizeof(x->subject.device), k->name);
 		x->weight = k->util_pct;
+		finding_brief(x, "Device %s was busy %.0f%% of the window", k->name, k->util_pct);
 		finding_say(x,
 			    "Device %s was busy %.0f%% of the window: %.0f reads/s (%.0f kB/s), "
 			    "%.0f writes/s (%.0f kB/s), %.2f ms average wait, %.2f requests queued "
-			    "on average%s. See which processes do the I/O:",
+			    "on average%s.",
 			    k->name, k->util_pct, k->r_s, k->rkb_s, k->w_s, k->wkb_s, k->await_ms,
 			    k->aqu_sz,
 			    psi_phrase(d, RP_PSI_IO, "; some task waited on I/O ",
 				       " of the time (PSI)", psi, sizeof(psi)));
-		finding_next(x, "triage pidstat -d -p ALL 1 5");
+		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
 		finding_ev(x, "util", k->util_pct, "%");
 		finding_ev(x, "r_s", k->r_s, "/s");
 		finding_ev(x, "w_s", k->w_s, "/s");
@@ -58,7 +59,9 @@ int rule_net_drops(const struct report_data *d, struct report_findings *f)
 		    n->name, (unsigned long long)n->rx_drop, (unsigned long long)n->tx_drop,
 		    (unsigned long long)n->rx_errs, (unsigned long long)n->tx_errs, d->seconds,
 		    n->rx_kb_s, n->tx_kb_s);
-		finding_next(x, "ip -s -s link show dev %s", n->name);
+		finding_brief(x, "Interface %s dropped or errored %llu packets in %.1f s", n->name,
+			      (unsigned long long)bad, d->seconds);
+		finding_next(x, "", "ip -s -s link show dev %s", n->name);
 		finding_ev(x, "rx_drop", (double)n->rx_drop, "packets");
 		finding_ev(x, "tx_drop", (double)n->tx_drop, "packets");
 		finding_ev(x, "errors", (double)(n->rx_errs + n->tx_errs), "packets");
@@ -87,6 +90,8 @@ static void netns_words(const struct report_data *d, const struct rp_netns *ns,
 		 ns->npids > 1 ? "es" : "");
 }
 
+#define RETRANS_LEAD "See the connections' retransmits and RTT"
+
 static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 		       struct report_findings *f)
 {
@@ -104,12 +109,14 @@ static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 	finding_say(
 	    x,
 	    "TCP retransmitted %llu of %llu segments sent (%.1f%%) %s: packets are lost on the way "
-	    "(drops, congestion, a filter). See the connections' retransmits and RTT:",
+	    "(drops, congestion, a filter).",
 	    (unsigned long long)ns->retrans_segs, (unsigned long long)ns->out_segs, share, where);
+	finding_brief(x, "TCP retransmitted %.1f%% of the segments sent %s", share, where);
 	if (ns->ours)
-		finding_next(x, "ss -tin state established");
+		finding_next(x, RETRANS_LEAD, "ss -tin state established");
 	else
-		finding_next(x, "nsenter -t %d -n ss -tin state established", (int)ns->pids[0]);
+		finding_next(x, RETRANS_LEAD, "nsenter -t %d -n ss -tin state established",
+			     (int)ns->pids[0]);
 	finding_ev(x, "retrans_segs", (double)ns->retrans_segs, "segments");
 	finding_ev(x, "out_segs", (double)ns->out_segs, "segments");
 	finding_ev(x, "retrans", share, "%");
@@ -133,7 +140,9 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 		    "%s: a server accepts connections more slowly than they arrive.",
 		    (unsigned long long)ns->listen_overflows, (unsigned long long)ns->listen_drops,
 		    where);
-	finding_next(x, "ss -ltn");
+	finding_brief(x, "TCP listen queues overflowed %llu times %s",
+		      (unsigned long long)ns->listen_overflows, where);
+	finding_next(x, "", "ss -ltn");
 	finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
 	finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
 	return 0;
@@ -183,7 +192,7 @@ static int io_error(const struct rp_kevent *e, struct report_findings *f)
 	x->weight = -e->age_s;
 	finding_say(x, "The kernel logged an I/O error on %s %.0f s ago: \"%s\".", e->device,
 		    e->age_s, e->text);
-	finding_next(x, "dmesg -T | grep -w %s", e->device);
+	finding_next(x, "", "dmesg -T | grep -w %s", e->device);
 	finding_ev(x, "age", e->age_s, "s");
 	return 0;
 }
@@ -203,7 +212,7 @@ static int kernel_event(const struct rp_kevent *e, struct report_findings *f)
 	x->weight = -e->age_s;
 	finding_say(x, "The kernel logged %s %.0f s ago: \"%s\".", event_words(e->event), e->age_s,
 		    e->text);
-	finding_next(x, "dmesg -T --level=emerg,alert,crit,err,warn");
+	finding_next(x, "", "dmesg -T --level=emerg,alert,crit,err,warn");
 	finding_ev(x, "age", e->age_s, "s");
 	return 0;
 }

@@ -44,10 +44,12 @@ int rule_load_uninterruptible(const struct report_data *d, struct report_finding
 	finding_say(x,
 		    "%u task%s stayed in D (uninterruptible) through the whole window and count in "
 		    "the load average (%.2f on %d CPUs, %u counted D tasks now): %s. D is not only "
-		    "disk; see where %s block%s:",
-		    held, held > 1 ? "s" : "", d->load[0], d->ncpu, d->nd_counted, list,
-		    held > 1 ? "they" : "it", held > 1 ? "" : "s");
-	finding_next(x, "triage probe offcpu -p %d -d 10", (int)x->subject.pid);
+		    "disk.",
+		    held, held > 1 ? "s" : "", d->load[0], d->ncpu, d->nd_counted, list);
+	finding_brief(x, "%u task%s stayed in D through the whole window, counted in the load",
+		      held, held > 1 ? "s" : "");
+	finding_next(x, held > 1 ? "See where they block" : "See where it blocks",
+		     "triage probe offcpu -p %d -d 10", (int)x->subject.pid);
 	finding_ev(x, "d_tasks_whole_window", held, "tasks");
 	finding_ev(x, "d_tasks_counted", d->nd_counted, "tasks");
 	finding_ev(x, "load1", d->load[0], "");
@@ -101,7 +103,11 @@ static int host_memory(const struct report_data *d, struct report_findings *f)
 		    psi, avail, (double)d->mem.available / 1048576.0,
 		    (double)d->mem.total / 1048576.0, d->majflt_s, top[0] ? "; top faulting: " : "",
 		    top);
-	finding_next(x, "triage pidstat -r -p ALL 1 5");
+	finding_brief(
+	    x,
+	    "Memory is short: some task stalled on memory %.0f%% of the window, %.0f%% available",
+	    psi, avail);
+	finding_next(x, "", "triage pidstat -r -p ALL 1 5");
 	finding_ev(x, "psi_memory_some", psi, "%");
 	finding_ev(x, "mem_available", avail, "%");
 	finding_ev(x, "majflt", d->majflt_s, "/s");
@@ -145,8 +151,10 @@ static int cgroup_memory(const struct report_data *d, const struct rp_cgroup *g,
 			    "(memory.failcnt); its tasks reclaim instead of running%s%s.",
 			    g->path, (unsigned long long)g->failcnt, pids[0] ? "; processes: " : "",
 			    pids);
+	finding_brief(x, "cgroup %s hit its memory limit %llu times", g->path,
+		      (unsigned long long)hits);
 	if (pids[0])
-		finding_next(x, "triage pidstat -r -p %s 1 5", pids);
+		finding_next(x, "", "triage pidstat -r -p %s 1 5", pids);
 	finding_ev(x, "limit_hits", (double)hits, "events");
 	finding_ev(x, "oom_events", (double)g->mem_oom, "events");
 	return 0;
@@ -184,7 +192,9 @@ static int process_faults(const struct report_data *d, struct report_findings *f
 			    "from disk or swap (working set larger than the memory it gets)%s%s.",
 			    (int)p->pid, p->comm, p->majflt_s, p->cgroup[0] ? "; cgroup " : "",
 			    p->cgroup);
-		finding_next(x, "triage pidstat -r -p %d 1 5", (int)p->pid);
+		finding_brief(x, "PID %d %s took %.0f major page faults/s", (int)p->pid, p->comm,
+			      p->majflt_s);
+		finding_next(x, "", "triage pidstat -r -p %d 1 5", (int)p->pid);
 		finding_ev(x, "majflt", p->majflt_s, "/s");
 	}
 	return 0;
@@ -207,7 +217,9 @@ int rule_swapping(const struct report_data *d, struct report_findings *f)
 		    d->swapin_s, d->swapout_s,
 		    (double)(d->mem.swap_total - d->mem.swap_free) / 1048576.0,
 		    (double)d->mem.swap_total / 1048576.0, top[0] ? "; top faulting: " : "", top);
-	finding_next(x, "triage pidstat -r -p ALL 1 5");
+	finding_brief(x, "The machine swapped %.0f pages/s in and %.0f pages/s out", d->swapin_s,
+		      d->swapout_s);
+	finding_next(x, "", "triage pidstat -r -p ALL 1 5");
 	finding_ev(x, "swap_in", d->swapin_s, "pages/s");
 	finding_ev(x, "swap_out", d->swapout_s, "pages/s");
 	return 0;
@@ -234,7 +246,7 @@ int rule_oom_kill(const struct report_data *d, struct report_findings *f)
 		finding_say(x, "The kernel killed PID %d %s for memory %.0f s ago%s%s%s.", e->pid,
 			    e->comm, e->age_s, e->in_window ? " (inside the window)" : "",
 			    e->cgroup[0] ? "; its memory cgroup: " : "", e->cgroup);
-		finding_next(x, "dmesg -T | grep -B5 -A25 'invoked oom-killer'");
+		finding_next(x, "", "dmesg -T | grep -B5 -A25 'invoked oom-killer'");
 		finding_ev(x, "age", e->age_s, "s");
 	}
 	if (!logged && d->have_oom_counter && d->oom_kills) {
@@ -247,7 +259,9 @@ int rule_oom_kill(const struct report_data *d, struct report_findings *f)
 		    "The kernel killed %llu process%s for memory during the window (/proc/vmstat "
 		    "oom_kill; the kernel log was not readable to name them).",
 		    (unsigned long long)d->oom_kills, d->oom_kills > 1 ? "es" : "");
-		finding_next(x, "dmesg -T | grep -B5 -A25 'invoked oom-killer'");
+		finding_brief(x, "The kernel killed %llu process%s for memory during the window",
+			      (unsigned long long)d->oom_kills, d->oom_kills > 1 ? "es" : "");
+		finding_next(x, "", "dmesg -T | grep -B5 -A25 'invoked oom-killer'");
 		finding_ev(x, "oom_kills", (double)d->oom_kills, "processes");
 	}
 	return 0;

@@ -69,7 +69,7 @@ static const struct rj_row rows[RJ_KEY_COUNT] = {
 	KEY(RJ_UNIT, RJO_EVIDENCE, "unit", RJT_STRING, true),
 	ENUM(RJ_RESOURCE, RJO_CHECKED, "resource", RJV_RESOURCE),
 	KEY(RJ_CHECKED_SUMMARY, RJO_CHECKED, "summary", RJT_STRING, true),
-	SUB(RJ_FIGURES, RJO_CHECKED, "figures", RJT_OBJECTS, RJO_EVIDENCE, false),
+	SUB(RJ_FIGURES, RJO_CHECKED, "figures", RJT_OBJECTS, RJO_EVIDENCE, true),
 	KEY(RJ_WHAT, RJO_SKIPPED, "what", RJT_STRING, true),
 	KEY(RJ_WHY, RJO_SKIPPED, "why", RJT_STRING, true),
 };

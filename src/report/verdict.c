@@ -18,87 +18,129 @@ static bool has_problem(const struct report_findings *f, const char *resource)
 	return false;
 }
 
-static void checked(struct report_findings *f, const char *resource, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void checked(struct report_findings *f, const char *resource, const char *fmt, ...)
+/* A checked entry with its sentence, or NULL when the resource has a problem (or no room). */
+static struct rp_checked *checked(struct report_findings *f, const char *resource, const char *fmt,
+				  ...) __attribute__((format(printf, 3, 4)));
+static struct rp_checked *checked(struct report_findings *f, const char *resource, const char *fmt,
+				  ...)
 {
 	struct rp_checked *c;
 	va_list ap;
 
 	if (f->nchecked >= RP_MAX_CHECKED || has_problem(f, resource))
-		return;
+		return NULL;
 	c = &f->checked[f->nchecked++];
+	memset(c, 0, sizeof(*c));
 	set_str(c->resource, sizeof(c->resource), resource);
 	va_start(ap, fmt);
 	vsnprintf(c->summary, sizeof(c->summary), fmt, ap);
 	va_end(ap);
+	return c;
+}
+
+/* The figure, when the entry was kept. */
+static void fig(struct rp_checked *c, const char *metric, double value, const char *unit)
+{
+	if (c)
+		checked_figure(c, metric, value, unit);
 }
 
 static void check_cpu(const struct report_data *d, struct report_findings *f)
 {
 	int busiest = -1;
 	char psi[64];
+	struct rp_checked *c;
 
-	for (int c = 0; c < d->ncpu_lines; c++)
-		if (d->cpu_online[c] && (busiest < 0 || d->cpu[c].busy > d->cpu[busiest].busy))
-			busiest = c;
+	for (int k = 0; k < d->ncpu_lines; k++)
+		if (d->cpu_online[k] && (busiest < 0 || d->cpu[k].busy > d->cpu[busiest].busy))
+			busiest = k;
 	if (busiest < 0)
 		return;
-	checked(f, "cpu",
-		"%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
-		"%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
-		d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
-		d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
-		psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
+	c = checked(f, "cpu",
+		    "%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
+		    "%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
+		    d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
+		    d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
+		    psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
+	fig(c, "cpus", d->ncpu, "CPUs");
+	fig(c, "busy", d->all.busy, "%");
+	fig(c, "usr", d->all.usr, "%");
+	fig(c, "sys", d->all.sys, "%");
+	fig(c, "iowait", d->all.iowait, "%");
+	fig(c, "irq", d->all.irq, "%");
+	fig(c, "steal", d->all.steal, "%");
+	fig(c, "busiest_cpu_busy", d->cpu[busiest].busy, "%");
+	fig(c, "runnable", d->runnable_avg, "tasks");
+	if (d->have_psi[RP_PSI_CPU])
+		fig(c, "psi_cpu_some", d->psi_some[RP_PSI_CPU], "%");
 }
 
 static void check_procs(const struct report_data *d, struct report_findings *f)
 {
+	struct rp_checked *c;
+
 	if (!d->nprocs) {
-		checked(f, "processes", "no process seen");
+		fig(checked(f, "processes", "no process seen"), "processes", 0, "processes");
 		return;
 	}
-	checked(
+	c = checked(
 	    f, "processes",
 	    "busiest PID %d %s at %.0f%% of one CPU; %zu processes, %u threads, sampled %u times",
 	    (int)d->procs[0].pid, d->procs[0].comm, d->procs[0].usr_pct + d->procs[0].sys_pct,
 	    d->nprocs, d->threads_seen, d->task_samples);
+	fig(c, "busiest_cpu", d->procs[0].usr_pct + d->procs[0].sys_pct, "% of one CPU");
+	fig(c, "processes", (double)d->nprocs, "processes");
+	fig(c, "threads", d->threads_seen, "threads");
+	fig(c, "samples", d->task_samples, "samples");
 }
 
 static void check_memory(const struct report_data *d, struct report_findings *f)
 {
 	char psi[64];
+	struct rp_checked *c;
 
 	if (!d->have_mem)
 		return;
-	checked(f, "memory",
-		"%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s",
-		(double)d->mem.available / 1048576.0, (double)d->mem.total / 1048576.0,
-		d->swapin_s + d->swapout_s, d->majflt_s,
-		psi_phrase(d, RP_PSI_MEM, ", PSI memory ", "", psi, sizeof(psi)));
+	c = checked(f, "memory",
+		    "%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s",
+		    (double)d->mem.available / 1048576.0, (double)d->mem.total / 1048576.0,
+		    d->swapin_s + d->swapout_s, d->majflt_s,
+		    psi_phrase(d, RP_PSI_MEM, ", PSI memory ", "", psi, sizeof(psi)));
+	fig(c, "mem_available", (double)d->mem.available / 1048576.0, "GiB");
+	fig(c, "mem_total", (double)d->mem.total / 1048576.0, "GiB");
+	fig(c, "swap", d->swapin_s + d->swapout_s, "pages/s");
+	fig(c, "majflt", d->majflt_s, "/s");
+	if (d->have_psi[RP_PSI_MEM])
+		fig(c, "psi_memory_some", d->psi_some[RP_PSI_MEM], "%");
 }
 
 static void check_disk(const struct report_data *d, struct report_findings *f)
 {
 	const struct rp_disk *b = NULL;
+	struct rp_checked *c;
 
 	if (!d->have_disks)
 		return;
 	for (size_t i = 0; i < d->ndisks; i++)
 		if (!b || d->disks[i].util_pct > b->util_pct)
 			b = &d->disks[i];
-	if (!b)
-		checked(f, "disk", "idle: no device did I/O");
-	else
-		checked(f, "disk",
-			"busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms)",
-			b->name, b->util_pct, b->r_s, b->w_s, b->await_ms);
+	if (!b) {
+		fig(checked(f, "disk", "idle: no device did I/O"), "devices_busy", 0, "devices");
+		return;
+	}
+	c = checked(f, "disk", "busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms)",
+		    b->name, b->util_pct, b->r_s, b->w_s, b->await_ms);
+	fig(c, "util", b->util_pct, "%");
+	fig(c, "r_s", b->r_s, "/s");
+	fig(c, "w_s", b->w_s, "/s");
+	fig(c, "await", b->await_ms, "ms");
 }
 
 static void check_net(const struct report_data *d, struct report_findings *f)
 {
 	const struct rp_iface *b = NULL;
 	uint64_t out = 0, re = 0;
+	struct rp_checked *c;
 
 	if (!d->have_ifaces)
 		return;
@@ -109,40 +151,55 @@ static void check_net(const struct report_data *d, struct report_findings *f)
 		out += d->netns[i].out_segs;
 		re += d->netns[i].retrans_segs;
 	}
-	checked(f, "network",
-		"busiest interface %s (rx %.0f kB/s, tx %.0f kB/s), TCP retransmitted %llu of %llu "
-		"segments in %zu namespace%s",
-		b ? b->name : "none", b ? b->rx_kb_s : 0, b ? b->tx_kb_s : 0,
-		(unsigned long long)re, (unsigned long long)out, d->nnetns,
-		d->nnetns == 1 ? "" : "s");
+	c = checked(
+	    f, "network",
+	    "busiest interface %s (rx %.0f kB/s, tx %.0f kB/s), TCP retransmitted %llu of %llu "
+	    "segments in %zu namespace%s",
+	    b ? b->name : "none", b ? b->rx_kb_s : 0, b ? b->tx_kb_s : 0, (unsigned long long)re,
+	    (unsigned long long)out, d->nnetns, d->nnetns == 1 ? "" : "s");
+	fig(c, "rx", b ? b->rx_kb_s : 0, "kB/s");
+	fig(c, "tx", b ? b->tx_kb_s : 0, "kB/s");
+	fig(c, "retrans_segs", (double)re, "segments");
+	fig(c, "out_segs", (double)out, "segments");
+	fig(c, "namespaces", (double)d->nnetns, "namespaces");
 }
 
 static void check_rest(const struct report_data *d, struct report_findings *f)
 {
 	unsigned quota = 0, mem = 0;
+	struct rp_checked *c = NULL;
 
 	if (d->have_load)
-		checked(f, "load",
-			"load average %.2f %.2f %.2f on %d CPUs, %u counted D tasks at the end, "
-			"none held through the window",
-			d->load[0], d->load[1], d->load[2], d->ncpu, d->nd_counted);
+		c = checked(
+		    f, "load",
+		    "load average %.2f %.2f %.2f on %d CPUs, %u counted D tasks at the end, "
+		    "none held through the window",
+		    d->load[0], d->load[1], d->load[2], d->ncpu, d->nd_counted);
+	fig(c, "load1", d->load[0], "");
+	fig(c, "load5", d->load[1], "");
+	fig(c, "load15", d->load[2], "");
+	fig(c, "d_tasks_counted", d->nd_counted, "tasks");
 	for (size_t i = 0; i < d->ncgroups; i++) {
 		const struct rp_cgroup *g = &d->cgroups[i];
 
 		quota += g->has_cpu;
 		mem += g->has_mem && !g->mem_high && !g->mem_max && !g->failcnt;
 	}
-	if (d->have_cgroups)
-		checked(f, "cgroups",
-			"%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or "
-			"more; %u "
-			"memory cgroups with no limit hit",
-			quota, THROTTLED_PERIODS_PCT, mem);
+	if (d->have_cgroups) {
+		c = checked(
+		    f, "cgroups",
+		    "%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or "
+		    "more; %u memory cgroups with no limit hit",
+		    quota, THROTTLED_PERIODS_PCT, mem);
+		fig(c, "cpu_quota_cgroups", quota, "cgroups");
+		fig(c, "memory_cgroups", mem, "cgroups");
+	}
 	if (d->have_kmsg && !d->nkevents)
-		checked(f, "kernel-log",
-			"no OOM kill, hung task, lockup, I/O error, segfault or error in the "
-			"window or the %.0f s before",
-			REPORT_KMSG_RECENT_S);
+		fig(checked(f, "kernel-log",
+			    "no OOM kill, hung task, lockup, I/O error, segfault or error in the "
+			    "window or the %.0f s before",
+			    REPORT_KMSG_RECENT_S),
+		    "events", 0, "events");
 }
 
 void report_checked(const struct report_data *d, struct report_findings *f)
@@ -155,23 +212,9 @@ void report_checked(const struct report_data *d, struct report_findings *f)
 	check_rest(d, f);
 }
 
-/* The first clause of a summary: up to its first ':' or ';' (sentences end with "Profile it:"). */
-static void first_clause(const char *s, char *buf, size_t size)
-{
-	size_t n = strcspn(s, ";:");
-
-	while (n > 0 && (s[n - 1] == '.' || s[n - 1] == ' '))
-		n--;
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
 void report_headline(const struct report_data *d, struct report_findings *f)
 {
 	unsigned crit = 0, warn = 0;
-	char first[280];
 
 	for (size_t i = 0; i < f->n; i++) {
 		crit += f->f[i].sev == SEV_CRITICAL;
@@ -184,8 +227,9 @@ void report_headline(const struct report_data *d, struct report_findings *f)
 		    d->seconds, d->ncpu, d->all.busy, d->load[0]);
 		return;
 	}
-	first_clause(f->f[0].summary, first, sizeof(first));
+	/* the first finding's short form, whole: the line people paste into chat */
 	snprintf(f->headline, sizeof(f->headline),
 		 "%s: %s [%s]; %u critical, %u warning in %.1f s.", crit ? "CRITICAL" : "WARNING",
-		 first, report_kind_name(f->f[0].kind), crit, warn, d->seconds);
+		 f->f[0].brief[0] ? f->f[0].brief : f->f[0].summary, report_kind_name(f->f[0].kind),
+		 crit, warn, d->seconds);
 }

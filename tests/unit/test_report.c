@@ -4,6 +4,7 @@
  * and checks the finding's kind, severity and subject, at each threshold
  * and just below it (the thresholds are src/report/thresholds.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -734,6 +735,69 @@ TEST(json_keys_named)
 	}
 }
 
+/* The headline is the first finding's short form, whole: a ';' or '[' in a name does not cut it. */
+TEST(headline_is_the_whole_short_form)
+{
+	struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	proc(&d, 4711, "re;lay [x", 97, 1);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_TRUE(f.n >= 1);
+	ASSERT_STREQ(f.headline, "CRITICAL: PID 4711 re;lay [x used 98% of one CPU, 99% of it in "
+				 "user space [cpu-bound-user]; 1 critical, 0 warning in 10.0 s.");
+	report_findings_release(&f);
+}
+
+/* A summary is a whole sentence; the words that lead to the command live beside it. */
+TEST(summaries_do_not_hang_on_a_colon)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	proc(&d, 50, "hog", 33, 0)->wait_pct = 66;
+	procs[0].nvcswch_s = 30;
+	proc(&d, 51, "spin", 97, 1);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	for (size_t i = 0; i < f.n; i++) {
+		size_t n = strlen(f.f[i].summary);
+
+		ASSERT_TRUE(n > 0 && f.f[i].summary[n - 1] == '.');
+	}
+	x = find_kind(&f, RK_CPU_CONTENTION);
+	ASSERT_TRUE(x && strstr(x->summary, "1 process was runnable but waiting") == x->summary);
+	ASSERT_STREQ(x->lead, "See its run-queue latency");
+	x = find_kind(&f, RK_CPU_BOUND_USER);
+	ASSERT_TRUE(x && !strcmp(x->lead, "Profile it") && x->next[0]);
+	report_findings_release(&f);
+}
+
+/* Checked lines carry their figures as data beside the sentence. */
+TEST(checked_lines_carry_figures)
+{
+	struct report_data d;
+	struct report_findings f;
+	bool cpu = false;
+
+	quiet(&d);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	for (size_t i = 0; i < f.nchecked; i++) {
+		const struct rp_checked *c = &f.checked[i];
+
+		ASSERT_TRUE(c->nfig > 0);
+		if (strcmp(c->resource, "cpu"))
+			continue;
+		cpu = true;
+		ASSERT_STREQ(c->fig[1].metric, "busy");
+		ASSERT_NEAR(c->fig[1].value, 10, 1e-9);
+	}
+	ASSERT_TRUE(cpu);
+	report_findings_release(&f);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
@@ -763,6 +827,9 @@ int main(void)
 	RUN(&st, default_severity_comes_from_the_table);
 	RUN(&st, subject_label_forms);
 	RUN(&st, json_keys_named);
+	RUN(&st, headline_is_the_whole_short_form);
+	RUN(&st, summaries_do_not_hang_on_a_colon);
+	RUN(&st, checked_lines_carry_figures);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
 }
