@@ -290,6 +290,8 @@ struct rec_source {
 	size_t k, b; /* the current interval, the last */
 	int step;    /* k + 1: the pidstat source's current sample */
 	bool tcp;    /* schema 3: TCP counters per namespace */
+	bool placed; /* schema 3: the busiest processes' placement at the window's end */
+	const struct procfs *pf; /* the recorder's: placement read now and stored */
 	struct pidstat_replay *rp;
 	struct report_source src;
 };
@@ -366,6 +368,59 @@ static int rec_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_look
 	return rc;
 }
 
+/* What the recorder read of one process at the window's end, for later replays. */
+static int store_placement(struct rec_source *r, const struct rp_proc *p)
+{
+	sqlite3_stmt *st;
+	char allowed[HOST_MAX_CPUS * 4];
+	int rc;
+
+	if (sqlite3_prepare_v2(r->db,
+			       "INSERT OR REPLACE INTO placement(iv, tgid, allowed, cgroup)"
+			       " VALUES(?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	cpulist_format(&p->allowed, allowed, sizeof(allowed));
+	sqlite3_bind_int64(st, 1, r->rw->ids[r->k]);
+	sqlite3_bind_int64(st, 2, p->pid);
+	if (p->has_allowed)
+		sqlite3_bind_text(st, 3, allowed, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, p->cgroup, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void on_placement(void *ctx, sqlite3_stmt *st)
+{
+	struct rp_proc *p = ctx;
+	const char *allowed = tcol(st, 0);
+
+	p->has_allowed = !isnull(st, 0) && !cpulist_parse(allowed, strlen(allowed), &p->allowed);
+	snprintf(p->cgroup, sizeof(p->cgroup), "%s", tcol(st, 1));
+}
+
+static int rec_read_placement(void *ctx, struct rp_proc *p)
+{
+	struct rec_source *r = ctx;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (r->pf) /* recording: read it now, keep it */
+		return report_read_placement(r->pf, p) ? -ENOENT : store_placement(r, p);
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT allowed, cgroup FROM placement WHERE iv = ?1 AND tgid = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, r->rw->ids[r->k]);
+	sqlite3_bind_int64(st, 2, p->pid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		on_placement(p, st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : -EIO;
+}
+
 static int rec_next(void *ctx)
 {
 	struct rec_source *r = ctx;
@@ -375,6 +430,14 @@ static int rec_next(void *ctx)
 	r->k++;
 	r->step = (int)r->k + 1;
 	return 0;
+}
+
+/* Whether sql (a count) is above 0. */
+static bool any_row(sqlite3 *db, const char *sql)
+{
+	int64_t n = 0;
+
+	return !record_query_i64(db, sql, &n) && n > 0;
 }
 
 static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct record_window *rw,
@@ -395,13 +458,20 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 				   " name = 'tcp'",
 				   &n) &&
 		 n > 0;
+	if (r->tcp) { /* the busiest processes' placement, kept at this window's end */
+		char sql[160];
+
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM placement WHERE iv = %lld",
+			 (long long)rw->ids[b]);
+		r->placed = any_row(db, sql);
+	}
 	rc = read_tasks ? pidstat_replay_open(&r->rp, db, rw, &r->step, &tasks) : 0;
 	if (rc)
 		return rc;
 	r->src = (struct report_source){
 		.ctx = r,
-		.lacks = REPORT_LACKS_CGROUPS | REPORT_LACKS_KMSG | REPORT_LACKS_PLACEMENT |
-			 (r->tcp ? 0 : REPORT_LACKS_TCP),
+		.lacks = REPORT_LACKS_CGROUPS | REPORT_LACKS_KMSG | REPORT_LACKS_EBPF |
+			 (r->placed ? 0 : REPORT_LACKS_PLACEMENT) | (r->tcp ? 0 : REPORT_LACKS_TCP),
 		.lacks_why = "not recorded",
 		.host = rw->host,
 		.self = rw->recorder,
@@ -409,6 +479,7 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 		.read_host = rec_read_host,
 		.read_load = rec_read_load,
 		.read_dtasks = rec_read_dtasks,
+		.read_placement = rec_read_placement,
 		.next = rec_next,
 		.tasks = tasks,
 	};
@@ -420,7 +491,7 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
  * was recorded (task_sampler_feed); NULL: the samples are read back from db.
  */
 static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
-			  struct task_sampler *live, struct report_data *d)
+			  struct task_sampler *live, const struct procfs *pf, struct report_data *d)
 {
 	struct rec_source *r = calloc(1, sizeof(*r));
 	int rc;
@@ -433,6 +504,11 @@ static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a,
 		return -EINVAL;
 	}
 	rc = rec_source_open(r, db, rw, a, b, live == NULL);
+	if (!rc && pf && r->tcp) { /* recording into a schema 3 file: keep what is read now */
+		r->pf = pf;
+		r->placed = true;
+		r->src.lacks &= ~(unsigned)REPORT_LACKS_PLACEMENT;
+	}
 	if (!rc)
 		rc = report_collect_source(&r->src, live, d);
 	if (r->rp)
@@ -444,7 +520,7 @@ static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a,
 int record_report_data(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
 		       struct report_data *d)
 {
-	return report_data_of(db, rw, a, b, NULL, d);
+	return report_data_of(db, rw, a, b, NULL, NULL, d);
 }
 
 /* ---- findings of each window, while recording ---- */
@@ -481,7 +557,8 @@ static int insert_findings(sqlite3 *db, const struct record_window *w,
 	return rc;
 }
 
-int record_findings(sqlite3 *db, int64_t from, int64_t to, struct task_sampler *live)
+int record_findings(sqlite3 *db, int64_t from, int64_t to, struct task_sampler *live,
+		    const struct procfs *pf)
 {
 	struct record_window w;
 	struct report_data d;
@@ -494,7 +571,7 @@ int record_findings(sqlite3 *db, int64_t from, int64_t to, struct task_sampler *
 		record_window_release(&w);
 		return 0;
 	}
-	rc = report_data_of(db, &w, 0, w.n - 1, live, &d);
+	rc = report_data_of(db, &w, 0, w.n - 1, live, pf, &d);
 	if (!rc && !(rc = report_evaluate(&d, &f))) {
 		rc = record_exec(db, "BEGIN");
 		rc = rc ? rc : insert_findings(db, &w, &f);

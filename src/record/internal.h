@@ -28,11 +28,15 @@ struct record_window;
 int record_window_ids(struct sqlite3 *db, int64_t a, int64_t b, struct record_window *w);
 
 struct task_sampler;
+struct procfs;
 /*
  * Evaluates the report's rules over the window of intervals from..to and
  * stores the findings. live: the recorder's sampler, fed each interval of
  * that window (the task figures come from it); NULL: read back from db.
+ * pf: the recorder's /proc, where the busiest processes' allowed CPUs and
+ * cgroups are read at the window's end and stored (table placement).
  */
-int record_findings(struct sqlite3 *db, int64_t from, int64_t to, struct task_sampler *live);
+int record_findings(struct sqlite3 *db, int64_t from, int64_t to, struct task_sampler *live,
+		    const struct procfs *pf);
 
 #endif

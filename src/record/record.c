@@ -39,6 +39,7 @@ enum {
 	S_DISK,
 	S_NET,
 	S_TCP,
+	S_DISK_RATE,
 	S_TASK,
 	S_SAMPLE,
 	S_DTASK,
@@ -59,6 +60,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO disk VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO tcp VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO disk_rate VALUES(?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -90,7 +92,8 @@ struct recorder {
 	/* the host as the report's live source reads it: what a replay reads back */
 	struct report_host_reader rd;
 	struct report_host_snap *snap;
-	bool find_netns; /* look for network namespaces again (each window's start) */
+	struct report_host_snap *prev; /* the previous interval's (its disks' rates start there) */
+	bool find_netns;	       /* look for network namespaces again (each window's start) */
 	/* this interval's counts */
 	unsigned runnable, d_counted, d_frozen;
 	size_t nstored;
@@ -382,6 +385,39 @@ static int insert_disks(struct recorder *r, int64_t iv)
 	return rc;
 }
 
+/* Each disk's iostat figures over the interval, as the report computes them (v_disk reads these).
+ */
+static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
+{
+	const struct disk_stats *a = &r->prev->disks, *b = &r->snap->disks;
+	sqlite3_stmt *st = r->st[S_DISK_RATE];
+	int rc = 0;
+
+	if (!r->prev_iv || seconds <= 0 || !r->prev->have_disks || !r->snap->have_disks)
+		return 0;
+	for (size_t i = 0; i < b->n && !rc; i++) {
+		struct rp_disk o;
+
+		for (size_t j = 0; j < a->n; j++) {
+			if (strcmp(a->d[j].name, b->d[i].name))
+				continue;
+			report_disk_rates(&a->d[j], &b->d[i], seconds, &o);
+			sqlite3_bind_int64(st, 1, iv);
+			sqlite3_bind_text(st, 2, b->d[i].name, -1, SQLITE_STATIC);
+			sqlite3_bind_double(st, 3, o.r_s);
+			sqlite3_bind_double(st, 4, o.w_s);
+			sqlite3_bind_double(st, 5, o.rkb_s);
+			sqlite3_bind_double(st, 6, o.wkb_s);
+			sqlite3_bind_double(st, 7, o.await_ms);
+			sqlite3_bind_double(st, 8, o.aqu_sz);
+			sqlite3_bind_double(st, 9, o.util_pct);
+			rc = step_done(r, st);
+			break;
+		}
+	}
+	return rc;
+}
+
 static int insert_net(struct recorder *r, int64_t iv)
 {
 	const struct iface_stats *is = &r->snap->ifaces;
@@ -561,6 +597,7 @@ static double wall_now(const struct recorder *r)
 /* One interval, in one transaction. */
 static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 {
+	struct report_host_snap *snap;
 	double ts = wall_now(r);
 	uint64_t uptime = 0;
 	int curr = (int)(k & 1), rc;
@@ -582,6 +619,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	rc = rc ? rc : insert_tasks(r, *iv, curr);
 	rc = rc ? rc : insert_psi(r, *iv);
 	rc = rc ? rc : insert_disks(r, *iv);
+	rc = rc ? rc : insert_disk_rates(r, *iv, (double)(uptime - r->prev_uptime) / 100.0);
 	rc = rc ? rc : insert_net(r, *iv);
 	rc = rc ? rc : insert_tcp(r, *iv);
 	rc = rc ? rc : finish_interval(r, *iv);
@@ -594,6 +632,9 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 			    sqlite3_errmsg(r->db));
 	r->prev_iv = *iv;
 	r->prev_uptime = uptime;
+	snap = r->prev; /* this interval's readings start the next one's rates */
+	r->prev = r->snap;
+	r->snap = snap;
 	return 0;
 }
 
@@ -623,7 +664,7 @@ static int sample(void *ctx, unsigned k)
 		r->win_from = iv;
 		r->win_start = ts;
 	} else if (ts - r->win_start >= r->o->window - 1e-6) {
-		if (record_findings(r->db, r->win_from, iv, r->win))
+		if (record_findings(r->db, r->win_from, iv, r->win, r->pf))
 			return fail(r, -EIO, "cannot evaluate the window: %s",
 				    sqlite3_errmsg(r->db));
 		task_sampler_rebase(r->win); /* this interval starts the next window */
@@ -719,7 +760,8 @@ static int open_all(struct recorder *r)
 		r->clk.interval = runloop_seconds(o->interval);
 	r->self = r->host.fixture ? 0 : getpid();
 	r->snap = malloc(sizeof(*r->snap));
-	if (!r->snap)
+	r->prev = calloc(1, sizeof(*r->prev));
+	if (!r->snap || !r->prev)
 		return fail(r, -ENOMEM, "out of memory");
 	report_host_reader_init(&r->rd, r->pf);
 	r->find_netns = true;
@@ -754,6 +796,7 @@ static void close_all(struct recorder *r)
 	free(r->stray);
 	free(r->blob);
 	free(r->snap);
+	free(r->prev);
 }
 
 int record_run(const struct record_opts *o, struct record_error *err)
@@ -778,7 +821,7 @@ int record_run(const struct record_opts *o, struct record_error *err)
 	}
 	/* the last window's findings, if it has at least one interval */
 	if (!rc && r->prev_iv > r->win_from && r->win_from &&
-	    record_findings(r->db, r->win_from, r->prev_iv, r->win))
+	    record_findings(r->db, r->win_from, r->prev_iv, r->win, r->pf))
 		rc = fail(r, -EIO, "cannot evaluate the window: %s", sqlite3_errmsg(r->db));
 	if (!rc && r->db)
 		record_exec(r->db, "PRAGMA wal_checkpoint(TRUNCATE)");

@@ -17,13 +17,40 @@
 
 /*
  * schema 3: TCP counters per network namespace (ns 0: the recorder's own;
- * the others named by the processes in them), as the report reads them.
+ * the others named by the processes in them), as the report reads them;
+ * the allowed CPUs and cgroup of each window's busiest processes at its end.
  */
-#define TCP_TABLE_SQL                                                                           \
-	"CREATE TABLE tcp(iv INTEGER NOT NULL, ns INTEGER NOT NULL, ns_id TEXT, pids TEXT,\n"   \
-	" out_segs INTEGER, retrans_segs INTEGER, in_errs INTEGER, listen_overflows INTEGER,\n" \
-	" listen_drops INTEGER, has_snmp INTEGER, has_ext INTEGER,\n"                           \
-	" PRIMARY KEY(iv, ns)) WITHOUT ROWID;\n"
+#define SCHEMA3_TABLES_SQL                                                                        \
+	"CREATE TABLE tcp(iv INTEGER NOT NULL, ns INTEGER NOT NULL, ns_id TEXT, pids TEXT,\n"     \
+	" out_segs INTEGER, retrans_segs INTEGER, in_errs INTEGER, listen_overflows INTEGER,\n"   \
+	" listen_drops INTEGER, has_snmp INTEGER, has_ext INTEGER,\n"                             \
+	" PRIMARY KEY(iv, ns)) WITHOUT ROWID;\n"                                                  \
+	"CREATE TABLE disk_rate(iv INTEGER NOT NULL, device TEXT NOT NULL, r_s REAL, w_s REAL,\n" \
+	" rkb_s REAL, wkb_s REAL, await_ms REAL, aqu_sz REAL, util_pct REAL,\n"                   \
+	" PRIMARY KEY(iv, device)) WITHOUT ROWID;\n"                                              \
+	"CREATE TABLE placement(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, allowed TEXT,\n"      \
+	" cgroup TEXT, PRIMARY KEY(iv, tgid)) WITHOUT ROWID;\n"
+
+/* schema 3: the rates the recorder stored (report_disk_rates), not a second formula */
+#define V_DISK_SQL                                                                          \
+	"CREATE VIEW v_disk AS SELECT i.ts AS ts, r.device AS device, 1024.0 * r.rkb_s AS " \
+	"read_Bps,\n"                                                                       \
+	" 1024.0 * r.wkb_s AS write_Bps, r.util_pct AS util_pct\n"                          \
+	" FROM interval i JOIN disk_rate r ON r.iv = i.id;\n"
+
+/*
+ * An older file's intervals get their disk rates once, when it is upgraded
+ * (the same figures as report_disk_rates: sectors of 512 bytes, io_ticks in
+ * ms, util at most 100%); from then on the recorder stores them.
+ */
+#define DISK_RATE_BACKFILL_SQL                                                                   \
+	"INSERT INTO disk_rate(iv, device, rkb_s, wkb_s, util_pct) SELECT i.id, d.device,\n"     \
+	" max(d.rd_sectors - p.rd_sectors, 0) / 2.0 / i.dur, max(d.wr_sectors - p.wr_sectors, "  \
+	"0)\n"                                                                                   \
+	" / 2.0 / i.dur, min(100.0, 100.0 * max(d.io_ticks - p.io_ticks, 0) / (i.dur * 1000))\n" \
+	" FROM interval i JOIN disk d ON d.iv = i.id JOIN disk p ON p.iv = i.prev AND\n"         \
+	" p.device = d.device WHERE i.dur > 0;\n"                                                \
+	"DROP VIEW v_disk;\n" V_DISK_SQL
 
 static const char schema_sql[] =
     /* key/value facts about the recording */
@@ -53,7 +80,7 @@ static const char schema_sql[] =
     "CREATE TABLE net(iv INTEGER NOT NULL, iface TEXT NOT NULL, rx_bytes INTEGER,\n"
     " rx_packets INTEGER, rx_errs INTEGER, rx_drop INTEGER, tx_bytes INTEGER,\n"
     " tx_packets INTEGER, tx_errs INTEGER, tx_drop INTEGER,\n"
-    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n" TCP_TABLE_SQL
+    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n" SCHEMA3_TABLES_SQL
     /*
      * a task: thread 0 is a process row (tid = tgid), 1 a thread of tgid;
      * cmdline (schema 2) is read once, for process rows
@@ -115,13 +142,7 @@ static const char schema_sql[] =
     "CREATE VIEW v_load AS SELECT ts, load1, load5, load15, runnable, d_counted AS blocked\n"
     " FROM interval;\n"
     "CREATE VIEW v_psi AS SELECT i.ts AS ts, p.resource AS resource, p.some_avg10 AS some_avg10,\n"
-    " p.full_avg10 AS full_avg10 FROM interval i JOIN psi p ON p.iv = i.id;\n"
-    "CREATE VIEW v_disk AS SELECT i.ts AS ts, d.device AS device,\n"
-    " 512.0 * max(d.rd_sectors - p.rd_sectors, 0) / i.dur AS read_Bps,\n"
-    " 512.0 * max(d.wr_sectors - p.wr_sectors, 0) / i.dur AS write_Bps,\n"
-    " min(100.0, 100.0 * max(d.io_ticks - p.io_ticks, 0) / (i.dur * 1000)) AS util_pct\n"
-    " FROM interval i JOIN disk d ON d.iv = i.id JOIN disk p ON p.iv = i.prev AND\n"
-    " p.device = d.device WHERE i.dur > 0;\n"
+    " p.full_avg10 AS full_avg10 FROM interval i JOIN psi p ON p.iv = i.id;\n" V_DISK_SQL
     "CREATE VIEW v_net AS SELECT i.ts AS ts, n.iface AS iface,\n"
     " max(n.rx_bytes - p.rx_bytes, 0) / i.dur AS rx_Bps,\n"
     " max(n.tx_bytes - p.tx_bytes, 0) / i.dur AS tx_Bps\n"
@@ -249,9 +270,10 @@ static int writable_schema(sqlite3 *db)
 	int v = record_db_version(db);
 
 	if (v == 1)
-		return migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" TCP_TABLE_SQL);
+		return migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
+				       DISK_RATE_BACKFILL_SQL);
 	if (v == 2)
-		return migrate(db, TCP_TABLE_SQL);
+		return migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL);
 	return v < 0 ? v : 0;
 }
 

@@ -77,6 +77,13 @@ static int live_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_loo
 	return task_sampler_dtasks(ts, w->pf, out);
 }
 
+static int live_read_placement(void *ctx, struct rp_proc *p)
+{
+	struct window *w = ctx;
+
+	return report_read_placement(w->pf, p);
+}
+
 static void live_source(struct window *w)
 {
 	w->live = (struct report_source){
@@ -87,6 +94,7 @@ static void live_source(struct window *w)
 		.read_host = live_read_host,
 		.read_load = live_read_load,
 		.read_dtasks = live_read_dtasks,
+		.read_placement = live_read_placement,
 	};
 	w->src = &w->live;
 	report_host_reader_init(&w->rd, w->pf);

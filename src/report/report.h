@@ -63,6 +63,14 @@ struct rp_disk {
 	double r_s, w_s, rkb_s, wkb_s, await_ms, aqu_sz, util_pct;
 };
 
+/*
+ * iostat -x figures of one device between two readings s seconds apart:
+ * the one computation of them (the report's, and what triage record stores
+ * for each interval, so that plot shows the same number).
+ */
+void report_disk_rates(const struct disk_stat *a, const struct disk_stat *b, double s,
+		       struct rp_disk *o);
+
 struct rp_iface {
 	char name[IFACE_NAME_MAX];
 	double rx_kb_s, tx_kb_s;

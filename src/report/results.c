@@ -110,8 +110,8 @@ static void mem_results(const struct window *w, struct report_data *d)
 	d->oom_kills = sub(b->oom_kill, a->oom_kill);
 }
 
-static void disk_one(const struct disk_stat *a, const struct disk_stat *b, double s,
-		     struct rp_disk *o)
+void report_disk_rates(const struct disk_stat *a, const struct disk_stat *b, double s,
+		       struct rp_disk *o)
 {
 	uint64_t ios = sub(b->rd_ios, a->rd_ios) + sub(b->wr_ios, a->wr_ios);
 
@@ -147,7 +147,7 @@ static void disk_results(const struct window *w, struct report_data *d)
 			if (b->d[i].rd_ios + b->d[i].wr_ios == a->d[j].rd_ios + a->d[j].wr_ios &&
 			    b->d[i].io_ticks == a->d[j].io_ticks)
 				break;
-			disk_one(&a->d[j], &b->d[i], d->seconds, &d->disks[d->ndisks++]);
+			report_disk_rates(&a->d[j], &b->d[i], d->seconds, &d->disks[d->ndisks++]);
 			break;
 		}
 	}
@@ -209,22 +209,31 @@ static void net_results(const struct window *w, struct report_data *d)
 		report_skip(d, "tcp", "/proc/net/snmp could not be read");
 }
 
+int report_read_placement(const struct procfs *pf, struct rp_proc *p)
+{
+	char path[48], buf[4096];
+	struct task_cgroups cg;
+	ssize_t n;
+	int rc;
+
+	snprintf(path, sizeof(path), "%d/status", (int)p->pid);
+	n = procfs_read(pf, path, buf, sizeof(buf));
+	p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
+	rc = task_read_cgroups(pf, p->pid, &cg);
+	if (!rc)
+		snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
+	return p->has_allowed || !rc ? 0 : -ENOENT;
+}
+
 /* Allowed CPUs and cgroup of the busiest processes, read once at the end. */
-static void placement(const struct procfs *pf, struct report_data *d)
+static void placement(const struct window *w, struct report_data *d)
 {
 	for (size_t i = 0; i < d->nprocs && i < RP_PLACEMENT_PROCS; i++) {
 		struct rp_proc *p = &d->procs[i];
-		char path[48], buf[4096];
-		struct task_cgroups cg;
-		ssize_t n;
 
 		if (p->exited) /* its PID may be another process's by now */
 			continue;
-		snprintf(path, sizeof(path), "%d/status", (int)p->pid);
-		n = procfs_read(pf, path, buf, sizeof(buf));
-		p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
-		if (!task_read_cgroups(pf, p->pid, &cg))
-			snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
+		w->src->read_placement(w->src->ctx, p);
 	}
 }
 
@@ -236,8 +245,8 @@ static int task_results(struct window *w, struct report_data *d)
 	if (rc)
 		return rc;
 	d->task_samples = w->task_samples;
-	if (w->pf)
-		placement(w->pf, d);
+	if (w->src->read_placement)
+		placement(w, d);
 	return 0;
 }
 
@@ -275,6 +284,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_KMSG, "kernel log" },
 		{ REPORT_LACKS_TCP, "TCP counters" },
 		{ REPORT_LACKS_PLACEMENT, "processes' allowed CPUs and cgroups" },
+		{ REPORT_LACKS_EBPF, "eBPF" },
 	};
 	char list[200] = "";
 	size_t used = 0;

@@ -65,6 +65,9 @@ void report_host_read(struct report_host_reader *r, struct report_host_snap *h);
 /* Only the TCP counters (of the namespaces found last), into h. */
 void report_host_read_tcp(const struct report_host_reader *r, struct report_host_snap *h);
 
+/* A process's allowed CPUs and cgroup now, from /proc/PID/status and cgroup. */
+int report_read_placement(const struct procfs *pf, struct rp_proc *p);
+
 /* ---- a source ---- */
 
 struct pidstat_source;
@@ -77,6 +80,7 @@ enum report_lack {
 	REPORT_LACKS_KMSG = 1 << 1,
 	REPORT_LACKS_TCP = 1 << 2,
 	REPORT_LACKS_PLACEMENT = 1 << 3, /* processes' allowed CPUs and cgroups */
+	REPORT_LACKS_EBPF = 1 << 4,	 /* the eBPF enrichment */
 };
 
 struct report_source {
@@ -92,6 +96,12 @@ struct report_source {
 	int (*read_load)(void *ctx, struct loadavg *la);
 	/* the D threads at the current step, judged; ts: the window's task sampler */
 	int (*read_dtasks)(void *ctx, struct task_sampler *ts, struct dtask_look *out);
+	/*
+	 * A process's allowed CPUs and cgroup at the window's end (p->allowed,
+	 * has_allowed, cgroup), asked of its busiest live processes: 0, or
+	 * -ENOENT when not known
+	 */
+	int (*read_placement)(void *ctx, struct rp_proc *p);
 	/* moves to the next step: 0, or -ENOENT when the last one was read */
 	int (*next)(void *ctx);
 	/* the tasks at the current step */
