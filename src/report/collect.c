@@ -26,20 +26,6 @@
 #include "report/thresholds.h"
 #include "runloop/clock.h"
 
-void report_skip(struct report_data *d, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-	struct rp_skipped *s;
-
-	if (d->nskipped >= RP_MAX_SKIPPED)
-		return;
-	s = &d->skipped[d->nskipped++];
-	snprintf(s->what, sizeof(s->what), "%s", what);
-	va_start(ap, fmt);
-	vsnprintf(s->why, sizeof(s->why), fmt, ap);
-	va_end(ap);
-}
-
 void report_data_release(struct report_data *d)
 {
 	report_enrich_free(d);
