@@ -130,6 +130,9 @@ int cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out)
 		} else if (starts_with(&l, "ctxt ")) {
 			l.p += 5;
 			take_u64(&l, &out->ctxt);
+		} else if (starts_with(&l, "processes ")) {
+			l.p += 10;
+			take_u64(&l, &out->forks);
 		} else if (starts_with(&l, "procs_running ")) {
 			l.p += 14;
 			take_u64(&l, &out->procs_running);

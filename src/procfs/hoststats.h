@@ -28,6 +28,7 @@ struct cpu_stat {
 	bool online[HOST_MAX_CPUS]; /* a cpuN line was present */
 	int ncpu;		    /* highest N seen + 1 (capped at HOST_MAX_CPUS) */
 	uint64_t ctxt, procs_running, procs_blocked;
+	uint64_t forks; /* "processes": forks and clones since boot */
 };
 
 int cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out);

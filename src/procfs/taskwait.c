@@ -1,0 +1,149 @@
+/* Zombies by parent and futex waiters (see taskwait.h). */
+#include "procfs/taskwait.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "procfs/task_info.h"
+
+static int by_zombies(const void *a, const void *b)
+{
+	const struct zombie_parent *x = a, *y = b;
+
+	if (x->zombies != y->zombies)
+		return x->zombies < y->zombies ? 1 : -1;
+	return (x->ppid > y->ppid) - (x->ppid < y->ppid);
+}
+
+/* Counts zombies per parent into a table as long as the set (every parent fits). */
+static size_t count_parents(const struct task_set *set, struct zombie_parent *all)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < set->len; i++) {
+		const struct task_sample *t = &set->v[i];
+		size_t k;
+
+		/* a leader that exited while its other threads run is not a zombie to reap */
+		if (!(t->flags & TS_LEADER) || t->state != 'Z' || t->nthreads > 1)
+			continue;
+		for (k = 0; k < n && all[k].ppid != t->ppid; k++)
+			;
+		if (k == n)
+			all[n++] = (struct zombie_parent){ .ppid = t->ppid };
+		all[k].zombies++;
+	}
+	return n;
+}
+
+int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
+			   size_t *n)
+{
+	struct zombie_parent *all = set->len ? calloc(set->len, sizeof(*all)) : NULL;
+	size_t parents;
+
+	*n = 0;
+	if (set->len && !all)
+		return -ENOMEM;
+	parents = set->len ? count_parents(set, all) : 0;
+	qsort(all, parents, sizeof(*all), by_zombies);
+	for (size_t i = 0; i < parents && *n < max; i++) {
+		const struct task_sample *p = task_set_find(set, all[i].ppid, all[i].ppid);
+
+		out[*n] = all[i];
+		if (p)
+			snprintf(out[*n].comm, sizeof(out[*n].comm), "%s", p->comm);
+		(*n)++;
+	}
+	free(all);
+	return 0;
+}
+
+static bool is_futex_nr(long nr)
+{
+#ifdef SYS_futex
+	if (nr == SYS_futex)
+		return true;
+#endif
+#ifdef SYS_futex_time64
+	if (nr == SYS_futex_time64)
+		return true;
+#endif
+#ifdef SYS_futex_waitv
+	if (nr == SYS_futex_waitv)
+		return true;
+#endif
+#ifdef SYS_futex_wait
+	if (nr == SYS_futex_wait)
+		return true;
+#endif
+	return false;
+}
+
+int syscall_is_futex_wait(const char *buf, size_t len)
+{
+	char word[24];
+	size_t n = 0;
+	char *e;
+	long nr;
+
+	while (n < len && n + 1 < sizeof(word) && buf[n] != ' ' && buf[n] != '\n') {
+		word[n] = buf[n];
+		n++;
+	}
+	word[n] = '\0';
+	if (!strcmp(word, "running"))
+		return 0;
+	nr = strtol(word, &e, 10);
+	if (!n || *e)
+		return -EINVAL;
+	return is_futex_nr(nr) ? 1 : 0; /* -1: blocked, but in no syscall */
+}
+
+bool wchan_is_futex(const char *wchan)
+{
+	return !strncmp(wchan, "futex_wait", 10) || !strcmp(wchan, "futex_do_wait");
+}
+
+/* 1 when tid waits in a futex, 0 when not, -errno when neither file can be read. */
+static int thread_in_futex(const struct procfs *pf, pid_t pid, pid_t tid)
+{
+	char path[64], buf[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%d/task/%d/syscall", (int)pid, (int)tid);
+	n = procfs_read(pf, path, buf, sizeof(buf));
+	if (n > 0) {
+		int rc = syscall_is_futex_wait(buf, (size_t)n);
+
+		if (rc >= 0)
+			return rc;
+	}
+	n = task_read_wchan(pf, pid, tid, buf, sizeof(buf));
+	return n < 0 ? (int)n : wchan_is_futex(buf);
+}
+
+int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out)
+{
+	struct id_list tids = { 0 };
+	int rc = procfs_list_tids(pf, pid, &tids);
+
+	memset(out, 0, sizeof(*out));
+	if (rc) {
+		id_list_release(&tids);
+		return rc;
+	}
+	for (size_t i = 0; i < tids.len; i++) {
+		int w = thread_in_futex(pf, pid, tids.ids[i]);
+
+		if (w < 0)
+			continue; /* gone since the listing */
+		out->threads++;
+		out->waiting += (unsigned)w;
+	}
+	id_list_release(&tids);
+	return 0;
+}

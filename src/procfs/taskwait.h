@@ -1,0 +1,54 @@
+/*
+ * What a process's tasks wait for, beyond their state letter: zombie
+ * children a parent has not reaped (grouped by parent, from the task
+ * sampler's own samples: no second walk of /proc), and threads asleep in
+ * a futex wait (a contended lock or condition variable), from
+ * /proc/PID/task/TID/syscall, else its wchan.
+ */
+#ifndef TRIAGE_PROCFS_TASKWAIT_H
+#define TRIAGE_PROCFS_TASKWAIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "procfs/procfs.h"
+#include "procfs/tasksrc.h"
+
+struct zombie_parent {
+	pid_t ppid;
+	unsigned zombies;
+	char comm[TASK_COMM_MAX]; /* the parent's, "" when the set lacks it */
+};
+
+/*
+ * The parents of the zombie processes (leaders in state Z) of set, most
+ * zombies first (then lowest PID), at most max of them into out; *n is how
+ * many were written. Returns 0 or -ENOMEM.
+ */
+int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
+			   size_t *n);
+
+/*
+ * Pure: whether a /proc/TID/syscall text is a thread blocked in a futex
+ * wait syscall (futex, futex_wait, futex_waitv of this architecture):
+ * 1 yes, 0 no (running, another syscall, blocked outside any syscall),
+ * -EINVAL unreadable.
+ */
+int syscall_is_futex_wait(const char *buf, size_t len);
+/* Pure: whether a wchan names a futex wait ("futex_wait_queue", "futex_wait_queue_me" ...). */
+bool wchan_is_futex(const char *wchan);
+
+/* A process's threads, and how many of them sleep in a futex wait. */
+struct futex_waiters {
+	unsigned threads, waiting;
+};
+
+/*
+ * Looks at every thread of pid: its syscall file (root, or the owner)
+ * and where that cannot be read, its wchan. Returns 0 or -errno when pid's
+ * threads cannot be listed.
+ */
+int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out);
+
+#endif
