@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One line to stdout in one write(): atomic on a fifo, even from forked children. */
@@ -35,6 +36,17 @@ static inline void rw_lifetime(const char *secs)
 	double s = atof(secs);
 
 	alarm(s < 1 ? 1 : (unsigned)(s + 0.999));
+}
+
+/* Sleeps until *next + ns on the monotonic clock and makes that the new *next: a steady pace. */
+static inline void rw_pace(struct timespec *next, long ns)
+{
+	next->tv_nsec += ns;
+	while (next->tv_nsec >= 1000000000L) {
+		next->tv_sec++;
+		next->tv_nsec -= 1000000000L;
+	}
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
 }
 
 static inline void rw_usage(const char *text)

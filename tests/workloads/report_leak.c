@@ -1,0 +1,66 @@
+/*
+ * Memory growth workloads.
+ *   report_leak grow MBPS CAP_MB SECS  allocates and touches MBPS/10 MiB
+ *                                      every 100 ms (a steady leak), up to
+ *                                      CAP_MB, then holds it
+ *   report_leak once MB SECS           allocates and touches MB at once,
+ *                                      then holds it (not a leak)
+ * Each prints "leaker PID", then "ready" once its first allocation is
+ * touched. The kernel's RSS (/proc/PID/status VmRSS) is the tests' oracle.
+ */
+#define _GNU_SOURCE
+#include "report_common.h"
+#include <string.h>
+#include <sys/mman.h>
+
+/* A fresh anonymous mapping of mb MiB, every page written. */
+static int touch_mb(long mb)
+{
+	size_t len = (size_t)mb << 20;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	memset(p, 1, len);
+	return 0;
+}
+
+static int grow(long mbps, long cap)
+{
+	struct timespec next;
+	long step = mbps / 10, total = 0;
+
+	if (step < 1)
+		return 2;
+	rw_say("leaker %d", getpid());
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		if (total + step <= cap) {
+			if (touch_mb(step))
+				return 1;
+			if (!total)
+				rw_say("ready");
+			total += step;
+		}
+		rw_pace(&next, 100000000L);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "grow")) {
+		rw_lifetime(argv[4]);
+		return grow(atol(argv[2]), atol(argv[3]));
+	}
+	if (argc == 4 && !strcmp(argv[1], "once")) {
+		rw_lifetime(argv[3]);
+		rw_say("leaker %d", getpid());
+		if (touch_mb(atol(argv[2])))
+			return 1;
+		rw_say("ready");
+		for (;;)
+			pause();
+	}
+	rw_usage("report_leak grow MBPS CAP_MB SECS | once MB SECS");
+	return 2;
+}
