@@ -42,13 +42,15 @@ static size_t count_parents(const struct task_set *set, struct zombie_parent *al
 int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
 			   size_t *n)
 {
-	struct zombie_parent *all = set->len ? calloc(set->len, sizeof(*all)) : NULL;
+	struct zombie_parent *all;
 	size_t parents;
 
 	*n = 0;
-	if (set->len && !all)
+	if (!set->len)
+		return 0;
+	if (!(all = calloc(set->len, sizeof(*all))))
 		return -ENOMEM;
-	parents = set->len ? count_parents(set, all) : 0;
+	parents = count_parents(set, all);
 	qsort(all, parents, sizeof(*all), by_zombies);
 	for (size_t i = 0; i < parents && *n < max; i++) {
 		const struct task_sample *p = task_set_find(set, all[i].ppid, all[i].ppid);
