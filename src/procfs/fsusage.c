@@ -3,6 +3,7 @@
 #include "procfs/fsusage.h"
 #include "procfs/procfs_impl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -56,10 +57,10 @@ static int mount_line(struct cur *c, struct mount_entry *m)
 
 	memset(m, 0, sizeof(*m));
 	/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL ...] - FSTYPE SOURCE SUPER */
-	if (!next_word(c, w, sizeof(w)) || !next_word(c, w, sizeof(w)) ||
-	    !next_word(c, w, sizeof(w)) || sscanf(w, "%u:%u", &maj, &min) != 2 ||
-	    !next_word(c, w, sizeof(w)) || !next_word(c, m->mnt, sizeof(m->mnt)) ||
-	    !next_word(c, w, sizeof(w)))
+	if (!next_word(c, w, sizeof(w)) || sscanf(w, "%d", &m->id) != 1 ||
+	    !next_word(c, w, sizeof(w)) || !next_word(c, w, sizeof(w)) ||
+	    sscanf(w, "%u:%u", &maj, &min) != 2 || !next_word(c, w, sizeof(w)) ||
+	    !next_word(c, m->mnt, sizeof(m->mnt)) || !next_word(c, w, sizeof(w)))
 		return -EINVAL;
 	m->major = maj;
 	m->minor = min;
@@ -244,5 +245,63 @@ int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages
 	}
 	free(buf);
 	free(t);
+	return rc;
+}
+
+bool fdinfo_writes_on(const char *buf, size_t len, int mnt_id)
+{
+	char text[512];
+	const char *f, *m;
+	unsigned long flags;
+	int id;
+
+	if (len >= sizeof(text))
+		len = sizeof(text) - 1;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	if (!(f = strstr(text, "flags:")) || sscanf(f + 6, "%lo", &flags) != 1 ||
+	    !(m = strstr(text, "mnt_id:")) || sscanf(m + 7, "%d", &id) != 1)
+		return false;
+	return id == mnt_id && (flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* Whether pid has a descriptor open for writing on mnt_id. */
+static bool writes_on(const struct procfs *pf, pid_t pid, int mnt_id)
+{
+	char path[48], buf[512];
+	bool found = false;
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	snprintf(path, sizeof(path), "%d/fdinfo", (int)pid);
+	if ((fd = procfs_openat(pf, path, O_RDONLY | O_DIRECTORY)) < 0)
+		return false;
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return false;
+	}
+	while (!found && (e = readdir(d))) {
+		ssize_t n;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		n = procfs_read_at(fd, e->d_name, buf, sizeof(buf));
+		found = n > 0 && fdinfo_writes_on(buf, (size_t)n, mnt_id);
+	}
+	closedir(d);
+	return found;
+}
+
+int fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, size_t *n)
+{
+	struct id_list pids = { 0 };
+	int rc = procfs_list_pids(pf, &pids);
+
+	*n = 0;
+	for (size_t i = 0; !rc && i < pids.len && *n < max; i++)
+		if (writes_on(pf, pids.ids[i], mnt_id))
+			out[(*n)++] = pids.ids[i];
+	id_list_release(&pids);
 	return rc;
 }

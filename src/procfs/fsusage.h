@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "procfs/procfs.h"
 
@@ -27,6 +28,7 @@
 
 /* One line of mountinfo (proc(5)), its octal escapes (\040) decoded. */
 struct mount_entry {
+	int id; /* the mount ID (fdinfo's mnt_id names it) */
 	unsigned major, minor;
 	char mnt[FS_PATH_MAX];	  /* the mount point */
 	char fstype[FS_TYPE_MAX]; /* "ext4", "tmpfs", "fuse.sshfs" */
@@ -93,5 +95,16 @@ struct fs_usages {
  * or -errno when mountinfo cannot be read.
  */
 int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages *out);
+
+/*
+ * The processes with a file open for writing on the mount with ID mnt_id
+ * (fdinfo's mnt_id and flags), at most max of them into out, *n of them.
+ * One look at every descriptor of every process: for when a filesystem is
+ * full, not for every sample. Returns 0 or -errno when /proc cannot be listed.
+ */
+int fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, size_t *n);
+
+/* Pure: whether an fdinfo text is a file open for writing on mount mnt_id. */
+bool fdinfo_writes_on(const char *buf, size_t len, int mnt_id);
 
 #endif

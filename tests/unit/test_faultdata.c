@@ -53,6 +53,7 @@ TEST(mountinfo_lines)
 
 	ASSERT_EQ(mountinfo_parse(P(mi), &t), 0);
 	ASSERT_EQ(t.n, 3);
+	ASSERT_EQ(t.m[0].id, 26);
 	ASSERT_EQ(t.m[0].major, 254);
 	ASSERT_EQ(t.m[0].minor, 1);
 	ASSERT_STREQ(t.m[0].mnt, "/");
@@ -120,6 +121,69 @@ TEST(fixture_filesystems)
 	ASSERT_NEAR(fs_inodes_used_pct(&u.u[2].s), 99, 1e-9);
 	ASSERT_STREQ(u.u[3].m.mnt, "/mnt/with space");
 	ASSERT_STREQ(u.u[3].m.source, "/dev/sdc1");
+}
+
+TEST(fixture_writers)
+{
+	struct procfs *pf = fixture();
+	pid_t w[4];
+	size_t n;
+
+	ASSERT_TRUE(pf);
+	/* 4410 has fd 0 read-only and fd 4 O_WRONLY|O_APPEND on mount 26 */
+	ASSERT_EQ(fsread_writers(pf, 26, w, 4, &n), 0);
+	ASSERT_EQ(n, 1);
+	ASSERT_EQ(w[0], 4410);
+	/* 4411 has fd 7 O_RDWR on mount 29 */
+	ASSERT_EQ(fsread_writers(pf, 29, w, 4, &n), 0);
+	ASSERT_EQ(n, 1);
+	ASSERT_EQ(w[0], 4411);
+	ASSERT_EQ(fsread_writers(pf, 31, w, 4, &n), 0);
+	ASSERT_EQ(n, 0);
+	procfs_close(pf);
+	ASSERT_TRUE(!fdinfo_writes_on(P("pos: 0\nflags: 0100000\nmnt_id: 26\n"), 26));
+	ASSERT_TRUE(fdinfo_writes_on(P("pos: 0\nflags: 0100002\nmnt_id: 26\n"), 26));
+	ASSERT_TRUE(!fdinfo_writes_on(P("pos: 0\nflags: 0100002\nmnt_id: 27\n"), 26));
+	ASSERT_TRUE(!fdinfo_writes_on(P("pos: 0\n"), 26));
+}
+
+/* Our own file open for writing on the filesystem of /tmp: known behaviour is the oracle. */
+TEST(live_writers)
+{
+	static struct mount_table t;
+	struct procfs *pf = NULL;
+	char path[] = "/tmp/triage-faultdata.XXXXXX", buf[1 << 16];
+	int fd = mkstemp(path), id = -1;
+	static pid_t w[1 << 16]; /* every process: most hold something writable on "/" */
+	size_t n = 0;
+	ssize_t len;
+	bool mine = false;
+
+	ASSERT_TRUE(fd >= 0);
+	unlink(path);
+	ASSERT_EQ(procfs_open(&pf, "/"), 0);
+	snprintf(buf, sizeof(buf), "self/fdinfo/%d", fd);
+	len = procfs_read(pf, buf, buf, sizeof(buf));
+	if (len > 0) {
+		const char *m = strstr(buf, "mnt_id:");
+
+		id = m ? atoi(m + 7) : -1;
+	}
+	if (id >= 0)
+		(void)fsread_writers(pf, id, w, sizeof(w) / sizeof(w[0]), &n);
+	len = procfs_read(pf, "self/mountinfo", buf, sizeof(buf));
+	procfs_close(pf);
+	close(fd);
+	ASSERT_TRUE(id >= 0);
+	for (size_t i = 0; i < n; i++)
+		mine |= w[i] == getpid();
+	ASSERT_TRUE(mine);
+	ASSERT_TRUE(len > 0);
+	ASSERT_TRUE(mountinfo_parse(buf, (size_t)len, &t) == 0 || t.n == FS_MAX_MOUNTS);
+	mine = false;
+	for (size_t i = 0; i < t.n; i++)
+		mine |= t.m[i].id == id;
+	ASSERT_TRUE(mine); /* fdinfo's mnt_id is mountinfo's first field */
 }
 
 /* The kernel's statvfs is the oracle for the live root filesystem. */
@@ -717,6 +781,8 @@ int main(void)
 	RUN(&st, space_and_inode_percentages);
 	RUN(&st, fixture_filesystems);
 	RUN(&st, live_root_filesystem);
+	RUN(&st, fixture_writers);
+	RUN(&st, live_writers);
 	RUN(&st, limit_values);
 	RUN(&st, fixture_limits);
 	RUN(&st, live_fd_usage);
