@@ -1001,19 +1001,24 @@ static double disk_mb(sqlite3 *db, double *wal_mb)
 	return main_bytes / (1024.0 * 1024.0) + *wal_mb;
 }
 
-/* The size bound: the database and its WAL together under max_mb. */
+/*
+ * The size bound: the database and its WAL together under max_mb. They are
+ * brought under seven eighths of it, so that the next interval and the
+ * WAL the next deletion writes (about an eighth of the pages) fit in the
+ * rest: on disk they stay under max_mb plus about one interval.
+ */
 static int retain_size(sqlite3 *db, double max_mb, int64_t first, int64_t last)
 {
-	double wal_mb;
+	double target = max_mb * 7 / 8, wal_mb;
 	int rc = 0;
 
-	if (disk_mb(db, &wal_mb) <= max_mb)
+	if (disk_mb(db, &wal_mb) <= target)
 		return 0;
 	/* first the WAL: its pages move into the database and the file is cut */
 	if (wal_mb > 0)
 		record_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
 	/* then an eighth of what is left at a time, never the last interval */
-	while (!rc && disk_mb(db, &wal_mb) > max_mb && first < last) {
+	while (!rc && disk_mb(db, &wal_mb) > target && first < last) {
 		int64_t cut = first + (last - first + 7) / 8;
 
 		rc = delete_before(db, cut > last ? last : cut);
