@@ -254,7 +254,7 @@ TEST(graphite_buffer_drops_oldest_and_counts)
 {
 	struct graphite_out g;
 
-	ASSERT_EQ(graphite_out_init(&g, "127.0.0.1:1", 2), 0);
+	ASSERT_EQ(graphite_out_init(&g, "127.0.0.1:1", 2, 1 << 20), 0);
 	ASSERT_STREQ(g.host, "127.0.0.1");
 	ASSERT_STREQ(g.port, "1");
 	graphite_enqueue(&g, strdup("a 1 1\n"), 6, 1);
@@ -263,11 +263,11 @@ TEST(graphite_buffer_drops_oldest_and_counts)
 	ASSERT_UEQ(g.dropped, 1);
 	ASSERT_EQ(graphite_pending_points(&g), 3);
 	graphite_out_release(&g);
-	ASSERT_EQ(graphite_out_init(&g, "[::1]:2003", 1), 0);
+	ASSERT_EQ(graphite_out_init(&g, "[::1]:2003", 1, 1 << 20), 0);
 	ASSERT_STREQ(g.host, "::1");
 	graphite_out_release(&g);
-	ASSERT_TRUE(graphite_out_init(&g, "nohost", 1) < 0);
-	ASSERT_TRUE(graphite_out_init(&g, "h:", 1) < 0);
+	ASSERT_TRUE(graphite_out_init(&g, "nohost", 1, 1 << 20) < 0);
+	ASSERT_TRUE(graphite_out_init(&g, "h:", 1, 1 << 20) < 0);
 }
 
 static int listen_any(char *addr, size_t size)
@@ -308,7 +308,7 @@ TEST(graphite_resends_after_the_peer_goes_away)
 	struct graphite_out g;
 
 	ASSERT_TRUE(lfd >= 0);
-	ASSERT_EQ(graphite_out_init(&g, addr, 16), 0);
+	ASSERT_EQ(graphite_out_init(&g, addr, 16, 1 << 20), 0);
 	graphite_enqueue(&g, strdup("p 1 10\n"), 7, 1);
 	graphite_tick(&g, 100);
 	ASSERT_TRUE(g.fd >= 0);
