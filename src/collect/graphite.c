@@ -185,6 +185,7 @@ void graphite_enqueue(struct graphite_out *g, char *text, size_t len, long point
 		evict_head(g);
 	b = batch_at(g, g->n++);
 	*b = (struct graphite_batch){ .text = text, .len = len, .points = points };
+	g->points += (uint64_t)points;
 	g->bytes += len;
 	while (g->n > 1 && g->bytes > g->max_bytes)
 		evict_head(g);
@@ -384,13 +385,45 @@ enum graphite_event graphite_tick(struct graphite_out *g, double now)
 	return report(g, up, down && !up);
 }
 
+/*
+ * After everything is acknowledged: our end is shut and the peer's end
+ * awaited. Carbon closes when it has read to the end of a connection, so
+ * its end (EOF) proves it read every byte; a reset instead means it did
+ * not, and everything goes again on a new connection.
+ */
+static bool peer_read_all(struct graphite_out *g, int wait_ms)
+{
+	struct pollfd p = { .fd = g->fd, .events = POLLIN };
+	char buf[256];
+	ssize_t r;
+
+	if (!g->fin_sent) {
+		if (shutdown(g->fd, SHUT_WR)) {
+			note(g, "shutdown", errno);
+			disconnect(g, mono_now(), false);
+			return false;
+		}
+		g->fin_sent = true;
+	}
+	if (poll(&p, 1, wait_ms) != 1)
+		return false;
+	r = recv(g->fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (!r)
+		return true;
+	if (r < 0 && errno != EAGAIN && errno != EINTR) {
+		note(g, "connection lost at exit", errno);
+		disconnect(g, mono_now(), false);
+	}
+	return false;
+}
+
 int graphite_flush(struct graphite_out *g, double timeout)
 {
 	double end = runloop_mono_s() + timeout;
 
-	while (graphite_pending_points(g) && mono_now() < end) {
+	while (g->n && mono_now() < end) {
 		double left = end - mono_now();
-		int wait_ms = left > 0.1 ? 100 : (int)(left * 1000);
+		int wait_ms = left > 0.1 ? 100 : (int)(left * 1000) + 1;
 
 		if (g->fd < 0)
 			start_connect(g, mono_now());
@@ -404,15 +437,28 @@ int graphite_flush(struct graphite_out *g, double timeout)
 			poll(NULL, 0, wait_ms);
 			continue;
 		}
-		pump(g, mono_now());
-		if (live(g) && graphite_pending_points(g)) {
-			struct pollfd p = { .fd = g->fd, .events = POLLRDHUP };
-
-			/* the peer's acknowledgements come without a wake-up for us */
-			poll(&p, 1, wait_ms < 20 ? wait_ms : 20);
+		if (!g->fin_sent) {
+			pump(g, mono_now());
+			if (!live(g))
+				continue;
+			if (graphite_pending_points(g)) {
+				/* the peer's acknowledgements come without a wake-up for us */
+				poll(NULL, 0, wait_ms < 20 ? wait_ms : 20);
+				continue;
+			}
 		}
+		if (peer_read_all(g, wait_ms))
+			while (g->n)
+				free_head(g);
 	}
-	if (g->fd >= 0 && !g->connecting && !shutdown(g->fd, SHUT_WR))
-		g->fin_sent = true; /* carbon reads to the end before it sees the close */
-	return graphite_pending_points(g) ? -ETIMEDOUT : 0;
+	return g->n ? -ETIMEDOUT : 0;
+}
+
+long graphite_unconfirmed_points(const struct graphite_out *g)
+{
+	long p = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		p += batch_at(g, i)->points;
+	return p;
 }

@@ -56,6 +56,7 @@ struct graphite_out {
 	uint64_t conn_sent;	  /* bytes sent on the current connection */
 	uint64_t seq;		  /* ticks so far */
 	uint64_t dropped;	  /* points that left the buffer undelivered */
+	uint64_t points;	  /* points ever enqueued */
 	double backoff, next_try; /* monotonic seconds */
 	unsigned reconnects;
 	int state;		  /* 0 not yet known, 1 up, -1 down */
@@ -73,8 +74,13 @@ void graphite_out_release(struct graphite_out *g);
 void graphite_enqueue(struct graphite_out *g, char *text, size_t len, long points);
 /* One tick at monotonic time now: connection checks, connects, sends. What changed. */
 enum graphite_event graphite_tick(struct graphite_out *g, double now);
-/* Sends everything buffered, waiting up to timeout seconds; 0 or -errno (-ETIMEDOUT). */
+/*
+ * At exit: sends everything buffered and waits for carbon to close its end
+ * (it has then read it all), up to timeout seconds; 0 or -ETIMEDOUT.
+ */
 int graphite_flush(struct graphite_out *g, double timeout);
+/* Points still buffered, delivery not known (after graphite_flush: not sent). */
+long graphite_unconfirmed_points(const struct graphite_out *g);
 /* Points buffered and not yet acknowledged by the peer. */
 long graphite_pending_points(const struct graphite_out *g);
 

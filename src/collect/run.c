@@ -238,9 +238,15 @@ static int run_loop(struct collector *c)
 			next = ceil(runloop_clock_s(CLOCK_REALTIME) / iv) * iv;
 		sleep_until(o, next);
 	}
-	if (c->have_graphite && graphite_flush(&c->g, FLUSH_SECONDS))
-		fprintf(o->err, "triage collect: %ld points not sent at exit\n",
-			graphite_pending_points(&c->g));
+	if (c->have_graphite) {
+		/* what the exit flush delivered, accounted: points = delivered + dropped + not sent */
+		long unsent = graphite_flush(&c->g, FLUSH_SECONDS) ? graphite_unconfirmed_points(&c->g) : 0;
+
+		fprintf(o->err,
+			"triage collect: graphite %s:%s: %llu points, %llu dropped, %ld not sent at exit\n",
+			c->g.host, c->g.port, (unsigned long long)c->g.points,
+			(unsigned long long)c->g.dropped, unsent);
+	}
 	return rc;
 }
 
