@@ -1,7 +1,7 @@
 /*
  * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
  *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer SECONDS] [--once [--json]] [--root DIR]
+ *                [--buffer SECONDS] [--buffer-size MB] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */

@@ -196,7 +196,10 @@ static int send_graphite(struct collector *c)
 		free(text);
 		return -ENOMEM;
 	}
-	graphite_enqueue(&c->g, text, len, n);
+	/* the buffer holds many batches: none keeps open_memstream's slack */
+	char *fit = realloc(text, len + 1);
+
+	graphite_enqueue(&c->g, fit ? fit : text, len, n);
 	log_event(c, graphite_tick(&c->g, clock_s(CLOCK_MONOTONIC)));
 	return 0;
 }
