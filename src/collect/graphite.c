@@ -171,7 +171,7 @@ static void evict_head(struct graphite_out *g)
 	if (live(g) && b->off && !b->acked) {
 		free_head(g);
 		note(g, "buffer full while carbon was not reading: connection reset", 0);
-		disconnect(g, mono_now(), true);
+		disconnect(g, runloop_mono_s(), true);
 		return;
 	}
 	free_head(g);
@@ -400,7 +400,7 @@ static bool peer_read_all(struct graphite_out *g, int wait_ms)
 	if (!g->fin_sent) {
 		if (shutdown(g->fd, SHUT_WR)) {
 			note(g, "shutdown", errno);
-			disconnect(g, mono_now(), false);
+			disconnect(g, runloop_mono_s(), false);
 			return false;
 		}
 		g->fin_sent = true;
@@ -412,7 +412,7 @@ static bool peer_read_all(struct graphite_out *g, int wait_ms)
 		return true;
 	if (r < 0 && errno != EAGAIN && errno != EINTR) {
 		note(g, "connection lost at exit", errno);
-		disconnect(g, mono_now(), false);
+		disconnect(g, runloop_mono_s(), false);
 	}
 	return false;
 }
@@ -421,14 +421,14 @@ int graphite_flush(struct graphite_out *g, double timeout)
 {
 	double end = runloop_mono_s() + timeout;
 
-	while (g->n && mono_now() < end) {
-		double left = end - mono_now();
+	while (g->n && runloop_mono_s() < end) {
+		double left = end - runloop_mono_s();
 		int wait_ms = left > 0.1 ? 100 : (int)(left * 1000) + 1;
 
 		if (g->fd < 0)
-			start_connect(g, mono_now());
+			start_connect(g, runloop_mono_s());
 		if (g->connecting) {
-			finish_connect(g, mono_now(), wait_ms);
+			finish_connect(g, runloop_mono_s(), wait_ms);
 			if (g->fd < 0)
 				poll(NULL, 0, wait_ms); /* refused: not a busy loop */
 			continue;
@@ -438,7 +438,7 @@ int graphite_flush(struct graphite_out *g, double timeout)
 			continue;
 		}
 		if (!g->fin_sent) {
-			pump(g, mono_now());
+			pump(g, runloop_mono_s());
 			if (!live(g))
 				continue;
 			if (graphite_pending_points(g)) {

@@ -118,11 +118,11 @@ long collect_render_graphite(const struct metric_set *m, const char *prefix, FIL
  */
 void collect_prom_label_escape(const char *in, char *out, size_t size);
 /*
- * A label value for /metrics: prom_label_escape(), plus the suffix of
+ * A label value for /metrics: collect_prom_label_escape(), plus the suffix of
  * graphite_label() when that escape loses bytes (a '?' for a control
  * byte, or a '?' of the name's own), so "x\001y" and "x?y" stay apart.
  */
-void prom_label_value(const char *in, char *out, size_t size);
+void collect_prom_label_value(const char *in, char *out, size_t size);
 /*
  * The text exposition format 0.0.4, or OpenMetrics 1.0.0 (counters' TYPE
  * and HELP without _total, a final "# EOF"). 0 or -errno.

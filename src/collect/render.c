@@ -157,7 +157,7 @@ void collect_prom_label_escape(const char *in, char *out, size_t size)
 	out[o] = '\0';
 }
 
-/* A byte or sequence prom_label_escape() turns into '?': the escape loses it. */
+/* A byte or sequence collect_prom_label_escape() turns into '?': the escape loses it. */
 static bool prom_lossy(const char *in)
 {
 	for (const unsigned char *p = (const unsigned char *)in; *p;) {
@@ -171,11 +171,11 @@ static bool prom_lossy(const char *in)
 	return false;
 }
 
-void prom_label_value(const char *in, char *out, size_t size)
+void collect_prom_label_value(const char *in, char *out, size_t size)
 {
 	char esc[COLLECT_LABEL_MAX * 2 + 8];
 
-	prom_label_escape(in, esc, sizeof(esc));
+	collect_prom_label_escape(in, esc, sizeof(esc));
 	if (prom_lossy(in) || has_mark(in))
 		add_mark(in, esc, out, size);
 	else
@@ -189,7 +189,7 @@ static void prom_sample(const struct metric_sample *s, FILE *f)
 
 	fputs(fam->name, f);
 	for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++) {
-		prom_label_value(s->lv[l], v, sizeof(v));
+		collect_prom_label_value(s->lv[l], v, sizeof(v));
 		fprintf(f, "%s%s=\"%s\"", l ? "," : "{", fam->labels[l], v);
 	}
 	fprintf(f, "%s %.15g\n", fam->labels[0] ? "}" : "", s->value);

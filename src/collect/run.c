@@ -200,7 +200,7 @@ static int send_graphite(struct collector *c)
 	char *fit = realloc(text, len + 1);
 
 	graphite_enqueue(&c->g, fit ? fit : text, len, n);
-	log_event(c, graphite_tick(&c->g, clock_s(CLOCK_MONOTONIC)));
+	log_event(c, graphite_tick(&c->g, runloop_mono_s()));
 	return 0;
 }
 
@@ -225,7 +225,7 @@ static int run_loop(struct collector *c)
 {
 	const struct collect_opts *o = c->o;
 	double iv = o->interval;
-	double next = floor(clock_s(CLOCK_REALTIME) / iv) * iv;
+	double next = floor(runloop_clock_s(CLOCK_REALTIME) / iv) * iv;
 	int rc = 0;
 
 	while (!runloop_stop_requested(o->stop) && !rc) {

@@ -448,8 +448,8 @@ TEST(colliding_names_stay_apart)
 		graphite_label(pairs[i][0], a, sizeof(a));
 		graphite_label(pairs[i][1], b, sizeof(b));
 		ASSERT_TRUE(strcmp(a, b) != 0);
-		prom_label_value(pairs[i][0], a, sizeof(a));
-		prom_label_value(pairs[i][1], b, sizeof(b));
+		collect_prom_label_value(pairs[i][0], a, sizeof(a));
+		collect_prom_label_value(pairs[i][1], b, sizeof(b));
 		ASSERT_TRUE(strcmp(a, b) != 0);
 	}
 	graphite_label("a.b c", a, sizeof(a));
@@ -458,11 +458,11 @@ TEST(colliding_names_stay_apart)
 	ASSERT_STREQ(a, "a_b_c");
 	graphite_label("kworker/0:0", a, sizeof(a));
 	ASSERT_STREQ(a, "kworker_0_0_7d7820f70df8bea1");
-	prom_label_value("kworker/0:0", a, sizeof(a)); /* nothing lost: as it is */
+	collect_prom_label_value("kworker/0:0", a, sizeof(a)); /* nothing lost: as it is */
 	ASSERT_STREQ(a, "kworker/0:0");
-	prom_label_value("x\001y", a, sizeof(a));
+	collect_prom_label_value("x\001y", a, sizeof(a));
 	ASSERT_STREQ(a, "x?y_be5cad197ecc2c71");
-	prom_label_value("x?y", a, sizeof(a));
+	collect_prom_label_value("x?y", a, sizeof(a));
 	ASSERT_STREQ(a, "x?y_bf06a9197f5ca5a3");
 	/* a clean name shaped like a suffixed one is suffixed too, so none can pose as one */
 	graphite_label("a_b_c_068527b5133b29e5", a, sizeof(a));
