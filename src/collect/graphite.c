@@ -239,7 +239,8 @@ static void start_connect(struct graphite_out *g, double now)
 	int rc = getaddrinfo(g->host, g->port, &hints, &res), fd;
 
 	if (rc) {
-		snprintf(g->why, sizeof(g->why), "cannot resolve %s: %s", g->host, gai_strerror(rc));
+		snprintf(g->why, sizeof(g->why), "cannot resolve %s: %s", g->host,
+			 gai_strerror(rc));
 		back_off(g, now);
 		return;
 	}

@@ -30,10 +30,10 @@
 
 struct graphite_batch {
 	char *text;
-	size_t len, off;   /* off: bytes sent on the current connection */
-	uint64_t start;	   /* where it starts in the current connection's stream */
-	long points;	   /* lines */
-	bool acked;	   /* all of it acknowledged on the current connection */
+	size_t len, off;    /* off: bytes sent on the current connection */
+	uint64_t start;	    /* where it starts in the current connection's stream */
+	long points;	    /* lines */
+	bool acked;	    /* all of it acknowledged on the current connection */
 	uint64_t acked_seq; /* the tick that was seen in */
 };
 
@@ -59,8 +59,8 @@ struct graphite_out {
 	uint64_t points;	  /* points ever enqueued */
 	double backoff, next_try; /* monotonic seconds */
 	unsigned reconnects;
-	int state;		  /* 0 not yet known, 1 up, -1 down */
-	char why[320];		  /* the reason of the last failure */
+	int state;     /* 0 not yet known, 1 up, -1 down */
+	char why[320]; /* the reason of the last failure */
 };
 
 /*

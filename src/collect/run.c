@@ -242,11 +242,14 @@ static int run_loop(struct collector *c)
 		sleep_until(o, next);
 	}
 	if (c->have_graphite) {
-		/* what the exit flush delivered, accounted: points = delivered + dropped + not sent */
-		long unsent = graphite_flush(&c->g, FLUSH_SECONDS) ? graphite_unconfirmed_points(&c->g) : 0;
+		/* what the exit flush delivered, accounted: points = delivered + dropped + not sent
+		 */
+		long unsent =
+		    graphite_flush(&c->g, FLUSH_SECONDS) ? graphite_unconfirmed_points(&c->g) : 0;
 
 		fprintf(o->err,
-			"triage collect: graphite %s:%s: %llu points, %llu dropped, %ld not sent at exit\n",
+			"triage collect: graphite %s:%s: %llu points, %llu dropped, %ld not sent "
+			"at exit\n",
 			c->g.host, c->g.port, (unsigned long long)c->g.points,
 			(unsigned long long)c->g.dropped, unsent);
 	}

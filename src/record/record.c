@@ -775,7 +775,8 @@ static int claim_file(struct recorder *r)
 		return fail(r, rc, "'%s' is being recorded by PID %d (one recorder per file)", path,
 			    (int)holder);
 	if (rc == -EAGAIN)
-		return fail(r, rc, "'%s' is being recorded by another process (one recorder per file)",
+		return fail(r, rc,
+			    "'%s' is being recorded by another process (one recorder per file)",
 			    path);
 	return rc ? fail(r, rc, "cannot lock '%s': %s", path, strerror(-rc)) : 0;
 }

@@ -275,19 +275,21 @@ static int replace_step(char *buf, size_t size, const char *col, int from)
 static int create_views(sqlite3 *db)
 {
 	char sql[16384], subj[2048], sent[2048];
-	int n = snprintf(sql, sizeof(sql),
-			 "DROP VIEW IF EXISTS v_findings;\n"
-			 "CREATE VIEW v_findings AS WITH s0 AS (SELECT id, ts_start, ts_end, severity,"
-			 " rule, subject, sentence FROM finding)");
+	int n =
+	    snprintf(sql, sizeof(sql),
+		     "DROP VIEW IF EXISTS v_findings;\n"
+		     "CREATE VIEW v_findings AS WITH s0 AS (SELECT id, ts_start, ts_end, severity,"
+		     " rule, subject, sentence FROM finding)");
 
 	for (int k = 0; k < ESCAPED_CHARS / REPLACES_PER_STEP; k++) {
 		if (replace_step(subj, sizeof(subj), "subject", k * REPLACES_PER_STEP) ||
 		    replace_step(sent, sizeof(sent), "sentence", k * REPLACES_PER_STEP))
 			return -ENAMETOOLONG;
-		n += snprintf(sql + n, sizeof(sql) - (size_t)n,
-			      ", s%d AS (SELECT id, ts_start, ts_end, severity, rule, %s AS subject,"
-			      " %s AS sentence FROM s%d)",
-			      k + 1, subj, sent, k);
+		n +=
+		    snprintf(sql + n, sizeof(sql) - (size_t)n,
+			     ", s%d AS (SELECT id, ts_start, ts_end, severity, rule, %s AS subject,"
+			     " %s AS sentence FROM s%d)",
+			     k + 1, subj, sent, k);
 		if ((size_t)n >= sizeof(sql))
 			return -ENAMETOOLONG;
 	}

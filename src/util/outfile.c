@@ -147,7 +147,8 @@ int outfile_open_rw(const char *path, int *fd)
 		err = -errno;
 	} else {
 		err = kind_error(after.st_mode);
-		if (!err && existed && (after.st_ino != before.st_ino || after.st_dev != before.st_dev))
+		if (!err && existed &&
+		    (after.st_ino != before.st_ino || after.st_dev != before.st_dev))
 			err = -EAGAIN; /* replaced between the look and the open */
 	}
 	if (!err && fcntl(f, F_SETFL, fcntl(f, F_GETFL) & ~O_NONBLOCK))
@@ -163,7 +164,9 @@ int outfile_open_rw(const char *path, int *fd)
 /* An open-file-description lock on [start, start + len): 0 or -errno. */
 static int ofd_lock(int fd, off_t start, off_t len)
 {
-	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+	struct flock l = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = start, .l_len = len
+	};
 
 	return fcntl(fd, F_OFD_SETLK, &l) ? -errno : 0;
 }
@@ -176,8 +179,10 @@ static int ofd_lock(int fd, off_t start, off_t len)
  */
 int outfile_lock(int fd, pid_t *holder)
 {
-	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
-			   .l_start = OUTFILE_LOCK_BYTE + 1, .l_len = OUTFILE_PID_SPAN };
+	struct flock l = { .l_type = F_WRLCK,
+			   .l_whence = SEEK_SET,
+			   .l_start = OUTFILE_LOCK_BYTE + 1,
+			   .l_len = OUTFILE_PID_SPAN };
 	int err = ofd_lock(fd, OUTFILE_LOCK_BYTE, 1);
 
 	*holder = 0;

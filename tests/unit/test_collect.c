@@ -418,8 +418,9 @@ TEST(findings_become_metrics)
 	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)m.n);
 	fclose(out);
 	/* a sanitised name carries the FNV-1a 64 of its bytes (Python's reckoning) */
-	ASSERT_TRUE(strstr(text, "t.report.finding.cpu-bound-user.x_y_1_2_85ac04ed18d9ed0f 3 60\n") !=
-		    NULL);
+	ASSERT_TRUE(
+	    strstr(text, "t.report.finding.cpu-bound-user.x_y_1_2_85ac04ed18d9ed0f 3 60\n") !=
+	    NULL);
 	ASSERT_TRUE(strstr(text, "t.report.findings.warning 3 60\n") != NULL);
 	free(text);
 	out = open_memstream(&text, &len);
@@ -489,10 +490,12 @@ TEST(json_render)
 	ASSERT_EQ(metric_add(&m, M_PROC_CPU, "\"}{\n\033", "user", 1.5), 0);
 	ASSERT_EQ(collect_render_json(&m, "T.h", out), 0);
 	fclose(out);
-	ASSERT_STREQ(text, "{\"timestamp\":1700000000,\"prefix\":\"T.h\",\"metrics\":[{\"name\":"
-			   "\"triage_process_cpu_seconds_total\",\"type\":\"counter\",\"labels\":{"
-			   "\"group\":\"\\\"}{\\n\\u001b\",\"mode\":\"user\"},\"graphite\":"
-			   "\"T.h.process.______93dc605c209a5c06.cpu_seconds.user\",\"value\":1.500000}]}\n");
+	ASSERT_STREQ(
+	    text,
+	    "{\"timestamp\":1700000000,\"prefix\":\"T.h\",\"metrics\":[{\"name\":"
+	    "\"triage_process_cpu_seconds_total\",\"type\":\"counter\",\"labels\":{"
+	    "\"group\":\"\\\"}{\\n\\u001b\",\"mode\":\"user\"},\"graphite\":"
+	    "\"T.h.process.______93dc605c209a5c06.cpu_seconds.user\",\"value\":1.500000}]}\n");
 	free(text);
 	metric_set_release(&m);
 }
