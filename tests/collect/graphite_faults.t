@@ -3,8 +3,9 @@
 # (tests/collect/graphite_peer.py). The collector says at exit how many
 # points it produced, dropped and could not send; the sink's own count of
 # the distinct lines it read is the oracle for what was delivered:
-#   stall: a peer with a 4 KiB receive window that reads nothing for 3 s,
-#     then everything, while the buffer holds 1 batch of 100 processes
+#   stall: a peer with a 4 KiB receive window that reads nothing until the
+#     collector has reset a connection for a full buffer, then everything,
+#     while the buffer holds 1 batch of 100 processes
 #     (each batch bigger than the window): some batches must go; delivered = produced - dropped exactly (none unsent: the
 #     peer reads at the end), every line whole (three fields, our prefix,
 #     a timestamp on the grid: no line glued to a cut one).
@@ -18,10 +19,10 @@ peer=$SRC/tests/collect/graphite_peer.py
 [ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
 prefix=gf$$
 
-# start_peer MODE [SECONDS]: sets $port and $ppid_
+# start_peer MODE [GOFILE]: sets $port and $ppid_
 start_peer() {
 	rm -f "$work/port"
-	/usr/bin/python3 "$peer" "$1" "$work/port" "$work/lines.$1" "${2:-0}" &
+	/usr/bin/python3 "$peer" "$1" "$work/port" "$work/lines.$1" "${2:-}" &
 	ppid_=$!
 	started="$started $ppid_"
 	for _ in $(seq 100); do
@@ -30,15 +31,24 @@ start_peer() {
 	done
 	port=$(cat "$work/port") || fail "the $1 peer did not start"
 }
-# run_collector SECONDS EXTRA...: runs collect against $port; sets $summary
+# wait_line TEXT: waits (30 s at most) for TEXT in the collector's stderr
+wait_line() {
+	for _ in $(seq 300); do
+		grep -q "$1" "$work/err" && return 0
+		sleep 0.1
+	done
+	fail "the collector never said '$1': $(cat "$work/err")"
+}
+# run_collector WAIT EXTRA...: runs collect against $port; WAIT (a command)
+# says when to stop it; sets $produced, $dropped, $unsent
 run_collector() {
-	local secs=$1
+	local until=$1
 	shift
 	"$TRIAGE" collect -i 1 --graphite "127.0.0.1:$port" --prefix "$prefix" "$@" \
 		2>"$work/err" &
 	local c=$!
 	started="$started $c"
-	sleep "$secs"
+	eval "$until"
 	t_term=$(date +%s.%N)
 	kill -TERM "$c"
 	wait "$c" || fail "collector exited $?: $(cat "$work/err")"
@@ -49,8 +59,10 @@ run_collector() {
 }
 
 # --- stall
-start_peer stall 3
-run_collector 5 --buffer 1 --group pid --top 100
+# the peer reads once the buffer has overflowed (the reset is logged), then
+# the collector has 2 s to reconnect and send before it is stopped
+start_peer stall "$work/go"
+run_collector 'wait_line "buffer full"; touch "$work/go"; sleep 2' --buffer 1 --group pid --top 100
 kill -TERM "$ppid_"
 wait "$ppid_"
 [ -f "$work/lines.stall" ] || fail "the stall peer wrote nothing"
@@ -65,7 +77,7 @@ stall_msg="stall: $produced produced, $dropped dropped, $delivered delivered"
 
 # --- reset
 start_peer reset
-run_collector 2 -p $$
+run_collector 'wait_line unreachable; sleep 1' -p $$
 kill -TERM "$ppid_"
 wait "$ppid_"
 [ $((dropped + unsent)) = "$produced" ] ||
@@ -77,7 +89,7 @@ reset_msg="reset: $produced produced = $dropped dropped + $unsent unsent, one 'u
 
 # --- never
 start_peer never
-run_collector 2 -p $$
+run_collector 'sleep 2' -p $$
 kill -TERM "$ppid_"
 wait "$ppid_"
 took=$(awk -v a="$t_term" -v b="$t_exit" 'BEGIN { printf "%.2f", b - a }')

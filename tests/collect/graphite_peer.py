@@ -1,19 +1,19 @@
 #!/usr/bin/python3
 """A misbehaving carbon for tests/collect/graphite_faults.t (stdlib only).
 
-graphite_peer.py MODE PORTFILE OUTFILE [SECONDS]
-  stall  accepts with a 4 KiB receive buffer and reads nothing for SECONDS,
-         then reads every connection it got to its end
+graphite_peer.py MODE PORTFILE OUTFILE [GOFILE]
+  stall  accepts with a 4 KiB receive buffer and reads nothing until GOFILE
+         exists, then reads every connection it got to its end
   reset  accepts each connection and resets it at once (SO_LINGER 0)
   never  listens with a backlog of 1, fills it, never accepts
 Writes its port to PORTFILE once listening. At SIGTERM, stall writes the
 complete lines it read (a cut line at a connection's end is not one) to
 OUTFILE, one per line, and exits.
 """
-import selectors, signal, socket, struct, sys, time
+import os, selectors, signal, socket, struct, sys, time
 
 mode, portfile, outfile = sys.argv[1], sys.argv[2], sys.argv[3]
-stall = float(sys.argv[4]) if len(sys.argv) > 4 else 0
+gofile = sys.argv[4] if len(sys.argv) > 4 else None
 ls = socket.socket()
 ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 if mode == "stall":
@@ -55,8 +55,7 @@ elif mode == "reset":
         c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         c.close()
 else:
-    t0 = time.monotonic()
-    while not stop and time.monotonic() - t0 < stall:
+    while not stop and gofile and not os.path.exists(gofile):
         time.sleep(0.05)
     sel = selectors.DefaultSelector()
     ls.setblocking(False)
