@@ -11,6 +11,7 @@ command -v curl >/dev/null || skip "curl missing"
 names=('a.b c' 'a_b_c' 'kworker/0:0' 'kworker_0_0' $'x\x01y' 'x?y')
 pids=""
 for n in "${names[@]}"; do
+	rm -f "$work/named.pid" # named() waits for this file: not the last one's
 	named "$n" sleep 300
 	[ "$(tr -d '\n' <"/proc/$wpid/comm")" = "$n" ] || fail "the workload is not named '$n' in /proc"
 	pids="$pids${pids:+,}$wpid"
