@@ -117,7 +117,7 @@ module_prefixes() {
 		probe probe_ doctor_ elf_ hist_ offcpu_ profile_ runq_ stack_ stacks_ symtab_ syscall_ syms_ sp_ sc_ tr_
 		runloop runloop_
 		u32 u32_
-		util util_ json_ text_ xml_ csv_ utf8_ caps_ parse_ kmerge_
+		util util_ json_ text_ xml_ csv_ utf8_ caps_ parse_ kmerge_ outfile_
 	EOT
 }
 

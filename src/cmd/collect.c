@@ -1,7 +1,7 @@
 /*
  * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
  *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer SECONDS] [--once [--json]] [--root DIR]
+ *                [--buffer SECONDS] [--buffer-size MB] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */
@@ -24,7 +24,9 @@
 
 #define COLLECT_MAX_PIDS 1024
 #define COLLECT_MAX_INTERVAL 3600
-#define COLLECT_DEFAULT_BUFFER 900 /* 15 minutes of Graphite points */
+#define COLLECT_DEFAULT_BUFFER 900   /* 15 minutes of Graphite points */
+#define COLLECT_DEFAULT_BUFFER_MB 64 /* and at most 64 MiB of them (the unit's MemoryMax is 256M) \
+				      */
 
 struct collect_cli {
 	struct collect_opts o;
@@ -97,6 +99,10 @@ static int parse_opt(int ch, void *ctx)
 		return parse_uint(optarg, 1, 7 * 86400, &c->o.buffer_seconds)
 			   ? bad("--buffer", optarg, "seconds, 1 to 604800")
 			   : -1;
+	case 'B':
+		return parse_uint(optarg, 1, 4096, &c->o.buffer_mb)
+			   ? bad("--buffer-size", optarg, "MiB, 1 to 4096")
+			   : -1;
 	case 'o':
 		c->o.once = true;
 		return -1;
@@ -125,6 +131,7 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "top", required_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "buffer", required_argument, NULL, 'b' },
+		{ "buffer-size", required_argument, NULL, 'B' },
 		{ "once", no_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
@@ -152,6 +159,7 @@ int cmd_collect(int argc, char **argv)
 	struct collect_cli c = { .o = { .interval = 10,
 					.top = 50,
 					.buffer_seconds = COLLECT_DEFAULT_BUFFER,
+					.buffer_mb = COLLECT_DEFAULT_BUFFER_MB,
 					.out = stdout,
 					.err = stderr } };
 	struct runloop_stop stop;

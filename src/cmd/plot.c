@@ -1,8 +1,9 @@
 /*
  * triage plot FILE.db -o PAGE.html [--max-points N]: a record as one
  * self-contained HTML page (src/plot/). The page is written to a temporary
- * file next to PAGE and renamed into place, so a failed run leaves no
- * half page and an old page stays whole until the new one is complete.
+ * file next to PAGE and renamed into place (util/outfile.h), so a failed
+ * run leaves no half page, an old page stays whole until the new one is
+ * complete, and a PAGE that is a link, device, FIFO or directory is refused.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include "common.h"
 #include "help/plot.h"
 #include "plot/plot.h"
+#include "util/outfile.h"
 #include "util/parse.h"
 
 struct plot_args {
@@ -72,44 +74,20 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 	return -1;
 }
 
-/* Writes the page to path via a temporary file renamed into place. */
+/* Writes the page to path (see util/outfile.h: "-" is stdout, never a device or a link). */
 static int write_page(const char *path, const struct plot_doc *d)
 {
-	size_t len = strlen(path);
-	char *tmp;
-	FILE *f;
-	int err;
+	struct outfile o;
+	int err = outfile_open(&o, path);
 
-	if (!strcmp(path, "-"))
-		return plot_write_html(stdout, d);
-	tmp = malloc(len + 16);
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		err = -errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (err)
+		return err;
+	err = plot_write_html(o.f, d);
+	if (err) {
+		outfile_abort(&o);
 		return err;
 	}
-	mode_t mask = umask(0); /* the page gets the mode open(2) would give it */
-
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	err = plot_write_html(f, d);
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+	return outfile_commit(&o);
 }
 
 int cmd_plot(int argc, char **argv)
@@ -133,7 +111,7 @@ int cmd_plot(int argc, char **argv)
 	err = write_page(a.out, &d);
 	plot_doc_release(&d);
 	if (err) {
-		cmd_error("plot", "cannot write '%s': %s", a.out, strerror(-err));
+		cmd_error("plot", "cannot write '%s': %s", a.out, outfile_strerror(err));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

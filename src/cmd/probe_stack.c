@@ -14,6 +14,7 @@
 #include "common.h"
 #include "probe_cmds.h"
 #include "probe/stackprobe.h"
+#include "util/outfile.h"
 #include "util/parse.h"
 
 /* -F HZ and -t N (--top), besides the common ones */
@@ -148,26 +149,26 @@ static void explain_failure(const struct sp_probe *p, const struct sp_opts *o, c
 static int stack_main(const struct sp_probe *p, int argc, char **argv)
 {
 	const char *stage = NULL, *svg_path = NULL;
+	struct outfile svg;
 	struct sp_opts o;
 	int rc = parse_args(p, argc, argv, &o, &svg_path), err;
 
 	if (rc >= 0)
 		return rc;
 	if (svg_path) {
-		o.svg = fopen(svg_path, "w");
-		if (!o.svg) {
+		err = outfile_open(&svg, svg_path);
+		if (err) {
 			cmd_error("probe", "%s: cannot write '%s': %s", p->name, svg_path,
-				  strerror(errno));
+				  outfile_strerror(err));
 			return EXIT_RUNTIME;
 		}
+		o.svg = svg.f;
 	}
 	err = sp_probe_run(p, &o, stdout, stderr, &stage);
-	if (o.svg && fclose(o.svg) && !err) {
+	if (svg_path && err)
+		outfile_abort(&svg);
+	else if (svg_path && (err = outfile_commit(&svg)))
 		stage = "writing the SVG file";
-		err = -errno;
-	}
-	if (err && svg_path)
-		unlink(svg_path);
 	if (!err)
 		return EXIT_OK;
 	rc = probe_cmd_failed(p->name, stage, err);

@@ -25,6 +25,7 @@ struct collect_opts {
 	bool once;		 /* one sample, Graphite lines to out, then return */
 	bool json;		 /* once: one JSON document instead of Graphite lines */
 	unsigned buffer_seconds; /* Graphite buffer: this many seconds of intervals */
+	unsigned buffer_mb;	 /* and at most this many MiB of lines */
 	const char *root;	 /* procfs root */
 	long fd_budget;
 	FILE *out; /* --once output */

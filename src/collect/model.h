@@ -98,6 +98,14 @@ void metric_set_release(struct metric_set *m);
  * '_', so a value can add no component and end no line. Never empty.
  */
 void graphite_component(const char *in, char *out, size_t size);
+/*
+ * A label value as a path component, one that no other value shares: a
+ * value graphite_component() changes (or that ends as a suffix does) gets
+ * "_" and 16 hex digits of a stable hash of its bytes, so "a.b c" is
+ * a_b_c_<hash> beside a process really named a_b_c, and two names can
+ * merge their series only by a 64-bit hash collision.
+ */
+void graphite_label(const char *in, char *out, size_t size);
 /* A prefix ("triage.host"): each dot-separated part sanitised; "" -> "triage". */
 void graphite_prefix(const char *in, char *out, size_t size);
 /* One "path value timestamp\n" line per sample; returns the line count or -errno. */
@@ -109,6 +117,12 @@ long collect_render_graphite(const struct metric_set *m, const char *prefix, FIL
  * by '?'.
  */
 void collect_prom_label_escape(const char *in, char *out, size_t size);
+/*
+ * A label value for /metrics: collect_prom_label_escape(), plus the suffix of
+ * graphite_label() when that escape loses bytes (a '?' for a control
+ * byte, or a '?' of the name's own), so "x\001y" and "x?y" stay apart.
+ */
+void collect_prom_label_value(const char *in, char *out, size_t size);
 /*
  * The text exposition format 0.0.4, or OpenMetrics 1.0.0 (counters' TYPE
  * and HELP without _total, a final "# EOF"). 0 or -errno.

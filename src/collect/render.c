@@ -33,6 +33,50 @@ void graphite_component(const char *in, char *out, size_t size)
 	out[o] = '\0';
 }
 
+/* Stable across runs and hosts (FNV-1a, 64 bits): the same name, the same suffix. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+#define NAME_MARK_LEN 17 /* "_" and 16 hex digits */
+
+/* Whether s ends as a distinguishing suffix does: such a name gets one too. */
+static bool has_mark(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len < NAME_MARK_LEN || s[len - NAME_MARK_LEN] != '_')
+		return false;
+	for (size_t i = len - NAME_MARK_LEN + 1; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* shown + "_<hash of raw>", shown cut so the suffix always fits. */
+static void add_mark(const char *raw, const char *shown, char *out, size_t size)
+{
+	int keep = size > NAME_MARK_LEN + 1 ? (int)(size - NAME_MARK_LEN - 1) : 0;
+
+	snprintf(out, size, "%.*s_%016llx", keep, shown, (unsigned long long)name_hash(raw));
+}
+
+void graphite_label(const char *in, char *out, size_t size)
+{
+	char comp[COLLECT_LABEL_MAX];
+
+	graphite_component(in, comp, sizeof(comp));
+	if (strcmp(comp, in) || has_mark(in))
+		add_mark(in, comp, out, size);
+	else
+		snprintf(out, size, "%s", comp);
+}
+
 void graphite_prefix(const char *in, char *out, size_t size)
 {
 	char part[COLLECT_LABEL_MAX];
@@ -66,7 +110,7 @@ static void graphite_path(const struct metric_sample *s, FILE *f)
 
 	for (; *t; t++) {
 		if (t[0] == '{' && (t[1] == '0' || t[1] == '1') && t[2] == '}') {
-			graphite_component(s->lv[t[1] - '0'], comp, sizeof(comp));
+			graphite_label(s->lv[t[1] - '0'], comp, sizeof(comp));
 			fputs(comp, f);
 			t += 2;
 		} else {
@@ -113,6 +157,31 @@ void collect_prom_label_escape(const char *in, char *out, size_t size)
 	out[o] = '\0';
 }
 
+/* A byte or sequence collect_prom_label_escape() turns into '?': the escape loses it. */
+static bool prom_lossy(const char *in)
+{
+	for (const unsigned char *p = (const unsigned char *)in; *p;) {
+		size_t n = utf8_seq_len(p, SIZE_MAX);
+
+		if (*p == '?' || !n || (*p < 0x20 && *p != '\n') || *p == 0x7f ||
+		    (n == 2 && *p == 0xc2 && p[1] <= 0x9f))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+void collect_prom_label_value(const char *in, char *out, size_t size)
+{
+	char esc[COLLECT_LABEL_MAX * 2 + 8];
+
+	collect_prom_label_escape(in, esc, sizeof(esc));
+	if (prom_lossy(in) || has_mark(in))
+		add_mark(in, esc, out, size);
+	else
+		snprintf(out, size, "%s", esc);
+}
+
 static void prom_sample(const struct metric_sample *s, FILE *f)
 {
 	const struct metric_family *fam = &metric_families[s->id];
@@ -120,7 +189,7 @@ static void prom_sample(const struct metric_sample *s, FILE *f)
 
 	fputs(fam->name, f);
 	for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++) {
-		collect_prom_label_escape(s->lv[l], v, sizeof(v));
+		collect_prom_label_value(s->lv[l], v, sizeof(v));
 		fprintf(f, "%s%s=\"%s\"", l ? "," : "{", fam->labels[l], v);
 	}
 	fprintf(f, "%s %.15g\n", fam->labels[0] ? "}" : "", s->value);

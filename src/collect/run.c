@@ -31,7 +31,7 @@ struct collector {
 	struct report_window *rw;
 	struct group_table *gt;
 	struct graphite_out g;
-	bool have_graphite;
+	bool have_graphite, graphite_was_down;
 	struct http_server *hs;
 	struct metric_set m;
 	char prefix[512];
@@ -76,7 +76,8 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 	if (!rc && o->graphite && !o->once) {
 		size_t batches = (o->buffer_seconds + o->interval - 1) / o->interval;
 
-		rc = graphite_out_init(&c->g, o->graphite, batches ? batches : 1);
+		rc = graphite_out_init(&c->g, o->graphite, batches ? batches : 1,
+				       (size_t)(o->buffer_mb ? o->buffer_mb : 64) << 20);
 		c->have_graphite = !rc;
 	}
 	if (!rc && o->listen && !o->once)
@@ -166,6 +167,21 @@ static int collector_sample(struct collector *c, int64_t ts)
 	return rc;
 }
 
+/* Says when carbon goes away (once an outage, with why) and comes back. */
+static void log_event(struct collector *c, enum graphite_event ev)
+{
+	FILE *err = c->o->err;
+
+	if (ev == GRAPHITE_UP)
+		fprintf(err, "triage collect: graphite %s:%s %s\n", c->g.host, c->g.port,
+			c->graphite_was_down ? "reconnected" : "connected");
+	if (ev == GRAPHITE_DOWN)
+		c->graphite_was_down = true;
+	if (ev == GRAPHITE_DOWN)
+		fprintf(err, "triage collect: graphite %s:%s unreachable (%s); buffering\n",
+			c->g.host, c->g.port, c->g.why);
+}
+
 static int send_graphite(struct collector *c)
 {
 	char *text = NULL;
@@ -180,8 +196,11 @@ static int send_graphite(struct collector *c)
 		free(text);
 		return -ENOMEM;
 	}
-	graphite_enqueue(&c->g, text, len, n);
-	graphite_tick(&c->g, runloop_mono_s());
+	/* the buffer holds many batches: none keeps open_memstream's slack */
+	char *fit = realloc(text, len + 1);
+
+	graphite_enqueue(&c->g, fit ? fit : text, len, n);
+	log_event(c, graphite_tick(&c->g, runloop_mono_s()));
 	return 0;
 }
 
@@ -207,7 +226,6 @@ static int run_loop(struct collector *c)
 	const struct collect_opts *o = c->o;
 	double iv = o->interval;
 	double next = floor(runloop_clock_s(CLOCK_REALTIME) / iv) * iv;
-	bool connected = false;
 	int rc = 0;
 
 	while (!runloop_stop_requested(o->stop) && !rc) {
@@ -216,11 +234,6 @@ static int run_loop(struct collector *c)
 			rc = send_graphite(c);
 		if (!rc && c->hs)
 			http_server_publish(c->hs, &c->m);
-		if (c->have_graphite && connected != (c->g.fd >= 0)) {
-			connected = c->g.fd >= 0;
-			fprintf(o->err, "triage collect: graphite %s:%s %s\n", c->g.host, c->g.port,
-				connected ? "connected" : "unreachable; buffering");
-		}
 		next += iv;
 		/* a late sample is taken at once with its own timestamp; only one
 		 * more than an interval late skips ahead (aligned) */
@@ -228,9 +241,18 @@ static int run_loop(struct collector *c)
 			next = ceil(runloop_clock_s(CLOCK_REALTIME) / iv) * iv;
 		sleep_until(o, next);
 	}
-	if (c->have_graphite && graphite_flush(&c->g, FLUSH_SECONDS))
-		fprintf(o->err, "triage collect: %ld points not sent at exit\n",
-			graphite_pending_points(&c->g));
+	if (c->have_graphite) {
+		/* what the exit flush delivered, accounted: points = delivered + dropped + not sent
+		 */
+		long unsent =
+		    graphite_flush(&c->g, FLUSH_SECONDS) ? graphite_unconfirmed_points(&c->g) : 0;
+
+		fprintf(o->err,
+			"triage collect: graphite %s:%s: %llu points, %llu dropped, %ld not sent "
+			"at exit\n",
+			c->g.host, c->g.port, (unsigned long long)c->g.points,
+			(unsigned long long)c->g.dropped, unsent);
+	}
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@
 #include "report/sources.h"
 #include "runloop/clock.h"
 #include "util/grow.h"
+#include "util/outfile.h"
 #include "util/text.h"
 
 enum {
@@ -85,6 +87,7 @@ struct recorder {
 	struct task_sampler *win;
 	struct runloop_clock clk;
 	pid_t self;
+	int lock_fd; /* the file, held open for its one-writer lock */
 	int64_t run_id, prev_iv, win_from;
 	uint64_t prev_uptime;
 	double win_start;
@@ -744,6 +747,40 @@ static int open_window(struct recorder *r)
 	return rc ? fail(r, rc, "cannot open the findings window: %s", strerror(-rc)) : 0;
 }
 
+/*
+ * Opens the record file as util/outfile.h has it (a regular file or a new
+ * one, no link followed; its -wal and -shm beside it too) and takes the
+ * one-writer lock: two recorders interleaving in one file would corrupt
+ * each other's carried threads and retention.
+ */
+static int claim_file(struct recorder *r)
+{
+	static const char *const side[] = { "-wal", "-shm" };
+	const char *path = r->o->path;
+	char aux[4096];
+	pid_t holder;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		snprintf(aux, sizeof(aux), "%s%s", path, side[i]);
+		rc = outfile_check(aux);
+		if (rc)
+			return fail(r, rc, "cannot write '%s': %s", aux, outfile_strerror(rc));
+	}
+	rc = outfile_open_rw(path, &r->lock_fd);
+	if (rc)
+		return fail(r, rc, "cannot open '%s' for writing: %s", path, outfile_strerror(rc));
+	rc = outfile_lock(r->lock_fd, &holder);
+	if (rc == -EAGAIN && holder > 0)
+		return fail(r, rc, "'%s' is being recorded by PID %d (one recorder per file)", path,
+			    (int)holder);
+	if (rc == -EAGAIN)
+		return fail(r, rc,
+			    "'%s' is being recorded by another process (one recorder per file)",
+			    path);
+	return rc ? fail(r, rc, "cannot lock '%s': %s", path, strerror(-rc)) : 0;
+}
+
 static int open_all(struct recorder *r)
 {
 	const struct record_opts *o = r->o;
@@ -765,6 +802,9 @@ static int open_all(struct recorder *r)
 		return fail(r, -ENOMEM, "out of memory");
 	report_host_reader_init(&r->rd, r->pf);
 	r->find_netns = true;
+	rc = claim_file(r);
+	if (rc)
+		return rc;
 	rc = record_db_open(&r->db, o->path, true);
 	if (rc == -EPROTO)
 		return fail(r, rc, "'%s' is not a triage record file of schema version 1 to %d",
@@ -786,6 +826,8 @@ static void close_all(struct recorder *r)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(r->st[i]);
 	record_db_close(r->db);
+	if (r->lock_fd >= 0)
+		close(r->lock_fd); /* the lock goes with it */
 	task_sampler_close(r->win);
 	if (r->run_ok)
 		pidstat_run_release(&r->run);
@@ -812,6 +854,7 @@ int record_run(const struct record_opts *o, struct record_error *err)
 	}
 	r->o = o;
 	r->err = err;
+	r->lock_fd = -1;
 	rc = open_all(r);
 	if (!rc) {
 		if (o->duration > 0)
@@ -925,14 +968,65 @@ static int delete_before(sqlite3 *db, int64_t cut)
 	return rc;
 }
 
-static double used_mb(sqlite3 *db)
+/* Bytes of the file at path + suffix on disk (0 when absent). */
+static double file_bytes(const char *path, const char *suffix)
 {
-	int64_t pages = 0, free_pages = 0, size = 0;
+	char name[4096];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%s%s", path, suffix);
+	return stat(name, &st) ? 0 : (double)st.st_size;
+}
+
+/*
+ * What the record takes on disk: the database as SQLite sees it (its pages,
+ * some still only in the WAL) or as the file is, whichever is more, plus
+ * the WAL file, which --max-size bounds too.
+ */
+static double disk_mb(sqlite3 *db, double *wal_mb)
+{
+	const char *path = sqlite3_db_filename(db, "main");
+	int64_t pages = 0, size = 0;
+	double main_bytes;
 
 	record_query_i64(db, "PRAGMA page_count", &pages);
-	record_query_i64(db, "PRAGMA freelist_count", &free_pages);
 	record_query_i64(db, "PRAGMA page_size", &size);
-	return (double)(pages - free_pages) * (double)size / (1024.0 * 1024.0);
+	main_bytes = (double)pages * (double)size;
+	if (!path || !path[0]) {
+		*wal_mb = 0;
+		return main_bytes / (1024.0 * 1024.0);
+	}
+	*wal_mb = file_bytes(path, "-wal") / (1024.0 * 1024.0);
+	if (file_bytes(path, "") > main_bytes)
+		main_bytes = file_bytes(path, "");
+	return main_bytes / (1024.0 * 1024.0) + *wal_mb;
+}
+
+/*
+ * The size bound: the database and its WAL together under max_mb. They are
+ * brought under seven eighths of it, so that the next interval and the
+ * WAL the next deletion writes (about an eighth of the pages) fit in the
+ * rest: on disk they stay under max_mb plus about one interval.
+ */
+static int retain_size(sqlite3 *db, double max_mb, int64_t first, int64_t last)
+{
+	double target = max_mb * 7 / 8, wal_mb;
+	int rc = 0;
+
+	if (disk_mb(db, &wal_mb) <= target)
+		return 0;
+	/* first the WAL: its pages move into the database and the file is cut */
+	if (wal_mb > 0)
+		record_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
+	/* then an eighth of what is left at a time, never the last interval */
+	while (!rc && disk_mb(db, &wal_mb) > target && first < last) {
+		int64_t cut = first + (last - first + 7) / 8;
+
+		rc = delete_before(db, cut > last ? last : cut);
+		if (record_query_i64(db, "SELECT min(id) FROM interval", &first))
+			break;
+	}
+	return rc;
 }
 
 int record_retain(sqlite3 *db, double max_mb, double keep_hours, double now)
@@ -953,14 +1047,7 @@ int record_retain(sqlite3 *db, double max_mb, double keep_hours, double now)
 			first = cut;
 		}
 	}
-	/* by size: an eighth of what is left at a time, never the last interval */
-	while (!rc && max_mb > 0 && used_mb(db) > max_mb && first < last) {
-		cut = first + (last - first + 7) / 8;
-		if (cut > last)
-			cut = last;
-		rc = delete_before(db, cut);
-		if (record_query_i64(db, "SELECT min(id) FROM interval", &first))
-			break;
-	}
+	if (!rc && max_mb > 0)
+		rc = retain_size(db, max_mb, first, last);
 	return rc;
 }

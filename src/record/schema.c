@@ -148,8 +148,7 @@ static const char schema_sql[] =
     " max(n.tx_bytes - p.tx_bytes, 0) / i.dur AS tx_Bps\n"
     " FROM interval i JOIN net n ON n.iv = i.id JOIN net p ON p.iv = i.prev AND\n"
     " p.iface = n.iface WHERE i.dur > 0;\n"
-    "CREATE VIEW v_findings AS SELECT ts_start, ts_end, severity, rule, subject, sentence\n"
-    " FROM finding;\n";
+    "";
 
 const char *record_db_errmsg(struct sqlite3 *db)
 {
@@ -237,12 +236,77 @@ static int migrate(sqlite3 *db, const char *sql)
 	return record_exec(db, "COMMIT");
 }
 
+/* The characters text_sanitize() escapes that SQL can name: C0, DEL, C1. */
+static int escaped_char(int i)
+{
+	return i < 0x1f ? i + 1 : i + 0x7f - 0x1f; /* 1..31, then 0x7f..0x9f */
+}
+
+#define ESCAPED_CHARS 64
+#define REPLACES_PER_STEP 8 /* SQLite's parser takes only so many nested calls */
+
+/* One step of the chain: col with escaped_char(from..from+7) replaced. */
+static int replace_step(char *buf, size_t size, const char *col, int from)
+{
+	char tmp[2048];
+	int n = snprintf(buf, size, "%s", col);
+
+	for (int i = from; i < from + REPLACES_PER_STEP && n > 0 && (size_t)n < size; i++) {
+		int c = escaped_char(i);
+
+		snprintf(tmp, sizeof(tmp), "%s", buf);
+		n = snprintf(buf, size,
+			     c < 0x80 ? "replace(%s,char(%d),'\\x%02x')"
+				      : "replace(%s,char(%d),'\\u%04x')",
+			     tmp, c, c);
+	}
+	return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * The findings as people read them (docs/record.md's example): subject and
+ * sentence carry process names, so they come out as the report's plain
+ * text has them (util/text.h's text_sanitize): each C0 control and DEL as
+ * \xNN, each C1 control as \u00NN; a name's escape byte never reaches a
+ * terminal from the view. (Bytes that are not UTF-8 pass: SQL cannot name
+ * them.) A chain of CTEs, 8 replacements a step. Made again whenever a
+ * file is opened for writing, so older files get it too.
+ */
+static int create_views(sqlite3 *db)
+{
+	char sql[16384], subj[2048], sent[2048];
+	int n =
+	    snprintf(sql, sizeof(sql),
+		     "DROP VIEW IF EXISTS v_findings;\n"
+		     "CREATE VIEW v_findings AS WITH s0 AS (SELECT id, ts_start, ts_end, severity,"
+		     " rule, subject, sentence FROM finding)");
+
+	for (int k = 0; k < ESCAPED_CHARS / REPLACES_PER_STEP; k++) {
+		if (replace_step(subj, sizeof(subj), "subject", k * REPLACES_PER_STEP) ||
+		    replace_step(sent, sizeof(sent), "sentence", k * REPLACES_PER_STEP))
+			return -ENAMETOOLONG;
+		n +=
+		    snprintf(sql + n, sizeof(sql) - (size_t)n,
+			     ", s%d AS (SELECT id, ts_start, ts_end, severity, rule, %s AS subject,"
+			     " %s AS sentence FROM s%d)",
+			     k + 1, subj, sent, k);
+		if ((size_t)n >= sizeof(sql))
+			return -ENAMETOOLONG;
+	}
+	n += snprintf(sql + n, sizeof(sql) - (size_t)n,
+		      " SELECT ts_start, ts_end, severity, rule, subject, sentence FROM s%d"
+		      " ORDER BY id;",
+		      ESCAPED_CHARS / REPLACES_PER_STEP);
+	return (size_t)n >= sizeof(sql) ? -ENAMETOOLONG : record_exec(db, sql);
+}
+
 static int create_schema(sqlite3 *db)
 {
 	/* incremental vacuum must be chosen before the first table */
 	int rc = record_exec(db, "PRAGMA auto_vacuum = INCREMENTAL");
 
-	return rc ? rc : migrate(db, schema_sql);
+	rc = rc ? rc : migrate(db, schema_sql);
+	return rc ? rc : create_views(db);
 }
 
 /* An existing file: its version (1 to 3, both stamps agreeing), -EPROTO if not ours. */
@@ -270,11 +334,11 @@ static int writable_schema(sqlite3 *db)
 	int v = record_db_version(db);
 
 	if (v == 1)
-		return migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
-				       DISK_RATE_BACKFILL_SQL);
-	if (v == 2)
-		return migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL);
-	return v < 0 ? v : 0;
+		v = migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
+				    DISK_RATE_BACKFILL_SQL);
+	else if (v == 2)
+		v = migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL);
+	return v < 0 ? v : create_views(db);
 }
 
 int record_db_open(sqlite3 **out, const char *path, bool create)

@@ -7,9 +7,18 @@ command -v curl >/dev/null || skip "curl missing"
 command -v promtool >/dev/null || skip "promtool missing (apt-get install prometheus)"
 command -v jq >/dev/null || skip "jq missing"
 
+# the distinguishing suffix of a name the sanitiser changes: "_" and the
+# FNV-1a 64 of its bytes, computed here by Python (see docs/collect.md)
+fnv() {
+	/usr/bin/python3 -c 'import sys
+h = 0xcbf29ce484222325
+for c in sys.argv[1].encode("utf-8", "surrogateescape"):
+    h = ((h ^ c) * 0x100000001b3) % (1 << 64)
+print("_%016x" % h)' "$1"
+}
 names=('a.b c' $'x\ny 1 2' '"}{' $'\e[2J\e]0;t\a')
-graphite=(a_b_c x_y_1_2 ___ __2J__0_t_)
-prom=('a.b c' 'x\ny 1 2' '\"}{' '?[2J?]0;t?')
+graphite=("a_b_c$(fnv 'a.b c')" "x_y_1_2$(fnv $'x\ny 1 2')" "___$(fnv '"}{')" "__2J__0_t_$(fnv $'\e[2J\e]0;t\a')")
+prom=('a.b c' 'x\ny 1 2' '\"}{' "?[2J?]0;t?$(fnv $'\e[2J\e]0;t\a')")
 pids=""
 for n in "${names[@]}"; do
 	named "$n" sleep 300
@@ -96,12 +105,13 @@ promtool check metrics <"$work/metrics2" >"$work/promtool" 2>&1 || fail "promtoo
 # (/report and /metrics are fetched back to back, so from one window most of
 # the time: a finding may come and go between windows on a loaded machine)
 named_seen=0
+evil_mark=$(fnv "$evil")
 for ((i = 0; i < 50; i++)); do
 	curl -sf "http://127.0.0.1:$port/report" >"$work/report2" || fail "/report failed"
 	if jq -e --arg n "$evil" '[.findings[] | select(.subject.comm == $n)] | length >= 1' "$work/report2" >/dev/null; then
 		named_seen=1
 		curl -sf "http://127.0.0.1:$port/metrics" >"$work/metrics2" || fail "scrape failed"
-		grep -qF 'subject="?]0;t?\"}{\nx 1"}' "$work/metrics2" && break
+		grep -qF "subject=\"?]0;t?\\\"}{\\nx 1$evil_mark\"}" "$work/metrics2" && break
 	fi
 	sleep 0.2
 done

@@ -254,7 +254,7 @@ TEST(graphite_buffer_drops_oldest_and_counts)
 {
 	struct graphite_out g;
 
-	ASSERT_EQ(graphite_out_init(&g, "127.0.0.1:1", 2), 0);
+	ASSERT_EQ(graphite_out_init(&g, "127.0.0.1:1", 2, 1 << 20), 0);
 	ASSERT_STREQ(g.host, "127.0.0.1");
 	ASSERT_STREQ(g.port, "1");
 	graphite_enqueue(&g, strdup("a 1 1\n"), 6, 1);
@@ -263,11 +263,11 @@ TEST(graphite_buffer_drops_oldest_and_counts)
 	ASSERT_UEQ(g.dropped, 1);
 	ASSERT_EQ(graphite_pending_points(&g), 3);
 	graphite_out_release(&g);
-	ASSERT_EQ(graphite_out_init(&g, "[::1]:2003", 1), 0);
+	ASSERT_EQ(graphite_out_init(&g, "[::1]:2003", 1, 1 << 20), 0);
 	ASSERT_STREQ(g.host, "::1");
 	graphite_out_release(&g);
-	ASSERT_TRUE(graphite_out_init(&g, "nohost", 1) < 0);
-	ASSERT_TRUE(graphite_out_init(&g, "h:", 1) < 0);
+	ASSERT_TRUE(graphite_out_init(&g, "nohost", 1, 1 << 20) < 0);
+	ASSERT_TRUE(graphite_out_init(&g, "h:", 1, 1 << 20) < 0);
 }
 
 static int listen_any(char *addr, size_t size)
@@ -308,7 +308,7 @@ TEST(graphite_resends_after_the_peer_goes_away)
 	struct graphite_out g;
 
 	ASSERT_TRUE(lfd >= 0);
-	ASSERT_EQ(graphite_out_init(&g, addr, 16), 0);
+	ASSERT_EQ(graphite_out_init(&g, addr, 16, 1 << 20), 0);
 	graphite_enqueue(&g, strdup("p 1 10\n"), 7, 1);
 	graphite_tick(&g, 100);
 	ASSERT_TRUE(g.fd >= 0);
@@ -332,8 +332,9 @@ TEST(graphite_resends_after_the_peer_goes_away)
 	/* the retained batches again (harmless: same timestamps), then the new ones */
 	ASSERT_STREQ(buf, "p 1 10\np 2 20\np 3 30\np 4 40\n");
 	ASSERT_UEQ(g.dropped, 0);
-	ASSERT_EQ(graphite_flush(&g, 1), 0);
+	/* at exit the flush waits for carbon's end of the connection: it read all */
 	close(c2);
+	ASSERT_EQ(graphite_flush(&g, 1), 0);
 	close(lfd);
 	graphite_out_release(&g);
 }
@@ -416,7 +417,10 @@ TEST(findings_become_metrics)
 	m.timestamp = 60;
 	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)m.n);
 	fclose(out);
-	ASSERT_TRUE(strstr(text, "t.report.finding.cpu-bound-user.x_y_1_2 3 60\n") != NULL);
+	/* a sanitised name carries the FNV-1a 64 of its bytes (Python's reckoning) */
+	ASSERT_TRUE(
+	    strstr(text, "t.report.finding.cpu-bound-user.x_y_1_2_85ac04ed18d9ed0f 3 60\n") !=
+	    NULL);
 	ASSERT_TRUE(strstr(text, "t.report.findings.warning 3 60\n") != NULL);
 	free(text);
 	out = open_memstream(&text, &len);
@@ -427,6 +431,51 @@ TEST(findings_become_metrics)
 	free(text);
 	metric_set_release(&m);
 	report_findings_release(&f);
+}
+
+/*
+ * Names that sanitise alike keep apart (issue 27): a clean name as it is,
+ * a changed one with "_" and the FNV-1a 64 of its bytes (computed apart,
+ * in Python; FNV-1a 64 of "foobar" is the published 85944171f73967e8).
+ */
+TEST(colliding_names_stay_apart)
+{
+	static const char *const pairs[][2] = { { "a.b c", "a_b_c" },
+						{ "kworker/0:0", "kworker_0_0" },
+						{ "x\001y", "x?y" } };
+	char a[COLLECT_LABEL_MAX], b[COLLECT_LABEL_MAX], long_name[COLLECT_LABEL_MAX];
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		graphite_label(pairs[i][0], a, sizeof(a));
+		graphite_label(pairs[i][1], b, sizeof(b));
+		ASSERT_TRUE(strcmp(a, b) != 0);
+		collect_prom_label_value(pairs[i][0], a, sizeof(a));
+		collect_prom_label_value(pairs[i][1], b, sizeof(b));
+		ASSERT_TRUE(strcmp(a, b) != 0);
+	}
+	graphite_label("a.b c", a, sizeof(a));
+	ASSERT_STREQ(a, "a_b_c_068527b5133b29e5");
+	graphite_label("a_b_c", a, sizeof(a));
+	ASSERT_STREQ(a, "a_b_c");
+	graphite_label("kworker/0:0", a, sizeof(a));
+	ASSERT_STREQ(a, "kworker_0_0_7d7820f70df8bea1");
+	collect_prom_label_value("kworker/0:0", a, sizeof(a)); /* nothing lost: as it is */
+	ASSERT_STREQ(a, "kworker/0:0");
+	collect_prom_label_value("x\001y", a, sizeof(a));
+	ASSERT_STREQ(a, "x?y_be5cad197ecc2c71");
+	collect_prom_label_value("x?y", a, sizeof(a));
+	ASSERT_STREQ(a, "x?y_bf06a9197f5ca5a3");
+	/* a clean name shaped like a suffixed one is suffixed too, so none can pose as one */
+	graphite_label("a_b_c_068527b5133b29e5", a, sizeof(a));
+	ASSERT_TRUE(strcmp(a, "a_b_c_068527b5133b29e5") != 0);
+	graphite_label("foobar.", a, sizeof(a));
+	ASSERT_TRUE(strncmp(a, "foobar__", 8) == 0 && strlen(a) == 8 + 16);
+	/* the suffix survives a name cut to fit */
+	memset(long_name, '.', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	graphite_label(long_name, a, sizeof(a));
+	ASSERT_EQ(strlen(a), sizeof(a) - 1);
+	ASSERT_EQ(a[sizeof(a) - 18], '_');
 }
 
 /* --once --json: one document, labels and names escaped by the JSON writer. */
@@ -441,10 +490,12 @@ TEST(json_render)
 	ASSERT_EQ(metric_add(&m, M_PROC_CPU, "\"}{\n\033", "user", 1.5), 0);
 	ASSERT_EQ(collect_render_json(&m, "T.h", out), 0);
 	fclose(out);
-	ASSERT_STREQ(text, "{\"timestamp\":1700000000,\"prefix\":\"T.h\",\"metrics\":[{\"name\":"
-			   "\"triage_process_cpu_seconds_total\",\"type\":\"counter\",\"labels\":{"
-			   "\"group\":\"\\\"}{\\n\\u001b\",\"mode\":\"user\"},\"graphite\":"
-			   "\"T.h.process._____.cpu_seconds.user\",\"value\":1.500000}]}\n");
+	ASSERT_STREQ(
+	    text,
+	    "{\"timestamp\":1700000000,\"prefix\":\"T.h\",\"metrics\":[{\"name\":"
+	    "\"triage_process_cpu_seconds_total\",\"type\":\"counter\",\"labels\":{"
+	    "\"group\":\"\\\"}{\\n\\u001b\",\"mode\":\"user\"},\"graphite\":"
+	    "\"T.h.process.______93dc605c209a5c06.cpu_seconds.user\",\"value\":1.500000}]}\n");
 	free(text);
 	metric_set_release(&m);
 }
@@ -467,5 +518,6 @@ int main(void)
 	RUN(&st, healthz_goes_stale);
 	RUN(&st, findings_become_metrics);
 	RUN(&st, json_render);
+	RUN(&st, colliding_names_stay_apart);
 	UNIT_MAIN_END(&st);
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The Graphite sender against broken peers (issue 27), small Python peers
+# (tests/collect/graphite_peer.py). The collector says at exit how many
+# points it produced, dropped and could not send; the sink's own count of
+# the distinct lines it read is the oracle for what was delivered:
+#   stall: a peer with a 4 KiB receive window that reads nothing until the
+#     collector has reset a connection for a full buffer, then everything,
+#     while the buffer holds 1 batch of 100 processes
+#     (each batch bigger than the window): some batches must go; delivered = produced - dropped exactly (none unsent: the
+#     peer reads at the end), every line whole (three fields, our prefix,
+#     a timestamp on the grid: no line glued to a cut one).
+#   reset: a peer that resets every connection: nothing is delivered (the
+#     exit flush waits for carbon's end of the connection, a reset is not
+#     one), so dropped + unsent = produced, and stderr says "unreachable" once.
+#   never: a peer that never accepts (backlog full): the exit flush ends
+#     within its 5 s (plus 0.5 s for start and exit), nothing delivered.
+. "$SRC/tests/collect/lib.sh" gfaults
+peer=$SRC/tests/collect/graphite_peer.py
+[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
+prefix=gf$$
+
+# start_peer MODE [GOFILE]: sets $port and $ppid_
+start_peer() {
+	rm -f "$work/port"
+	/usr/bin/python3 "$peer" "$1" "$work/port" "$work/lines.$1" "${2:-}" &
+	ppid_=$!
+	started="$started $ppid_"
+	for _ in $(seq 100); do
+		[ -s "$work/port" ] && break
+		sleep 0.05
+	done
+	port=$(cat "$work/port") || fail "the $1 peer did not start"
+}
+# wait_line TEXT: waits (30 s at most) for TEXT in the collector's stderr
+wait_line() {
+	for _ in $(seq 300); do
+		grep -q "$1" "$work/err" && return 0
+		sleep 0.1
+	done
+	fail "the collector never said '$1': $(cat "$work/err")"
+}
+# run_collector WAIT EXTRA...: runs collect against $port; WAIT (a command)
+# says when to stop it; sets $produced, $dropped, $unsent
+run_collector() {
+	local until=$1
+	shift
+	"$TRIAGE" collect -i 1 --graphite "127.0.0.1:$port" --prefix "$prefix" "$@" \
+		2>"$work/err" &
+	local c=$!
+	started="$started $c"
+	eval "$until"
+	t_term=$(date +%s.%N)
+	kill -TERM "$c"
+	wait "$c" || fail "collector exited $?: $(cat "$work/err")"
+	t_exit=$(date +%s.%N)
+	summary=$(grep -o '[0-9]* points, [0-9]* dropped, [0-9]* not sent' "$work/err") ||
+		fail "no summary at exit: $(cat "$work/err")"
+	read -r produced _ dropped _ unsent _ <<<"$summary"
+}
+
+# --- stall
+# the peer reads once the buffer has overflowed (the reset is logged), then
+# the collector has 2 s to reconnect and send before it is stopped
+start_peer stall "$work/go"
+run_collector 'wait_line "buffer full"; touch "$work/go"; sleep 2' --buffer 1 --group pid --top 100
+kill -TERM "$ppid_"
+wait "$ppid_"
+[ -f "$work/lines.stall" ] || fail "the stall peer wrote nothing"
+bad=$(grep -cvE "^$prefix\.[A-Za-z0-9_.-]+ [-0-9.e+]+ [0-9]+$" "$work/lines.stall")
+[ "$bad" = 0 ] || fail "$bad malformed lines: $(grep -vE "^$prefix\.[A-Za-z0-9_.-]+ [-0-9.e+]+ [0-9]+$" "$work/lines.stall" | head -3)"
+delivered=$(awk '{ print $1, $3 }' "$work/lines.stall" | sort -u | wc -l)
+[ "$dropped" -gt 0 ] || fail "nothing dropped: the premise (a 1-batch buffer overflowing) failed ($summary)"
+[ "$unsent" = 0 ] || fail "$unsent points not sent at exit to a peer that was reading"
+[ "$delivered" = $((produced - dropped)) ] ||
+	fail "stall: the sink got $delivered distinct points; produced $produced - dropped $dropped = $((produced - dropped))"
+stall_msg="stall: $produced produced, $dropped dropped, $delivered delivered"
+
+# --- reset
+start_peer reset
+run_collector 'wait_line unreachable; sleep 1' -p $$
+kill -TERM "$ppid_"
+wait "$ppid_"
+[ $((dropped + unsent)) = "$produced" ] ||
+	fail "reset: nothing can be delivered, but dropped $dropped + unsent $unsent != produced $produced"
+n=$(grep -c unreachable "$work/err")
+[ "$n" = 1 ] || fail "reset: 'unreachable' said $n times: $(cat "$work/err")"
+grep -q "connected" "$work/err" && fail "reset: claimed a connection: $(cat "$work/err")"
+reset_msg="reset: $produced produced = $dropped dropped + $unsent unsent, one 'unreachable'"
+
+# --- never
+start_peer never
+run_collector 'sleep 2' -p $$
+kill -TERM "$ppid_"
+wait "$ppid_"
+took=$(awk -v a="$t_term" -v b="$t_exit" 'BEGIN { printf "%.2f", b - a }')
+awk -v t="$took" 'BEGIN { exit !(t <= 5.5) }' || fail "never: the exit took ${took}s (bound 5 s flush)"
+[ "$unsent" = "$produced" ] || [ $((dropped + unsent)) = "$produced" ] ||
+	fail "never: dropped $dropped + unsent $unsent != produced $produced"
+echo "ok: $stall_msg; $reset_msg; never: exit in ${took}s"
