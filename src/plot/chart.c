@@ -117,10 +117,12 @@ int plot_chart_tag(struct plot_chart *c, int64_t key, const char *entity, unsign
 {
 	struct plot_series *s = find_series(c, key);
 
-	if (!s || s->entity || !entity || !*entity)
+	if (!s)
+		return 0;
+	s->part = part;
+	if (s->entity || !entity || !*entity)
 		return 0;
 	s->entity = strdup(entity);
-	s->part = part;
 	return s->entity ? 0 : -ENOMEM;
 }
 

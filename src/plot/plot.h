@@ -63,8 +63,8 @@ int plot_chart_init(struct plot_chart *c, const char *id, const char *title, con
  */
 int plot_chart_add(struct plot_chart *c, double ts, int64_t key, const char *label, double v);
 /*
- * Names the entity and part of series key, if it exists and has none yet
- * (entity NULL or "": the label). 0 or -ENOMEM.
+ * Sets the part of series key, if it exists, and its entity if it has
+ * none yet (entity NULL or "": the label stands for it). 0 or -ENOMEM.
  */
 int plot_chart_tag(struct plot_chart *c, int64_t key, const char *entity, unsigned part);
 /* Orders the series by key (once, after the last add). */
