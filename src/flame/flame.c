@@ -376,7 +376,8 @@ static unsigned put_note(FILE *out, const char *note, unsigned width, unsigned y
 		if (!len && !skip)
 			break;
 		if (out) {
-			fprintf(out, "<text class=\"note\" x=\"%d\" y=\"%u\" xml:space=\"preserve\">",
+			fprintf(out,
+				"<text class=\"note\" x=\"%d\" y=\"%u\" xml:space=\"preserve\">",
 				FLAME_PAD, y0 + lines * FLAME_NOTE_LINE);
 			xml_put_escaped(out, p, len);
 			fputs("</text>\n", out);

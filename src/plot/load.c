@@ -51,8 +51,8 @@ struct chart_spec {
  * most machines) are left out, as iostat -z leaves them out of a report.
  */
 #define DISK_ACTIVE "read_Bps > 0 OR write_Bps > 0 OR util_pct > 0"
-#define DISK_RANKED                                                                   \
-	"WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM "    \
+#define DISK_RANKED                                                                \
+	"WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM " \
 	"(SELECT DISTINCT device FROM v_disk WHERE " DISK_ACTIVE ")) "
 #define DISK_IDLE                                                                     \
 	"SELECT DISTINCT device FROM v_disk WHERE device NOT IN (SELECT device FROM " \

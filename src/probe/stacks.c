@@ -268,8 +268,8 @@ void stack_frame_format(const struct stack_frame *f, char *buf, size_t len)
 }
 
 static const char *const gap_names[STACK_GAP_KINDS] = {
-	[STACK_GAP_GONE] = "exited",	     [STACK_GAP_STRIPPED] = "stripped",
-	[STACK_GAP_NO_SYMBOL] = "no-symbol", [STACK_GAP_JIT] = "jit",
+	[STACK_GAP_GONE] = "exited",	       [STACK_GAP_STRIPPED] = "stripped",
+	[STACK_GAP_NO_SYMBOL] = "no-symbol",   [STACK_GAP_JIT] = "jit",
 	[STACK_GAP_UNMAPPED] = "broken-chain", [STACK_GAP_KERNEL] = "no-kallsyms",
 };
 
@@ -477,7 +477,8 @@ void stack_json_frames(struct json_writer *w, const struct stack_entry *e)
  * and bpftrace's ustack do.
  */
 static const char *const gap_causes[STACK_GAP_KINDS] = {
-	[STACK_GAP_GONE] = "the process exited before its symbols were read (a short-lived command)",
+	[STACK_GAP_GONE] =
+	    "the process exited before its symbols were read (a short-lived command)",
 	[STACK_GAP_STRIPPED] = "a stripped binary: no symbol table and no debug file",
 	[STACK_GAP_NO_SYMBOL] = "no symbol covers the address",
 	[STACK_GAP_JIT] = "JIT-compiled code, in executable memory with no file behind it",
@@ -588,8 +589,8 @@ void stack_gaps_print(FILE *out, const struct stack_gaps *g, const char *what)
 		fprintf(out, "  %5.1f%%  %s", share_pct(s->value, g->total), gap_causes[k]);
 		for (size_t i = 0; i < s->nmodules; i++) {
 			text_sanitize(mod, sizeof(mod), s->modules[i]);
-			fprintf(out, "%s%s", i ? ", " : (k == STACK_GAP_UNMAPPED ? "; after " : "; in "),
-				mod);
+			fprintf(out, "%s%s",
+				i ? ", " : (k == STACK_GAP_UNMAPPED ? "; after " : "; in "), mod);
 		}
 		fprintf(out, ".\n          What helps: %s.\n", gap_remedies[k]);
 	}

@@ -83,8 +83,9 @@ void stacks_merge_by_function(struct stack_entry *e, size_t *n);
 
 /* Why frames are unknown, weighed by the entries' values: for the note under a report. */
 struct stack_gap_share {
-	uint64_t value;		/* of entries with at least one such frame */
-	const char *modules[4]; /* the files named (stripped, no symbol) or after which a chain broke */
+	uint64_t value; /* of entries with at least one such frame */
+	const char
+	    *modules[4]; /* the files named (stripped, no symbol) or after which a chain broke */
 	size_t nmodules;
 };
 struct stack_gaps {

@@ -32,8 +32,10 @@ static struct stack_entry entry(uint32_t tid, uint64_t value, const struct stack
 
 TEST(merges_offsets_of_one_path)
 {
-	const struct stack_frame a1[] = { named("hash", 0x1c), named("alpha", 5), named("main", 9) };
-	const struct stack_frame a2[] = { named("hash", 0x26), named("alpha", 5), named("main", 9) };
+	const struct stack_frame a1[] = { named("hash", 0x1c), named("alpha", 5),
+					  named("main", 9) };
+	const struct stack_frame a2[] = { named("hash", 0x26), named("alpha", 5),
+					  named("main", 9) };
 	const struct stack_frame b[] = { named("hash", 0x1c), named("beta", 5), named("main", 9) };
 	struct stack_entry e[4] = { entry(7, 10, a1, 3), entry(7, 5, b, 3), entry(7, 20, a2, 3),
 				    entry(8, 1, a1, 3) };
@@ -110,12 +112,13 @@ TEST(gaps_weighed_by_value)
 	ASSERT_STREQ(g.kind[STACK_GAP_STRIPPED].modules[0], "bash");
 	note = stack_gaps_note(&g, "samples");
 	ASSERT_TRUE(note != NULL);
-	ASSERT_TRUE(!strncmp(note, "Frames without symbols ([unknown]) in 90.0% of the samples:\n",
-			     60));
+	ASSERT_TRUE(
+	    !strncmp(note, "Frames without symbols ([unknown]) in 90.0% of the samples:\n", 60));
 	ASSERT_TRUE(strstr(note, "60.0%  the frame-pointer chain broke") != NULL);
 	ASSERT_TRUE(strstr(note, "-fno-omit-frame-pointer") != NULL);
-	ASSERT_TRUE(strstr(note, "30.0%  a stripped binary: no symbol table and no debug file; in bash.") !=
-		    NULL);
+	ASSERT_TRUE(
+	    strstr(note, "30.0%  a stripped binary: no symbol table and no debug file; in bash.") !=
+	    NULL);
 	free(note);
 	stack_gaps_count(e + 2, 1, &g);
 	ASSERT_TRUE(stack_gaps_note(&g, "samples") == NULL);

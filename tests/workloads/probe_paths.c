@@ -101,8 +101,7 @@ static void wait_for_go(void)
 }
 
 /* Runs f(sleeping, arg) and adds the time of clock it took to *acc. */
-static void timed(void (*f)(int, int64_t), int sleeping, int64_t arg, clockid_t clock,
-		  int64_t *acc)
+static void timed(void (*f)(int, int64_t), int sleeping, int64_t arg, clockid_t clock, int64_t *acc)
 {
 	int64_t t0 = clock_ns(clock);
 
