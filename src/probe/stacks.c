@@ -62,7 +62,7 @@ int stack_resolve_kernel(struct stack_entry *e, const uint64_t *ips, size_t n,
 	return 0;
 }
 
-/* Why a user address found no name (rc: proc_syms_resolve()'s). */
+/* Why a user address found no name (rc: syms_proc_resolve()'s). */
 static uint8_t user_gap(const struct proc_syms *ps, int rc, const struct sym_loc *loc)
 {
 	if (!ps)
