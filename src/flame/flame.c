@@ -346,10 +346,53 @@ static const char flame_js[] =
     "});\n"
     "})();\n";
 
+/* The length of the next line of at most max bytes of s, broken after a space if it must be. */
+static size_t note_line_len(const char *s, size_t max, size_t *skip)
+{
+	size_t n = strcspn(s, "\n"), cut;
+
+	*skip = s[n] == '\n';
+	if (n <= max)
+		return n;
+	for (cut = max; cut > 0 && s[cut] != ' '; cut--)
+		;
+	if (!cut)
+		cut = max;
+	*skip = s[cut] == ' ';
+	return cut;
+}
+
+/*
+ * Writes the note (or, with out NULL, only counts its lines), wrapped to
+ * the width, from y0 down; returns the number of lines.
+ */
+static unsigned put_note(FILE *out, const char *note, unsigned width, unsigned y0)
+{
+	size_t max = (size_t)((width - 2 * FLAME_PAD) / FLAME_CHAR_W), len, skip;
+	unsigned lines = 0;
+
+	for (const char *p = note; p && *p; p += len + skip) {
+		len = note_line_len(p, max, &skip);
+		if (!len && !skip)
+			break;
+		if (out) {
+			fprintf(out,
+				"<text class=\"note\" x=\"%d\" y=\"%u\" xml:space=\"preserve\">",
+				FLAME_PAD, y0 + lines * FLAME_NOTE_LINE);
+			xml_put_escaped(out, p, len);
+			fputs("</text>\n", out);
+		}
+		lines++;
+	}
+	return lines;
+}
+
 int flame_write_svg(FILE *out, const struct flame *f, const struct flame_style *st)
 {
 	unsigned width = st->width ? st->width : FLAME_WIDTH_DEFAULT;
-	unsigned height = FLAME_TOP + (f->max_depth + 1) * FLAME_FRAME_H + FLAME_BOTTOM;
+	unsigned graph_h = FLAME_TOP + (f->max_depth + 1) * FLAME_FRAME_H + FLAME_BOTTOM;
+	unsigned note_lines = put_note(NULL, st->note, width, 0);
+	unsigned height = graph_h + note_lines * FLAME_NOTE_LINE + (note_lines ? 8 : 0);
 	struct render r = { out, st, 0, f->max_depth, f->root.value };
 
 	if (f->root.value)
@@ -366,6 +409,7 @@ int flame_write_svg(FILE *out, const struct flame *f, const struct flame_style *
 	      "#frames text { pointer-events: none; }\n"
 	      ".button { cursor: pointer; fill: rgb(0,0,160); }\n"
 	      ".button:hover { text-decoration: underline; }\n"
+	      ".note { fill: rgb(90,90,90); }\n"
 	      "</style>\n",
 	      out);
 	fprintf(out,
@@ -387,8 +431,9 @@ int flame_write_svg(FILE *out, const struct flame *f, const struct flame_style *
 		"text-anchor=\"end\">Search</text>\n"
 		"<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n"
 		"<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n",
-		FLAME_PAD, width - FLAME_PAD, width - FLAME_PAD, height - 12, FLAME_PAD,
-		height - 12);
+		FLAME_PAD, width - FLAME_PAD, width - FLAME_PAD, graph_h - 12, FLAME_PAD,
+		graph_h - 12);
+	put_note(out, st->note, width, graph_h + 6);
 	fputs("<g id=\"frames\">\n", out);
 	if (f->root.value)
 		put_tree(&r, &f->root, "all", 0, FLAME_PAD);

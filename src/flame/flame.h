@@ -38,7 +38,8 @@ struct flame_style {
 	const char *subtitle; /* second line, or NULL */
 	const char *unit;     /* "samples", "us" */
 	enum flame_palette palette;
-	unsigned width; /* pixels; 0: 1200 */
+	unsigned width;	  /* pixels; 0: 1200 */
+	const char *note; /* lines under the graph (why frames are unknown), or NULL */
 };
 
 /* Geometry, for the renderer and the tests. */
@@ -48,6 +49,8 @@ struct flame_style {
 #define FLAME_TOP 56	    /* title area above the deepest frame */
 #define FLAME_BOTTOM 32	    /* details line below the root */
 #define FLAME_MIN_WIDTH 0.1 /* frames narrower than this (px) are left out */
+#define FLAME_NOTE_LINE 15  /* height of a line of the note */
+#define FLAME_CHAR_W 7.3    /* width of a 12 px monospace character, for wrapping the note */
 
 void flame_init(struct flame *f);
 void flame_release(struct flame *f);

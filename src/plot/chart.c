@@ -25,10 +25,12 @@ void plot_chart_release(struct plot_chart *c)
 {
 	for (size_t i = 0; i < c->ns; i++) {
 		free(c->s[i].label);
+		free(c->s[i].entity);
 		free(c->s[i].v);
 	}
 	free(c->s);
 	free(c->ts);
+	free(c->note);
 	free(c->id);
 	free(c->title);
 	free(c->unit);
@@ -70,6 +72,7 @@ static struct plot_series *new_series(struct plot_chart *c, int64_t key, const c
 	if (util_grow(&c->s, &c->scap, c->ns + 1, sizeof(*c->s)))
 		return NULL;
 	s = &c->s[c->ns];
+	memset(s, 0, sizeof(*s));
 	s->key = key;
 	s->label = strdup(label ? label : "");
 	s->v = malloc((c->cap ? c->cap : 1) * sizeof(*s->v));
@@ -108,6 +111,19 @@ int plot_chart_add(struct plot_chart *c, double ts, int64_t key, const char *lab
 		return -ENOMEM;
 	s->v[c->n - 1] = v;
 	return 0;
+}
+
+int plot_chart_tag(struct plot_chart *c, int64_t key, const char *entity, unsigned part)
+{
+	struct plot_series *s = find_series(c, key);
+
+	if (!s)
+		return 0;
+	s->part = part;
+	if (s->entity || !entity || !*entity)
+		return 0;
+	s->entity = strdup(entity);
+	return s->entity ? 0 : -ENOMEM;
 }
 
 static int series_cmp(const void *a, const void *b)

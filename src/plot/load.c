@@ -43,7 +43,20 @@
 struct chart_spec {
 	const char *id, *title, *unit, *sql;
 	const char *names[PLOT_VALUES]; /* of the value columns; NULL ends */
+	const char *idle_sql;		/* names of what the chart leaves out, or NULL */
 };
+
+/*
+ * Devices that did nothing over the whole recording (loop0-7 and zram0 on
+ * most machines) are left out, as iostat -z leaves them out of a report.
+ */
+#define DISK_ACTIVE "read_Bps > 0 OR write_Bps > 0 OR util_pct > 0"
+#define DISK_RANKED                                                                \
+	"WITH r AS (SELECT device, dense_rank() OVER (ORDER BY device) AS k FROM " \
+	"(SELECT DISTINCT device FROM v_disk WHERE " DISK_ACTIVE ")) "
+#define DISK_IDLE                                                                     \
+	"SELECT DISTINCT device FROM v_disk WHERE device NOT IN (SELECT device FROM " \
+	"v_disk WHERE " DISK_ACTIVE ") ORDER BY device"
 
 static const struct chart_spec charts[] = {
 	{ "cpu", "CPU, all CPUs, by mode", "%", MODES_SQL("cpu = -1"), MODES },
@@ -76,15 +89,17 @@ static const struct chart_spec charts[] = {
 	{ "disk",
 	  "Disk throughput, read and write",
 	  "B/s",
-	  RANKED("device", "v_disk") "SELECT d.ts, r.k, d.device, d.read_Bps, d.write_Bps "
-				     "FROM v_disk d JOIN r USING (device) ORDER BY d.ts, r.k",
-	  { "read", "write" } },
+	  DISK_RANKED "SELECT d.ts, r.k, d.device, d.read_Bps, d.write_Bps "
+		      "FROM v_disk d JOIN r USING (device) ORDER BY d.ts, r.k",
+	  { "read", "write" },
+	  DISK_IDLE },
 	{ "disk_util",
 	  "Disk utilisation",
 	  "%",
-	  RANKED("device", "v_disk") "SELECT d.ts, r.k, d.device, d.util_pct FROM v_disk d "
-				     "JOIN r USING (device) ORDER BY d.ts, r.k",
-	  { "" } },
+	  DISK_RANKED "SELECT d.ts, r.k, d.device, d.util_pct FROM v_disk d "
+		      "JOIN r USING (device) ORDER BY d.ts, r.k",
+	  { "" },
+	  DISK_IDLE },
 	{ "net",
 	  "Network, received and sent",
 	  "B/s",
@@ -168,7 +183,50 @@ static int add_row(struct plot_chart *c, const struct chart_spec *sp, sqlite3_st
 		else
 			snprintf(label, sizeof(label), "%s", base && *base ? base : name);
 		err = plot_chart_add(c, ts, key * PLOT_VALUES + i, label, v);
+		if (!err)
+			err = plot_chart_tag(c, key * PLOT_VALUES + i, base, (unsigned)i);
 	}
+	return err;
+}
+
+/* The chart's note: what idle_sql names, "N idle devices hidden (iostat -z): a, b". */
+static int load_idle_note(struct loader *l, struct plot_chart *c, const char *sql)
+{
+	char *buf = NULL;
+	size_t len = 0, n = 0;
+	sqlite3_stmt *st = NULL;
+	FILE *f;
+	int err = prepare(l, sql, &st), rc = SQLITE_DONE;
+
+	if (err)
+		return err;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		sqlite3_finalize(st);
+		return -ENOMEM;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		fprintf(f, "%s%s", n++ ? ", " : "", name ? name : "");
+	}
+	err = rc == SQLITE_DONE ? 0 : sql_err(l->db);
+	sqlite3_finalize(st);
+	if (fclose(f))
+		err = err ? err : -ENOMEM;
+	if (!err && n) {
+		size_t size = len + 96;
+
+		c->note = malloc(size);
+		if (c->note)
+			snprintf(c->note, size,
+				 "Not drawn: %zu device%s idle throughout (as iostat -z leaves "
+				 "them out): %s.",
+				 n, n == 1 ? "" : "s", buf);
+		else
+			err = -ENOMEM;
+	}
+	free(buf);
 	return err;
 }
 
@@ -200,6 +258,8 @@ static int load_chart(struct loader *l, struct plot_doc *d, const struct chart_s
 		return 0;
 	}
 	plot_chart_sort(c);
+	if (!err && sp->idle_sql)
+		err = load_idle_note(l, c, sp->idle_sql);
 	return err ? err : plot_chart_downsample(c, l->max_points);
 }
 

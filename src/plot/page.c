@@ -54,6 +54,8 @@ static void write_chart(struct json_writer *w, const struct plot_chart *c)
 	json_kv_string(w, "title", c->title);
 	json_kv_string(w, "unit", c->unit);
 	json_kv_uint(w, "raw_points", c->raw_points);
+	if (c->note)
+		json_kv_string(w, "note", c->note);
 	json_key(w, "ts");
 	json_array_begin(w);
 	for (size_t i = 0; i < c->n; i++)
@@ -64,6 +66,8 @@ static void write_chart(struct json_writer *w, const struct plot_chart *c)
 	for (size_t i = 0; i < c->ns; i++) {
 		json_object_begin(w);
 		json_kv_string(w, "label", c->s[i].label);
+		json_kv_string(w, "entity", c->s[i].entity ? c->s[i].entity : c->s[i].label);
+		json_kv_uint(w, "part", c->s[i].part);
 		json_key(w, "v");
 		json_array_begin(w);
 		for (size_t j = 0; j < c->n; j++)

@@ -12,6 +12,9 @@
 		'#7f7f7f', '#bcbd22', '#393b79', '#637939'];
 	var SEV = { critical: '198,40,40', warning: '224,138,0', info: '47,111,196' };
 	var PAIRED = { groups_cpu: 1, switches: 1, psi: 1, disk: 1, net: 1 };
+	/* Charts whose series measure the same things share their colours: a group, a device. */
+	var KIND = { groups_cpu: 'group', switches: 'group', disk: 'device', disk_util: 'device' };
+	var palettes = Object.create(null);
 	var interval = parseFloat(D.meta.interval) || 1;
 	var plots = [], syncing = false, ready = false;
 	/* Tick spacings on the time axis, in seconds: never below one sample. */
@@ -32,6 +35,50 @@
 		while (Math.abs(v) >= div && i < units.length - 1) { v /= div; i++; }
 		return (i ? v.toFixed(1) : v.toFixed(Math.abs(v) < 10 && v % 1 ? 1 : 0)) + units[i];
 	}
+	/*
+	 * Tick steps: 1, 2 and 5 times a power of ten, for bytes of a power of
+	 * 1024 (20, 40, 60 MiB/s; 200, 400, 600 KiB/s), so tick labels are round.
+	 */
+	function incrs(unit) {
+		var out = [], m = [1, 2, 5], e, p, k;
+		if (unit === 'B/s') {
+			for (p = 0; p <= 5; p++)
+				for (e = 0; e < 3; e++)
+					for (k = 0; k < 3; k++) out.push(m[k] * Math.pow(10, e) * Math.pow(1024, p));
+			return out;
+		}
+		for (e = -3; e <= 15; e++)
+			for (k = 0; k < 3; k++) out.push(+(m[k] * Math.pow(10, e)).toPrecision(1));
+		return out;
+	}
+	/* Tick labels in the unit of the step, with as many decimals as the step needs. */
+	function tickFmt(unit, step) {
+		var div = unit === 'B/s' ? 1024 : 1000, i = 0, scale = 1, dec;
+		var names = unit === 'B/s' ? [' B/s', ' KiB/s', ' MiB/s', ' GiB/s', ' TiB/s', ' PiB/s'] :
+			unit === '/s' ? ['/s', 'k/s', 'M/s', 'G/s', 'T/s'] : null;
+		if (names)
+			while (step >= scale * div && i < names.length - 1) { scale *= div; i++; }
+		var s = step / scale;
+		dec = s >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(s) - 1e-9));
+		return function (v) {
+			var t = (v / scale).toFixed(dec);
+			return (names ? t + names[i] : unit === '%' ? t + '%' : t);
+		};
+	}
+	function colour(kind, name) {
+		var p = palettes[kind] || (palettes[kind] = { map: Object.create(null), n: 0 });
+		if (!(name in p.map)) p.map[name] = p.n++;
+		return COLORS[p.map[name] % COLORS.length];
+	}
+	/* Wide enough for the longest tick label, measured in the axis's own font. */
+	function axisSize(u, values, i, cycle) {
+		var ax = u.axes[i], w = 0;
+		if (cycle > 1 && ax._size) return ax._size; /* settle: uPlot asks again after a resize */
+		u.ctx.font = ax.font[0];
+		(values || []).forEach(function (v) { w = Math.max(w, u.ctx.measureText(v).width); });
+		return Math.ceil(w / devicePixelRatio) + ax.ticks.size + ax.gap + 6;
+	}
+
 	function fmt(v, unit) {
 		if (v === null || v === undefined || isNaN(v)) return '-';
 		if (unit === '%') return v.toFixed(1) + '%';
@@ -169,12 +216,13 @@
 		box.appendChild(el('h2', null, c.title));
 		document.getElementById('charts').appendChild(box);
 		var series = [{ label: 'time (UTC)', value: function (u, v) { return v === null ? '-' : utc(v).slice(11); } }];
-		c.series.forEach(function (s, j) {
-			var k = paired ? Math.floor(j / 2) : j;
+		var kind = KIND[c.id] || (/^cpu\d*$/.test(c.id) ? 'mode' : c.id);
+		c.series.forEach(function (s) {
+			/* a group's second series (sys, nvcswch/s, write, tx) is dashed */
 			series.push({
 				label: s.label, width: 1.5, spanGaps: false,
-				stroke: COLORS[k % COLORS.length],
-				dash: paired && j % 2 ? [6, 3] : undefined,
+				stroke: colour(kind, s.entity),
+				dash: paired && s.part === 1 ? [6, 3] : undefined,
 				value: function (u, v) { return fmt(v, c.unit); }
 			});
 		});
@@ -186,15 +234,19 @@
 				var top = hi > 0 ? hi * 1.05 : 1;
 				return [lo < 0 ? lo * 1.05 : -0.02 * top, top];
 			} } },
-			axes: [{ values: timeTicks, incrs: TIME_STEPS }, { size: 80, values: function (u, ts) {
-				return ts.map(function (v) { return fmt(v, c.unit); });
-			} }],
+			axes: [{ values: timeTicks, incrs: TIME_STEPS }, { size: axisSize, incrs: incrs(c.unit),
+				values: function (u, ts, i, space, step) { return ts.map(tickFmt(c.unit, step)); } }],
+			/* the legend's swatch is drawn like its line: dashed or solid */
+			legend: { markers: { width: 2, dash: function (u, i) {
+				return u.series[i].dash ? 'dashed' : 'solid';
+			} } },
 			cursor: { sync: { key: 'triage' }, drag: { x: true, y: false } },
 			hooks: { setScale: [syncScale], setCursor: [hinter(hint)], drawClear: [drawFindings] }
 		};
 		var data = [c.ts].concat(c.series.map(function (s) { return s.v; }));
 		var u = new uPlot(opts, data, box);
 		box.appendChild(hint);
+		if (c.note) box.appendChild(el('div', 'note', c.note));
 		if (c.raw_points > c.ts.length)
 			box.appendChild(el('div', 'note', c.raw_points + ' samples shown as ' + c.ts.length +
 				' points (minimum and maximum per interval).'));

@@ -22,7 +22,9 @@
 struct plot_series {
 	int64_t key; /* orders the series; from the query */
 	char *label;
-	double *v; /* one per ts; NAN: no value */
+	char *entity;  /* what it measures (group, device; NULL: the label): its colour */
+	unsigned part; /* which of the entity's values (0 usr, 1 sys...): 1 is drawn dashed */
+	double *v;     /* one per ts; NAN: no value */
 };
 
 struct plot_chart {
@@ -32,6 +34,7 @@ struct plot_chart {
 	struct plot_series *s;
 	size_t ns, scap;
 	size_t raw_points; /* n before downsampling */
+	char *note;	   /* a line under the chart (idle devices hidden), or NULL */
 };
 
 struct plot_finding {
@@ -59,6 +62,11 @@ int plot_chart_init(struct plot_chart *c, const char *id, const char *title, con
  * is added either way. 0, -EINVAL (ts going back) or -ENOMEM.
  */
 int plot_chart_add(struct plot_chart *c, double ts, int64_t key, const char *label, double v);
+/*
+ * Sets the part of series key, if it exists, and its entity if it has
+ * none yet (entity NULL or "": the label stands for it). 0 or -ENOMEM.
+ */
+int plot_chart_tag(struct plot_chart *c, int64_t key, const char *entity, unsigned part);
 /* Orders the series by key (once, after the last add). */
 void plot_chart_sort(struct plot_chart *c);
 /*

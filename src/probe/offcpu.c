@@ -167,7 +167,7 @@ static int symbolize(struct sp_symbolizer *z, struct offcpu_bpf *sk, struct stac
 }
 
 static void print_plain(const struct sp_session *s, const struct sp_opts *o,
-			const struct offcpu_result *r, size_t top)
+			const struct offcpu_result *r, size_t top, const struct stack_gaps *g)
 {
 	double secs = sp_session_seconds(s), win = secs > 0 ? secs * 1e9 : 1;
 	bool one = sp_session_one_pid(s, o);
@@ -210,10 +210,11 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			comm, e->kind, e->value / 1e6, 100.0 * e->value / win, e->count);
 		stack_print_frames(s->out, e);
 	}
+	stack_gaps_print(s->out, g, "off-CPU time");
 }
 
 static void print_json(const struct sp_session *s, const struct sp_opts *o,
-		       const struct offcpu_result *r, size_t top)
+		       const struct offcpu_result *r, size_t top, const struct stack_gaps *g)
 {
 	struct json_writer w;
 
@@ -241,6 +242,8 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_object_begin(&w);
 	json_kv_uint(&w, "stacks", r->stack_errors);
 	json_kv_uint(&w, "intervals", r->map_full);
+	json_end(&w);
+	stack_gaps_json(&w, g);
 	json_finish(&w);
 }
 
@@ -279,11 +282,12 @@ bool offcpu_still_off(void *skel, uint32_t tid)
 }
 
 static int write_svg(const struct sp_session *s, const struct sp_opts *o,
-		     const struct offcpu_result *r)
+		     const struct offcpu_result *r, const struct stack_gaps *g)
 {
-	char who[128], title[192], sub[160];
-	struct flame_style st = { title, sub, "us", FLAME_COLD, 0 };
+	char who[128], title[192], sub[160], *note = stack_gaps_note(g, "off-CPU time");
+	struct flame_style st = { title, sub, "us", FLAME_COLD, 0, note };
 	uint64_t ns = 0;
+	int err;
 
 	for (size_t i = 0; i < r->n; i++)
 		ns += r->e[i].value;
@@ -291,28 +295,42 @@ static int write_svg(const struct sp_session *s, const struct sp_opts *o,
 	snprintf(title, sizeof(title), "Off-CPU flame graph of %s", who);
 	snprintf(sub, sizeof(sub), "%.3f s off-CPU in %.2f s (%s); widths in microseconds",
 		 ns / 1e9, sp_session_seconds(s), s->end_reason ? s->end_reason : "ended");
-	return stacks_write_svg(o->svg, r->e, r->n, 1000, &st);
+	err = stacks_write_svg(o->svg, r->e, r->n, 1000, &st);
+	free(note);
+	return err;
 }
 
 static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
 {
 	struct offcpu_result r;
+	struct stack_gaps g;
 	size_t top = 0;
 	int err;
 
 	offcpu_flush_pending(skel, s->pf, s->end_ns);
-	err = offcpu_read(skel, s->syms, o->folded || o->svg ? SIZE_MAX : o->top, &r);
+	/*
+	 * Every stack symbolized: merging by function (perf report's habit;
+	 * -v keeps each address apart) and the share of unknown frames need them.
+	 */
+	err = offcpu_read(skel, s->syms, SIZE_MAX, &r);
+	if (!err && !o->base.verbose) {
+		stacks_merge_by_function(r.e, &r.n);
+		stacks_sort(r.e, r.n);
+	}
 	if (!err) {
+		stack_gaps_count(r.e, r.n, &g);
 		top = o->folded ? r.n : sp_top(o->top, r.n);
-		if (o->folded)
+		if (o->folded) {
 			err = stacks_write_folded(s->out, r.e, r.n, 1000);
-		else if (o->base.json)
-			print_json(s, o, &r, top);
-		else
-			print_plain(s, o, &r, top);
+			stack_gaps_print(s->diag, &g, "off-CPU time");
+		} else if (o->base.json) {
+			print_json(s, o, &r, top, &g);
+		} else {
+			print_plain(s, o, &r, top, &g);
+		}
 	}
 	if (!err && o->svg)
-		err = write_svg(s, o, &r);
+		err = write_svg(s, o, &r, &g);
 	offcpu_result_release(&r);
 	return err;
 }

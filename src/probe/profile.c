@@ -212,13 +212,14 @@ static int count_functions(struct profile_result *r)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct stack_frame *leaf = leaf_frame(&r->e[i]);
 		const char *name = leaf ? leaf->name : NULL, *mod = leaf ? leaf->module : NULL;
+		uint8_t gap = leaf ? leaf->gap : STACK_GAP_NONE;
 		size_t j = 0;
 
-		while (j < r->nf &&
-		       !(same_str(r->f[j].name, name) && same_str(r->f[j].module, mod)))
+		while (j < r->nf && !(same_str(r->f[j].name, name) &&
+				      same_str(r->f[j].module, mod) && r->f[j].gap == gap))
 			j++;
 		if (j == r->nf)
-			r->f[r->nf++] = (struct profile_func){ name, mod, r->e[i].nk > 0, 0 };
+			r->f[r->nf++] = (struct profile_func){ name, mod, r->e[i].nk > 0, gap, 0 };
 		r->f[j].samples += r->e[i].value;
 	}
 	if (r->nf)
@@ -240,11 +241,14 @@ static void func_label(const struct profile_func *f, char *buf, size_t len)
 
 	text_sanitize(name, sizeof(name), f->name ? f->name : "[unknown]");
 	text_sanitize(mod, sizeof(mod), func_module(f));
-	snprintf(buf, len, "%s [%s]", name, mod);
+	if (f->name)
+		snprintf(buf, len, "%s [%s]", name, mod);
+	else
+		snprintf(buf, len, "%s [%s] (%s)", name, mod, stack_gap_name(f->gap));
 }
 
 static void print_plain(const struct sp_session *s, const struct sp_opts *o,
-			const struct profile_result *r)
+			const struct profile_result *r, const struct stack_gaps *g)
 {
 	uint64_t total = 0;
 	bool one = sp_session_one_pid(s, o);
@@ -280,10 +284,11 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			r->e[i].value, total ? 100.0 * r->e[i].value / total : 0.0);
 		stack_print_frames(s->out, &r->e[i]);
 	}
+	stack_gaps_print(s->out, g, "samples");
 }
 
 static void print_json(const struct sp_session *s, const struct sp_opts *o,
-		       const struct profile_result *r)
+		       const struct profile_result *r, const struct stack_gaps *g)
 {
 	size_t top = sp_top(o->top, r->n);
 	struct json_writer w;
@@ -302,6 +307,8 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 			json_null(&w);
 		}
 		json_kv_string(&w, "module", func_module(&r->f[i]));
+		if (!r->f[i].name)
+			json_kv_string(&w, "why", stack_gap_name(r->f[i].gap));
 		json_kv_uint(&w, "samples", r->f[i].samples);
 		json_end(&w);
 	}
@@ -315,41 +322,53 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_object_begin(&w);
 	json_kv_uint(&w, "stacks", r->stack_errors);
 	json_kv_uint(&w, "samples", r->map_full);
+	json_end(&w);
+	stack_gaps_json(&w, g);
 	json_finish(&w);
 }
 
 static int write_svg(const struct sp_session *s, const struct sp_opts *o,
-		     const struct profile_result *r)
+		     const struct profile_result *r, const struct stack_gaps *g)
 {
-	char who[128], title[192], sub[160];
-	struct flame_style st = { title, sub, "samples", FLAME_HOT, 0 };
+	char who[128], title[192], sub[160], *note = stack_gaps_note(g, "samples");
+	struct flame_style st = { title, sub, "samples", FLAME_HOT, 0, note };
+	int err;
 
 	sp_session_describe(s, o, who, sizeof(who));
 	snprintf(title, sizeof(title), "On-CPU flame graph of %s", who);
 	snprintf(sub, sizeof(sub), "%" PRIu64 " samples at %u Hz over %.2f s (%s)", r->samples,
 		 o->freq, sp_session_seconds(s), s->end_reason ? s->end_reason : "ended");
-	return stacks_write_svg(o->svg, r->e, r->n, 1, &st);
+	err = stacks_write_svg(o->svg, r->e, r->n, 1, &st);
+	free(note);
+	return err;
 }
 
 static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx)
 {
 	struct profile_result r = { 0 };
+	struct stack_gaps g;
 	int err = collect(s->syms, ctx, 0, &r);
 
 	if (!err) {
+		/* perf report's habit: stacks by function; -v keeps each address apart */
+		if (!o->base.verbose)
+			stacks_merge_by_function(r.e, &r.n);
 		stacks_sort(r.e, r.n);
+		stack_gaps_count(r.e, r.n, &g);
 		err = count_functions(&r);
 	}
 	if (!err) {
-		if (o->folded)
+		if (o->folded) {
 			err = stacks_write_folded(s->out, r.e, r.n, 1);
-		else if (o->base.json)
-			print_json(s, o, &r);
-		else
-			print_plain(s, o, &r);
+			stack_gaps_print(s->diag, &g, "samples");
+		} else if (o->base.json) {
+			print_json(s, o, &r, &g);
+		} else {
+			print_plain(s, o, &r, &g);
+		}
 	}
 	if (!err && o->svg)
-		err = write_svg(s, o, &r);
+		err = write_svg(s, o, &r, &g);
 	profile_result_release(&r);
 	return err;
 }

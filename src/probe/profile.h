@@ -12,6 +12,7 @@
 struct profile_func {
 	const char *name, *module; /* owned by the symbolizer; NULL when unknown */
 	bool kernel;
+	uint8_t gap; /* enum stack_gap: why name is NULL */
 	uint64_t samples;
 };
 

@@ -329,6 +329,7 @@ static int elf_syms_from(Elf *elf, const char *debug_root, struct elf_syms *out)
 	elf_end(elf);
 	if (!err && !symtabs) /* stripped: local functions only in a debug file */
 		err = elf_add_debug_file(debug_root, out);
+	out->stripped = !symtabs && !out->debug_file_used;
 	if (err) {
 		elf_syms_release(out);
 		return err;
@@ -386,9 +387,12 @@ struct cached_file {
 	struct elf_syms es;
 };
 
+/* files index of executable memory without a file behind it (JIT code) */
+#define PROC_MAP_ANON SIZE_MAX
+
 struct proc_map {
 	uint64_t start, end, pgoff;
-	size_t file; /* index into files */
+	size_t file; /* index into files, or PROC_MAP_ANON */
 };
 
 struct proc_syms {
@@ -524,19 +528,24 @@ static int add_map(struct proc_syms *ps, struct proc_map **maps, size_t *n, size
 {
 	long idx;
 
-	if (m->exec && m->path_len == 6 && !memcmp(m->path, "[vdso]", 6))
+	size_t file;
+
+	if (!m->exec)
+		return 0;
+	if (m->path_len == 6 && !memcmp(m->path, "[vdso]", 6))
 		idx = vdso_index(ps, m);
-	else if (!m->exec || !m->path_len || m->path[0] != '/')
-		return 0; /* anonymous, [stack], JIT code: nothing to read symbols from */
+	else if (!m->path_len || m->path[0] != '/')
+		idx = -ENODATA; /* anonymous or JIT code: kept, to say so; no symbols */
 	else
 		idx = file_index(ps, m);
 	if (idx == -ENOMEM)
 		return -ENOMEM;
-	if (idx < 0)
+	if (idx < 0 && idx != -ENODATA)
 		return 0;
+	file = idx < 0 ? PROC_MAP_ANON : (size_t)idx;
 	if (util_grow(maps, cap, *n + 1, sizeof(**maps)))
 		return -ENOMEM;
-	(*maps)[(*n)++] = (struct proc_map){ m->start, m->end, m->pgoff, (size_t)idx };
+	(*maps)[(*n)++] = (struct proc_map){ m->start, m->end, m->pgoff, file };
 	return 0;
 }
 
@@ -635,8 +644,13 @@ int syms_proc_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc)
 	if (lo == ps->nmaps || addr < ps->maps[lo].start)
 		return -ENOENT;
 	m = &ps->maps[lo];
+	if (m->file == PROC_MAP_ANON) {
+		loc->anon = true;
+		return -ENOENT;
+	}
 	cf = &ps->files[m->file];
 	loc->module = cf->base;
+	loc->stripped = cf->es.stripped;
 	if (cf->err || elf_offset_to_vaddr(&cf->es, addr - m->start + m->pgoff, &vaddr))
 		return -ENOENT;
 	loc->name = symtab_lookup(&cf->es.tab, vaddr, &loc->offset);

@@ -78,6 +78,7 @@ struct elf_syms {
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len;
 	bool debug_file_used; /* symbols came (also) from /usr/lib/debug */
+	bool stripped;	      /* no .symtab and no debug file: only exported names */
 };
 
 /*
@@ -106,6 +107,8 @@ struct sym_loc {
 	const char *name;   /* NULL when unknown */
 	uint64_t offset;    /* addr - symbol start */
 	const char *module; /* basename of the mapped file, or NULL */
+	bool stripped;	    /* the module has no .symtab and no debug file */
+	bool anon;	    /* in executable memory with no file (a JIT), module NULL */
 };
 
 struct proc_syms;
@@ -119,7 +122,10 @@ int syms_proc_open(const struct procfs *pf, pid_t pid, const char *debug_root,
 		   struct proc_syms **out);
 int syms_proc_refresh(struct proc_syms *ps);
 void syms_proc_close(struct proc_syms *ps);
-/* Resolves a user address; returns 0, or -ENOENT (loc still has the module if mapped). */
+/*
+ * Resolves a user address; returns 0, or -ENOENT (loc still has the module
+ * if mapped, or anon set for executable memory without a file).
+ */
 int syms_proc_resolve(struct proc_syms *ps, uint64_t addr, struct sym_loc *loc);
 
 #endif

@@ -135,6 +135,32 @@ grep -q "^triage plot: cannot write '.*p.html': No such file or directory$" "$SC
 ls "$SCRATCH" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 echo "ok output"
 
+# Idle devices (every value 0 over the record, as iostat -z judges them) are
+# left out of both disk charts and named in the throughput chart's note; a
+# device busy in any column stays. A group's series carry the group
+# (their shared colour) and which of its values they are (sys is dashed).
+make_record "$SCRATCH/d.db" 5
+sqlite3 "$SCRATCH/d.db" "INSERT INTO v_disk VALUES
+	(1.8e9 + 1, 'vda', 4096, 0, 1.5), (1.8e9 + 2, 'vda', 0, 0, 0),
+	(1.8e9 + 1, 'loop0', 0, 0, 0), (1.8e9 + 2, 'loop0', 0, 0, 0),
+	(1.8e9 + 1, 'zram0', 0, 0, NULL), (1.8e9 + 1, 'sdb', 0, 0, 0.5)"
+check 0 "idle devices" "$SCRATCH/d.db" -o "$SCRATCH/d.html"
+page_json "$SCRATCH/d.html" >"$SCRATCH/d.json"
+python3 - "$SCRATCH/d.json" <<'PY' || fail "idle devices and series tags"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {c["id"]: c for c in d["charts"]}
+assert [s["label"] for s in c["disk"]["series"]] == ["sdb read", "sdb write", "vda read", "vda write"], c["disk"]
+assert [s["label"] for s in c["disk_util"]["series"]] == ["sdb", "vda"], c["disk_util"]
+assert c["disk"]["note"] == ("Not drawn: 2 devices idle throughout (as iostat -z leaves them "
+                             "out): loop0, zram0."), c["disk"].get("note")
+g = c["groups_cpu"]["series"]
+assert [(s["entity"], s["part"]) for s in g[:2]] == [("</script><script>alert(2)</script>", 0)] * 1 + \
+    [("</script><script>alert(2)</script>", 1)], g[:2]
+assert [(s["entity"], s["part"]) for s in c["cpu"]["series"][:2]] == [("usr", 0), ("nice", 1)]
+PY
+echo "ok idle devices left out, as iostat -z"
+
 # Real record files, odd ones included (tests/fuzz/corpus/fuzz_record: a
 # truncated file, odd counter values, threads at the edges): a page whose
 # data parses, or one line and status 1; never a crash (ASan, UBSan).

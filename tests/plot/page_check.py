@@ -4,7 +4,11 @@ protocol and prints one JSON object: the console errors, exceptions and
 log errors (a fetch the page's CSP blocks is one), and per chart its series
 labels and how many pixels of its plot area carry a series colour with the
 series shown and with them hidden (a chart whose lines are drawn has many
-more when shown).
+more when shown); its y axis (tick values and labels, the labels' widths
+measured in the axis's font, the axis's width, and how many pixels are
+painted in the canvas's first two columns, where a label too wide for its
+axis is cut off); its legend (each swatch's border style and colour next
+to its series' dash and colour); and its note.
 
     page_check.py PAGE.html PORT_FIRST PORT_LAST SCRATCH
 
@@ -46,17 +50,39 @@ PROBE = r"""
     }
     return n;
   };
+  const data = JSON.parse(document.getElementById('triage-data').textContent);
+  const dpr = devicePixelRatio;
+  const yaxis = (u) => {
+    const ax = u.axes[1];
+    u.ctx.save();
+    u.ctx.font = ax.font[0];
+    const widths = (ax._values || []).map((v) => u.ctx.measureText(v).width / dpr);
+    u.ctx.restore();
+    const h = u.ctx.canvas.height, d = u.ctx.getImageData(0, 0, 2, h).data;
+    let edge = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) edge++;
+    return { splits: ax._splits, labels: ax._values, widths, size: ax._size,
+      ticks: ax.ticks.size, gap: ax.gap, plotLeft: u.bbox.left / dpr, edge };
+  };
+  const legend = (u) => [...u.root.querySelectorAll('.u-legend .u-marker')].slice(1).map((m, k) => {
+    const cs = getComputedStyle(m), s = u.series[k + 1];
+    return { style: cs.borderTopStyle, color: cs.borderTopColor, dashed: !!(s.dash && s.dash.length),
+      stroke: s._stroke };
+  });
   const charts = [];
-  for (const u of plots) {
+  for (const [ci, u] of plots.entries()) {
     const colors = u.series.slice(1).map((s) => rgb(s._stroke)).filter(Boolean);
     await sleep(50);
-    const shown = count(u, colors);
+    const shown = count(u, colors), ya = yaxis(u), lg = legend(u);
     for (let i = 1; i < u.series.length; i++) u.setSeries(i, { show: false });
     await sleep(100);
     const hidden = count(u, colors);
     for (let i = 1; i < u.series.length; i++) u.setSeries(i, { show: true });
+    const c = data.charts[ci], note = u.root.parentNode.querySelector('.note');
     charts.push({ id: u.root.parentNode.id, labels: u.series.slice(1).map((s) => s.label),
-      points: u.data[0].length, colors: colors.length, shown, hidden });
+      points: u.data[0].length, colors: colors.length, shown, hidden, unit: c.unit,
+      entities: c.series.map((s) => s.entity), parts: c.series.map((s) => s.part),
+      yaxis: ya, legend: lg, note: note ? note.textContent : null });
   }
   return JSON.stringify({ charts, title: document.title,
     findings: [...document.querySelectorAll('table.findings tr.f')].map((r) => r.textContent),

@@ -8,7 +8,8 @@ require_bpf
 # 1. The split: voluntary time matches the workload's time in nanosleep
 #    within 10%, and is 40-60% of its loop's wall time.
 start_stack_workload probe_funcs half-sleep 100 10
-run_probe_on_trigger "$SCRATCH/o.json" "$SCRATCH/o.err" offcpu -p "$WPID" --json --top 50
+# -v: stacks by address, with offsets (without it they are merged by function)
+run_probe_on_trigger "$SCRATCH/o.json" "$SCRATCH/o.err" offcpu -p "$WPID" --json --top 50 -v
 wait "$WPID"
 J="$SCRATCH/o.json"
 jq -e '.end == "target exited"' "$J" >/dev/null || fail "end reason: $(jq .end "$J")"
@@ -50,8 +51,9 @@ start_stack_workload probe_funcs half-sleep 20 10
 run_probe_on_trigger "$SCRATCH/o.txt" "$SCRATCH/o.err" offcpu -p "$WPID" --top 3
 # On a busy machine preemption may outweigh sleep: any rank will do.
 grep -qE '^#[1-3] tid [0-9]+ \(probe_funcs\) voluntary: [0-9.]+ ms' "$SCRATCH/o.txt" || fail "plain report: $(cat "$SCRATCH/o.txt")"
-grep -q 'sleep_in_known_function+0x[0-9a-f]* \[probe_funcs\]' "$SCRATCH/o.txt" ||
+grep -q '^    sleep_in_known_function \[probe_funcs\]$' "$SCRATCH/o.txt" ||
 	fail "plain report lacks the symbolized user frame"
+! grep -q '^    .*+0x' "$SCRATCH/o.txt" || fail "offsets in a report without -v"
 start_stack_workload probe_funcs half-sleep 20 10
 start_probe "$SCRATCH/f.txt" "$SCRATCH/f.err" offcpu -p "$WPID" --folded
 kill -USR1 "$WPID"

@@ -7,7 +7,8 @@ require_bpf
 BIN="$BUILD/workloads/probe_funcs"
 
 start_stack_workload probe_funcs burn 1.5
-run_probe_on_trigger "$SCRATCH/p.json" "$SCRATCH/p.err" profile -p "$WPID" -F 199 --json --top 5
+# -v: stacks by address, with offsets (checked against nm below)
+run_probe_on_trigger "$SCRATCH/p.json" "$SCRATCH/p.err" profile -p "$WPID" -F 199 --json --top 5 -v
 wait "$WPID"
 J="$SCRATCH/p.json"
 cpu_ns=$(wl_value cpu_ns)
