@@ -107,14 +107,16 @@ static int parse_absolute(const char *s, double now, double *out)
 	const char *rest;
 	bool local;
 	long off;
-	int n = 0;
+	int n = 0, year, mon, mday;
 
 	localtime_r(&t, &tm);
-	if (sscanf(s, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &n) == 3 && n == 10) {
-		tm.tm_year -= 1900;
-		tm.tm_mon -= 1;
-		if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31)
+	/* into locals: a failed match ("09:26" read as year 9) must leave today's date */
+	if (sscanf(s, "%4d-%2d-%2d%n", &year, &mon, &mday, &n) == 3 && n == 10) {
+		if (mon < 1 || mon > 12 || mday < 1 || mday > 31)
 			return -EINVAL;
+		tm.tm_year = year - 1900;
+		tm.tm_mon = mon - 1;
+		tm.tm_mday = mday;
 		s += 10;
 		if (!*s) {
 			tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
