@@ -1,7 +1,7 @@
 /*
- * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
+ * triage collect [-i DURATION] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
  *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer SECONDS] [--once [--json]] [--root DIR]
+ *                [--buffer DURATION] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */
@@ -40,6 +40,17 @@ static bool graphite_ok(const char *s)
 	return colon && colon != s && !parse_uint(colon + 1, 1, 65535, &port);
 }
 
+/* A duration of whole seconds, 1 to max ("10", "10s", "1m"; not "1500ms"). */
+static int parse_whole_seconds(const char *s, unsigned max, unsigned *out)
+{
+	double d;
+
+	if (parse_duration(s, &d) || d < 1 || d > max || d != (double)(unsigned)d)
+		return -EINVAL;
+	*out = (unsigned)d;
+	return 0;
+}
+
 /* --group's words, in enum group_by's order. */
 static const char *const group_names[] = { "comm", "cgroup", "pid" };
 
@@ -65,8 +76,8 @@ static int parse_opt(int ch, void *ctx)
 
 	switch (ch) {
 	case 'i':
-		return parse_uint(optarg, 1, COLLECT_MAX_INTERVAL, &c->o.interval)
-			   ? bad("-i", optarg, "whole seconds, 1 to 3600")
+		return parse_whole_seconds(optarg, COLLECT_MAX_INTERVAL, &c->o.interval)
+			   ? bad("-i", optarg, "a duration in whole seconds up to 1h: 10, 10s, 1m")
 			   : -1;
 	case 'g':
 		c->o.graphite = optarg;
@@ -94,8 +105,9 @@ static int parse_opt(int ch, void *ctx)
 			   ? bad("-p", optarg, "PIDs separated by commas")
 			   : -1;
 	case 'b':
-		return parse_uint(optarg, 1, 7 * 86400, &c->o.buffer_seconds)
-			   ? bad("--buffer", optarg, "seconds, 1 to 604800")
+		return parse_whole_seconds(optarg, 7 * 86400, &c->o.buffer_seconds)
+			   ? bad("--buffer", optarg,
+				 "a duration in whole seconds up to 7d: 900, 15m")
 			   : -1;
 	case 'o':
 		c->o.once = true;

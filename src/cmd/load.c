@@ -41,9 +41,9 @@ static int parse_positionals(int argc, char **argv, struct load_opts *o)
 	if (argc > 0 && !o->watch)
 		return cmd_usage_error("load", "INTERVAL and COUNT need --watch: '%s'", argv[0]);
 	if (argc > 0 &&
-	    (parse_seconds(argv[0], &o->w.interval_s) || o->w.interval_s > LOAD_MAX_INTERVAL))
+	    (parse_duration(argv[0], &o->w.interval_s) || o->w.interval_s > LOAD_MAX_INTERVAL))
 		return cmd_usage_error(
-		    "load", "bad INTERVAL (seconds, above 0, at most a day): '%s'", argv[0]);
+		    "load", "bad INTERVAL (a duration up to 1d: 5, 500ms, 10s, 1m): '%s'", argv[0]);
 	if (argc > 1 && parse_uint(argv[1], 1, 1000000000, &o->w.count))
 		return cmd_usage_error("load", "bad COUNT (1 or more): '%s'", argv[1]);
 	if (argc > 2)

@@ -1,5 +1,5 @@
 /*
- * triage report [-d SECONDS] [-p PID,...] [--json] [--no-bpf] [--color=WHEN] [--root DIR]
+ * triage report [-d DURATION] [-p PID,...] [--json] [--no-bpf] [--color=WHEN] [--root DIR]
  * Watches the machine for a window, then says what is wrong, with the
  * numbers, and what to run next (src/report/, docs/report.md).
  */
@@ -43,10 +43,10 @@ static int parse_opt(int ch, void *ctx)
 
 	switch (ch) {
 	case 'd':
-		if (!parse_seconds(optarg, &c->o.seconds) && c->o.seconds <= REPORT_MAX_SECONDS)
+		if (!parse_duration(optarg, &c->o.seconds) && c->o.seconds <= REPORT_MAX_SECONDS)
 			return -1;
-		return cmd_usage_error("report", "bad -d (seconds, above 0, at most %d): '%s'",
-				       REPORT_MAX_SECONDS, optarg);
+		return cmd_usage_error("report", "bad -d (a duration up to 1h: 10, 10s, 1m): '%s'",
+				       optarg);
 	case 'p':
 		if (!parse_pid_list(optarg, c->pids, REPORT_MAX_PIDS, &c->o.npids))
 			return -1;
