@@ -173,18 +173,23 @@ int cmd_collect(int argc, char **argv)
 		return status;
 	runloop_stop_init(&stop);
 	runloop_stop_arm(&stop);
-	signal(SIGPIPE, SIG_IGN); /* a peer that went away is an error return, not a death */
+	/* a peer that went away is an error return, not a death; --once has no
+	 * peer, and into a closed pipe it ends as pidstat | head does */
+	if (!c.o.once)
+		signal(SIGPIPE, SIG_IGN);
 	c.o.stop = &stop;
 	c.o.fd_budget = c.o.root ? 0 : cmd_fd_budget();
 	rc = collect_run(&c.o);
+	if (rc == -EIO && c.o.once && ferror(stdout))
+		return EXIT_OK; /* main says why stdout failed, once */
 	if (rc == -ENOENT || rc == -EACCES || rc == -EPERM) {
-		cmd_error("collect", "cannot read %s/proc: %s", c.o.root ? c.o.root : "",
+		cmd_error("collect", "cannot read '%s/proc': %s", c.o.root ? c.o.root : "",
 			  strerror(-rc));
-		return EXIT_NOSUPPORT;
+		return cmd_errno_status(cmd_root_fault(c.o.root), rc);
 	}
 	if (rc) {
 		cmd_error("collect", "%s", strerror(-rc));
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_SYSTEM, rc);
 	}
 	return EXIT_OK; /* main checks stdout (--once) */
 }

@@ -117,7 +117,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .interval = 1, .window = 10 };
 	pid_t pids[RECORD_MAX_PIDS];
-	struct record_error err;
+	struct record_error err = { .on = RECORD_FAULT_SYSTEM };
 	struct runloop_stop stop;
 	int status = parse_args(argc, argv, &o, pids), rc;
 	bool tty = isatty(STDERR_FILENO);
@@ -134,7 +134,10 @@ int cmd_record(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	if (rc) {
 		cmd_error("record", "%s", err.what[0] ? err.what : strerror(-rc));
-		return rc == -ENOENT && o.root ? EXIT_NOSUPPORT : EXIT_RUNTIME;
+		return cmd_errno_status(err.on == RECORD_FAULT_FILE   ? CMD_ON_OUTPUT
+					: err.on == RECORD_FAULT_ROOT ? CMD_ON_INPUT
+								      : CMD_ON_SYSTEM,
+					rc);
 	}
 	return EXIT_OK;
 }

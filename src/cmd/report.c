@@ -162,11 +162,10 @@ int cmd_report(int argc, char **argv)
 	if (tty)
 		fputs("\r\033[K", stderr);
 	if (rc) {
-		cmd_error("report", "cannot read %s/proc: %s", c.o.root ? c.o.root : "",
+		cmd_error("report", "cannot read '%s/proc': %s", c.o.root ? c.o.root : "",
 			  strerror(-rc));
 		report_data_release(&d);
-		return rc == -ENOENT || rc == -EACCES || rc == -EPERM ? EXIT_NOSUPPORT
-								      : EXIT_RUNTIME;
+		return cmd_errno_status(cmd_root_fault(c.o.root), rc);
 	}
 	rc = report_evaluate(&d, &f);
 	if (!rc)
