@@ -22,6 +22,7 @@ expect() {
 	rc=$?
 	[ "$rc" = "$want" ] || fail "$fault: 'triage $*' exited $rc, the table says $want: $(cat "$work/err")"
 	[ -z "$word" ] || grep -qF "'$word" "$work/err" || grep -qF "$word:" "$work/err" ||
+		grep -qF ": $word" "$work/err" ||
 		fail "$fault: 'triage $*' does not name '$word': $(cat "$work/err")"
 	grep -v "^see 'triage" "$work/err" | awk 'END { exit NR != 1 }' ||
 		fail "$fault: 'triage $*' did not say it in one line: $(cat "$work/err")"
@@ -67,6 +68,23 @@ expect "$f" /nonexistent load --root /nonexistent
 expect "$f" /nonexistent load --watch 1 1 --root /nonexistent
 expect "$f" /nonexistent pidstat --root /nonexistent 1 1
 [ ! -e r.db ] || fail "record with a missing root created its file"
+
+# a process that is gone (its PID just reaped) named by -p: an error naming it
+f="process given by \`-p\` that does not exist"
+sleep 0 &
+gone=$!
+wait "$gone"
+[ ! -e "/proc/$gone" ] || skip "PID $gone was reused at once"
+want=$(table_status "$f")
+[ -n "$want" ] || fail "README.md has no row for '$f'"
+expect "$f" "PID $gone" report -p "$gone" -d 1
+"$TRIAGE" report -p "$gone,$$" -d 0.2 >out 2>err || fail "report -p $gone,$$: $(cat err)"
+grep -q "warning: no such process: PID $gone" err || fail "report -p $gone,$$ did not warn: $(cat err)"
+if "$TRIAGE" probe syscalls -p "$gone" -d 1 >out 2>err || ! grep -q "no such process" err; then
+	echo "note: probe syscalls -p $gone: no BPF here, skipped: $(head -1 err)"
+else
+	expect "$f" "PID $gone" probe syscalls -p "$gone" -d 1
+fi
 
 f="output cannot be created"
 expect "$f" /nonexistent/x.db record -o /nonexistent/x.db -d 1
