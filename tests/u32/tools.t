@@ -18,8 +18,8 @@ expect_lint() { # want-status want-ids... -- rule
 	for id in "${ids[@]}"; do
 		grep -q -- "$id" "$work/lint" || { echo "FAIL: lint misses $id: $1"; cat "$work/lint"; fail=1; }
 	done
-# iptables refuses the blog's TLS rule ("--algo" without -m string): a rule that does not parse is 2
 }
+# iptables refuses the blog's TLS rule ("--algo" without -m string): a rule that does not parse is 2
 expect_lint 2 tls-record-version 'unknown option "--algo"' -- "$BLOG_TLS"
 expect_lint 1 dns-no-terminator dns-case -- "$BLOG_DNS"
 expect_lint 1 dns-dotted-name -- "-p udp --dport 53 -m string --algo bm --string www.example.com"
