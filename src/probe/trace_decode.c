@@ -11,7 +11,8 @@
  * Argument kinds per syscall, spelled as in the kernel's SYSCALL_DEFINE:
  * d=fd, p=path, o=open flags, m=mode, a=AT_* flags, i=int, l=long or
  * loff_t, u=unsigned, x=hex. An int is read from the register's low 32
- * bits, as strace prints it: the kernel may hand -1 zero-extended. Syscalls not listed are shown with six hex arguments.
+ * bits, as strace prints it: the kernel may hand -1 zero-extended. Syscalls not listed are shown
+ * with six hex arguments.
  */
 static const struct {
 	const char *name, *args;

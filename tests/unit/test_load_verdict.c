@@ -21,8 +21,13 @@ static const char *cpu_line(const struct verdict_input *in, struct load_verdict 
 
 TEST(psi_contention_is_not_called_unsaturated)
 {
-	struct verdict_input in = { .load1 = 1.2, .ncpu = 2, .runnable = 0.9, .averaged = true,
-				    .coverage = 1, .have_psi_cpu = true, .psi_cpu_some10 = 71.49 };
+	struct verdict_input in = { .load1 = 1.2,
+				    .ncpu = 2,
+				    .runnable = 0.9,
+				    .averaged = true,
+				    .coverage = 1,
+				    .have_psi_cpu = true,
+				    .psi_cpu_some10 = 71.49 };
 	struct load_verdict v;
 	const char *l = cpu_line(&in, &v);
 
@@ -33,8 +38,13 @@ TEST(psi_contention_is_not_called_unsaturated)
 
 TEST(quiet_psi_is_unsaturated)
 {
-	struct verdict_input in = { .load1 = 0.3, .ncpu = 2, .runnable = 0.2, .averaged = true,
-				    .coverage = 1, .have_psi_cpu = true, .psi_cpu_some10 = 0.4 };
+	struct verdict_input in = { .load1 = 0.3,
+				    .ncpu = 2,
+				    .runnable = 0.2,
+				    .averaged = true,
+				    .coverage = 1,
+				    .have_psi_cpu = true,
+				    .psi_cpu_some10 = 0.4 };
 	struct load_verdict v;
 	const char *l = cpu_line(&in, &v);
 
@@ -44,8 +54,9 @@ TEST(quiet_psi_is_unsaturated)
 
 TEST(saturated_keeps_its_psi)
 {
-	struct verdict_input in = { .load1 = 4, .ncpu = 2, .runnable = 4, .have_psi_cpu = true,
-				    .psi_cpu_some10 = 80 };
+	struct verdict_input in = {
+		.load1 = 4, .ncpu = 2, .runnable = 4, .have_psi_cpu = true, .psi_cpu_some10 = 80
+	};
 	struct load_verdict v;
 	const char *l = cpu_line(&in, &v);
 
