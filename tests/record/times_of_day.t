@@ -8,9 +8,10 @@
 db=$work/t.db
 "$TRIAGE" record -o "$db" -i 1 -d 4 2>"$work/err" || fail "record: $(cat "$work/err")"
 n=$(q "$db" 'SELECT count(*) FROM interval')
-[ "$n" -ge 4 ] || fail "the recording holds $n intervals, not 4 or more"
+[ "$n" -ge 3 ] || fail "the recording holds $n intervals, not 3 or more"
 ts() { q "$db" "SELECT CAST(ts AS INTEGER) FROM interval ORDER BY id LIMIT 1 OFFSET $1"; }
-t1=$(ts 1) t3=$(ts 3) last=$(q "$db" 'SELECT CAST(max(ts) AS INTEGER) FROM interval')
+# t3: the last interval's second (a busy machine may record fewer than asked)
+t1=$(ts 1) t3=$(ts $((n - 1))) last=$(q "$db" 'SELECT CAST(max(ts) AS INTEGER) FROM interval')
 
 # expect FROM TO FROM_EPOCH TO_EPOCH: the view holds the intervals sqlite3
 # finds in [FROM_EPOCH, TO_EPOCH], less the first (a rate needs two)
