@@ -3,11 +3,13 @@
  * exactly as "triage pidstat".
  */
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "common.h"
+#include "util/text.h"
 
 static const struct cmd commands[] = {
 	{ "report", cmd_report,
@@ -19,8 +21,7 @@ static const struct cmd commands[] = {
 	{ "collect", cmd_collect,
 	  "feed Graphite and Prometheus: per-process groups and host figures" },
 	{ "record", cmd_record, "keep history in SQLite: host, tasks, load, PSI, disks, findings" },
-	{ "replay", cmd_replay, "replay a recording through pidstat, load or report",
-	  .own_stdout = true },
+	{ "replay", cmd_replay, "replay a recording through pidstat, load or report" },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },
 	{ "probe", cmd_probe, "eBPF probes: syscalls, trace, offcpu, runq, profile" },
 	{ "doctor", cmd_doctor, "what this machine offers for tracing, and what is missing" },
@@ -46,6 +47,68 @@ static const struct cmd *find_command(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+/*
+ * Optimal string alignment distance (Levenshtein plus swapping two
+ * neighbours, the typo "reprot" is): how far a mistyped command is.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[3][32]; /* rows i-2, i-1, i of a (lb + 1) x (la + 1) table */
+
+	if (la > 30 || lb > 30)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1], best = prev[j - 1] + cost;
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+	}
+	return d[la % 3][lb];
+}
+
+/*
+ * "not a triage command", and as git does, the nearest commands: one edit
+ * away, or two for a word of five letters or more ("triage reprot": did
+ * you mean report?).
+ */
+static int unknown_command(const char *name)
+{
+	size_t best = (size_t)-1, len = strlen(name);
+	bool any = false;
+
+	fprintf(stderr, "triage: not a triage command: '");
+	text_put_safe(stderr, name);
+	fprintf(stderr, "'\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (edit_distance(name, commands[i].name) < best)
+			best = edit_distance(name, commands[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (len < 2 || best > (len >= 5 ? 2u : 1u) ||
+		    edit_distance(name, commands[i].name) != best)
+			continue;
+		fprintf(stderr, "%s %s", any ? "," : "did you mean", commands[i].name);
+		any = true;
+	}
+	if (any)
+		fputs("?\n", stderr);
+	fputs("see 'triage help'\n", stderr);
+	return EXIT_USAGE;
 }
 
 /*
@@ -75,10 +138,8 @@ static int help(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cmd = find_command(argv[2]);
-	if (!cmd) {
-		fprintf(stderr, "triage: not a triage command: '%s'\nsee 'triage help'\n", argv[2]);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(argv[2]);
 	return run(cmd, 2, (char *[]){ argv[2], help_arg, NULL });
 }
 
@@ -102,9 +163,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return run(find_command("version"), argc - 1, argv + 1);
 	cmd = find_command(argv[1]);
-	if (!cmd) {
-		fprintf(stderr, "triage: not a triage command: '%s'\nsee 'triage help'\n", argv[1]);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(argv[1]);
 	return run(cmd, argc - 1, argv + 1);
 }

@@ -58,12 +58,32 @@ int cmd_getopt_loop(const char *cmd, int argc, char **argv, const char *optstrin
 int cmd_no_operands(const char *cmd, int argc, char **argv);
 
 /*
+ * What an error was met on, for cmd_errno_status: a file or directory the
+ * user named (an input file, --root DIR), an output the command creates or
+ * writes, or the system itself (/proc, /sys, BPF, the kernel).
+ */
+enum cmd_fault_on { CMD_ON_INPUT, CMD_ON_OUTPUT, CMD_ON_SYSTEM };
+
+/*
+ * The exit status for a library error (-errno or errno) met on what: one
+ * table for every command (README's "Exit status"). A named file that is
+ * missing or not of its kind is a usage error (2); no permission, or the
+ * kernel lacking the thing, is 3; the rest, output failures included, 1.
+ */
+int cmd_errno_status(enum cmd_fault_on what, int err);
+
+/* CMD_ON_INPUT when root names a directory (the user's --root), else CMD_ON_SYSTEM. */
+enum cmd_fault_on cmd_root_fault(const char *root);
+
+/*
  * Flushes stdout and reports a write failure (full disk, EIO) instead of
  * exiting 0 with truncated output. Returns the status to exit with. main()
  * calls it after every command; a failure is reported once (the unwritten
  * rest is dropped), so an earlier call by a shell is harmless.
  */
 int cmd_finish_stdout(int status);
+/* The same report for a failure the command saw itself (errno err; 0 unknown). */
+int cmd_stdout_failed(int status, int err);
 
 /*
  * The task door tests ask for with TRIAGE_TASK_SOURCE=auto|proc|bpf (unset:

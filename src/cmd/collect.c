@@ -1,7 +1,7 @@
 /*
- * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
+ * triage collect [-i DURATION] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
  *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer SECONDS] [--buffer-size MB] [--once [--json]] [--root DIR]
+ *                [--buffer DURATION] [--buffer-size MB] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */
@@ -42,6 +42,17 @@ static bool graphite_ok(const char *s)
 	return colon && colon != s && !parse_uint(colon + 1, 1, 65535, &port);
 }
 
+/* A duration of whole seconds, 1 to max ("10", "10s", "1m"; not "1500ms"). */
+static int parse_whole_seconds(const char *s, unsigned max, unsigned *out)
+{
+	double d;
+
+	if (parse_duration(s, &d) || d < 1 || d > max || d != (double)(unsigned)d)
+		return -EINVAL;
+	*out = (unsigned)d;
+	return 0;
+}
+
 /* --group's words, in enum group_by's order. */
 static const char *const group_names[] = { "comm", "cgroup", "pid" };
 
@@ -67,8 +78,8 @@ static int parse_opt(int ch, void *ctx)
 
 	switch (ch) {
 	case 'i':
-		return parse_uint(optarg, 1, COLLECT_MAX_INTERVAL, &c->o.interval)
-			   ? bad("-i", optarg, "whole seconds, 1 to 3600")
+		return parse_whole_seconds(optarg, COLLECT_MAX_INTERVAL, &c->o.interval)
+			   ? bad("-i", optarg, "a duration in whole seconds up to 1h: 10, 10s, 1m")
 			   : -1;
 	case 'g':
 		c->o.graphite = optarg;
@@ -96,8 +107,9 @@ static int parse_opt(int ch, void *ctx)
 			   ? bad("-p", optarg, "PIDs separated by commas")
 			   : -1;
 	case 'b':
-		return parse_uint(optarg, 1, 7 * 86400, &c->o.buffer_seconds)
-			   ? bad("--buffer", optarg, "seconds, 1 to 604800")
+		return parse_whole_seconds(optarg, 7 * 86400, &c->o.buffer_seconds)
+			   ? bad("--buffer", optarg,
+				 "a duration in whole seconds up to 7d: 900, 15m")
 			   : -1;
 	case 'B':
 		return parse_uint(optarg, 1, 4096, &c->o.buffer_mb)
@@ -169,18 +181,23 @@ int cmd_collect(int argc, char **argv)
 		return status;
 	runloop_stop_init(&stop);
 	runloop_stop_arm(&stop);
-	signal(SIGPIPE, SIG_IGN); /* a peer that went away is an error return, not a death */
+	/* a peer that went away is an error return, not a death; --once has no
+	 * peer, and into a closed pipe it ends as pidstat | head does */
+	if (!c.o.once)
+		signal(SIGPIPE, SIG_IGN);
 	c.o.stop = &stop;
 	c.o.fd_budget = c.o.root ? 0 : cmd_fd_budget();
 	rc = collect_run(&c.o);
+	if (rc == -EIO && c.o.once && ferror(stdout))
+		return EXIT_OK; /* main says why stdout failed, once */
 	if (rc == -ENOENT || rc == -EACCES || rc == -EPERM) {
-		cmd_error("collect", "cannot read %s/proc: %s", c.o.root ? c.o.root : "",
+		cmd_error("collect", "cannot read '%s/proc': %s", c.o.root ? c.o.root : "",
 			  strerror(-rc));
-		return EXIT_NOSUPPORT;
+		return cmd_errno_status(cmd_root_fault(c.o.root), rc);
 	}
 	if (rc) {
 		cmd_error("collect", "%s", strerror(-rc));
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_SYSTEM, rc);
 	}
 	return EXIT_OK; /* main checks stdout (--once) */
 }

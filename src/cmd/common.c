@@ -7,7 +7,9 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "runloop/fdlimit.h"
@@ -110,18 +112,77 @@ int cmd_no_operands(const char *cmd, int argc, char **argv)
 	return -1;
 }
 
+/* Statuses by errno: input, output, system. Any errno not here is 1 everywhere. */
+static const struct {
+	int err;
+	unsigned char on[3]; /* by enum cmd_fault_on */
+} errno_statuses[] = {
+	{ ENOENT, { EXIT_USAGE, EXIT_RUNTIME, EXIT_NOSUPPORT } },
+	{ ENOTDIR, { EXIT_USAGE, EXIT_RUNTIME, EXIT_NOSUPPORT } },
+	{ EISDIR, { EXIT_USAGE, EXIT_RUNTIME, EXIT_RUNTIME } },
+	{ ELOOP, { EXIT_USAGE, EXIT_RUNTIME, EXIT_RUNTIME } },
+	{ ENAMETOOLONG, { EXIT_USAGE, EXIT_USAGE, EXIT_RUNTIME } },
+	{ EINVAL, { EXIT_USAGE, EXIT_RUNTIME, EXIT_RUNTIME } },	 /* not of its kind */
+	{ EPROTO, { EXIT_USAGE, EXIT_RUNTIME, EXIT_RUNTIME } },	 /* a format we do not read */
+	{ ENOEXEC, { EXIT_USAGE, EXIT_RUNTIME, EXIT_RUNTIME } }, /* not a capture, not a db */
+	{ EACCES, { EXIT_NOSUPPORT, EXIT_NOSUPPORT, EXIT_NOSUPPORT } },
+	{ EPERM, { EXIT_NOSUPPORT, EXIT_NOSUPPORT, EXIT_NOSUPPORT } },
+	{ EOPNOTSUPP, { EXIT_RUNTIME, EXIT_RUNTIME, EXIT_NOSUPPORT } },
+	{ ENOSYS, { EXIT_RUNTIME, EXIT_RUNTIME, EXIT_NOSUPPORT } },
+};
+
+int cmd_errno_status(enum cmd_fault_on what, int err)
+{
+	if (err < 0)
+		err = -err;
+	if (!err)
+		return EXIT_OK;
+	for (size_t i = 0; i < ARRAY_SIZE(errno_statuses); i++)
+		if (errno_statuses[i].err == err)
+			return errno_statuses[i].on[what];
+	return EXIT_RUNTIME;
+}
+
+enum cmd_fault_on cmd_root_fault(const char *root)
+{
+	return root && *root ? CMD_ON_INPUT : CMD_ON_SYSTEM;
+}
+
+/*
+ * Why stdout failed when the failure is older than this fflush (errno has
+ * moved on since): a pipe nobody reads reports POLLERR; a device or file
+ * says again on an empty write. 0 when nothing tells.
+ */
+static int stdout_fault(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st))
+		return errno;
+	if (S_ISFIFO(st.st_mode))
+		return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) ? EPIPE : 0;
+	return write(STDOUT_FILENO, "", 0) < 0 ? errno : 0;
+}
+
 int cmd_finish_stdout(int status)
 {
-	int err;
-
+	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
-	err = errno;
+	return cmd_stdout_failed(status, errno ? errno : stdout_fault());
+}
+
+int cmd_stdout_failed(int status, int err)
+{
 	__fpurge(stdout); /* what could not be written is gone: do not report it twice */
 	clearerr(stdout);
-	if (err == EPIPE)
+	if (err == EPIPE) /* as pidstat | head: the reader is done, nothing to say */
 		return status;
-	fprintf(stderr, "triage: write error on stdout: %s\n", strerror(err));
+	if (err)
+		fprintf(stderr, "triage: write error on stdout: %s\n", strerror(err));
+	else
+		fprintf(stderr, "triage: write error on stdout\n");
 	return status ? status : EXIT_RUNTIME;
 }
 

@@ -71,9 +71,7 @@ int cmd_doctor(int argc, char **argv)
 			    a.dump);
 		if (rc)
 			fprintf(stderr, "triage doctor: --dump-tasks: %s\n", strerror(-rc));
-		return rc == -EPERM || rc == -EOPNOTSUPP || rc == -EACCES ? EXIT_NOSUPPORT
-		       : rc						  ? EXIT_RUNTIME
-									  : EXIT_OK;
+		return cmd_errno_status(CMD_ON_SYSTEM, rc);
 	}
 	doctor_run(&r);
 	for (size_t i = 0; i < r.nprobes; i++)

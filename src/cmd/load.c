@@ -41,9 +41,9 @@ static int parse_positionals(int argc, char **argv, struct load_opts *o)
 	if (argc > 0 && !o->watch)
 		return cmd_usage_error("load", "INTERVAL and COUNT need --watch: '%s'", argv[0]);
 	if (argc > 0 &&
-	    (parse_seconds(argv[0], &o->w.interval_s) || o->w.interval_s > LOAD_MAX_INTERVAL))
+	    (parse_duration(argv[0], &o->w.interval_s) || o->w.interval_s > LOAD_MAX_INTERVAL))
 		return cmd_usage_error(
-		    "load", "bad INTERVAL (seconds, above 0, at most a day): '%s'", argv[0]);
+		    "load", "bad INTERVAL (a duration up to 1d: 5, 500ms, 10s, 1m): '%s'", argv[0]);
 	if (argc > 1 && parse_uint(argv[1], 1, 1000000000, &o->w.count))
 		return cmd_usage_error("load", "bad COUNT (1 or more): '%s'", argv[1]);
 	if (argc > 2)
@@ -123,11 +123,6 @@ static int parse_args(int argc, char **argv, struct load_opts *o)
 	return status ? status : -1;
 }
 
-static int errno_status(int err)
-{
-	return err == -ENOENT || err == -EACCES || err == -EPERM ? EXIT_NOSUPPORT : EXIT_RUNTIME;
-}
-
 static void say_door(void *ctx, const struct task_source *ts)
 {
 	cmd_say_door("load", ts);
@@ -145,7 +140,7 @@ static int run_once(const struct load_opts *o)
 	if (err) {
 		cmd_error("load", "cannot open root '%s': %s", o->root ? o->root : "/",
 			  strerror(-err));
-		return EXIT_RUNTIME;
+		return cmd_errno_status(cmd_root_fault(o->root), err);
 	}
 	if (o->verbose)
 		say_door(NULL, src.tasks);
@@ -156,7 +151,7 @@ static int run_once(const struct load_opts *o)
 	load_source_close(&src);
 	if (err) {
 		cmd_error("load", "cannot read the load average: %s", strerror(-err));
-		return errno_status(err);
+		return cmd_errno_status(CMD_ON_SYSTEM, err);
 	}
 	if (o->json) {
 		json_init(&w, stdout, o->pretty);
@@ -200,8 +195,12 @@ static int run_watch(struct load_opts *o)
 	setlinebuf(stdout);
 	err = load_watch_run(&o->w, emit, &e);
 	if (err) {
-		cmd_error("load", "--watch failed: %s", strerror(-err));
-		return errno_status(err);
+		if (o->root)
+			cmd_error("load", "--watch failed on root '%s': %s", o->root,
+				  strerror(-err));
+		else
+			cmd_error("load", "--watch failed: %s", strerror(-err));
+		return cmd_errno_status(cmd_root_fault(o->root), err);
 	}
 	return EXIT_OK;
 }

@@ -102,17 +102,19 @@ int cmd_plot(int argc, char **argv)
 	err = plot_load(a.db, a.max_points, &d, why, sizeof(why));
 	if (err == -EINVAL) {
 		cmd_error("plot", "'%s' is not a triage record (%s)", a.db, why);
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_INPUT, err);
 	}
 	if (err) {
 		cmd_error("plot", "cannot read '%s': %s", a.db, strerror(-err));
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_INPUT, err);
 	}
 	err = write_page(a.out, &d);
 	plot_doc_release(&d);
+	if (err == -EIO && !strcmp(a.out, "-") && ferror(stdout))
+		return EXIT_OK; /* main says why stdout failed, once */
 	if (err) {
 		cmd_error("plot", "cannot write '%s': %s", a.out, outfile_strerror(err));
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_OUTPUT, err);
 	}
 	return EXIT_OK;
 }

@@ -177,10 +177,15 @@ int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct
 	return 0;
 }
 
-int probe_cmd_failed(const char *probe, const char *stage, int err)
+int probe_cmd_failed(const char *probe, const struct probe_target *t, const char *stage, int err)
 {
 	if (err == -ESRCH && stage && !strcmp(stage, "watching the target")) {
-		cmd_error("probe", "%s: no such process", probe);
+		if (t && t->pid > 0)
+			cmd_error("probe", "%s: no such process: PID %d", probe, t->pid);
+		else if (t && t->comm[0])
+			cmd_error("probe", "%s: no such process: '%s'", probe, t->comm);
+		else
+			cmd_error("probe", "%s: no such process", probe);
 		return EXIT_RUNTIME;
 	}
 	return probe_report_failure(stderr, probe, stage ? stage : "running", err);

@@ -85,6 +85,6 @@ enum probe_cmd_finish_flags {
 int probe_cmd_finish(const char *probe, int argc, char **argv, int first, struct probe_opts *o,
 		     unsigned flags);
 /* Reports a failed run (stage and errno, plus what to do); returns the exit status. */
-int probe_cmd_failed(const char *probe, const char *stage, int err);
+int probe_cmd_failed(const char *probe, const struct probe_target *t, const char *stage, int err);
 
 #endif

@@ -171,7 +171,7 @@ static int stack_main(const struct sp_probe *p, int argc, char **argv)
 		stage = "writing the SVG file";
 	if (!err)
 		return EXIT_OK;
-	rc = probe_cmd_failed(p->name, stage, err);
+	rc = probe_cmd_failed(p->name, &o.base.target, stage, err);
 	explain_failure(p, &o, stage, err);
 	return rc;
 }

@@ -106,6 +106,6 @@ int probe_syscalls_main(int argc, char **argv)
 	if (opts.json)
 		json_finish(&out.json);
 	if (err)
-		return probe_cmd_failed(NAME, stage, err);
+		return probe_cmd_failed(NAME, &opts.target, stage, err);
 	return EXIT_OK;
 }

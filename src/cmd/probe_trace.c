@@ -110,6 +110,6 @@ int probe_trace_main(int argc, char **argv)
 	err = tr_run(&opts, nrs, n, &sink, &sum, &stage);
 	print_summary(&out, &sum);
 	if (err)
-		return probe_cmd_failed(NAME, stage, err);
+		return probe_cmd_failed(NAME, &opts.target, stage, err);
 	return EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /*
- * triage record -o FILE.db [-i SECONDS] [-d DURATION] [--max-size MB | --keep HOURS]
+ * triage record -o FILE.db [-i DURATION] [-d DURATION] [--max-size MB | --keep HOURS]
  * Keeps history in SQLite (src/record/, docs/record.md).
  */
 #include <errno.h>
@@ -22,39 +22,6 @@ static int bad(const char *what, const char *token)
 	return cmd_usage_error("record", "%s: '%s'", what, token);
 }
 
-/* "90", "90s", "10m", "2h", "1d" into seconds. */
-static int parse_duration(const char *s, double *out)
-{
-	size_t n = strlen(s);
-	char buf[32];
-	double mult = 1;
-
-	if (!n || n >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, n + 1);
-	switch (buf[n - 1]) {
-	case 'd':
-		mult = 86400;
-		buf[n - 1] = '\0';
-		break;
-	case 'h':
-		mult = 3600;
-		buf[n - 1] = '\0';
-		break;
-	case 'm':
-		mult = 60;
-		buf[n - 1] = '\0';
-		break;
-	case 's':
-		buf[n - 1] = '\0';
-		break;
-	}
-	if (parse_seconds(buf, out))
-		return -EINVAL;
-	*out *= mult;
-	return 0;
-}
-
 #define RECORD_MAX_PIDS 1024
 
 struct record_cli {
@@ -73,25 +40,27 @@ static int parse_opt(int ch, void *ctx)
 		o->path = optarg;
 		return -1;
 	case 'i':
-		if (parse_seconds(optarg, &o->interval) || o->interval < 0.01 ||
+		if (parse_duration(optarg, &o->interval) || o->interval < 0.01 ||
 		    o->interval > 86400)
-			return bad("bad -i (seconds, 0.01 to 86400)", optarg);
+			return bad("bad -i (a duration, 10ms to 1d: 1, 500ms, 10s, 1m)", optarg);
 		return -1;
 	case 'd':
 		if (parse_duration(optarg, &o->duration))
-			return bad("bad -d (seconds, or 30s, 10m, 2h, 1d)", optarg);
+			return bad("bad -d (a duration: 90, 30s, 10m, 2h, 1d)", optarg);
 		return -1;
 	case 'S':
 		if (parse_seconds(optarg, &o->max_size_mb) || o->max_size_mb < 0.1)
 			return bad("bad --max-size (megabytes, at least 0.1)", optarg);
 		return -1;
 	case 'K':
-		if (parse_seconds(optarg, &o->keep_hours))
-			return bad("bad --keep (hours)", optarg);
+		/* a bare number is hours, as it always was; 90m and 2d too */
+		if (parse_duration_in(optarg, 3600, &o->keep_hours))
+			return bad("bad --keep (hours, or a duration: 90m, 2d)", optarg);
+		o->keep_hours /= 3600;
 		return -1;
 	case 'W':
-		if (parse_seconds(optarg, &o->window))
-			return bad("bad --window (seconds)", optarg);
+		if (parse_duration(optarg, &o->window))
+			return bad("bad --window (a duration: 10, 30s, 1m)", optarg);
 		return -1;
 	case 'r':
 		o->root = optarg;
@@ -148,7 +117,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = { .interval = 1, .window = 10 };
 	pid_t pids[RECORD_MAX_PIDS];
-	struct record_error err;
+	struct record_error err = { .on = RECORD_FAULT_SYSTEM };
 	struct runloop_stop stop;
 	int status = parse_args(argc, argv, &o, pids), rc;
 	bool tty = isatty(STDERR_FILENO);
@@ -165,7 +134,10 @@ int cmd_record(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	if (rc) {
 		cmd_error("record", "%s", err.what[0] ? err.what : strerror(-rc));
-		return rc == -ENOENT && o.root ? EXIT_NOSUPPORT : EXIT_RUNTIME;
+		return cmd_errno_status(err.on == RECORD_FAULT_FILE   ? CMD_ON_OUTPUT
+					: err.on == RECORD_FAULT_ROOT ? CMD_ON_INPUT
+								      : CMD_ON_SYSTEM,
+					rc);
 	}
 	return EXIT_OK;
 }

@@ -210,7 +210,9 @@ static int replay_pidstat(const struct replay_cli *c, struct sqlite3 *db,
 	if (r.json)
 		json_finish(r.json);
 	fflush(stdout);
-	status = pidstat_write_failure(stderr, rc, r.err_errno);
+	/* not pidstat mode: a lost output is said as every command says it, status 1 */
+	status = rc == PIDSTAT_E_STDOUT ? cmd_stdout_failed(EXIT_OK, r.err_errno)
+					: pidstat_write_failure(stderr, rc, r.err_errno);
 	pidstat_run_release(&r);
 	pidstat_replay_close(rp);
 	pidstat_opts_release(&o);
@@ -296,7 +298,7 @@ int cmd_replay(int argc, char **argv)
 			   c.path);
 	if (rc) {
 		cmd_error("replay", "cannot open '%s': %s", c.path, strerror(-rc));
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_INPUT, rc);
 	}
 	rc = record_window_select(db, c.from, c.to, &w);
 	if (rc == -ENOENT) {

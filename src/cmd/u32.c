@@ -122,9 +122,11 @@ static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *
 			    "bad --bm-layout value (auto, linear, l3, l4, kmp): '%s'", val);
 		return 2;
 	} else if (strcmp(a, "--rules") == 0) {
-		if (u32_ruleset_load(rs, val, &o->kp, err, sizeof(err))) {
+		int lrc = u32_ruleset_load(rs, val, &o->kp, err, sizeof(err));
+
+		if (lrc) {
 			cmd_error("u32", "%s", err);
-			return -EXIT_USAGE;
+			return -cmd_errno_status(CMD_ON_INPUT, lrc);
 		}
 		return 2;
 	} else
@@ -276,9 +278,10 @@ static int run_capture(struct u32_run *run, struct test_output *out, const char 
 	struct u32_capture cap;
 	int rc;
 
-	if (u32_capture_open(&cap, path, err, sizeof(err))) {
+	rc = u32_capture_open(&cap, path, err, sizeof(err));
+	if (rc) {
 		cmd_error("u32", "%s: %s", path, err);
-		return EXIT_RUNTIME;
+		return cmd_errno_status(CMD_ON_INPUT, rc);
 	}
 	out->path = path;
 	rc = u32_ruleset_run(run, &cap, print_frame, out, err, sizeof(err));

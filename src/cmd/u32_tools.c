@@ -37,7 +37,7 @@ static int load_packet(const char *path, unsigned long n, uint8_t **buf, struct 
 
 	if (rc)
 		cmd_error("u32", "%s: %s", path, err);
-	return rc == -EIO || rc == -ENOMEM ? EXIT_RUNTIME : rc ? EXIT_USAGE : 0;
+	return rc == -ERANGE ? EXIT_USAGE : cmd_errno_status(CMD_ON_INPUT, rc);
 }
 
 struct explain_opts {
@@ -351,7 +351,8 @@ static int lint_report(const struct lint_input *in)
 	} else if (total == 0 && in->set.refused == 0) {
 		printf("no warnings\n");
 	}
-	return total || in->set.refused ? 1 : 0;
+	/* a rule that does not parse is the same mistake in every tool: 2 */
+	return in->set.refused ? EXIT_USAGE : total ? 1 : 0;
 }
 
 int u32_cmd_lint(int argc, char **argv)

@@ -39,6 +39,13 @@ static const char *num(char *buf, size_t n, double v, bool averaged)
 	return buf;
 }
 
+/*
+ * PSI cpu some avg10 at or above this (percent of the last 10 s in which
+ * some task waited for a CPU) is contention, whatever the runnable count
+ * says: a count averaged over a minute under the CPU count hides bursts.
+ */
+#define PSI_CPU_CONTENDED_PCT 10.0
+
 static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 {
 	char a[32], line[VERDICT_LINE_MAX];
@@ -60,13 +67,19 @@ static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 	else if (extra > -0.5)
 		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are fully busy", a, what,
 			 in->ncpu);
+	else if (in->have_psi_cpu && in->psi_cpu_some10 >= PSI_CPU_CONTENDED_PCT)
+		snprintf(line, sizeof(line),
+			 "%s %s on %d CPUs: fewer than the CPUs on average, yet some task waited "
+			 "for a CPU %.2f%% of the last 10 s (PSI cpu some avg10): the CPUs are "
+			 "contended in bursts",
+			 a, what, in->ncpu, in->psi_cpu_some10);
 	else
 		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are not saturated", a,
 			 what, in->ncpu);
 	if (cover < 0.95)
 		append(line, " (about %.1f runnable on average while sampled)",
 		       in->runnable / cover);
-	if (in->have_psi_cpu)
+	if (in->have_psi_cpu && !strstr(line, "PSI cpu"))
 		append(line, " (PSI cpu some avg10 %.2f%%)", in->psi_cpu_some10);
 	add_line(v, "%s.", line);
 }

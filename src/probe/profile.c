@@ -258,8 +258,8 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 	for (size_t i = 0; i < r->n; i++)
 		total += r->e[i].value;
 	sp_session_describe(s, o, who, sizeof(who));
-	fprintf(s->out, "On-CPU profile of %s: %" PRIu64 " samples at %u Hz over %.2f s (%s)\n",
-		who, total, o->freq, sp_session_seconds(s), s->end_reason);
+	fprintf(s->out, "On-CPU profile of %s: %" PRIu64 " sample%s at %u Hz over %.2f s (%s)\n",
+		who, total, total == 1 ? "" : "s", o->freq, sp_session_seconds(s), s->end_reason);
 	if (r->stack_errors || r->map_full)
 		fprintf(s->out, "lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n",
 			r->stack_errors, r->map_full);
@@ -280,8 +280,9 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			fprintf(s->out, "#%zu tid", i + 1);
 		else
 			fprintf(s->out, "#%zu pid %u tid", i + 1, r->e[i].pid);
-		fprintf(s->out, " %u (%s): %" PRIu64 " samples (%.1f%%)\n", r->e[i].tid, comm,
-			r->e[i].value, total ? 100.0 * r->e[i].value / total : 0.0);
+		fprintf(s->out, " %u (%s): %" PRIu64 " sample%s (%.1f%%)\n", r->e[i].tid, comm,
+			r->e[i].value, r->e[i].value == 1 ? "" : "s",
+			total ? 100.0 * r->e[i].value / total : 0.0);
 		stack_print_frames(s->out, &r->e[i]);
 	}
 	stack_gaps_print(s->out, g, "samples");

@@ -47,7 +47,7 @@ int probe_parse_comm(const char *arg, char comm[PROBE_COMM_LEN])
 
 int probe_parse_duration(const char *arg, double *seconds)
 {
-	int err = parse_seconds(arg, seconds);
+	int err = parse_duration(arg, seconds);
 
 	return err == -ERANGE ? -EINVAL : err;
 }
@@ -58,7 +58,7 @@ int probe_parse_interval(int argc, char **argv, int first, double *interval, uns
 	*count = 0;
 	if (first >= argc)
 		return 0;
-	if (parse_seconds(argv[first], interval))
+	if (parse_duration(argv[first], interval))
 		return -EINVAL;
 	if (first + 1 < argc && parse_uint(argv[first + 1], 1, UINT32_MAX, count))
 		return -EINVAL;

@@ -9,8 +9,10 @@
 
 /*
  * Argument kinds per syscall, spelled as in the kernel's SYSCALL_DEFINE:
- * d=fd, p=path, o=open flags, m=mode, a=AT_* flags, i=int, u=unsigned,
- * x=hex. Syscalls not listed are shown with six hex arguments.
+ * d=fd, p=path, o=open flags, m=mode, a=AT_* flags, i=int, l=long or
+ * loff_t, u=unsigned, x=hex. An int is read from the register's low 32
+ * bits, as strace prints it: the kernel may hand -1 zero-extended. Syscalls not listed are shown
+ * with six hex arguments.
  */
 static const struct {
 	const char *name, *args;
@@ -62,19 +64,19 @@ static const struct {
 	{ "acct", "p" },
 	{ "read", "dxu" },
 	{ "write", "dxu" },
-	{ "pread64", "dxui" },
-	{ "pwrite64", "dxui" },
+	{ "pread64", "dxul" },
+	{ "pwrite64", "dxul" },
 	{ "readv", "dxu" },
 	{ "writev", "dxu" },
 	{ "close", "d" },
 	{ "fstat", "dx" },
-	{ "lseek", "dii" },
+	{ "lseek", "dli" },
 	{ "dup", "d" },
 	{ "dup2", "dd" },
 	{ "dup3", "ddo" },
 	{ "fsync", "d" },
 	{ "fdatasync", "d" },
-	{ "ftruncate", "di" },
+	{ "ftruncate", "dl" },
 	{ "fchmod", "dm" },
 	{ "fchown", "dii" },
 	{ "fchdir", "d" },
@@ -135,6 +137,8 @@ static enum tr_kind kind_of(char c)
 		return TK_UINT;
 	case 'x':
 		return TK_HEX;
+	case 'l':
+		return TK_LONG;
 	default:
 		return TK_INT;
 	}
@@ -328,9 +332,12 @@ void tr_format_arg(char *buf, size_t len, enum tr_kind k, uint64_t v, const char
 	case TK_HEX:
 		snprintf(buf, len, "0x%llx", (unsigned long long)v);
 		return;
+	case TK_LONG:
+		snprintf(buf, len, "%lld", (long long)(int64_t)v);
+		return;
 	case TK_INT:
 	default:
-		snprintf(buf, len, "%lld", (long long)(int64_t)v);
+		snprintf(buf, len, "%d", (int)(int32_t)(uint32_t)v);
 		return;
 	}
 }

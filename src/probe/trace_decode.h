@@ -12,7 +12,8 @@
 #include <linux/types.h>
 
 enum tr_kind {
-	TK_INT,	    /* signed decimal */
+	TK_INT,	    /* a C int, signed decimal from the low 32 bits (wait4(-1, ...)) */
+	TK_LONG,    /* a long or loff_t, signed decimal from all 64 bits */
 	TK_UINT,    /* unsigned decimal (sizes, counts) */
 	TK_HEX,	    /* pointers and masks */
 	TK_FD,	    /* an fd: AT_FDCWD by name */

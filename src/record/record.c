@@ -786,8 +786,10 @@ static int open_all(struct recorder *r)
 	const struct record_opts *o = r->o;
 	int rc = procfs_open(&r->pf, o->root);
 
-	if (rc)
+	if (rc) {
+		r->err->on = o->root ? RECORD_FAULT_ROOT : RECORD_FAULT_SYSTEM;
 		return fail(r, rc, "cannot open root '%s': %s", o->root, strerror(-rc));
+	}
 	if (host_facts_load(&r->host, r->pf))
 		return fail(r, -EINVAL, "bad fixture meta in '%s'", o->root);
 	rc = runloop_clock_open(&r->clk, o->stop, r->pf, &r->host, &(struct timespec){ 0, 0 });
@@ -806,6 +808,8 @@ static int open_all(struct recorder *r)
 	if (rc)
 		return rc;
 	rc = record_db_open(&r->db, o->path, true);
+	if (rc)
+		r->err->on = RECORD_FAULT_FILE;
 	if (rc == -EPROTO)
 		return fail(r, rc, "'%s' is not a triage record file of schema version 1 to %d",
 			    o->path, RECORD_SCHEMA_VERSION);
@@ -848,6 +852,7 @@ int record_run(const struct record_opts *o, struct record_error *err)
 	int rc;
 
 	err->what[0] = '\0';
+	err->on = RECORD_FAULT_SYSTEM;
 	if (!r) {
 		snprintf(err->what, sizeof(err->what), "out of memory");
 		return -ENOMEM;

@@ -67,6 +67,8 @@ struct record_opts {
 /* What went wrong, for the shell's message. */
 struct record_error {
 	char what[256];
+	/* what failed, for the exit status: the system, --root, or the -o file */
+	enum record_fault { RECORD_FAULT_SYSTEM, RECORD_FAULT_ROOT, RECORD_FAULT_FILE } on;
 };
 
 /* Records until duration, a stop signal, or the end of a fixture's steps. */

@@ -354,8 +354,11 @@ int record_db_open(sqlite3 **out, const char *path, bool create)
 	if (!create && access(path, F_OK))
 		return -errno;
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		/* the system's reason (no such directory, read-only), not a guess */
+		int err = db ? sqlite3_system_errno(db) : 0;
+
 		sqlite3_close(db);
-		return -EACCES;
+		return err > 0 ? -err : -EACCES;
 	}
 	sqlite3_busy_timeout(db, 5000);
 	/* a file that is not SQLite fails its first read */

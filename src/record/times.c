@@ -1,4 +1,4 @@
-/* --from/--to times: ISO 8601, epoch seconds, or relative to now. */
+/* --from/--to times: ISO 8601, epoch seconds, or relative to now (a duration, util/parse.h). */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -8,44 +8,7 @@
 #include <time.h>
 
 #include "record/record.h"
-
-/* "1h30m", "10m", "45s", "2d": a sum of number+unit terms; 0 or -EINVAL. */
-static int parse_span(const char *s, double *out)
-{
-	double total = 0;
-
-	if (!*s)
-		return -EINVAL;
-	while (*s) {
-		char *end;
-		double v;
-
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		v = strtod(s, &end);
-		if (end == s)
-			return -EINVAL;
-		switch (*end) {
-		case 's':
-			break;
-		case 'm':
-			v *= 60;
-			break;
-		case 'h':
-			v *= 3600;
-			break;
-		case 'd':
-			v *= 86400;
-			break;
-		default:
-			return -EINVAL;
-		}
-		total += v;
-		s = end + 1;
-	}
-	*out = total;
-	return 0;
-}
+#include "util/parse.h"
 
 /* "+HH:MM", "+HHMM", "Z" or "" (local); the offset east of UTC in seconds. */
 static int parse_zone(const char *s, bool *local, long *off)
@@ -67,6 +30,16 @@ static int parse_zone(const char *s, bool *local, long *off)
 		return -EINVAL;
 	*off = (s[0] == '-' ? -1 : 1) * (h * 3600L + m * 60L);
 	return 0;
+}
+
+/* A span before now: a duration, or zero ("0s ago" is now). */
+static int parse_ago(const char *s, double *span)
+{
+	int err = parse_duration(s, span);
+
+	if (err == -ERANGE)
+		*span = 0;
+	return err == -EINVAL ? -EINVAL : 0;
 }
 
 /* The clock part "HH:MM[:SS[.frac]]" then the zone; *end past it. */
@@ -107,14 +80,16 @@ static int parse_absolute(const char *s, double now, double *out)
 	const char *rest;
 	bool local;
 	long off;
-	int n = 0;
+	int n = 0, year, mon, mday;
 
 	localtime_r(&t, &tm);
-	if (sscanf(s, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &n) == 3 && n == 10) {
-		tm.tm_year -= 1900;
-		tm.tm_mon -= 1;
-		if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31)
+	/* into locals: a failed match ("09:26" read as year 9) must leave today's date */
+	if (sscanf(s, "%4d-%2d-%2d%n", &year, &mon, &mday, &n) == 3 && n == 10) {
+		if (mon < 1 || mon > 12 || mday < 1 || mday > 31)
 			return -EINVAL;
+		tm.tm_year = year - 1900;
+		tm.tm_mon = mon - 1;
+		tm.tm_mday = mday;
 		s += 10;
 		if (!*s) {
 			tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
@@ -155,7 +130,7 @@ int record_parse_time(const char *s, double now, double *out)
 		return *end ? -EINVAL : 0;
 	}
 	if (s[0] == '-') {
-		if (parse_span(s + 1, &span))
+		if (parse_ago(s + 1, &span))
 			return -EINVAL;
 		*out = now - span;
 		return 0;
@@ -163,7 +138,7 @@ int record_parse_time(const char *s, double now, double *out)
 	if (len > 4 && len < sizeof(buf) && !strcmp(s + len - 4, " ago")) {
 		memcpy(buf, s, len - 4);
 		buf[len - 4] = '\0';
-		if (parse_span(buf, &span))
+		if (parse_ago(buf, &span))
 			return -EINVAL;
 		*out = now - span;
 		return 0;

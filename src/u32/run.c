@@ -263,8 +263,9 @@ int u32_packet_load(const char *path, unsigned long n, uint8_t **buf, struct u32
 	int rc;
 
 	*buf = NULL;
-	if (u32_capture_open(&cap, path, err, errlen))
-		return -EIO;
+	rc = u32_capture_open(&cap, path, err, errlen);
+	if (rc)
+		return rc;
 	while ((rc = u32_capture_next(&cap, &f, msg, sizeof(msg))) == 1 && ++k < n)
 		;
 	if (rc != 1) {

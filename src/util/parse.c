@@ -1,6 +1,8 @@
 #include "util/parse.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,80 @@ int parse_seconds(const char *s, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+/* "12", "0.5", ".5": digits with at most one point, no sign or exponent; *end past them. */
+static int scan_decimal(const char *s, double *v, const char **end)
+{
+	const char *p = s;
+	char buf[40];
+	size_t n;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.')
+		p++;
+	while (isdigit((unsigned char)*p))
+		p++;
+	n = (size_t)(p - s);
+	if (n == 0 || (n == 1 && *s == '.') || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*v = strtod(buf, NULL);
+	*end = p;
+	return 0;
+}
+
+/* The seconds in one of the duration units at s ("ms" before "m"), 0 if none; *len its length. */
+static double duration_unit(const char *s, size_t *len)
+{
+	static const struct {
+		const char *name;
+		double seconds;
+	} units[] = { { "ms", 0.001 }, { "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 } };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		*len = strlen(units[i].name);
+		if (!strncmp(s, units[i].name, *len))
+			return units[i].seconds;
+	}
+	return 0;
+}
+
+int parse_duration_in(const char *s, double bare_unit, double *out)
+{
+	double total = 0, v, unit;
+	const char *end, *start = s;
+	size_t len;
+
+	if (!s || !*s)
+		return -EINVAL;
+	while (*s) {
+		if (scan_decimal(s, &v, &end))
+			return -EINVAL;
+		unit = duration_unit(end, &len);
+		if (!unit) {
+			/* a bare number is the whole value, in the option's own unit */
+			if (*end || s != start)
+				return -EINVAL;
+			unit = bare_unit;
+			len = 0;
+		}
+		total += v * unit;
+		s = end + len;
+	}
+	if (!isfinite(total))
+		return -EINVAL;
+	if (total <= 0)
+		return -ERANGE;
+	*out = total;
+	return 0;
+}
+
+int parse_duration(const char *s, double *out)
+{
+	return parse_duration_in(s, 1, out);
 }
 
 int parse_pid_list(const char *s, pid_t *pids, size_t max, size_t *n)

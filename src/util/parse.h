@@ -20,6 +20,17 @@ int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out);
 int parse_seconds(const char *s, double *out);
 
 /*
+ * The one duration syntax of every option that takes one: a number with a
+ * unit, ms, s, m, h or d ("500ms", "10s", "1m", "1.5h"), or a sum of them
+ * ("1h30m"); a bare number ("10", "0.5") is in bare_unit seconds (1 for
+ * most options; 3600 for a count of hours). No sign, exponent or space.
+ * Returns 0, -EINVAL for anything else, -ERANGE for zero.
+ */
+int parse_duration_in(const char *s, double bare_unit, double *out);
+/* parse_duration_in(s, 1, out): a bare number is seconds. */
+int parse_duration(const char *s, double *out);
+
+/*
  * "PID,PID,..." (each 1 to 2^30) appended to pids[*n], at most max in all.
  * Returns 0, or -EINVAL for an empty list, a bad PID or too many.
  */

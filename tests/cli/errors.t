@@ -133,9 +133,9 @@ see 'triage pidstat --help'" ] || { echo "FAIL: pidstat link -p -5: status $rc: 
 [ "$(cat "$T/err")" = "triage pidstat: no such process: '999999999'" ] ||
 	{ echo "FAIL: pidstat -p 999999999 said: $(cat "$T/err")"; fail=1; }
 
-# u32 lint's refusal of a rule goes to stderr, stdout stays empty.
+# u32 lint's refusal of a rule goes to stderr, stdout stays empty; a rule that does not parse is 2, as in explain.
 "$TRIAGE" u32 lint '' >"$T/out" 2>"$T/err"; rc=$?
-[ $rc = 1 ] && [ ! -s "$T/out" ] && grep -q "^triage u32: lint: .*refuses" "$T/err" ||
+[ $rc = 2 ] && [ ! -s "$T/out" ] && grep -q "^triage u32: lint: .*refuses" "$T/err" ||
 	{ echo "FAIL: u32 lint '': status $rc, stdout '$(cat "$T/out")', stderr '$(cat "$T/err")'"; fail=1; }
 
 # An unknown command, and help for one.

@@ -29,7 +29,7 @@ expect_status 2 --budget 0 --watch
 expect_status 2 --budget 101 --watch
 expect_status 2 --top 0 --watch
 expect_status 0 --help
-expect_status 1 --root "$tmp/does-not-exist"
+expect_status 2 --root "$tmp/does-not-exist" # a missing --root is 2 in every command (README)
 mkdir "$tmp/empty"
 expect_status 3 --root "$tmp/empty"
 echo "ok: exit codes"

@@ -104,6 +104,32 @@ TEST(events_read_like_strace)
 	ASSERT_STREQ(buf, "exit_group(0) = ?");
 }
 
+/* Signed arguments as strace prints them (issue 25: wait4(4294967295, ...)). */
+TEST(signed_arguments_read_like_strace)
+{
+	struct tr_event e;
+	char buf[512];
+
+	make_event(&e, "wait4", 4321);
+	e.args[0] = 0xffffffffu; /* an int -1, zero-extended in the register */
+	e.args[1] = 0x7ffc1000;
+	tr_event_format(buf, sizeof(buf), &e);
+	ASSERT_STREQ(buf, "wait4(-1, 0x7ffc1000, 0x0, 0x0) = 4321");
+
+	make_event(&e, "kill", 0);
+	e.args[0] = (__u64)(int64_t)-4321; /* a process group, sign-extended */
+	e.args[1] = 15;
+	tr_event_format(buf, sizeof(buf), &e);
+	ASSERT_STREQ(buf, "kill(-4321, 15) = 0");
+
+	make_event(&e, "lseek", 0);
+	e.args[0] = 3;
+	e.args[1] = (__u64)(int64_t)-8589934592LL; /* a 64-bit offset: not cut to 32 bits */
+	e.args[2] = 2;
+	tr_event_format(buf, sizeof(buf), &e);
+	ASSERT_STREQ(buf, "lseek(3, -8589934592, 2) = 0");
+}
+
 TEST(string_spec_names_path_arguments)
 {
 	struct tr_sig s;
@@ -141,6 +167,7 @@ int main(void)
 	RUN(&st, open_flags_are_symbolic);
 	RUN(&st, strings_are_escaped_and_truncation_shown);
 	RUN(&st, events_read_like_strace);
+	RUN(&st, signed_arguments_read_like_strace);
 	RUN(&st, string_spec_names_path_arguments);
 	RUN(&st, syscall_lists_parse);
 	UNIT_MAIN_END(&st);

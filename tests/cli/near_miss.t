@@ -1,0 +1,33 @@
+#!/bin/bash
+# A mistyped command gets git's "did you mean": the nearest commands (one
+# edit, or two in a word of five letters or more; a swap of neighbours is
+# one edit), then the pointer to 'triage help'; exit 2. A word near nothing
+# gets no guess.
+. "$SRC/tests/lib.sh" cli-near-miss
+check() { # word, expected suggestion ("" for none)
+	local rc
+	"$TRIAGE" "$1" >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" = 2 ] || fail "'triage $1' exited $rc"
+	[ "$(head -1 "$work/err")" = "triage: not a triage command: '$1'" ] || fail "'$1': $(cat "$work/err")"
+	if [ -n "$2" ]; then
+		[ "$(sed -n 2p "$work/err")" = "did you mean $2?" ] || fail "'$1': $(cat "$work/err")"
+	else
+		! grep -q "did you mean" "$work/err" || fail "'$1' got a guess: $(cat "$work/err")"
+	fi
+	[ "$(tail -1 "$work/err")" = "see 'triage help'" ] || fail "'$1': no pointer: $(cat "$work/err")"
+	[ ! -s "$work/out" ] || fail "'$1' wrote to stdout"
+}
+check reprot report
+check rpeort report
+check repotr report
+check pidtsat pidstat
+check colect collect
+check lod load
+check prob probe
+check dcotor doctor
+check xyzzy ""
+check q ""
+"$TRIAGE" help reprot 2>"$work/err"
+grep -qx "did you mean report?" "$work/err" || fail "help reprot: $(cat "$work/err")"
+echo "ok: near-miss commands get a suggestion, others none"

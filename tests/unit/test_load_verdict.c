@@ -1,0 +1,75 @@
+/*
+ * The load verdict's CPU sentence never contradicts its own PSI figure
+ * (issue 25 row 9): "the CPUs are not saturated (PSI cpu some avg10
+ * 71.49%)" was printed by load --watch on a machine where tasks waited for
+ * a CPU most of the time.
+ */
+#include <string.h>
+
+#include "load/verdict.h"
+#include "unit.h"
+
+/* The verdict line that speaks of the CPUs, or "". */
+static const char *cpu_line(const struct verdict_input *in, struct load_verdict *v)
+{
+	load_verdict_build(in, v);
+	for (int i = 0; i < v->nlines; i++)
+		if (strstr(v->line[i], " on 2 CPUs:"))
+			return v->line[i];
+	return "";
+}
+
+TEST(psi_contention_is_not_called_unsaturated)
+{
+	struct verdict_input in = { .load1 = 1.2,
+				    .ncpu = 2,
+				    .runnable = 0.9,
+				    .averaged = true,
+				    .coverage = 1,
+				    .have_psi_cpu = true,
+				    .psi_cpu_some10 = 71.49 };
+	struct load_verdict v;
+	const char *l = cpu_line(&in, &v);
+
+	ASSERT_TRUE(strstr(l, "71.49%") != NULL);
+	ASSERT_TRUE(strstr(l, "not saturated") == NULL);
+	ASSERT_TRUE(strstr(l, "contended") != NULL);
+}
+
+TEST(quiet_psi_is_unsaturated)
+{
+	struct verdict_input in = { .load1 = 0.3,
+				    .ncpu = 2,
+				    .runnable = 0.2,
+				    .averaged = true,
+				    .coverage = 1,
+				    .have_psi_cpu = true,
+				    .psi_cpu_some10 = 0.4 };
+	struct load_verdict v;
+	const char *l = cpu_line(&in, &v);
+
+	ASSERT_TRUE(strstr(l, "not saturated") != NULL);
+	ASSERT_TRUE(strstr(l, "(PSI cpu some avg10 0.40%)") != NULL);
+}
+
+TEST(saturated_keeps_its_psi)
+{
+	struct verdict_input in = {
+		.load1 = 4, .ncpu = 2, .runnable = 4, .have_psi_cpu = true, .psi_cpu_some10 = 80
+	};
+	struct load_verdict v;
+	const char *l = cpu_line(&in, &v);
+
+	ASSERT_TRUE(strstr(l, "saturated, about 2.0 wait") != NULL);
+	ASSERT_TRUE(strstr(l, "(PSI cpu some avg10 80.00%)") != NULL);
+}
+
+int main(void)
+{
+	struct unit_state st = { 0 };
+
+	RUN(&st, psi_contention_is_not_called_unsaturated);
+	RUN(&st, quiet_psi_is_unsaturated);
+	RUN(&st, saturated_keeps_its_psi);
+	UNIT_MAIN_END(&st);
+}
