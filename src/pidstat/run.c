@@ -108,7 +108,8 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	compile_filters(r, o);
 	if (live_host(r)) {
 		struct task_work w = pidstat_work(o, pf, env->scans);
-		int err = task_source_open_for(&r->tasks, pf, false, env->door, TASK_WANT_ALL, 0, &w);
+		int err =
+		    task_source_open_for(&r->tasks, pf, false, env->door, TASK_WANT_ALL, 0, &w);
 
 		if (err)
 			return err;

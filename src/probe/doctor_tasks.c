@@ -31,8 +31,9 @@ void doctor_task_source_check(struct doc_report *r)
 	t1 = runloop_mono_s() * 1e3;
 	if (task_source_door(s) == TASK_DOOR_BPF)
 		doctor_check_add(r, "task_source", DOC_OK, NULL,
-			"bpf: %s, %zu threads in %.2f ms (pidstat, load, report, collect)",
-			task_source_why(s), set.len, t1 - t0);
+			"bpf: task iterator, %zu threads in %.2f ms (%s; pidstat, load, report, "
+			"collect)",
+			set.len, t1 - t0, task_source_why(s));
 	else
 		doctor_check_add(
 		    r, "task_source", DOC_WARN,
@@ -58,7 +59,8 @@ void doctor_task_door_check(struct doc_report *r)
 {
 	struct door_case cases[] = {
 		{ "pidstat -p PID 1 1", { .tasks = 1, .files = 2, .scans = 2 } },
-		{ "pidstat -p ALL 1 1", { .tasks = 1, .files = 2, .scans = 2 } }, /* every process */
+		{ "pidstat -p ALL 1 1",
+		  { .tasks = 1, .files = 2, .scans = 2 } }, /* every process */
 		{ "pidstat -u -w -r -d -t -p ALL 1 60", { .tasks = 0, .files = 4, .scans = 61 } },
 		{ "load", { .tasks = 0, .files = 1, .scans = 1 } },
 		{ "load --watch, report, record, collect", { .tasks = 0, .files = 4, .scans = 0 } },

@@ -247,8 +247,7 @@ static uint64_t proc_cost_ns(const struct task_work *w, size_t threads, unsigned
 	return (uint64_t)tasks * (w->files ? w->files : 1) * TASK_PROC_FILE_NS * scans;
 }
 
-enum task_door task_door_for_work(const struct task_work *w, size_t threads, char *why,
-				  size_t size)
+enum task_door task_door_for_work(const struct task_work *w, size_t threads, char *why, size_t size)
 {
 	unsigned scans = w->scans ? w->scans : 1;
 	uint64_t proc = proc_cost_ns(w, threads, scans);
@@ -259,9 +258,10 @@ enum task_door task_door_for_work(const struct task_work *w, size_t threads, cha
 	if (w->scans)
 		snprintf(why, size,
 			 "%zu task%s x %u file%s x %u scan%s: /proc ~%.1f ms, iterator ~%.1f ms",
-			 w->tasks ? w->tasks : threads, (w->tasks ? w->tasks : threads) == 1 ? "" : "s",
-			 w->files ? w->files : 1, w->files > 1 ? "s" : "", scans,
-			 scans == 1 ? "" : "s", (double)proc / 1e6, (double)bpf / 1e6);
+			 w->tasks ? w->tasks : threads,
+			 (w->tasks ? w->tasks : threads) == 1 ? "" : "s", w->files ? w->files : 1,
+			 w->files > 1 ? "s" : "", scans, scans == 1 ? "" : "s", (double)proc / 1e6,
+			 (double)bpf / 1e6);
 	else
 		snprintf(why, size, "open-ended, per scan: /proc ~%.2f ms, iterator ~%.2f ms",
 			 (double)proc / 1e6, (double)walk / 1e6);
