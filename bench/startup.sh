@@ -148,6 +148,15 @@ fi
 share=$(awk -v u="$rep10" -v k="$bpf_ns" 'BEGIN { printf "%.2f", (u + k / 1e6) / 10000 * 100 }')
 echo "| \`triage report -d 10\` with eBPF (process $rep10 ms + its programs in the kernel $(awk -v k="$bpf_ns" 'BEGIN { printf "%.1f", k / 1e6 }') ms) | — | $share % of one CPU | | ≤ 2 % | $(verdict "$share" "<=" 2) |" >>"$rows"
 
+# what each probe costs to load, attach and run for one second with nothing
+# asked of it (report's enrichment starts syscalls, offcpu, runq and profile)
+echo "bench: probes" >&2
+probe_cells=""
+for p in syscalls offcpu runq profile; do
+	probe_cells="$probe_cells \`$p\` $(cpu_ms "$TRIAGE" probe "$p" -d 1 --json) ms,"
+done
+echo "| \`triage probe P -d 1 --json\`, each probe's whole run (load, attach, 1 s, report):${probe_cells%,} | — | | | | |" >>"$rows"
+
 # time from start to the first event: a target calling getppid() every 5 ms
 echo "bench: time to first event" >&2
 python3 -c 'import os, time
