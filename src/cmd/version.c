@@ -30,8 +30,8 @@ static void print_version_json(void)
 	json_kv_bool(&w, "bpf", TRIAGE_HAVE_BPF);
 	json_kv_string(&w, "libbpf", bpf);
 	/* loaded at first use: named, not loaded, here */
-	json_kv_string(&w, "libpcap", dl_pcap_soname());
-	json_kv_string(&w, "libmicrohttpd", dl_mhd_soname());
+	json_kv_string(&w, "libpcap", util_pcap_soname());
+	json_kv_string(&w, "libmicrohttpd", util_mhd_soname());
 	json_end(&w);
 	json_finish(&w);
 }
@@ -56,6 +56,6 @@ int cmd_version(int argc, char **argv)
 	}
 	util_libbpf_version(bpf, sizeof(bpf));
 	printf("triage %s (bpf: %s, libbpf %s; at first use: %s, %s)\n", TRIAGE_VERSION,
-	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, dl_pcap_soname(), dl_mhd_soname());
+	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, util_pcap_soname(), util_mhd_soname());
 	return EXIT_OK;
 }

@@ -25,7 +25,7 @@ static struct dlib mhd_lib = {
 	.what = "serving HTTP (collect --listen)",
 };
 
-const char *dl_mhd_soname(void)
+const char *util_mhd_soname(void)
 {
 	return mhd_lib.soname;
 }

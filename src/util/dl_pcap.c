@@ -18,7 +18,7 @@ static struct dlib pcap_lib = {
 	.what = "reading pcap captures",
 };
 
-const char *dl_pcap_soname(void)
+const char *util_pcap_soname(void)
 {
 	return pcap_lib.soname;
 }

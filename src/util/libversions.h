@@ -12,8 +12,8 @@
  * The sonames loaded at first use (src/util/dl_*.c): `triage version`
  * names them without loading them (a version would cost the load).
  */
-const char *dl_pcap_soname(void);
-const char *dl_mhd_soname(void);
+const char *util_pcap_soname(void);
+const char *util_mhd_soname(void);
 /* "major.minor" of libbpf, or "none" in a build without BPF. */
 void util_libbpf_version(char *buf, size_t size);
 
