@@ -30,10 +30,11 @@ void doctor_task_source_check(struct doc_report *r)
 	err = task_source_scan(s, &set, 0);
 	t1 = runloop_mono_s() * 1e3;
 	if (task_source_door(s) == TASK_DOOR_BPF)
-		doctor_check_add(r, "task_source", DOC_OK, NULL,
-			"bpf: task iterator, %zu threads in %.2f ms (%s; pidstat, load, report, "
-			"collect)",
-			set.len, t1 - t0, task_source_why(s));
+		doctor_check_add(
+		    r, "task_source", DOC_OK, NULL,
+		    "bpf: task iterator, %zu threads in %.2f ms (%s; pidstat, load, report, "
+		    "collect)",
+		    set.len, t1 - t0, task_source_why(s));
 	else
 		doctor_check_add(
 		    r, "task_source", DOC_WARN,
