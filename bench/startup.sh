@@ -164,7 +164,8 @@ while True:
     os.getppid(); time.sleep(0.005)' &
 PY_T=$!
 bench_started "$PY_T"
-LIBC=$(ldd "$(command -v python3)" | awk '/libc\.so/ { print $3 }')
+LIBC=$( (ldconfig -p 2>/dev/null || true) | awk '/libc\.so\.6 / { print $NF; exit }')
+[ -n "$LIBC" ] || LIBC=/lib/x86_64-linux-gnu/libc.so.6
 # first_event_ms OUT CMD...: wall ms until CMD's first stdout line (median of 3)
 first_event_ms() {
 	local out=$1 i t0 p
