@@ -8,6 +8,10 @@ VMLINUX_COMMITTED := src/bpf/vmlinux/$(ARCH)/vmlinux.h
 
 ifeq ($(HAVE_BPF),1)
 BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/gen/%.skel.h,$(BPF_SRCS))
+# The task door also has a light skeleton (bpftool gen skeleton -L): its
+# loader runs in the kernel, so no process reads and parses the 5 MB
+# vmlinux BTF in user space (docs/performance.md, start-up).
+BPF_SKELS += $(OUTPUT)/gen/tasks.lskel.h
 LDLIBS += -lbpf -lelf -lz
 CFLAGS += -DTRIAGE_HAVE_BPF=1
 else
@@ -37,6 +41,10 @@ $(OUTPUT)/gen/%.bpf.o: src/bpf/%.bpf.c $(OUTPUT)/gen/vmlinux.h $(wildcard src/bp
 $(OUTPUT)/gen/%.skel.h: $(OUTPUT)/gen/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/gen/%.lskel.h: $(OUTPUT)/gen/%.bpf.o
+	$(call msg,LSKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton -L $< name $*_lbpf > $@
 
 # User-side probe code includes the skeletons.
 $(patsubst %.c,$(OUTPUT)/%.o,$(filter src/probe/%,$(CORE_SRCS))): $(BPF_SKELS)

@@ -113,33 +113,25 @@ static __always_inline void read_kthread_name(struct tasks_rec *r, struct task_s
 	}
 }
 
-/* Threads the active-only walk passed over (read before and after a walk). */
+/*
+ * One program serves both walks (one verification at load, not two): with
+ * active_only set (by the user side, before it creates the iterator fd)
+ * only the threads /proc shows as R or D get a record (what load needs);
+ * the others cost the walk alone. walked counts every thread passed.
+ */
+__u32 active_only = 0;
 __u64 walked = 0;
 
 static __always_inline int emit(struct bpf_iter__task *ctx, struct task_struct *t);
 
-SEC("iter/task")
-int dump_tasks(struct bpf_iter__task *ctx)
-{
-	struct task_struct *t = ctx->task;
-
-	return t ? emit(ctx, t) : 0;
-}
-
 /*
- * Only the threads /proc shows as R or D (what load needs): the others
- * cost the walk alone, no record. __task_state_index(): TASK_REPORT bits,
- * TASK_IDLE is I, RTLOCK_WAIT and FROZEN read as D.
+ * __task_state_index(): TASK_REPORT bits, TASK_IDLE is I, RTLOCK_WAIT and
+ * FROZEN read as D; the letter is fls(rep): 0 R, 1 S, 2 D, higher T t X Z P I.
  */
-SEC("iter/task")
-int dump_active(struct bpf_iter__task *ctx)
+static __always_inline bool running_or_blocked(struct task_struct *t)
 {
-	struct task_struct *t = ctx->task;
 	__u32 state, rep;
 
-	if (!t)
-		return 0;
-	walked++;
 	if (bpf_core_field_exists(t->__state))
 		state = t->__state;
 	else
@@ -149,8 +141,18 @@ int dump_active(struct bpf_iter__task *ctx)
 		rep = 0x80;
 	if (state & (0x1000 | 0x8000))
 		rep = 0x2;
-	/* the letter is fls(rep): 0 R, 1 S, 2 D, higher T t X Z P I */
-	if (rep != 0 && (rep < 0x2 || rep > 0x3))
+	return rep == 0 || (rep >= 0x2 && rep <= 0x3);
+}
+
+SEC("iter/task")
+int dump_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+
+	if (!t)
+		return 0;
+	walked++;
+	if (active_only && !running_or_blocked(t))
 		return 0;
 	return emit(ctx, t);
 }

@@ -135,7 +135,7 @@ static int run_once(const struct load_opts *o)
 	struct load_snapshot snap;
 	struct load_verdict v;
 	struct json_writer w;
-	int err = load_source_open(&src, o->root, o->w.door, 0);
+	int err = load_source_open(&src, o->root, o->w.door, 0, 1);
 
 	if (err) {
 		cmd_error("load", "cannot open root '%s': %s", o->root ? o->root : "/",

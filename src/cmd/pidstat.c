@@ -156,6 +156,7 @@ static int prepare_run(struct session *s)
 		.fd_budget = s->host.fixture ? 0 : cmd_fd_budget(),
 		.taskstats = !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"),
 		.json = &s->jw,
+		.scans = pidstat_opts_scans(&s->opts),
 	};
 
 	int err;

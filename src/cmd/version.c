@@ -29,7 +29,9 @@ static void print_version_json(void)
 	json_object_begin(&w);
 	json_kv_bool(&w, "bpf", TRIAGE_HAVE_BPF);
 	json_kv_string(&w, "libbpf", bpf);
-	json_kv_string(&w, "libpcap", util_libpcap_version());
+	/* loaded at first use: named, not loaded, here */
+	json_kv_string(&w, "libpcap", util_pcap_soname());
+	json_kv_string(&w, "libmicrohttpd", util_mhd_soname());
 	json_end(&w);
 	json_finish(&w);
 }
@@ -53,7 +55,7 @@ int cmd_version(int argc, char **argv)
 		return EXIT_OK;
 	}
 	util_libbpf_version(bpf, sizeof(bpf));
-	printf("triage %s (bpf: %s, libbpf %s; %s)\n", TRIAGE_VERSION,
-	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, util_libpcap_version());
+	printf("triage %s (bpf: %s, libbpf %s; at first use: %s, %s)\n", TRIAGE_VERSION,
+	       TRIAGE_HAVE_BPF ? "yes" : "no", bpf, util_pcap_soname(), util_mhd_soname());
 	return EXIT_OK;
 }

@@ -11,8 +11,11 @@
 #include "runloop/clock.h"
 #include "runloop/fdlimit.h"
 
-int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget)
+int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget,
+		     unsigned scans)
 {
+	/* load reads each thread's stat only, for its state and wait channel */
+	struct task_work w = { .tasks = 0, .files = 1, .scans = scans };
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -22,8 +25,8 @@ int load_source_open(struct load_source *s, const char *root, enum task_door doo
 	err = host_facts_load(&s->facts, s->pf);
 	if (!err) {
 		s->fixture = s->facts.fixture;
-		err = task_source_open(&s->tasks, s->pf, s->fixture, door, TASK_WANT_ACTIVE_ONLY,
-				       fd_budget);
+		err = task_source_open_for(&s->tasks, s->pf, s->fixture, door,
+					   TASK_WANT_ACTIVE_ONLY, fd_budget, &w);
 	}
 	if (err) {
 		procfs_close(s->pf);
@@ -212,7 +215,7 @@ int load_watch_run(const struct watch_opts *o, watch_emit_fn emit, void *ctx)
 	double now = 0;
 	int err;
 
-	err = load_source_open(&L.src, o->root, o->door, (long)fd_room());
+	err = load_source_open(&L.src, o->root, o->door, (long)fd_room(), 0);
 	if (err)
 		return err;
 	if (o->on_door)

@@ -28,7 +28,9 @@ struct load_source {
  * files the proc door may keep open for repeated scans). A fixture starts
  * before step1.
  */
-int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget);
+/* scans: how many the caller will take (1: a one-shot look), 0: open-ended (--watch). */
+int load_source_open(struct load_source *s, const char *root, enum task_door door, long fd_budget,
+		     unsigned scans);
 /* Fixture: makes step1 current (the clock moves on from there); 1 if there is none. */
 int load_source_first_step(struct load_source *s);
 void load_source_close(struct load_source *s);

@@ -339,3 +339,10 @@ void pidstat_opts_release(struct pidstat_opts *o)
 	o->pids = NULL;
 	o->npids = o->pids_cap = 0;
 }
+
+unsigned pidstat_opts_scans(const struct pidstat_opts *o)
+{
+	if (o->interval == 0)
+		return 1;
+	return o->count > 0 && o->count < 100000 ? (unsigned)o->count + 1 : 0;
+}

@@ -88,4 +88,7 @@ void pidstat_opts_release(struct pidstat_opts *opts);
 /* Appends pid to the -p list (-e adds its child so); 0 or -ENOMEM. */
 int pidstat_opts_add_pid(struct pidstat_opts *opts, pid_t pid);
 
+/* The samples a run of o takes: count + 1, one for "since boot"; 0 until interrupted. */
+unsigned pidstat_opts_scans(const struct pidstat_opts *o);
+
 #endif

@@ -125,6 +125,7 @@ struct pidstat_env {
 	long fd_budget;		   /* fds the run may keep open across samples */
 	bool taskstats;		   /* may try the taskstats netlink interface */
 	enum task_door door;	   /* the task door: AUTO but in tests */
+	unsigned scans;		   /* samples ahead (pidstat_opts_scans()); 0: open-ended */
 	struct json_writer *json;  /* the writer -o JSON initialises and uses */
 };
 

@@ -1,5 +1,6 @@
 /* Setting up and tearing down a run's state from options and environment. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,56 @@ static bool live_host(const struct pidstat_run *r)
 	return !r->host->fixture && (!root || !strcmp(root, "/"));
 }
 
+/* /proc files the proc door reads per task for o's activities. */
+static unsigned files_per_task(const struct pidstat_opts *o)
+{
+	unsigned act = o->act;
+
+	return 1 + !!(act & ACT_CPU) + !!(act & (ACT_CTXSW | ACT_STACK)) + !!(act & ACT_IO);
+}
+
+/* The listed processes' threads (-t), from their stat; a few stand for many. */
+static size_t listed_tasks(const struct pidstat_opts *o, const struct procfs *pf)
+{
+	size_t n = o->npids < 64 ? o->npids : 64, tasks = 0;
+
+	if (!o->threads)
+		return o->npids;
+	for (size_t i = 0; i < n; i++) {
+		char path[32], buf[1024];
+		struct pid_stat st;
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "%d/stat", (int)o->pids[i]);
+		len = procfs_read(pf, path, buf, sizeof(buf));
+		tasks += len > 0 && !pid_stat_parse(buf, (size_t)len, &st) && st.num_threads > 0
+			     ? (size_t)st.num_threads
+			     : 1;
+	}
+	return n ? tasks * o->npids / n : 0;
+}
+
+/*
+ * The work ahead for the door choice: every process (or thread, -t) of
+ * the machine, or the listed ones, for the samples the options ask.
+ */
+static struct task_work pidstat_work(const struct pidstat_opts *o, const struct procfs *pf,
+				     unsigned scans)
+{
+	struct task_work w = { .files = files_per_task(o), .scans = scans };
+	struct id_list pids = { 0 };
+
+	if (o->pid_given && !o->all_pids) {
+		w.tasks = listed_tasks(o, pf);
+		if (!w.tasks)
+			w.tasks = 1;
+	} else if (!o->threads && !procfs_list_pids(pf, &pids)) {
+		w.tasks = pids.len ? pids.len : 1;
+	}
+	id_list_release(&pids);
+	return w;
+}
+
 int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct procfs *pf,
 		     const struct host_facts *h, const struct pidstat_env *env)
 {
@@ -56,7 +107,9 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	}
 	compile_filters(r, o);
 	if (live_host(r)) {
-		int err = task_source_open(&r->tasks, pf, false, env->door, TASK_WANT_ALL, 0);
+		struct task_work w = pidstat_work(o, pf, env->scans);
+		int err =
+		    task_source_open_for(&r->tasks, pf, false, env->door, TASK_WANT_ALL, 0, &w);
 
 		if (err)
 			return err;

@@ -346,6 +346,7 @@ void doctor_run(struct doc_report *r)
 	doctor_bpf_checks(r);
 	doctor_bpf_probes(r);
 	doctor_task_source_check(r);
+	doctor_task_door_check(r);
 }
 
 static const char *status_name(enum doc_status s)

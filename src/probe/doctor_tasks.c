@@ -32,8 +32,9 @@ void doctor_task_source_check(struct doc_report *r)
 	if (task_source_door(s) == TASK_DOOR_BPF)
 		doctor_check_add(
 		    r, "task_source", DOC_OK, NULL,
-		    "bpf: task iterator, %zu threads in %.2f ms (pidstat, load, report, collect)",
-		    set.len, t1 - t0);
+		    "bpf: task iterator, %zu threads in %.2f ms (%s; pidstat, load, report, "
+		    "collect)",
+		    set.len, t1 - t0, task_source_why(s));
 	else
 		doctor_check_add(
 		    r, "task_source", DOC_WARN,
@@ -43,6 +44,49 @@ void doctor_task_source_check(struct doc_report *r)
 	task_set_release(&set);
 	task_source_close(s);
 	procfs_close(pf);
+}
+
+/* One command's work, as its core describes it to task_source_open_for(). */
+struct door_case {
+	const char *cmd;
+	struct task_work w;
+};
+
+/*
+ * Which door AUTO takes for the commands people type, on this machine's
+ * thread count now (the cost model of src/procfs/tasksrc.h).
+ */
+void doctor_task_door_check(struct doc_report *r)
+{
+	struct door_case cases[] = {
+		{ "pidstat -p PID 1 1", { .tasks = 1, .files = 2, .scans = 2 } },
+		{ "pidstat -p ALL 1 1",
+		  { .tasks = 1, .files = 2, .scans = 2 } }, /* every process */
+		{ "pidstat -u -w -r -d -t -p ALL 1 60", { .tasks = 0, .files = 4, .scans = 61 } },
+		{ "load", { .tasks = 0, .files = 1, .scans = 1 } },
+		{ "load --watch, report, record, collect", { .tasks = 0, .files = 4, .scans = 0 } },
+	};
+	struct id_list pids = { 0 };
+	struct procfs *pf;
+	char line[512], why[160];
+	size_t threads, off = 0;
+
+	if (procfs_open(&pf, "/"))
+		return;
+	threads = task_machine_threads(pf);
+	if (!procfs_list_pids(pf, &pids) && pids.len)
+		cases[1].w.tasks = pids.len;
+	id_list_release(&pids);
+	procfs_close(pf);
+	line[0] = '\0';
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]) && off < sizeof(line); i++) {
+		enum task_door d = task_door_for_work(&cases[i].w, threads, why, sizeof(why));
+		int n = snprintf(line + off, sizeof(line) - off, "%s%s: %s", i ? "; " : "",
+				 cases[i].cmd, task_door_name(d));
+
+		off += n > 0 ? (size_t)n : 0;
+	}
+	doctor_check_add(r, "task_door", DOC_OK, NULL, "auto at %zu threads: %s", threads, line);
 }
 
 /* comm with anything but printable ASCII (and space, '=', '\\') as \xHH */

@@ -12,6 +12,8 @@
 
 /* Adds the "task_source" check: the door an automatic choice takes here. */
 void doctor_task_source_check(struct doc_report *r);
+/* Which door the automatic choice takes for the common commands, at this thread count. */
+void doctor_task_door_check(struct doc_report *r);
 
 /*
  * Writes every thread through each door of doors (a comma-separated list

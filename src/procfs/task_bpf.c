@@ -10,12 +10,30 @@
 #if TRIAGE_HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <string.h>
 
+/* bpftool's generated light skeleton does arithmetic on void * */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpointer-arith"
+#include "tasks.lskel.h"
+#pragma GCC diagnostic pop
 #include "tasks.skel.h"
 
+/*
+ * Two ways in, the same program. The light skeleton first: its loader
+ * program does the CO-RE relocations and finds the iterator's attach
+ * target in the kernel, so nothing here reads the 5 MB vmlinux BTF
+ * (libbpf's loader reads and parses all of it for an iterator program,
+ * even with a minimal btf_custom_path: docs/performance.md). Kernels
+ * without in-kernel CO-RE (before 5.17) refuse that loader: then libbpf's.
+ */
 struct task_bpf {
+	struct tasks_lbpf *light;
 	struct tasks_bpf *skel;
-	struct bpf_link *link, *active;
+	struct bpf_link *link;
+	int link_fd;
+	volatile __u32 *active_only;
+	volatile __u64 *walked;
 	char *buf;
 	size_t cap;
 };
@@ -25,30 +43,67 @@ static int print_nothing(enum libbpf_print_level level, const char *fmt, va_list
 	return 0;
 }
 
+static int open_light(struct task_bpf *b)
+{
+	int fd;
+
+	b->light = tasks_lbpf__open_and_load();
+	if (!b->light)
+		return errno ? -errno : -EINVAL;
+	fd = tasks_lbpf__dump_tasks__attach(b->light);
+	if (fd <= 0)
+		return fd < 0 ? fd : -EINVAL;
+	b->link_fd = fd;
+	b->active_only = &b->light->bss->active_only;
+	b->walked = &b->light->bss->walked;
+	return 0;
+}
+
+static int open_libbpf(struct task_bpf *b)
+{
+	libbpf_print_fn_t old = libbpf_set_print(print_nothing);
+	int err = 0;
+
+	b->skel = tasks_bpf__open_and_load();
+	if (!b->skel)
+		err = errno ? -errno : -EINVAL;
+	if (!err && !(b->link = bpf_program__attach_iter(b->skel->progs.dump_tasks, NULL)))
+		err = errno ? -errno : -EINVAL;
+	libbpf_set_print(old);
+	if (err)
+		return err;
+	b->link_fd = bpf_link__fd(b->link);
+	b->active_only = &b->skel->bss->active_only;
+	b->walked = &b->skel->bss->walked;
+	return 0;
+}
+
+static void close_kernel_side(struct task_bpf *b)
+{
+	tasks_lbpf__destroy(b->light);
+	bpf_link__destroy(b->link);
+	tasks_bpf__destroy(b->skel);
+	b->light = NULL;
+	b->skel = NULL;
+	b->link = NULL;
+}
+
 int task_bpf_open(struct task_bpf **out)
 {
 	struct task_bpf *b = calloc(1, sizeof(*b));
-	libbpf_print_fn_t old;
-	int err = 0;
+	int err;
 
 	*out = NULL;
 	if (!b)
 		return -ENOMEM;
-	/* a failed load is an answer (the proc door), not a message */
-	old = libbpf_set_print(print_nothing);
-	b->skel = tasks_bpf__open();
-	if (!b->skel)
-		err = errno ? -errno : -EINVAL;
-	if (!err)
-		err = tasks_bpf__load(b->skel);
-	if (!err) {
-		b->link = bpf_program__attach_iter(b->skel->progs.dump_tasks, NULL);
-		if (b->link)
-			b->active = bpf_program__attach_iter(b->skel->progs.dump_active, NULL);
-		if (!b->link || !b->active)
-			err = errno ? -errno : -EINVAL;
+	/* a failed load is an answer (the next way, or the proc door), not a message */
+	errno = 0;
+	err = open_light(b);
+	if (err) {
+		close_kernel_side(b);
+		errno = 0;
+		err = open_libbpf(b);
 	}
-	libbpf_set_print(old);
 	if (err) {
 		task_bpf_close(b);
 		return err < 0 ? err : -EINVAL;
@@ -57,13 +112,16 @@ int task_bpf_open(struct task_bpf **out)
 	return 0;
 }
 
+const char *task_bpf_loader(const struct task_bpf *b)
+{
+	return b->light ? "light skeleton" : "libbpf";
+}
+
 void task_bpf_close(struct task_bpf *b)
 {
 	if (!b)
 		return;
-	bpf_link__destroy(b->active);
-	bpf_link__destroy(b->link);
-	tasks_bpf__destroy(b->skel);
+	close_kernel_side(b);
 	free(b->buf);
 	free(b);
 }
@@ -71,12 +129,13 @@ void task_bpf_close(struct task_bpf *b)
 int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
 		  size_t *walked)
 {
-	uint64_t walked0 = b->skel->bss->walked;
-	int fd = bpf_iter_create(bpf_link__fd(active_only ? b->active : b->link));
+	uint64_t walked0 = *b->walked;
 	size_t len = 0;
 	ssize_t got;
-	int err = 0;
+	int err = 0, fd;
 
+	*b->active_only = active_only;
+	fd = bpf_iter_create(b->link_fd);
 	if (fd < 0)
 		return fd;
 	for (;;) {
@@ -105,7 +164,7 @@ int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs,
 		return err;
 	*recs = (struct tasks_rec *)(void *)b->buf;
 	*n = len / sizeof(struct tasks_rec);
-	*walked = active_only ? (size_t)(b->skel->bss->walked - walked0) : *n;
+	*walked = (size_t)(*b->walked - walked0);
 	return 0;
 }
 
@@ -129,5 +188,10 @@ int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs,
 		  size_t *walked)
 {
 	return -EOPNOTSUPP;
+}
+
+const char *task_bpf_loader(const struct task_bpf *b)
+{
+	return "none";
 }
 #endif

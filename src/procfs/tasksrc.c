@@ -189,7 +189,7 @@ struct task_source {
 	enum task_door door;
 	unsigned want;
 	uint64_t page_size;
-	char why[128];
+	char why[224];
 	struct task_bpf *bpf;
 	struct task_stat_cache cache;
 	struct prev_times *prev, *next; /* by tid, as the iterator walks */
@@ -240,8 +240,48 @@ static int check_same_view(struct task_source *s)
 	return -EXDEV;
 }
 
-int task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
-		     enum task_door door, unsigned want, long fd_budget)
+static uint64_t proc_cost_ns(const struct task_work *w, size_t threads, unsigned scans)
+{
+	size_t tasks = w->tasks ? w->tasks : threads;
+
+	return (uint64_t)tasks * (w->files ? w->files : 1) * TASK_PROC_FILE_NS * scans;
+}
+
+enum task_door task_door_for_work(const struct task_work *w, size_t threads, char *why, size_t size)
+{
+	unsigned scans = w->scans ? w->scans : 1;
+	uint64_t proc = proc_cost_ns(w, threads, scans);
+	uint64_t walk = (uint64_t)threads * TASK_BPF_THREAD_NS * scans;
+	uint64_t bpf = walk + (w->scans ? TASK_BPF_OPEN_NS : 0);
+	enum task_door d = bpf < proc ? TASK_DOOR_BPF : TASK_DOOR_PROC;
+
+	if (w->scans)
+		snprintf(why, size,
+			 "%zu task%s x %u file%s x %u scan%s: /proc ~%.1f ms, iterator ~%.1f ms",
+			 w->tasks ? w->tasks : threads,
+			 (w->tasks ? w->tasks : threads) == 1 ? "" : "s", w->files ? w->files : 1,
+			 w->files > 1 ? "s" : "", scans, scans == 1 ? "" : "s", (double)proc / 1e6,
+			 (double)bpf / 1e6);
+	else
+		snprintf(why, size, "open-ended, per scan: /proc ~%.2f ms, iterator ~%.2f ms",
+			 (double)proc / 1e6, (double)walk / 1e6);
+	return d;
+}
+
+size_t task_machine_threads(const struct procfs *pf)
+{
+	char buf[128];
+	struct loadavg la;
+	ssize_t n = procfs_read(pf, "loadavg", buf, sizeof(buf));
+
+	if (n <= 0 || loadavg_parse(buf, (size_t)n, &la))
+		return 0;
+	return la.total;
+}
+
+int task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
+			 enum task_door door, unsigned want, long fd_budget,
+			 const struct task_work *work)
 {
 	struct task_source *s = calloc(1, sizeof(*s));
 	int err = 0;
@@ -259,13 +299,21 @@ int task_source_open(struct task_source **out, const struct procfs *pf, bool fix
 		snprintf(s->why, sizeof(s->why), "asked for");
 	} else if (fixture) {
 		snprintf(s->why, sizeof(s->why), "fixture root");
+	} else if (door == TASK_DOOR_AUTO && work &&
+		   task_door_for_work(work, task_machine_threads(pf), s->why, sizeof(s->why)) ==
+		       TASK_DOOR_PROC) {
+		/* why holds the estimate that chose /proc */
 	} else {
+		char chose[sizeof(s->why)];
+
+		snprintf(chose, sizeof(chose), "%s", door == TASK_DOOR_AUTO && work ? s->why : "");
 		err = open_bpf(s);
 		if (!err)
 			err = check_same_view(s);
 		if (!err) {
 			s->door = TASK_DOOR_BPF;
-			snprintf(s->why, sizeof(s->why), "BPF task iterator");
+			snprintf(s->why, sizeof(s->why), "BPF task iterator, %s%s%.180s",
+				 task_bpf_loader(s->bpf), chose[0] ? "; " : "", chose);
 		}
 		if (err && door == TASK_DOOR_AUTO)
 			err = 0; /* the proc door, with why saying why not bpf */
@@ -281,6 +329,12 @@ int task_source_open(struct task_source **out, const struct procfs *pf, bool fix
 	}
 	*out = s;
 	return 0;
+}
+
+int task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
+		     enum task_door door, unsigned want, long fd_budget)
+{
+	return task_source_open_for(out, pf, fixture, door, want, fd_budget, NULL);
 }
 
 void task_source_close(struct task_source *s)

@@ -123,6 +123,42 @@ struct task_source;
  */
 int task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
 		     enum task_door door, unsigned want, long fd_budget);
+/*
+ * The work ahead, for AUTO to choose the cheaper door: the iterator has a
+ * fixed price (loading and verifying its program, one walk to check the
+ * pid namespace) and then costs little per thread; /proc costs nothing to
+ * open and a file read per task it is asked for. One PID or a short run
+ * goes through /proc; many threads over many scans through the iterator.
+ */
+struct task_work {
+	size_t tasks;	/* tasks the proc door would read per scan; 0: every thread */
+	unsigned files; /* files it reads per task (stat, status, io...), at least 1 */
+	unsigned scans; /* scans ahead; 0: open-ended (until interrupted) */
+};
+
+/* The cost model's figures, measured on a 2-vCPU PVM guest (docs/performance.md). */
+#define TASK_BPF_OPEN_NS 12000000ull /* light skeleton load + attach + the check walk */
+#define TASK_BPF_THREAD_NS 1000ull   /* per thread on the machine, per scan */
+#define TASK_PROC_FILE_NS 15000ull   /* per /proc file read, per task, per scan */
+
+/*
+ * Pure: the door that costs less CPU for w on a machine running threads
+ * threads (open-ended work: the cheaper per scan, as the fixed price is
+ * paid back); why gets the estimate, e.g. "1 task x 2 files x 2 scans:
+ * /proc ~0.1 ms, iterator ~12.0 ms".
+ */
+enum task_door task_door_for_work(const struct task_work *w, size_t threads, char *why,
+				  size_t size);
+/* Threads on the machine now (/proc/loadavg's fourth field), or 0. */
+size_t task_machine_threads(const struct procfs *pf);
+
+/*
+ * task_source_open() with the work ahead: door AUTO on the live host takes
+ * task_door_for_work()'s answer (work NULL: the iterator whenever it loads).
+ */
+int task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
+			 enum task_door door, unsigned want, long fd_budget,
+			 const struct task_work *work);
 void task_source_close(struct task_source *s);
 /* The door in use, and why (e.g. "fixture root", "BPF: Operation not permitted"). */
 enum task_door task_source_door(const struct task_source *s);

@@ -133,6 +133,36 @@ TEST(live_both_doors_find_this_thread)
 	ASSERT_EQ(find_self(TASK_DOOR_PROC, TASK_WANT_ACTIVE_ONLY, &p), 0);
 }
 
+/*
+ * The door choice's policy (issue 24): one PID or a short run through
+ * /proc, many threads over many scans through the iterator; an open-ended
+ * run takes the cheaper per scan. Each case is chosen far from the
+ * break-even point, so the policy, not the constants' last digit, decides.
+ */
+TEST(door_for_work)
+{
+	char why[160];
+	struct task_work one_pid = { .tasks = 1, .files = 2, .scans = 2 };
+	struct task_work all_threads_long = { .tasks = 0, .files = 4, .scans = 60 };
+	struct task_work load_once_small = { .tasks = 0, .files = 1, .scans = 1 };
+	struct task_work watch = { .tasks = 0, .files = 1, .scans = 0 };
+	struct task_work watch_one_pid = { .tasks = 1, .files = 1, .scans = 0 };
+
+	ASSERT_EQ(task_door_for_work(&one_pid, 2000, why, sizeof(why)), TASK_DOOR_PROC);
+	ASSERT_TRUE(strstr(why, "1 task x 2 files x 2 scans") != NULL);
+	ASSERT_EQ(task_door_for_work(&one_pid, 50000, why, sizeof(why)), TASK_DOOR_PROC);
+	ASSERT_EQ(task_door_for_work(&all_threads_long, 2000, why, sizeof(why)), TASK_DOOR_BPF);
+	ASSERT_TRUE(strstr(why, "2000 tasks x 4 files x 60 scans") != NULL);
+	ASSERT_EQ(task_door_for_work(&load_once_small, 200, why, sizeof(why)), TASK_DOOR_PROC);
+	ASSERT_EQ(task_door_for_work(&load_once_small, 50000, why, sizeof(why)), TASK_DOOR_BPF);
+	ASSERT_EQ(task_door_for_work(&watch, 200, why, sizeof(why)), TASK_DOOR_BPF);
+	ASSERT_TRUE(strstr(why, "open-ended") != NULL);
+	ASSERT_EQ(task_door_for_work(&watch_one_pid, 20000, why, sizeof(why)), TASK_DOOR_PROC);
+	/* the estimate never overflows the buffer it is given */
+	ASSERT_EQ(task_door_for_work(&all_threads_long, 2000, why, 8), TASK_DOOR_BPF);
+	ASSERT_EQ(strlen(why), 7);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -140,6 +170,7 @@ int main(void)
 	RUN(&st, cputime_adjust_kernel_rules);
 	RUN(&st, state_letters);
 	RUN(&st, door_names);
+	RUN(&st, door_for_work);
 	RUN(&st, live_both_doors_find_this_thread);
 	UNIT_MAIN_END(&st);
 }

@@ -1,0 +1,48 @@
+# Start-up (issue 24): the commands that serve no HTTP and read no capture
+# load neither libmicrohttpd (and its GnuTLS, nettle, gmp, p11-kit) nor
+# libpcap (and its D-Bus, libsystemd, gcrypt). The oracle is the dynamic
+# loader itself: LD_DEBUG=libs names every library it initialises. Then
+# u32, which reads a capture, does load libpcap (the shim's first use).
+set -u
+fail=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+FORBIDDEN='microhttpd|gnutls|nettle|hogweed|gmp|p11-kit|pcap|dbus|systemd|gcrypt'
+
+# libs CMD...: the libraries the loader initialised for one run of triage CMD
+libs() {
+	LD_DEBUG=libs "$TRIAGE" "$@" >/dev/null 2>"$T/ld"
+	sed -n 's/.*calling init: //p' "$T/ld" | sort -u
+}
+
+probe_out=$(LD_DEBUG=libs "$TRIAGE" version 2>&1 >/dev/null | grep -c 'calling init')
+[ "$probe_out" -gt 0 ] || { echo "LD_DEBUG=libs says nothing here (static or secure-exec binary)"; exit 77; }
+
+for c in "version" "version --json" "pidstat -p $$" "pidstat -u -w -p $$ 1 1" "load" \
+	"report -d 1 --no-bpf --json"; do
+	# shellcheck disable=SC2086
+	got=$(libs $c | grep -E "$FORBIDDEN")
+	if [ -n "$got" ]; then
+		echo "FAIL: triage $c loads $(echo "$got" | xargs -n1 basename | tr '\n' ' ')"
+		fail=1
+	fi
+done
+
+# a capture read by u32 loads libpcap at first use, and works: one
+# Ethernet + IPv4 packet (pcap, microseconds, DLT_EN10MB)
+python3 - "$T/one.pcap" <<'PY'
+import struct, sys
+ip = bytes.fromhex("450000140000000040060000c0a80001c0a80002")
+frame = bytes(12) + b"\x08\x00" + ip
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    f.write(struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame)
+PY
+LD_DEBUG=libs "$TRIAGE" u32 test --json '-m u32 --u32 "0>>22&0x3C@0=0"' "$T/one.pcap" \
+	>"$T/out" 2>"$T/ld"
+rc=$?
+grep -q 'calling init: .*libpcap' "$T/ld" ||
+	{ echo "FAIL: u32 test over a capture did not load libpcap (status $rc)"; fail=1; }
+[ "$rc" = 0 ] && grep -q '"packets"' "$T/out" ||
+	{ echo "FAIL: u32 test over a capture: status $rc, $(head -c 200 "$T/out")"; fail=1; }
+exit $fail
