@@ -10,7 +10,8 @@ connection sends nothing. CONNS connections come from SOURCES loopback
 addresses (127.0.0.2, .3, ...), opened at the start and held for SECONDS;
 meanwhile a normal client on 127.0.0.1 fetches /metrics and /healthz, one
 fresh connection each, every 0.25 s. Everything stays on loopback and
-stops by itself. Prints one JSON object:
+stops by itself. Prints one line, these fields in this order (for the
+shell's read) and then all of them as a JSON object:
   opened     connections the kernel completed
   refused    closed by the server within 0.5 s of opening (or never connected)
   closed     closed by the server later, and max_life: the longest-lived one
@@ -28,6 +29,7 @@ import threading
 import time
 
 TRICKLE_S = 5.0
+FIELDS = ("scrapes", "failed", "max_s", "opened", "refused", "closed", "max_life", "open_end")
 
 
 def normal_client(port, stop, out):
@@ -124,7 +126,8 @@ def main():
             max_life = max(max_life, life)
         s.close()
     result.update(opened=sum(st["up"] for st in socks.values()), refused=refused, closed=closed, max_life=round(max_life, 2), open_end=open_end)
-    print(json.dumps(result))
+    # one line: the fields in FIELDS' order, for the shell's read; then JSON
+    print(" ".join(str(result[k]) for k in FIELDS), json.dumps(result))
 
 
 main()
