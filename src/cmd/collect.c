@@ -1,6 +1,7 @@
 /*
  * triage collect [-i SECONDS] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
- *                [--web.config.file FILE] [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
+ *                [--web.config.file FILE] [--prefix P] [--group comm|cgroup|pid] [--top N] [-p
+ * PID,...]
  *                [--buffer SECONDS] [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
@@ -206,8 +207,8 @@ int cmd_collect(int argc, char **argv)
 	c.o.fd_budget = c.o.root ? 0 : cmd_fd_budget();
 	if (c.o.listen && c.o.fd_budget) /* room for the HTTP connections */
 		c.o.fd_budget = c.o.fd_budget > (long)HTTP_MAX_CONNECTIONS + 64
-					? c.o.fd_budget - (long)HTTP_MAX_CONNECTIONS
-					: 64;
+				    ? c.o.fd_budget - (long)HTTP_MAX_CONNECTIONS
+				    : 64;
 	rc = collect_run(&c.o);
 	if (c.o.web)
 		web_config_release(&c.web);

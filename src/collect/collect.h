@@ -15,12 +15,12 @@
 #include "runloop/stop.h"
 
 struct collect_opts {
-	unsigned interval;    /* seconds; timestamps align to multiples of it */
-	const char *graphite; /* "HOST:PORT" or NULL */
-	const char *listen;   /* "ADDR:PORT" or NULL */
-	int listen_fd;	      /* with listen: its socket (http_listen), taken over */
+	unsigned interval;	/* seconds; timestamps align to multiples of it */
+	const char *graphite;	/* "HOST:PORT" or NULL */
+	const char *listen;	/* "ADDR:PORT" or NULL */
+	int listen_fd;		/* with listen: its socket (http_listen), taken over */
 	struct web_config *web; /* with listen: TLS and users, or NULL */
-	const char *prefix;   /* Graphite prefix (sanitised here) */
+	const char *prefix;	/* Graphite prefix (sanitised here) */
 	enum group_by group_by;
 	unsigned top;	   /* at most this many groups */
 	const pid_t *pids; /* only these processes (npids 0: all) */

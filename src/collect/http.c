@@ -173,7 +173,7 @@ static enum MHD_Result refuse_auth(struct MHD_Connection *c)
 {
 	static const char text[] = "authentication required\n";
 	struct MHD_Response *r = MHD_create_response_from_buffer(
-		sizeof(text) - 1, (void *)(uintptr_t)text, MHD_RESPMEM_PERSISTENT);
+	    sizeof(text) - 1, (void *)(uintptr_t)text, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!r)
@@ -187,7 +187,7 @@ static enum MHD_Result refuse_auth(struct MHD_Connection *c)
 static struct guard_conn *guard_of(struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return ci ? ci->socket_context : NULL;
 }
@@ -240,7 +240,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
 		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
 		g = calloc(1, sizeof(*g));
 		if (!g || !ci)
