@@ -1,6 +1,7 @@
 /* The /metrics endpoint over libmicrohttpd (see http.h). */
 #include "collect/http.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -342,6 +343,20 @@ static void *reaper(void *arg)
 	return NULL;
 }
 
+/*
+ * An IPv4 address or a host name. Digits and dots alone must be a whole
+ * address ("1.2.3" is a typo, not a name); an IPv6 address must come in
+ * brackets, as node_exporter wants it.
+ */
+static bool host_ok(const char *host)
+{
+	struct in_addr a;
+
+	if (!host[strspn(host, "0123456789.")])
+		return inet_pton(AF_INET, host, &a) == 1;
+	return !host[strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")];
+}
+
 int http_split_addr(const char *addr, char *host, size_t hsize, unsigned *port)
 {
 	const char *colon = strrchr(addr, ':');
@@ -367,8 +382,7 @@ int http_split_addr(const char *addr, char *host, size_t hsize, unsigned *port)
 		return 0;
 	}
 	snprintf(host, hsize, "%.*s", (int)hl, addr);
-	/* an IPv6 address must come in brackets, as node_exporter wants it */
-	return strchr(host, ':') ? -EINVAL : 0;
+	return host_ok(host) ? 0 : -EINVAL;
 }
 
 /* The address to bind: the first IPv4 one a name resolves to, else the first. */

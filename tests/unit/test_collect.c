@@ -358,6 +358,8 @@ TEST(listen_address_defaults_to_loopback)
 	ASSERT_STREQ(host, "localhost");
 	ASSERT_EQ(port, 80);
 	ASSERT_EQ(http_split_addr("::1:80", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("1.2.3:80", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("a b:80", host, sizeof(host), &port), -EINVAL);
 	ASSERT_EQ(http_split_addr("[]:80", host, sizeof(host), &port), -EINVAL);
 	ASSERT_EQ(http_split_addr("80x", host, sizeof(host), &port), -EINVAL);
 	ASSERT_EQ(http_split_addr("70000", host, sizeof(host), &port), -EINVAL);
