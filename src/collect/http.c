@@ -150,24 +150,28 @@ static enum MHD_Result serve_health(struct http_server *hs, struct MHD_Connectio
 	return reply_text(c, (unsigned)status, text);
 }
 
-/* Basic authentication when the web config names users: true to go on. */
-static bool authorised(struct http_server *hs, struct MHD_Connection *c)
+/*
+ * Basic authentication when the web config names users: 0 to go on,
+ * -EACCES (401) or -EAGAIN (429: too many password checks just now).
+ */
+static int authorise(struct http_server *hs, struct MHD_Connection *c)
 {
 	char *pass = NULL;
 	char *user;
-	bool ok;
+	int rc = -EACCES;
 
 	if (!hs->web || !hs->web->nusers)
-		return true;
+		return 0;
 	user = MHD_basic_auth_get_username_password(c, &pass);
-	ok = user && pass && !web_config_check(hs->web, user, pass);
+	if (user && pass)
+		rc = web_config_check(hs->web, user, pass, mono_now());
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		MHD_free(pass);
 	}
 	if (user)
 		MHD_free(user);
-	return ok;
+	return rc;
 }
 
 static enum MHD_Result refuse_auth(struct MHD_Connection *c)
@@ -199,6 +203,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 {
 	static int seen; /* its address marks a request's first call */
 	struct http_server *hs = cls;
+	int rc;
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply_text(c, 405, "method not allowed\n");
@@ -221,7 +226,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	if (!authorised(hs, c))
+	rc = authorise(hs, c);
+	if (rc == -EAGAIN)
+		return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "too many password checks: try again in a second\n");
+	if (rc)
 		return refuse_auth(c);
 	if (!strcmp(url, "/metrics"))
 		return serve_metrics(hs, c);
@@ -243,9 +252,9 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 		const union MHD_ConnectionInfo *ci =
 		    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
-		g = calloc(1, sizeof(*g));
-		if (!g || !ci)
-			return free(g);
+		g = ci ? calloc(1, sizeof(*g)) : NULL;
+		if (!g)
+			return; /* unguarded: MHD's own timeout still ends it */
 		g->fd = ci->connect_fd;
 		pthread_mutex_lock(&hs->glock);
 		victim = guard_add(&hs->guard, g, mono_now());
@@ -354,7 +363,8 @@ static bool host_ok(const char *host)
 
 	if (!host[strspn(host, "0123456789.")])
 		return inet_pton(AF_INET, host, &a) == 1;
-	return !host[strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")];
+	return !host[strspn(host,
+			    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")];
 }
 
 int http_split_addr(const char *addr, char *host, size_t hsize, unsigned *port)

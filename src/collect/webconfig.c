@@ -374,11 +374,28 @@ static bool bcrypt_matches(const char *password, const char *hash)
 	return ok;
 }
 
-int web_config_check(struct web_config *wc, const char *user, const char *password)
+/* A token for one bcrypt check, if the bucket has one; under wc->lock. */
+static bool take_check(struct web_config *wc, double now)
+{
+	if (!wc->checks_at || now < wc->checks_at) {
+		wc->checks = WEB_CHECKS_BURST;
+	} else {
+		wc->checks += (now - wc->checks_at) * WEB_CHECKS_PER_S;
+		if (wc->checks > WEB_CHECKS_BURST)
+			wc->checks = WEB_CHECKS_BURST;
+	}
+	wc->checks_at = now;
+	if (wc->checks < 1)
+		return false;
+	wc->checks -= 1;
+	return true;
+}
+
+int web_config_check(struct web_config *wc, const char *user, const char *password, double now)
 {
 	unsigned char d[WEB_AUTH_DIGEST];
 	struct web_user *u = NULL;
-	bool cached = false, ok;
+	bool cached = false, may_check, ok;
 	size_t i;
 
 	for (i = 0; i < wc->nusers; i++)
@@ -389,9 +406,12 @@ int web_config_check(struct web_config *wc, const char *user, const char *passwo
 	pthread_mutex_lock(&wc->lock);
 	if (u && u->have_good)
 		cached = same_bytes(u->good, d, sizeof(d));
+	may_check = cached || take_check(wc, now);
 	pthread_mutex_unlock(&wc->lock);
 	if (cached)
 		return 0;
+	if (!may_check)
+		return -EAGAIN;
 	/* an unknown name is checked against a real hash all the same */
 	ok = bcrypt_matches(password, u ? u->hash : wc->users[0].hash) && u;
 	if (ok) {

@@ -14,6 +14,14 @@
 #include <stddef.h>
 
 #define WEB_AUTH_DIGEST 32 /* SHA-256 */
+/*
+ * bcrypt checks of passwords not in the cache, per second (and at once, a
+ * burst): each costs about 60 ms of CPU at cost 10, so a flood of wrong
+ * passwords could otherwise keep the server's threads busy. A scraper
+ * whose password already matched never waits for one.
+ */
+#define WEB_CHECKS_PER_S 4.0
+#define WEB_CHECKS_BURST 8.0
 
 struct web_user {
 	char *name;
@@ -29,7 +37,9 @@ struct web_config {
 	struct web_user *users;	  /* none: no authentication */
 	size_t nusers;
 	unsigned char salt[16];
-	pthread_mutex_t lock; /* the users' cached digests */
+	pthread_mutex_t lock; /* the users' cached digests and the checks' bucket */
+	double checks;	      /* bcrypt checks that may start now */
+	double checks_at;     /* when checks was last topped up */
 };
 
 /*
@@ -42,9 +52,11 @@ int web_config_load(const char *path, struct web_config *wc, char *why, size_t s
 void web_config_release(struct web_config *wc);
 
 /*
- * Whether user and password match one of the users: 0 or -EACCES. An
- * unknown name costs a bcrypt check too, so timing does not tell names.
+ * Whether user and password match one of the users: 0, -EACCES, or
+ * -EAGAIN when the password is not in the cache and no bcrypt check may
+ * start before a later try (WEB_CHECKS_PER_S). An unknown name costs a
+ * bcrypt check too, so timing does not tell names. now: monotonic seconds.
  */
-int web_config_check(struct web_config *wc, const char *user, const char *password);
+int web_config_check(struct web_config *wc, const char *user, const char *password, double now);
 
 #endif

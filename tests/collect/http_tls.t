@@ -86,4 +86,14 @@ done
 # the host's own figures came through: the kernel's CPU count is the oracle
 ncpu=$(query 'count(count by (cpu) (triage_cpu_seconds_total{job="triage"}))' | jq -r '.data.result[0].value[1] // empty')
 [ "$ncpu" = "$(grep -c '^cpu[0-9]' /proc/stat)" ] || fail "prometheus saw $ncpu CPUs over TLS, /proc/stat has $(grep -c '^cpu[0-9]' /proc/stat)"
+# a flood of wrong passwords: each refused (401, or 429 once the bcrypt
+# checks run out, 4 a second); the scraper's cached password still passes
+codes=$(for ((i = 0; i < 10; i++)); do echo "url = \"$url/metrics\""; echo "output = /dev/null"; done |
+	curl -s --cacert cert.pem -u "prom:guess" -K - -w '%{http_code}\n' | sort | uniq -c | tr -s ' \n' ' ')
+# "N code" pairs: only 401 and 429, ten in all
+echo "$codes" | awk '{ for (i = 1; i < NF; i += 2) { if ($(i + 1) != 401 && $(i + 1) != 429) exit 1; n += $i }
+	exit n != 10 }' || fail "ten wrong passwords answered: $codes"
+code=$(curl -s --cacert cert.pem -u "prom:$pass" -o /dev/null -w '%{http_code}' "$url/metrics")
+[ "$code" = 200 ] || fail "the right password during the flood: $code"
+echo "wrong passwords: $codes(count code)"
 echo "ok: prometheus scraped over TLS with basic auth (up 1, $ncpu CPUs as /proc/stat); wrong password 401, plain HTTP refused, bad config exit 2"

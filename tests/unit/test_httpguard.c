@@ -119,12 +119,32 @@ TEST(web_config_users)
 	ASSERT_EQ(load_text(text, &wc, why, sizeof(why)), 0);
 	ASSERT_UEQ(wc.nusers, 2);
 	ASSERT_TRUE(!wc.cert_pem);
-	ASSERT_EQ(web_config_check(&wc, "prom", "right"), 0);
-	ASSERT_EQ(web_config_check(&wc, "prom", "right"), 0); /* cached */
-	ASSERT_EQ(web_config_check(&wc, "prom", "righ"), -EACCES);
-	ASSERT_EQ(web_config_check(&wc, "prom", "other"), -EACCES);
-	ASSERT_EQ(web_config_check(&wc, "graf ana", "other"), 0);
-	ASSERT_EQ(web_config_check(&wc, "nobody", "right"), -EACCES);
+	ASSERT_EQ(web_config_check(&wc, "prom", "right", 100), 0);
+	ASSERT_EQ(web_config_check(&wc, "prom", "right", 100), 0); /* cached */
+	ASSERT_EQ(web_config_check(&wc, "prom", "righ", 100), -EACCES);
+	ASSERT_EQ(web_config_check(&wc, "prom", "other", 100), -EACCES);
+	ASSERT_EQ(web_config_check(&wc, "graf ana", "other", 100), 0);
+	ASSERT_EQ(web_config_check(&wc, "nobody", "right", 100), -EACCES);
+	web_config_release(&wc);
+	/* a flood of wrong passwords: the burst is checked, then 4 a second;
+	 * a password already in the cache passes all along */
+	ASSERT_EQ(load_text(text, &wc, why, sizeof(why)), 0);
+	ASSERT_EQ(web_config_check(&wc, "prom", "right", 200), 0);
+	{
+		int i, refused = 0, again = 0;
+
+		for (i = 0; i < 20; i++) {
+			int rc = web_config_check(&wc, "prom", "guess", 200);
+
+			refused += rc == -EACCES;
+			again += rc == -EAGAIN;
+		}
+		ASSERT_EQ(refused, (int)WEB_CHECKS_BURST - 1);
+		ASSERT_EQ(again, 20 - ((int)WEB_CHECKS_BURST - 1));
+	}
+	ASSERT_EQ(web_config_check(&wc, "prom", "right", 200), 0);
+	ASSERT_EQ(web_config_check(&wc, "graf ana", "other", 200), -EAGAIN);
+	ASSERT_EQ(web_config_check(&wc, "graf ana", "other", 200.25), 0);
 	web_config_release(&wc);
 	/* empty: plain HTTP, no users, everyone let in by the server */
 	ASSERT_EQ(load_text("", &wc, why, sizeof(why)), 0);
