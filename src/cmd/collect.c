@@ -168,7 +168,7 @@ static int open_listener(struct collect_cli *c)
 	int rc;
 
 	if (c->web_file) {
-		rc = web_config_load(c->web_file, &c->web, why, sizeof(why));
+		rc = http_config_load(c->web_file, &c->web, why, sizeof(why));
 		if (rc) {
 			cmd_error("collect", "%s", why);
 			return EXIT_USAGE;
@@ -197,7 +197,7 @@ int cmd_collect(int argc, char **argv)
 		status = open_listener(&c);
 	if (status >= 0) {
 		if (c.o.web)
-			web_config_release(&c.web);
+			http_config_release(&c.web);
 		return status;
 	}
 	runloop_stop_init(&stop);
@@ -211,7 +211,7 @@ int cmd_collect(int argc, char **argv)
 				    : 64;
 	rc = collect_run(&c.o);
 	if (c.o.web)
-		web_config_release(&c.web);
+		http_config_release(&c.web);
 	if (rc == -ENOENT || rc == -EACCES || rc == -EPERM) {
 		cmd_error("collect", "cannot read %s/proc: %s", c.o.root ? c.o.root : "",
 			  strerror(-rc));

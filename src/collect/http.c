@@ -164,7 +164,7 @@ static int authorise(struct http_server *hs, struct MHD_Connection *c)
 		return 0;
 	user = MHD_basic_auth_get_username_password(c, &pass);
 	if (user && pass)
-		rc = web_config_check(hs->web, user, pass, mono_now());
+		rc = http_config_check(hs->web, user, pass, runloop_mono_s());
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		MHD_free(pass);
@@ -218,7 +218,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*con_cls = &seen;
 		pthread_mutex_lock(&hs->glock);
 		if (g)
-			guard_headers_done(g, mono_now());
+			http_guard_headers_done(g, runloop_mono_s());
 		pthread_mutex_unlock(&hs->glock);
 		return MHD_YES;
 	}
@@ -257,7 +257,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 			return; /* unguarded: MHD's own timeout still ends it */
 		g->fd = ci->connect_fd;
 		pthread_mutex_lock(&hs->glock);
-		victim = guard_add(&hs->guard, g, mono_now());
+		victim = http_guard_add(&hs->guard, g, runloop_mono_s());
 		/* the victim's socket stays open until its CLOSED, which waits for glock */
 		if (victim)
 			shutdown(victim->fd, SHUT_RDWR);
@@ -268,7 +268,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 	if (!g)
 		return;
 	pthread_mutex_lock(&hs->glock);
-	guard_remove(&hs->guard, g);
+	http_guard_remove(&hs->guard, g);
 	pthread_mutex_unlock(&hs->glock);
 	*socket_context = NULL;
 	free(g);
@@ -282,7 +282,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
 
 	if (g) {
 		pthread_mutex_lock(&hs->glock);
-		guard_request_line(g, mono_now());
+		http_guard_request_line(g, runloop_mono_s());
 		pthread_mutex_unlock(&hs->glock);
 	}
 	return NULL;
@@ -296,7 +296,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	if (g) {
 		pthread_mutex_lock(&hs->glock);
-		guard_response_done(g, mono_now());
+		http_guard_response_done(g, runloop_mono_s());
 		pthread_mutex_unlock(&hs->glock);
 	}
 }
@@ -310,7 +310,7 @@ static void on_log(void *cls, const char *fmt, va_list ap)
 {
 	struct http_server *hs = cls;
 	char msg[256];
-	double now = mono_now();
+	double now = runloop_mono_s();
 	unsigned long quiet;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -338,11 +338,11 @@ static void *reaper(void *arg)
 
 	pthread_mutex_lock(&hs->glock);
 	while (!hs->stopping) {
-		double now = mono_now(), next = now + 1;
+		double now = runloop_mono_s(), next = now + 1;
 		struct guard_conn *g;
 		struct timespec ts;
 
-		while ((g = guard_overdue(&hs->guard, now, &next)))
+		while ((g = http_guard_overdue(&hs->guard, now, &next)))
 			shutdown(g->fd, SHUT_RDWR);
 		ts.tv_sec = (time_t)next;
 		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
@@ -475,7 +475,7 @@ static struct http_server *server_new(struct web_config *web, double interval, F
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&hs->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	guard_init(&hs->guard, HTTP_ROOM);
+	http_guard_init(&hs->guard, HTTP_ROOM);
 	hs->interval = interval;
 	hs->web = web;
 	hs->err = err;

@@ -1,7 +1,7 @@
 /* Connection deadlines and room (see httpguard.h). Pure: no sockets, no clock. */
 #include "collect/httpguard.h"
 
-void guard_init(struct guard_table *t, size_t room)
+void http_guard_init(struct guard_table *t, size_t room)
 {
 	*t = (struct guard_table){ .room = room ? room : 1 };
 }
@@ -31,7 +31,7 @@ static void kick(struct guard_table *t, struct guard_conn *c)
 	t->live--;
 }
 
-struct guard_conn *guard_add(struct guard_table *t, struct guard_conn *c, double now)
+struct guard_conn *http_guard_add(struct guard_table *t, struct guard_conn *c, double now)
 {
 	struct guard_conn *victim = NULL;
 
@@ -54,7 +54,7 @@ struct guard_conn *guard_add(struct guard_table *t, struct guard_conn *c, double
 	return victim;
 }
 
-void guard_remove(struct guard_table *t, struct guard_conn *c)
+void http_guard_remove(struct guard_table *t, struct guard_conn *c)
 {
 	if (c->prev)
 		c->prev->next = c->next;
@@ -69,7 +69,7 @@ void guard_remove(struct guard_table *t, struct guard_conn *c)
 	c->prev = c->next = NULL;
 }
 
-void guard_request_line(struct guard_conn *c, double now)
+void http_guard_request_line(struct guard_conn *c, double now)
 {
 	/* a new connection's deadline runs from its accept, not from here */
 	if (c->phase == GUARD_IDLE) {
@@ -78,19 +78,19 @@ void guard_request_line(struct guard_conn *c, double now)
 	}
 }
 
-void guard_headers_done(struct guard_conn *c, double now)
+void http_guard_headers_done(struct guard_conn *c, double now)
 {
 	c->phase = GUARD_ANSWERING;
 	c->since = now;
 }
 
-void guard_response_done(struct guard_conn *c, double now)
+void http_guard_response_done(struct guard_conn *c, double now)
 {
 	c->phase = GUARD_IDLE;
 	c->since = now;
 }
 
-double guard_deadline(const struct guard_conn *c)
+double http_guard_deadline(const struct guard_conn *c)
 {
 	switch (c->phase) {
 	case GUARD_ANSWERING:
@@ -102,7 +102,7 @@ double guard_deadline(const struct guard_conn *c)
 	}
 }
 
-struct guard_conn *guard_overdue(struct guard_table *t, double now, double *next_due)
+struct guard_conn *http_guard_overdue(struct guard_table *t, double now, double *next_due)
 {
 	struct guard_conn *c;
 
@@ -111,7 +111,7 @@ struct guard_conn *guard_overdue(struct guard_table *t, double now, double *next
 
 		if (c->kicked)
 			continue;
-		due = guard_deadline(c);
+		due = http_guard_deadline(c);
 		if (due <= now) {
 			kick(t, c);
 			return c;

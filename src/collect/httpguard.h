@@ -45,24 +45,24 @@ struct guard_table {
 	size_t room;
 };
 
-void guard_init(struct guard_table *t, size_t room);
+void http_guard_init(struct guard_table *t, size_t room);
 /*
  * Adds c (fd set by the caller) as new at now. When the table was full,
  * returns the connection to push out (already marked kicked), else NULL.
  */
-struct guard_conn *guard_add(struct guard_table *t, struct guard_conn *c, double now);
-void guard_remove(struct guard_table *t, struct guard_conn *c);
+struct guard_conn *http_guard_add(struct guard_table *t, struct guard_conn *c, double now);
+void http_guard_remove(struct guard_table *t, struct guard_conn *c);
 /* The server's events: a request line, complete headers, a response sent. */
-void guard_request_line(struct guard_conn *c, double now);
-void guard_headers_done(struct guard_conn *c, double now);
-void guard_response_done(struct guard_conn *c, double now);
+void http_guard_request_line(struct guard_conn *c, double now);
+void http_guard_headers_done(struct guard_conn *c, double now);
+void http_guard_response_done(struct guard_conn *c, double now);
 /* When c's phase must end. */
-double guard_deadline(const struct guard_conn *c);
+double http_guard_deadline(const struct guard_conn *c);
 /*
  * The next connection past its deadline at now (marked kicked), or NULL;
  * call until NULL. *next_due: the earliest deadline still ahead, if any
  * is earlier than its value on entry.
  */
-struct guard_conn *guard_overdue(struct guard_table *t, double now, double *next_due);
+struct guard_conn *http_guard_overdue(struct guard_table *t, double now, double *next_due);
 
 #endif

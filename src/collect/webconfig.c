@@ -287,7 +287,7 @@ static int load_pems(struct loader *l)
 	return 0;
 }
 
-int web_config_load(const char *path, struct web_config *wc, char *why, size_t size)
+int http_config_load(const char *path, struct web_config *wc, char *why, size_t size)
 {
 	struct loader l = { .path = path, .wc = wc, .why = why, .size = size };
 	char *text;
@@ -309,11 +309,11 @@ int web_config_load(const char *path, struct web_config *wc, char *why, size_t s
 	free(l.cert_file);
 	free(l.key_file);
 	if (rc)
-		web_config_release(wc);
+		http_config_release(wc);
 	return rc;
 }
 
-void web_config_release(struct web_config *wc)
+void http_config_release(struct web_config *wc)
 {
 	size_t i;
 
@@ -391,7 +391,7 @@ static bool take_check(struct web_config *wc, double now)
 	return true;
 }
 
-int web_config_check(struct web_config *wc, const char *user, const char *password, double now)
+int http_config_check(struct web_config *wc, const char *user, const char *password, double now)
 {
 	unsigned char d[WEB_AUTH_DIGEST];
 	struct web_user *u = NULL;

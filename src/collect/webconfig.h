@@ -48,8 +48,8 @@ struct web_config {
  * -errno with one line in why naming the file and the key at fault
  * (-EINVAL for content, the read's errno for a file).
  */
-int web_config_load(const char *path, struct web_config *wc, char *why, size_t size);
-void web_config_release(struct web_config *wc);
+int http_config_load(const char *path, struct web_config *wc, char *why, size_t size);
+void http_config_release(struct web_config *wc);
 
 /*
  * Whether user and password match one of the users: 0, -EACCES, or
@@ -57,6 +57,6 @@ void web_config_release(struct web_config *wc);
  * start before a later try (WEB_CHECKS_PER_S). An unknown name costs a
  * bcrypt check too, so timing does not tell names. now: monotonic seconds.
  */
-int web_config_check(struct web_config *wc, const char *user, const char *password, double now);
+int http_config_check(struct web_config *wc, const char *user, const char *password, double now);
 
 #endif

@@ -23,27 +23,27 @@ TEST(deadlines_run_from_the_phase_start)
 	struct guard_conn a = { .fd = 10 }, b = { .fd = 11 };
 	double next = 1e9;
 
-	guard_init(&t, 8);
-	ASSERT_TRUE(!guard_add(&t, &a, 100));
-	ASSERT_TRUE(!guard_add(&t, &b, 100));
+	http_guard_init(&t, 8);
+	ASSERT_TRUE(!http_guard_add(&t, &a, 100));
+	ASSERT_TRUE(!http_guard_add(&t, &b, 100));
 	/* a new connection's request line does not restart its deadline */
-	guard_request_line(&a, 105);
-	ASSERT_NEAR(guard_deadline(&a), 100 + GUARD_REQUEST_S, 1e-9);
-	ASSERT_TRUE(!guard_overdue(&t, 100 + GUARD_REQUEST_S - 0.01, &next));
+	http_guard_request_line(&a, 105);
+	ASSERT_NEAR(http_guard_deadline(&a), 100 + GUARD_REQUEST_S, 1e-9);
+	ASSERT_TRUE(!http_guard_overdue(&t, 100 + GUARD_REQUEST_S - 0.01, &next));
 	ASSERT_NEAR(next, 100 + GUARD_REQUEST_S, 1e-9);
 	/* b's headers came in time: answering has its own deadline */
-	guard_headers_done(&b, 104);
-	ASSERT_TRUE(guard_overdue(&t, 100 + GUARD_REQUEST_S, &next) == &a);
+	http_guard_headers_done(&b, 104);
+	ASSERT_TRUE(http_guard_overdue(&t, 100 + GUARD_REQUEST_S, &next) == &a);
 	ASSERT_TRUE(a.kicked);
-	ASSERT_TRUE(!guard_overdue(&t, 100 + GUARD_REQUEST_S, &next));
+	ASSERT_TRUE(!http_guard_overdue(&t, 100 + GUARD_REQUEST_S, &next));
 	/* kept alive after its response; a later request line restarts the clock */
-	guard_response_done(&b, 105);
-	ASSERT_NEAR(guard_deadline(&b), 105 + GUARD_IDLE_S, 1e-9);
-	guard_request_line(&b, 150);
-	ASSERT_NEAR(guard_deadline(&b), 150 + GUARD_REQUEST_S, 1e-9);
-	ASSERT_TRUE(guard_overdue(&t, 150 + GUARD_REQUEST_S, &next) == &b);
-	guard_remove(&t, &a);
-	guard_remove(&t, &b);
+	http_guard_response_done(&b, 105);
+	ASSERT_NEAR(http_guard_deadline(&b), 105 + GUARD_IDLE_S, 1e-9);
+	http_guard_request_line(&b, 150);
+	ASSERT_NEAR(http_guard_deadline(&b), 150 + GUARD_REQUEST_S, 1e-9);
+	ASSERT_TRUE(http_guard_overdue(&t, 150 + GUARD_REQUEST_S, &next) == &b);
+	http_guard_remove(&t, &a);
+	http_guard_remove(&t, &b);
 	ASSERT_TRUE(!t.head && !t.tail);
 	ASSERT_UEQ(t.live, 0);
 }
@@ -54,21 +54,21 @@ TEST(full_table_pushes_out_the_longest_waiting)
 	struct guard_table t;
 	struct guard_conn c[4] = { { .fd = 1 }, { .fd = 2 }, { .fd = 3 }, { .fd = 4 } };
 
-	guard_init(&t, 3);
-	guard_add(&t, &c[0], 10);
-	guard_add(&t, &c[1], 11);
-	guard_add(&t, &c[2], 12);
-	guard_headers_done(&c[0], 13); /* being answered: stays */
-	ASSERT_TRUE(guard_add(&t, &c[3], 14) == &c[1]);
+	http_guard_init(&t, 3);
+	http_guard_add(&t, &c[0], 10);
+	http_guard_add(&t, &c[1], 11);
+	http_guard_add(&t, &c[2], 12);
+	http_guard_headers_done(&c[0], 13); /* being answered: stays */
+	ASSERT_TRUE(http_guard_add(&t, &c[3], 14) == &c[1]);
 	ASSERT_TRUE(c[1].kicked && !c[0].kicked);
 	ASSERT_UEQ(t.live, 3);
 	/* the kicked one leaves when the server closes it; the count holds */
-	guard_remove(&t, &c[1]);
+	http_guard_remove(&t, &c[1]);
 	ASSERT_UEQ(t.live, 3);
-	guard_remove(&t, &c[0]);
+	http_guard_remove(&t, &c[0]);
 	ASSERT_UEQ(t.live, 2);
-	guard_remove(&t, &c[2]);
-	guard_remove(&t, &c[3]);
+	http_guard_remove(&t, &c[2]);
+	http_guard_remove(&t, &c[3]);
 	ASSERT_UEQ(t.live, 0);
 }
 
@@ -90,7 +90,7 @@ static const char *write_file(const char *name, const char *text)
 
 static int load_text(const char *text, struct web_config *wc, char *why, size_t size)
 {
-	return web_config_load(write_file("web.yml", text), wc, why, size);
+	return http_config_load(write_file("web.yml", text), wc, why, size);
 }
 
 /* A bcrypt hash from the system's crypt, cost 4 (the smallest: a fast test). */
@@ -119,22 +119,22 @@ TEST(web_config_users)
 	ASSERT_EQ(load_text(text, &wc, why, sizeof(why)), 0);
 	ASSERT_UEQ(wc.nusers, 2);
 	ASSERT_TRUE(!wc.cert_pem);
-	ASSERT_EQ(web_config_check(&wc, "prom", "right", 100), 0);
-	ASSERT_EQ(web_config_check(&wc, "prom", "right", 100), 0); /* cached */
-	ASSERT_EQ(web_config_check(&wc, "prom", "righ", 100), -EACCES);
-	ASSERT_EQ(web_config_check(&wc, "prom", "other", 100), -EACCES);
-	ASSERT_EQ(web_config_check(&wc, "graf ana", "other", 100), 0);
-	ASSERT_EQ(web_config_check(&wc, "nobody", "right", 100), -EACCES);
-	web_config_release(&wc);
+	ASSERT_EQ(http_config_check(&wc, "prom", "right", 100), 0);
+	ASSERT_EQ(http_config_check(&wc, "prom", "right", 100), 0); /* cached */
+	ASSERT_EQ(http_config_check(&wc, "prom", "righ", 100), -EACCES);
+	ASSERT_EQ(http_config_check(&wc, "prom", "other", 100), -EACCES);
+	ASSERT_EQ(http_config_check(&wc, "graf ana", "other", 100), 0);
+	ASSERT_EQ(http_config_check(&wc, "nobody", "right", 100), -EACCES);
+	http_config_release(&wc);
 	/* a flood of wrong passwords: the burst is checked, then 4 a second;
 	 * a password already in the cache passes all along */
 	ASSERT_EQ(load_text(text, &wc, why, sizeof(why)), 0);
-	ASSERT_EQ(web_config_check(&wc, "prom", "right", 200), 0);
+	ASSERT_EQ(http_config_check(&wc, "prom", "right", 200), 0);
 	{
 		int i, refused = 0, again = 0;
 
 		for (i = 0; i < 20; i++) {
-			int rc = web_config_check(&wc, "prom", "guess", 200);
+			int rc = http_config_check(&wc, "prom", "guess", 200);
 
 			refused += rc == -EACCES;
 			again += rc == -EAGAIN;
@@ -142,14 +142,14 @@ TEST(web_config_users)
 		ASSERT_EQ(refused, (int)WEB_CHECKS_BURST - 1);
 		ASSERT_EQ(again, 20 - ((int)WEB_CHECKS_BURST - 1));
 	}
-	ASSERT_EQ(web_config_check(&wc, "prom", "right", 200), 0);
-	ASSERT_EQ(web_config_check(&wc, "graf ana", "other", 200), -EAGAIN);
-	ASSERT_EQ(web_config_check(&wc, "graf ana", "other", 200.25), 0);
-	web_config_release(&wc);
+	ASSERT_EQ(http_config_check(&wc, "prom", "right", 200), 0);
+	ASSERT_EQ(http_config_check(&wc, "graf ana", "other", 200), -EAGAIN);
+	ASSERT_EQ(http_config_check(&wc, "graf ana", "other", 200.25), 0);
+	http_config_release(&wc);
 	/* empty: plain HTTP, no users, everyone let in by the server */
 	ASSERT_EQ(load_text("", &wc, why, sizeof(why)), 0);
 	ASSERT_UEQ(wc.nusers, 0);
-	web_config_release(&wc);
+	http_config_release(&wc);
 	free(h1);
 	free(h2);
 }
@@ -191,7 +191,7 @@ TEST(web_config_refusals)
 		ASSERT_TRUE(strstr(why, bad[i].says) != NULL);
 		ASSERT_TRUE(!strchr(why, '\n'));
 	}
-	ASSERT_EQ(web_config_load("/nonexistent/web.yml", &wc, why, sizeof(why)), -ENOENT);
+	ASSERT_EQ(http_config_load("/nonexistent/web.yml", &wc, why, sizeof(why)), -ENOENT);
 }
 
 int main(void)
