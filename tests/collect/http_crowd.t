@@ -26,6 +26,7 @@ done
 crowd() {
 	local line
 	line=$(python3 "$SRC/tests/collect/crowd.py" "$port" "$@") || fail "crowd.py $*: $line"
+	# shellcheck disable=SC2034 # every field crowd.py prints; $all shows them
 	read -r scrapes failed slow max_s opened refused closed max_life open_end all <<<"$line"
 	[ "$failed" = 0 ] || fail "$1 $2 from $3: $failed of $scrapes normal fetches failed: $all"
 	# 9 in 10 within 1 s: on this shared 2-CPU machine (load average 15-20

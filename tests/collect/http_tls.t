@@ -19,6 +19,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
 pass="tls-$$-$RANDOM"
 hash=$(python3 -W ignore -c 'import crypt, sys
 print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))' "$pass")
+# shellcheck disable=SC2016 # a literal $2: bcrypt's prefix
 case $hash in '$2'*) ;; *) skip "python3's crypt makes no bcrypt hash: '$hash'" ;; esac
 # relative file names are read beside the config, as node_exporter does
 cat >web.yml <<CONF
@@ -35,6 +36,7 @@ mport=$(free_port) pport=$(free_port)
 "$TRIAGE" collect --listen "127.0.0.1:$mport" --web.config.file "$work/bad.yml" >out 2>err
 rc=$?
 [ "$rc" = 2 ] || fail "bad web config: exit $rc, want 2: $(cat err)"
+# shellcheck disable=SC2015 # fail exits
 [ "$(wc -l <err)" = 1 ] && grep -q "$work/bad.yml: unknown key 'tls_server_config.client_auth_type'" err ||
 	fail "bad web config said: $(cat err)"
 
@@ -55,6 +57,7 @@ grep -qi '^www-authenticate: basic realm="triage"' hdr || fail "no password: $(h
 curl -s --cacert cert.pem -u "nobody:$pass" -o /dev/null -w '%{http_code}' "$url/metrics" | grep -qx 401 ||
 	fail "unknown user not refused"
 code=$(curl -s --max-time 5 -o plain.out -w '%{http_code}' "http://127.0.0.1:$mport/metrics")
+# shellcheck disable=SC2015 # fail exits
 [ "$code" = 000 ] && ! grep -qs triage_ plain.out || fail "plain HTTP to the TLS port answered $code: $(head -c 200 plain.out)"
 
 cat >prometheus.yml <<CONF
