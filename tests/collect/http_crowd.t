@@ -11,6 +11,9 @@
 #   - 2,000 idle connections from 100 addresses (127.0.0.2-101, 20 each,
 #     under the per-address limit): at most 512 kept (the server's room),
 #     the longest-waiting pushed out to make room for the new ones.
+# Fetches are timed once the server's accept queue is empty: 2,000 connects
+# queued ahead of a fetch in the kernel are a burst, which the server took
+# in up to 1.3 s here (ASan build), not the crowd this is about.
 # Loopback only; tests/collect/crowd.py bounds every loop in time.
 . "$SRC/tests/collect/lib.sh" http_crowd
 command -v python3 >/dev/null || skip "python3 missing"
@@ -27,7 +30,7 @@ crowd() {
 	local line
 	line=$(python3 "$SRC/tests/collect/crowd.py" "$port" "$@") || fail "crowd.py $*: $line"
 	# shellcheck disable=SC2034 # every field crowd.py prints; $all shows them
-	read -r scrapes failed slow max_s opened refused closed max_life open_end all <<<"$line"
+	read -r settle_s scrapes failed slow max_s opened refused closed max_life open_end all <<<"$line"
 	[ "$failed" = 0 ] || fail "$1 $2 from $3: $failed of $scrapes normal fetches failed: $all"
 	# 9 in 10 within 1 s: on this shared 2-CPU machine (load average 15-20
 	# while others build) a lone fetch was seen at 1.02 s, the client
