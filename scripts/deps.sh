@@ -18,6 +18,9 @@ RUN_PKGS="
  zlib1g-dev
  libpcap-dev
  libmicrohttpd-dev
+ libgnutls28-dev
+ libyaml-dev
+ libcrypt-dev
  libsqlite3-dev
  iproute2
 "
@@ -37,6 +40,7 @@ TEST_PKGS="
  linux-perf
  libclang-rt-14-dev
  jq
+ openssl
  procps
  locales
  python3

@@ -70,7 +70,7 @@ _triage()
 	pidstat:-T) COMPREPLY=($(compgen -W "TASK CHILD ALL" -- "$cur")); return ;;
 	pidstat:-o) COMPREPLY=($(compgen -W "JSON" -- "$cur")); return ;;
 	*:--root) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	*:--rules) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	*:--rules | collect:--web.config.file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	collect:--group) COMPREPLY=($(compgen -W "comm cgroup pid" -- "$cur")); return ;;
 	u32:--bm-layout) COMPREPLY=($(compgen -W "auto linear l3 l4 kmp" -- "$cur")); return ;;
 	u32:--shift) COMPREPLY=($(compgen -W "reject mod32" -- "$cur")); return ;;

@@ -1,7 +1,8 @@
 /*
  * triage collect [-i DURATION] [--graphite HOST:PORT] [--listen [ADDR:]PORT]
- *                [--prefix P] [--group comm|cgroup|pid] [--top N] [-p PID,...]
- *                [--buffer DURATION] [--buffer-size MB] [--once [--json]] [--root DIR]
+ *                [--web.config.file FILE] [--prefix P] [--group comm|cgroup|pid]
+ *                [--top N] [-p PID,...] [--buffer DURATION] [--buffer-size MB]
+ *                [--once [--json]] [--root DIR]
  * Feeds Graphite and Prometheus with per-process groups and host figures
  * (src/collect/, docs/collect.md).
  */
@@ -30,6 +31,8 @@
 
 struct collect_cli {
 	struct collect_opts o;
+	const char *web_file;
+	struct web_config web;
 	pid_t pids[COLLECT_MAX_PIDS];
 };
 
@@ -64,10 +67,10 @@ static int bad(const char *opt, const char *arg, const char *want)
 /* An address the HTTP server will take: checked here, so a typo is a usage error. */
 static bool listen_ok(const char *addr)
 {
-	struct sockaddr_storage ss;
-	socklen_t len;
+	char host[256];
+	unsigned port;
 
-	return !http_parse_addr(addr, &ss, &len);
+	return !http_split_addr(addr, host, sizeof(host), &port);
 }
 
 /* One option; returns -1 to go on, -2 for getopt's error, else the exit status. */
@@ -88,7 +91,10 @@ static int parse_opt(int ch, void *ctx)
 		c->o.listen = optarg;
 		return listen_ok(optarg)
 			   ? -1
-			   : bad("--listen", optarg, "[ADDR:]PORT, ADDR an IP address");
+			   : bad("--listen", optarg, "[HOST:]PORT (an IPv6 address in brackets)");
+	case 'W':
+		c->web_file = optarg;
+		return -1;
 	case 'P':
 		c->o.prefix = optarg;
 		return -1;
@@ -138,6 +144,7 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "graphite", required_argument, NULL, 'g' },
 		{ "listen", required_argument, NULL, 'l' },
+		{ "web.config.file", required_argument, NULL, 'W' },
 		{ "prefix", required_argument, NULL, 'P' },
 		{ "group", required_argument, NULL, 'G' },
 		{ "top", required_argument, NULL, 't' },
@@ -162,7 +169,36 @@ static int parse_args(int argc, char **argv, struct collect_cli *c)
 	if (c->o.json && !c->o.once)
 		return cmd_usage_error("collect", "--json goes with --once (/report serves JSON): "
 						  "'--json'");
+	if (c->web_file && !c->o.listen)
+		return cmd_usage_error("collect", "--web.config.file goes with --listen: '%s'",
+				       c->web_file);
 	c->o.pids = c->o.npids ? c->pids : NULL;
+	return -1;
+}
+
+/*
+ * The web config and the listening socket, before sampling starts, so a
+ * bad file or a taken port is one line: exit 2 for the file, 3 for a
+ * privileged port, 1 for anything else.
+ */
+static int open_listener(struct collect_cli *c)
+{
+	char why[512];
+	int rc;
+
+	if (c->web_file) {
+		rc = http_config_load(c->web_file, &c->web, why, sizeof(why));
+		if (rc) {
+			cmd_error("collect", "%s", why);
+			return EXIT_USAGE;
+		}
+		c->o.web = &c->web;
+	}
+	rc = http_listen(c->o.listen, &c->o.listen_fd, why, sizeof(why));
+	if (rc) {
+		cmd_error("collect", "cannot listen on %s: %s", c->o.listen, why);
+		return rc == -EACCES ? EXIT_NOSUPPORT : EXIT_RUNTIME;
+	}
 	return -1;
 }
 
@@ -177,8 +213,13 @@ int cmd_collect(int argc, char **argv)
 	struct runloop_stop stop;
 	int status = parse_args(argc, argv, &c), rc;
 
-	if (status >= 0)
+	if (status < 0 && c.o.listen && !c.o.once)
+		status = open_listener(&c);
+	if (status >= 0) {
+		if (c.o.web)
+			http_config_release(&c.web);
 		return status;
+	}
 	runloop_stop_init(&stop);
 	runloop_stop_arm(&stop);
 	/* a peer that went away is an error return, not a death; --once has no
@@ -187,7 +228,13 @@ int cmd_collect(int argc, char **argv)
 		signal(SIGPIPE, SIG_IGN);
 	c.o.stop = &stop;
 	c.o.fd_budget = c.o.root ? 0 : cmd_fd_budget();
+	if (c.o.listen && c.o.fd_budget) /* room for the HTTP connections */
+		c.o.fd_budget = c.o.fd_budget > (long)HTTP_MAX_CONNECTIONS + 64
+				    ? c.o.fd_budget - (long)HTTP_MAX_CONNECTIONS
+				    : 64;
 	rc = collect_run(&c.o);
+	if (c.o.web)
+		http_config_release(&c.web);
 	if (rc == -EIO && c.o.once && ferror(stdout))
 		return EXIT_OK; /* main says why stdout failed, once */
 	if (rc == -ENOENT || rc == -EACCES || rc == -EPERM) {

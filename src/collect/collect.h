@@ -11,13 +11,16 @@
 #include <sys/types.h>
 
 #include "collect/groups.h"
+#include "collect/webconfig.h"
 #include "runloop/stop.h"
 
 struct collect_opts {
-	unsigned interval;    /* seconds; timestamps align to multiples of it */
-	const char *graphite; /* "HOST:PORT" or NULL */
-	const char *listen;   /* "ADDR:PORT" or NULL */
-	const char *prefix;   /* Graphite prefix (sanitised here) */
+	unsigned interval;	/* seconds; timestamps align to multiples of it */
+	const char *graphite;	/* "HOST:PORT" or NULL */
+	const char *listen;	/* "ADDR:PORT" or NULL */
+	int listen_fd;		/* with listen: its socket (http_listen), taken over */
+	struct web_config *web; /* with listen: TLS and users, or NULL */
+	const char *prefix;	/* Graphite prefix (sanitised here) */
 	enum group_by group_by;
 	unsigned top;	   /* at most this many groups */
 	const pid_t *pids; /* only these processes (npids 0: all) */
@@ -40,7 +43,7 @@ void collect_default_prefix(const char *nodename, char *buf, size_t size);
 /*
  * Runs until a stop signal (or one sample with once). On a stop, sends what the
  * Graphite buffer holds (for a few seconds at most). Returns 0, or -errno:
- * -ENOENT no /proc at root, -EADDRINUSE and the like for --listen.
+ * -ENOENT no /proc at root.
  */
 int collect_run(const struct collect_opts *o);
 

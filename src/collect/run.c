@@ -81,7 +81,7 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 		c->have_graphite = !rc;
 	}
 	if (!rc && o->listen && !o->once)
-		rc = http_server_start(&c->hs, o->listen, o->interval);
+		rc = http_server_start(&c->hs, o->listen_fd, o->web, o->interval, o->err);
 	return rc;
 }
 

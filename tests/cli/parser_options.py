@@ -27,7 +27,7 @@ SOURCES = {
     "plot": ["src/cmd/plot.c"],
 }
 
-LONG = re.compile(r'\{\s*"([a-z][a-z0-9-]*)"\s*,\s*(?:no|required|optional)_argument')
+LONG = re.compile(r'\{\s*"([a-z][a-z0-9.-]*)"\s*,\s*(?:no|required|optional)_argument')
 GETOPT = re.compile(r'getopt(?:_long)?\s*\([^;]*?,\s*"([^"]*)"', re.S)
 SHORTOPTS_MACRO = re.compile(r'#define\s+\w*SHORTOPTS\s+"([^"]*)"')
 CMP = re.compile(r'\bstrn?cmp\s*\([^,;]+,\s*"(-[^"]*)"')

@@ -130,7 +130,7 @@ wait_port "$port2" 10 || fail "not listening: $(cat "$work/err2")"
 
 # usage errors: status 2, one line naming the token, then where help is
 for args in "" "--once --group nope" "--once -i 0" "--graphite nohost" "--once --top 0" "--once extra" \
-	"--listen localhost:80" "--listen 1.2.3:80" "--bogus" "--once -i" "--listen 9977 --json"; do
+	"--listen ::1:80" "--listen 1.2.3:80" "--bogus" "--once -i" "--listen 9977 --json"; do
 	# shellcheck disable=SC2086
 	"$TRIAGE" collect $args >/dev/null 2>"$work/usage"
 	[ $? = 2 ] || fail "'collect $args': want status 2"

@@ -341,28 +341,31 @@ TEST(graphite_resends_after_the_peer_goes_away)
 
 TEST(listen_address_defaults_to_loopback)
 {
-	struct sockaddr_storage ss;
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-	socklen_t len;
-	char ip[INET6_ADDRSTRLEN];
+	char host[256];
+	unsigned port;
 
 	/* no address: 127.0.0.1, never every interface */
-	ASSERT_EQ(http_parse_addr("9977", &ss, &len), 0);
-	ASSERT_EQ(s4->sin_family, AF_INET);
-	ASSERT_STREQ(inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip)), "127.0.0.1");
-	ASSERT_EQ(ntohs(s4->sin_port), 9977);
-	ASSERT_EQ(http_parse_addr(":9977", &ss, &len), 0);
-	ASSERT_STREQ(inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip)), "127.0.0.1");
-	ASSERT_EQ(http_parse_addr("0.0.0.0:1", &ss, &len), 0);
-	ASSERT_STREQ(inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip)), "0.0.0.0");
-	ASSERT_EQ(http_parse_addr("[::1]:80", &ss, &len), 0);
-	ASSERT_EQ(ss.ss_family, AF_INET6);
-	ASSERT_EQ(http_parse_addr("localhost:80", &ss, &len), -EINVAL);
-	ASSERT_EQ(http_parse_addr("1.2.3:80", &ss, &len), -EINVAL);
-	ASSERT_EQ(http_parse_addr("80x", &ss, &len), -EINVAL);
-	ASSERT_EQ(http_parse_addr("70000", &ss, &len), -EINVAL);
-	ASSERT_EQ(http_parse_addr("", &ss, &len), -EINVAL);
-	ASSERT_EQ(http_parse_addr("127.0.0.1:", &ss, &len), -EINVAL);
+	ASSERT_EQ(http_split_addr("9977", host, sizeof(host), &port), 0);
+	ASSERT_STREQ(host, "127.0.0.1");
+	ASSERT_EQ(port, 9977);
+	ASSERT_EQ(http_split_addr(":9977", host, sizeof(host), &port), 0);
+	ASSERT_STREQ(host, "127.0.0.1");
+	ASSERT_EQ(http_split_addr("0.0.0.0:1", host, sizeof(host), &port), 0);
+	ASSERT_STREQ(host, "0.0.0.0");
+	ASSERT_EQ(http_split_addr("[::1]:80", host, sizeof(host), &port), 0);
+	ASSERT_STREQ(host, "::1");
+	/* names, as node_exporter takes them; resolved when listening */
+	ASSERT_EQ(http_split_addr("localhost:80", host, sizeof(host), &port), 0);
+	ASSERT_STREQ(host, "localhost");
+	ASSERT_EQ(port, 80);
+	ASSERT_EQ(http_split_addr("::1:80", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("1.2.3:80", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("a b:80", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("[]:80", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("80x", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("70000", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("", host, sizeof(host), &port), -EINVAL);
+	ASSERT_EQ(http_split_addr("127.0.0.1:", host, sizeof(host), &port), -EINVAL);
 }
 
 TEST(healthz_goes_stale)
