@@ -4,6 +4,7 @@ LDLIBS += -lpthread
 MHD_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libmicrohttpd.so)" 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
 $(OUTPUT)/src/util/dl_mhd.o: CFLAGS += $(if $(MHD_SONAME),-DTRIAGE_MHD_SONAME='"$(MHD_SONAME)"')
-# --web.config.file: libyaml reads it, libcrypt checks bcrypt, GnuTLS checks
-# the certificate and hashes the cache.
-LDLIBS += -lyaml -lcrypt -lgnutls
+# --web.config.file's libyaml, GnuTLS and libcrypt are loaded at first use too
+# (src/util/dl_webconfig.c): a collector without one never maps them.
+# The guard's unit test makes its own bcrypt hashes (crypt_gensalt_rn).
+$(OUTPUT)/unit/test_httpguard: LDLIBS += -lcrypt

@@ -805,8 +805,10 @@ static int open_all(struct recorder *r)
 	report_host_reader_init(&r->rd, r->pf);
 	r->find_netns = true;
 	rc = claim_file(r);
-	if (rc)
+	if (rc) {
+		r->err->on = RECORD_FAULT_FILE;
 		return rc;
+	}
 	rc = record_db_open(&r->db, o->path, true);
 	if (rc)
 		r->err->on = RECORD_FAULT_FILE;

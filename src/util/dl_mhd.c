@@ -45,6 +45,31 @@ DLIB_SHIM(mhd_lib, void, MHD_destroy_response, (struct MHD_Response * r), (r))
 DLIB_SHIM(mhd_lib, enum MHD_Result, MHD_add_response_header,
 	  (struct MHD_Response * r, const char *header, const char *content), (r, header, content))
 
+DLIB_SHIM(mhd_lib, void, MHD_free, (void *ptr), (ptr))
+DLIB_SHIM(mhd_lib, char *, MHD_basic_auth_get_username_password,
+	  (struct MHD_Connection * c, char **password), (c, password))
+DLIB_SHIM(mhd_lib, enum MHD_Result, MHD_queue_basic_auth_fail_response,
+	  (struct MHD_Connection * c, const char *realm, struct MHD_Response *r), (c, realm, r))
+DLIB_SHIM(mhd_lib, enum MHD_Result, MHD_is_feature_supported, (enum MHD_FEATURE feature), (feature))
+
+/*
+ * Variadic in the header, but none of the info types triage asks for
+ * (MHD_CONNECTION_INFO_SOCKET_CONTEXT, _CONNECTION_FD) takes an argument.
+ */
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c,
+							enum MHD_ConnectionInfoType type, ...)
+{
+	static __typeof__(&MHD_get_connection_info) cached;
+	__typeof__(&MHD_get_connection_info) fn = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
+
+	if (!fn) {
+		fn = (__typeof__(&MHD_get_connection_info))dlib_sym(&mhd_lib,
+								    "MHD_get_connection_info");
+		__atomic_store_n(&cached, fn, __ATOMIC_RELEASE);
+	}
+	return fn(c, type);
+}
+
 /* The variadic entry point: its options go on through the _va one. */
 struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc,
 				    void *apc_cls, MHD_AccessHandlerCallback dh, void *dh_cls, ...)
