@@ -32,6 +32,7 @@ RUN_PKGS="
 TEST_PKGS="
  sysstat
  iptables
+ nftables
  tcpdump
  strace
  linux-perf

@@ -403,7 +403,7 @@ static int cmd_u32_test(int argc, char **argv)
 int cmd_u32(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error("which subcommand? (test, explain, lint, recipe)");
+		return usage_error("which subcommand? (test, explain, lint, recipe, translate)");
 	/* "triage u32 [SUB] --help": the one page covers every subcommand */
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))) {
@@ -418,5 +418,7 @@ int cmd_u32(int argc, char **argv)
 		return u32_cmd_lint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "recipe") == 0)
 		return u32_cmd_recipe(argc - 1, argv + 1);
+	if (strcmp(argv[1], "translate") == 0)
+		return u32_cmd_translate(argc - 1, argv + 1);
 	return usage_error("not a u32 subcommand: '%s'", argv[1]);
 }
