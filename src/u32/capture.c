@@ -177,11 +177,11 @@ int u32_capture_open_live(struct u32_capture *c, const char *iface, char *err, s
 }
 
 int u32_capture_dispatch(struct u32_capture *c, int (*fn)(void *ctx, const struct u32_frame *f),
-			 void *ctx, char *err, size_t errlen)
+			 void *ctx, int wait_ms, char *err, size_t errlen)
 {
 	struct loop_ctx l = { .p = c->pcap, .fn = fn, .ctx = ctx };
 	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pcap), .events = POLLIN };
-	int rc = poll(&pfd, 1, 100);
+	int rc = poll(&pfd, 1, wait_ms);
 
 	if (rc < 0 && errno != EINTR) {
 		snprintf(err, errlen, "poll: %s", strerror(errno));

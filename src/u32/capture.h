@@ -37,12 +37,12 @@ int u32_capture_loop(struct u32_capture *c, int (*fn)(void *ctx, const struct u3
  */
 int u32_capture_open_live(struct u32_capture *c, const char *iface, char *err, size_t errlen);
 /*
- * Calls fn for the packets that arrived, waiting at most 100 ms: the
- * number of packets (>= 0), -EIO (message in err), or what fn returned
- * as a negative number.
+ * Calls fn for the packets that arrived, waiting at most wait_ms for the
+ * first: the number of packets (>= 0), -EIO (message in err), or fn's
+ * nonzero return as a negative number.
  */
 int u32_capture_dispatch(struct u32_capture *c, int (*fn)(void *ctx, const struct u32_frame *f),
-			 void *ctx, char *err, size_t errlen);
+			 void *ctx, int wait_ms, char *err, size_t errlen);
 void u32_capture_close(struct u32_capture *c);
 
 #endif

@@ -261,7 +261,10 @@ int u32_ruleset_run_live(struct u32_run *run, struct u32_capture *cap, u32_frame
 	int n = 0;
 
 	while (n >= 0 && !stop(ctx))
-		n = u32_capture_dispatch(cap, run_frame, &rc, err, errlen);
+		n = u32_capture_dispatch(cap, run_frame, &rc, 100, err, errlen);
+	/* what arrived before the stop is counted too */
+	while (n >= 0 && (n = u32_capture_dispatch(cap, run_frame, &rc, 0, err, errlen)) > 0)
+		;
 	return n < 0 ? n : 0;
 }
 

@@ -35,31 +35,40 @@ rxmac=$(ip -n "$RX" -o link show u32rx | sed -n 's/.*link\/ether \([0-9a-f:]*\).
 
 tls=$("$TRIAGE" u32 recipe tls-client-hello | sed 's/^iptables -I FORWARD //')
 dns=$("$TRIAGE" u32 recipe dns-query www.example.com | sed 's/^iptables -I INPUT //')
-ip netns exec "$RX" "$TRIAGE" u32 test -i u32rx -d 2 --json \
-	"$tls" -- "$dns" -- -p udp --dport 53 >"$work/out.json" 2>"$work/err" &
-pid=$!
-# triage says so on stderr once the capture is open
-for _ in $(seq 200); do
-	grep -q "listening on" "$work/err" && break
-	sleep 0.02
-done
-grep -q "listening on" "$work/err" || { echo "triage never opened the capture"; cat "$work/err"; exit 1; }
-ip netns exec "$TX" python3 - "$SRC/tests/u32" "$rxmac" <<'PY' || exit 1
+# the sender builds its frames first, then waits for the go (a slow start
+# of python would otherwise race the capture window)
+mkfifo "$work/go"
+ip netns exec "$TX" python3 - "$SRC/tests/u32" "$rxmac" "$work/go" <<'PY' &
 import socket, sys
 sys.path.insert(0, sys.argv[1])
 import gen_captures as g
 dst = bytes.fromhex(sys.argv[2].replace(":", ""))
 frames = []
 frames += [g.ipv4(6, g.tcp(g.tls_hello(1, 0x0301), sport=40000 + k)) for k in range(4)]  # TLS: 4
-frames += [g.ipv4(6, g.tcp(g.tls_hello(2, 0x0301))) for _ in range(2)]                  # ServerHello
-frames += [g.ipv4(17, g.udp(g.dns("www.example.com", 1), sport=41000 + k)) for k in range(5)]  # DNS: 5
-frames += [g.ipv4(17, g.udp(g.dns("www.example.org", 1))) for _ in range(3)]            # port 53 only
+frames += [g.ipv4(6, g.tcp(g.tls_hello(2, 0x0301))) for _ in range(2)]  # ServerHello
+frames += [g.ipv4(17, g.udp(g.dns("www.example.com", 1), sport=41000 + k)) for k in range(5)]  # DNS
+frames += [g.ipv4(17, g.udp(g.dns("www.example.org", 1))) for _ in range(3)]  # port 53 only
 frames += [g.ipv4(17, g.udp(g.dns("www.example.com", 1), dport=5353)) for _ in range(2)]  # none
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind(("u32tx", 0))
+open(sys.argv[3]).read()  # the go
 for ip in frames:
     s.send(dst + g.ETH_TX + b"\x08\x00" + ip)
 PY
+sender=$!
+# -d 30 is only a bound: SIGTERM (as Ctrl-C) ends the run once all is sent
+ip netns exec "$RX" "$TRIAGE" u32 test -i u32rx -d 30 --json \
+	"$tls" -- "$dns" -- -p udp --dport 53 >"$work/out.json" 2>"$work/err" &
+pid=$!
+# triage says so on stderr once the capture is open
+for _ in $(seq 500); do
+	grep -q "listening on" "$work/err" && break
+	sleep 0.02
+done
+grep -q "listening on" "$work/err" || { echo "triage never opened the capture"; cat "$work/err"; exit 1; }
+echo go >"$work/go"
+wait "$sender" || { echo "sender failed"; exit 1; }
+kill -TERM "$pid"
 wait "$pid"
 rc=$?
 pid=
