@@ -35,6 +35,7 @@ RUN_PKGS="
 TEST_PKGS="
  sysstat
  iptables
+ nftables
  tcpdump
  strace
  linux-perf

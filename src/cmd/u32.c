@@ -18,7 +18,10 @@
 #include "u32/capture.h"
 #include "u32/rule.h"
 #include "u32/rule_error.h"
+#include "u32/flows.h"
 #include "u32/run.h"
+#include "runloop/clock.h"
+#include "runloop/stop.h"
 #include "util/json.h"
 #include "util/parse.h"
 #include "util/text.h"
@@ -34,6 +37,9 @@ struct test_opts {
 	unsigned ncaptures;
 	char *words[MAX_INLINE_WORDS];
 	int nwords;
+	const char *iface; /* -i: live traffic instead of captures */
+	double duration;   /* -d: seconds of it (0: until Ctrl-C) */
+	bool live_verdicts;
 };
 
 static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
@@ -134,6 +140,26 @@ static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *
 	return 1;
 }
 
+/* -i IFACE, -d SECONDS: words consumed, 0 if a is neither, or -status. */
+static int live_option(struct test_opts *o, const char *a, const char *val)
+{
+	char *end;
+
+	if (strcmp(a, "-i") && strcmp(a, "--interface") && strcmp(a, "-d") &&
+	    strcmp(a, "--duration"))
+		return 0;
+	if (!val)
+		return -usage_error("option needs a value: '%s'", a);
+	if (a[1] == 'i' || a[2] == 'i') {
+		o->iface = val;
+		return 2;
+	}
+	o->duration = strtod(val, &end);
+	if (*end || end == val || !(o->duration > 0) || o->duration > 1e7)
+		return -usage_error("bad -d value (seconds > 0): '%s'", val);
+	return 2;
+}
+
 /* Collects a word of an inline rule; returns the words consumed or -status. */
 static int rule_word(struct test_opts *o, char *word, char *next)
 {
@@ -182,7 +208,10 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct u3
 
 	for (int i = 1; i < argc; i += rc) {
 		char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		rc = test_option(o, rs, argv[i], next);
+		/* before the first rule, -i and -d are ours (in a rule, iptables') */
+		rc = o->nwords == 0 && rs->n == 0 ? live_option(o, argv[i], next) : 0;
+		if (rc == 0)
+			rc = test_option(o, rs, argv[i], next);
 		if (rc == 0)
 			rc = test_arg(o, rs, argv[i], next);
 		if (rc < 0)
@@ -190,11 +219,15 @@ static int parse_test_args(int argc, char **argv, struct test_opts *o, struct u3
 	}
 	if ((status = add_inline_rule(rs, o)))
 		return status;
+	o->live_verdicts = o->verdicts && !o->json;
 	o->verdicts |= o->json; /* --json carries the per-frame verdicts too */
 	if (rs->n == 0)
 		return usage_error("no rules: give a RULE or --rules FILE");
-	if (o->ncaptures == 0)
-		return usage_error("no capture given");
+	if (o->iface && o->ncaptures)
+		return usage_error("-i reads live traffic: give no capture too ('%s')",
+				   o->captures[0]);
+	if (o->ncaptures == 0 && !o->iface)
+		return usage_error("no capture given (or -i IFACE for live traffic)");
 	return 0;
 }
 
@@ -350,6 +383,177 @@ static void print_counts_json(struct json_writer *w, const struct u32_run *run)
 	json_kv_uint(w, "not_seen", run->skipped);
 }
 
+/* The live dry run: what each rule would have matched on IFACE. */
+struct live_ctx {
+	const struct test_opts *o;
+	const struct u32_ruleset *rs;
+	struct runloop_stop stop;
+	struct u32_flows *flows; /* one table per rule */
+	double start, deadline, next_progress;
+	uint64_t frames;
+	bool progress;
+};
+
+static bool live_stop(void *ctx)
+{
+	struct live_ctx *l = ctx;
+	double now = runloop_mono_s();
+
+	if (l->progress && now >= l->next_progress) {
+		uint64_t m = 0;
+		for (unsigned k = 0; k < l->rs->n; k++)
+			m += l->rs->counts[k].pkts;
+		fprintf(stderr, "\r\033[K%s: %.0f s, %llu packets, %llu matches (Ctrl-C ends)",
+			l->o->iface, now - l->start, (unsigned long long)l->frames,
+			(unsigned long long)m);
+		l->next_progress = now + 1;
+	}
+	return runloop_stop_requested(&l->stop) || (l->deadline > 0 && now >= l->deadline);
+}
+
+static int live_frame(void *ctx, const struct u32_frame_verdicts *fv)
+{
+	struct live_ctx *l = ctx;
+	struct u32_flow key;
+	char flow[160];
+	bool any = false;
+
+	l->frames++;
+	if (fv->status != U32_VIEW_OK)
+		return 0;
+	u32_flow_of(fv->view, &key);
+	for (unsigned k = 0; k < l->rs->n; k++) {
+		if (fv->res[k].v != U32_VERDICT_YES)
+			continue;
+		u32_flows_add(&l->flows[k], &key);
+		if (!l->o->live_verdicts)
+			continue;
+		if (!any) {
+			u32_flow_format(&key, flow, sizeof(flow));
+			printf("%llu\t%u bytes\t%s\t", (unsigned long long)fv->number, fv->iplen,
+			       flow);
+		}
+		printf("%s", any ? "," : "");
+		text_put_safe(stdout, l->rs->rules[k].name);
+		any = true;
+	}
+	if (any)
+		fputc('\n', stdout);
+	return 0;
+}
+
+static void live_report(const struct live_ctx *l, const struct u32_run *run, double secs)
+{
+	struct json_writer w;
+	unsigned top[5];
+	char flow[160];
+
+	if (l->o->json) {
+		json_init(&w, stdout, false);
+		json_object_begin(&w);
+		json_kv_string(&w, "interface", l->o->iface);
+		json_kv_double(&w, "seconds", secs, 3);
+		json_kv_uint(&w, "frames", run->frames);
+		json_kv_uint(&w, "ip_packets", run->ip);
+		json_key(&w, "rules");
+		json_array_begin(&w);
+	} else if (!l->o->live_verdicts) {
+		printf("%8s %10s %-12s %s\n", "pkts", "pkts/s", "rule", "match");
+	}
+	for (unsigned k = 0; k < l->rs->n; k++) {
+		const struct u32_rule_counts *c = &l->rs->counts[k];
+		unsigned n = u32_flows_top(&l->flows[k], top, 5);
+		double pps = secs > 0 ? (double)c->pkts / secs : 0;
+		if (l->o->json) {
+			json_object_begin(&w);
+			json_kv_string(&w, "name", l->rs->rules[k].name);
+			json_kv_string(&w, "match", l->rs->rules[k].text);
+			json_kv_uint(&w, "pkts", c->pkts);
+			json_kv_uint(&w, "bytes", c->bytes);
+			json_kv_double(&w, "pkts_per_s", pps, 2);
+			json_key(&w, "top_flows");
+			json_array_begin(&w);
+		} else if (!l->o->live_verdicts) {
+			printf("%8llu %10.2f ", (unsigned long long)c->pkts, pps);
+			text_put_safe(stdout, l->rs->rules[k].name);
+			fputc(' ', stdout);
+			text_put_safe(stdout, l->rs->rules[k].text);
+			fputc('\n', stdout);
+		}
+		for (unsigned i = 0; i < n; i++) {
+			const struct u32_flow *f = &l->flows[k].f[top[i]];
+			u32_flow_format(f, flow, sizeof(flow));
+			if (l->o->json) {
+				json_object_begin(&w);
+				json_kv_string(&w, "flow", flow);
+				json_kv_uint(&w, "pkts", f->pkts);
+				json_end(&w);
+			} else if (!l->o->live_verdicts) {
+				printf("%8s %10llu   %s\n", "", (unsigned long long)f->pkts, flow);
+			}
+		}
+		if (l->o->json)
+			json_end(&w), json_end(&w);
+	}
+	if (l->o->json) {
+		json_finish(&w);
+		fputc('\n', stdout);
+	} else {
+		printf("# %.2f s on %s: %llu frames, %llu IP packets seen by the rules, no rule "
+		       "installed\n",
+		       secs, l->o->iface, (unsigned long long)run->frames,
+		       (unsigned long long)run->ip);
+	}
+}
+
+static int run_live(struct test_opts *o, struct u32_ruleset *rs)
+{
+	struct u32_run_opts ro = { .kp = o->kp, .layout = o->layout, .defrag = o->defrag };
+	struct live_ctx *l = calloc(1, sizeof(*l));
+	struct u32_capture cap;
+	struct u32_run run;
+	char err[512];
+	int rc;
+
+	if (!l || !(l->flows = calloc(rs->n, sizeof(*l->flows))) || u32_run_init(&run, rs, &ro)) {
+		if (l)
+			free(l->flows);
+		free(l);
+		return EXIT_RUNTIME;
+	}
+	rc = u32_capture_open_live(&cap, o->iface, err, sizeof(err));
+	if (rc) {
+		cmd_error("u32", "%s: %s", o->iface, err);
+		rc = rc == -EPERM ? EXIT_NOSUPPORT : rc == -ENODEV ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	*l = (struct live_ctx){ .o = o, .rs = rs, .flows = l->flows, .progress = isatty(2) == 1 };
+	runloop_stop_init(&l->stop);
+	runloop_stop_arm(&l->stop); /* Ctrl-C ends the run, and we print what was seen */
+	fprintf(stderr, "triage u32: listening on %s for %s, no rule installed\n", o->iface,
+		o->duration > 0 ? "the duration given" : "ever (Ctrl-C ends)");
+	l->start = l->next_progress = runloop_mono_s();
+	l->deadline = o->duration > 0 ? l->start + o->duration : 0;
+	rc = u32_ruleset_run_live(&run, &cap, live_frame, live_stop, l, err, sizeof(err));
+	double secs = runloop_mono_s() - l->start;
+	if (l->progress)
+		fputs("\r\033[K", stderr);
+	u32_capture_close(&cap);
+	if (rc < 0) {
+		cmd_error("u32", "%s: %s", o->iface, rc == -ENOMEM ? strerror(ENOMEM) : err);
+		rc = EXIT_RUNTIME;
+	} else {
+		live_report(l, &run, secs);
+	}
+	fflush(stdout);
+	runloop_stop_disarm(&l->stop);
+out:
+	u32_run_free(&run);
+	free(l->flows);
+	free(l);
+	return rc;
+}
+
 static int run_test(struct test_opts *o, struct u32_ruleset *rs)
 {
 	struct json_writer jw;
@@ -397,7 +601,7 @@ static int cmd_u32_test(int argc, char **argv)
 		return EXIT_RUNTIME;
 	rc = parse_test_args(argc, argv, o, &rs);
 	if (rc == 0)
-		rc = run_test(o, &rs);
+		rc = o->iface ? run_live(o, &rs) : run_test(o, &rs);
 	u32_ruleset_free(&rs);
 	free(o);
 	return rc;
@@ -406,7 +610,7 @@ static int cmd_u32_test(int argc, char **argv)
 int cmd_u32(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error("which subcommand? (test, explain, lint, recipe)");
+		return usage_error("which subcommand? (test, explain, lint, recipe, translate)");
 	/* "triage u32 [SUB] --help": the one page covers every subcommand */
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))) {
@@ -421,5 +625,7 @@ int cmd_u32(int argc, char **argv)
 		return u32_cmd_lint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "recipe") == 0)
 		return u32_cmd_recipe(argc - 1, argv + 1);
+	if (strcmp(argv[1], "translate") == 0)
+		return u32_cmd_translate(argc - 1, argv + 1);
 	return usage_error("not a u32 subcommand: '%s'", argv[1]);
 }

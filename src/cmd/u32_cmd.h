@@ -5,5 +5,6 @@
 int u32_cmd_explain(int argc, char **argv);
 int u32_cmd_lint(int argc, char **argv);
 int u32_cmd_recipe(int argc, char **argv);
+int u32_cmd_translate(int argc, char **argv);
 
 #endif

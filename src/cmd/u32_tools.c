@@ -10,6 +10,7 @@
 #include "u32/args.h"
 #include "u32/explain.h"
 #include "u32/lint.h"
+#include "u32/nft.h"
 #include "u32/recipe.h"
 #include "u32/rule.h"
 #include "u32/rule_error.h"
@@ -373,6 +374,31 @@ int u32_cmd_lint(int argc, char **argv)
 	return rc;
 }
 
+/* The nftables form of a recipe's iptables command line, where exact. */
+static int print_recipe_nft(char *cmdline, int family, const char *chain)
+{
+	struct u32_kernel_profile kp = { 0 };
+	struct u32_rule *r = calloc(1, sizeof(*r));
+	struct u32_rule_error *why = calloc(1, sizeof(*why));
+	struct u32_nft *t = malloc(sizeof(*t));
+	int rc =
+	    r && why && t ? u32_rule_from_words(r, 1, &cmdline, NULL, &kp, why, NULL) : -ENOMEM;
+
+	if (!rc)
+		rc = u32_nft_translate(r, family, t);
+	if (!rc && t->exact)
+		printf("nft 'add rule %s filter %s %s'\n", family == 4 ? "ip" : "ip6", chain,
+		       t->text);
+	else if (!rc)
+		printf("# no exact nftables form: %s\n", t->reason);
+	else
+		cmd_error("u32", "recipe: cannot translate the recipe (%s)", strerror(-rc));
+	free(r);
+	free(why);
+	free(t);
+	return rc ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int recipe_usage(const char *what, const char *arg)
 {
 	return tool_usage("recipe", what, arg);
@@ -380,7 +406,7 @@ static int recipe_usage(const char *what, const char *arg)
 
 struct recipe_opts {
 	const char *sni, *type, *domain;
-	bool v6;
+	bool v6, nft;
 };
 
 static int parse_recipe_args(int argc, char **argv, struct recipe_opts *o)
@@ -393,6 +419,8 @@ static int parse_recipe_args(int argc, char **argv, struct recipe_opts *o)
 			o->type = argv[++i];
 		else if (strcmp(argv[i], "--ipv6") == 0)
 			o->v6 = true;
+		else if (strcmp(argv[i], "--nft") == 0)
+			o->nft = true;
 		else if (!o->domain && argv[i][0] != '-')
 			o->domain = argv[i];
 		else
@@ -413,16 +441,17 @@ int u32_cmd_recipe(int argc, char **argv)
 		return rc;
 	if (strcmp(argv[1], "tls-client-hello") == 0) {
 		if (o.domain || o.type || o.v6)
-			return recipe_usage("tls-client-hello takes only --sni DOMAIN",
+			return recipe_usage("tls-client-hello takes only --sni DOMAIN and --nft",
 					    o.domain ? o.domain
 					    : o.type ? "--type"
 						     : "--ipv6");
-		rc = u32_recipe_tls(o.sni, buf, sizeof(buf), err, sizeof(err));
+		rc = u32_recipe_tls_at(o.sni, o.nft, buf, sizeof(buf), err, sizeof(err));
 	} else if (strcmp(argv[1], "dns-query") == 0) {
 		if (!o.domain || o.sni)
 			return recipe_usage(
 			    o.sni ? "dns-query takes no --sni" : "dns-query wants a DOMAIN", NULL);
-		rc = u32_recipe_dns(o.domain, o.type, o.v6, buf, sizeof(buf), err, sizeof(err));
+		rc = u32_recipe_dns_at(o.domain, o.type, o.v6, o.nft, buf, sizeof(buf), err,
+				       sizeof(err));
 	} else {
 		return recipe_usage("unknown recipe (tls-client-hello, dns-query)", argv[1]);
 	}
@@ -431,5 +460,6 @@ int u32_cmd_recipe(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	printf("%s\n", buf);
-	return EXIT_OK;
+	return o.nft ? print_recipe_nft(buf, o.v6 ? 6 : 4, o.domain ? "input" : "forward")
+		     : EXIT_OK;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pcap/pcap.h>
+#include <poll.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -137,6 +138,65 @@ int u32_capture_loop(struct u32_capture *c, int (*fn)(void *ctx, const struct u3
 		return -EIO;
 	}
 	return 0;
+}
+
+int u32_capture_open_live(struct u32_capture *c, const char *iface, char *err, size_t errlen)
+{
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p = pcap_create(iface, perr);
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (!p) {
+		snprintf(err, errlen, "%s", perr);
+		return -EIO;
+	}
+	/* whole packets, handed over at once, 100 ms at most between checks */
+	pcap_set_snaplen(p, 262144);
+	pcap_set_promisc(p, 0);
+	pcap_set_immediate_mode(p, 1);
+	pcap_set_timeout(p, 100);
+	rc = pcap_activate(p);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", pcap_geterr(p));
+		pcap_close(p);
+		return rc == PCAP_ERROR_PERM_DENIED	 ? -EPERM
+		       : rc == PCAP_ERROR_NO_SUCH_DEVICE ? -ENODEV
+							 : -EIO;
+	}
+	/* our own poll() bounds each wait: libpcap's timeout need not in immediate mode */
+	if (pcap_setdirection(p, PCAP_D_IN) < 0 || pcap_setnonblock(p, 1, perr) < 0 ||
+	    pcap_get_selectable_fd(p) < 0) {
+		snprintf(err, errlen, "%s", pcap_geterr(p));
+		pcap_close(p);
+		return -EIO;
+	}
+	c->pcap = p;
+	c->dlt = pcap_datalink(p);
+	return 0;
+}
+
+int u32_capture_dispatch(struct u32_capture *c, int (*fn)(void *ctx, const struct u32_frame *f),
+			 void *ctx, int wait_ms, char *err, size_t errlen)
+{
+	struct loop_ctx l = { .p = c->pcap, .fn = fn, .ctx = ctx };
+	struct pollfd pfd = { .fd = pcap_get_selectable_fd(c->pcap), .events = POLLIN };
+	int rc = poll(&pfd, 1, wait_ms);
+
+	if (rc < 0 && errno != EINTR) {
+		snprintf(err, errlen, "poll: %s", strerror(errno));
+		return -EIO;
+	}
+	if (rc <= 0)
+		return 0;
+	rc = pcap_dispatch(c->pcap, -1, loop_one, (u_char *)&l);
+	if (l.stop)
+		return l.stop < 0 ? l.stop : -l.stop;
+	if (rc == PCAP_ERROR) {
+		snprintf(err, errlen, "%s", pcap_geterr(c->pcap));
+		return -EIO;
+	}
+	return rc < 0 ? 0 : rc;
 }
 
 void u32_capture_close(struct u32_capture *c)

@@ -29,6 +29,20 @@ int u32_capture_next(struct u32_capture *c, struct u32_frame *f, char *err, size
  */
 int u32_capture_loop(struct u32_capture *c, int (*fn)(void *ctx, const struct u32_frame *f),
 		     void *ctx, char *err, size_t errlen);
+/*
+ * Reads packets arriving on a network interface (read-only, not
+ * promiscuous, incoming only: what PREROUTING sees). 0, -EPERM without
+ * the privilege to capture, -ENODEV for an unknown interface, -EIO;
+ * libpcap's message in err.
+ */
+int u32_capture_open_live(struct u32_capture *c, const char *iface, char *err, size_t errlen);
+/*
+ * Calls fn for the packets that arrived, waiting at most wait_ms for the
+ * first: the number of packets (>= 0), -EIO (message in err), or fn's
+ * nonzero return as a negative number.
+ */
+int u32_capture_dispatch(struct u32_capture *c, int (*fn)(void *ctx, const struct u32_frame *f),
+			 void *ctx, int wait_ms, char *err, size_t errlen);
 void u32_capture_close(struct u32_capture *c);
 
 #endif

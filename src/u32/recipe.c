@@ -94,6 +94,18 @@ static void hex_pattern(const uint8_t *name, int n, int qtype, char *out, size_t
 int u32_recipe_dns(const char *domain, const char *type, bool v6, char *buf, size_t len, char *err,
 		   size_t errlen)
 {
+	return u32_recipe_dns_at(domain, type, v6, false, buf, len, err, errlen);
+}
+
+/*
+ * anchored: the name only where the question starts (IPv4 header without
+ * options, or IPv6 with UDP right after the fixed header), --to pinned to
+ * the pattern's end: a fixed-offset comparison, which nftables has.
+ */
+int u32_recipe_dns_at(const char *domain, const char *type, bool v6, bool anchored, char *buf,
+		      size_t len, char *err, size_t errlen)
+{
+	char to[32] = "";
 	uint8_t name[256];
 	char pat[1024];
 	int n = u32_dns_encode_name(domain, name, sizeof(name), err, errlen);
@@ -107,27 +119,41 @@ int u32_recipe_dns(const char *domain, const char *type, bool v6, char *buf, siz
 		return u32_errorf(err, errlen, "name too long for one string pattern (%d bytes)",
 				  n);
 	hex_pattern(name, n, qtype, pat, sizeof(pat));
+	if (anchored)
+		snprintf(to, sizeof(to), " --to %d", (v6 ? 60 : 40) + n + 2);
 	if (v6)
 		snprintf(buf, len,
 			 "ip6tables -I INPUT -p udp --dport 53 -m u32 --u32 \"3&0xFF=17 && "
-			 "48>>15&1=0 && %d&0xFFFF=0x%x\" -m string --algo kmp --icase --from 60 "
+			 "48>>15&1=0 && %d&0xFFFF=0x%x\" -m string --algo kmp --icase --from 60%s "
 			 "--hex-string '%s'",
-			 40 + 8 + 12 + n - 2, (unsigned)qtype, pat);
+			 40 + 8 + 12 + n - 2, (unsigned)qtype, to, pat);
 	else
 		snprintf(buf, len,
-			 "iptables -I INPUT -p udp --dport 53 -m u32 --u32 \"4&0x1FFF=0 && "
+			 "iptables -I INPUT -p udp --dport 53 -m u32 --u32 \"%s4&0x1FFF=0 && "
 			 "0>>22&0x3C@8>>15&1=0 && 0>>22&0x3C@%d&0xFFFF=0x%x\" -m string --algo kmp "
-			 "--icase --from 40 --hex-string '%s'",
-			 8 + 12 + n - 2, (unsigned)qtype, pat);
+			 "--icase --from 40%s --hex-string '%s'",
+			 anchored ? "0>>24=0x45 && " : "", 8 + 12 + n - 2, (unsigned)qtype, to,
+			 pat);
 	return 0;
 }
 
 int u32_recipe_tls(const char *sni, char *buf, size_t len, char *err, size_t errlen)
 {
+	return u32_recipe_tls_at(sni, false, buf, len, err, errlen);
+}
+
+/*
+ * doff5: also require a TCP data offset of at least 5, which every real
+ * segment has; nftables' inner header (@ih) needs the 20-byte header that
+ * implies, so the rule then has an exact nftables form.
+ */
+int u32_recipe_tls_at(const char *sni, bool doff5, char *buf, size_t len, char *err, size_t errlen)
+{
 	int at = snprintf(buf, len,
 			  "iptables -I FORWARD -p tcp --dport 443 -m u32 --u32 \"6&0xFF=6 && "
-			  "4&0x1FFF=0 && 0>>22&0x3C@12>>26&0x3C@0>>16=0x1603 && "
-			  "0>>22&0x3C@12>>26&0x3C@2&0xFF=0x01\"");
+			  "4&0x1FFF=0 && %s0>>22&0x3C@12>>26&0x3C@0>>16=0x1603 && "
+			  "0>>22&0x3C@12>>26&0x3C@2&0xFF=0x01\"",
+			  doff5 ? "0>>22&0x3C@12>>28=5:15 && " : "");
 	size_t l;
 
 	if (!sni)

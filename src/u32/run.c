@@ -238,7 +238,9 @@ static int run_frame(void *ctx, const struct u32_frame *f)
 	if (fv->status == U32_VIEW_OK) {
 		run->ip++;
 		account(run, &v);
+		fv->view = &v;
 	} else {
+		fv->view = NULL;
 		run->skipped++;
 	}
 	return rc->on_frame ? rc->on_frame(rc->ctx, fv) : 0;
@@ -250,6 +252,20 @@ int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn o
 	struct run_capture rc = { .run = run, .dlt = cap->dlt, .on_frame = on_frame, .ctx = ctx };
 
 	return u32_capture_loop(cap, run_frame, &rc, err, errlen);
+}
+
+int u32_ruleset_run_live(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame,
+			 bool (*stop)(void *ctx), void *ctx, char *err, size_t errlen)
+{
+	struct run_capture rc = { .run = run, .dlt = cap->dlt, .on_frame = on_frame, .ctx = ctx };
+	int n = 0;
+
+	while (n >= 0 && !stop(ctx))
+		n = u32_capture_dispatch(cap, run_frame, &rc, 100, err, errlen);
+	/* what arrived before the stop is counted too */
+	while (n >= 0 && (n = u32_capture_dispatch(cap, run_frame, &rc, 0, err, errlen)) > 0)
+		;
+	return n < 0 ? n : 0;
 }
 
 int u32_packet_load(const char *path, unsigned long n, uint8_t **buf, struct u32_view *v, char *err,

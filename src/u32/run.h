@@ -39,6 +39,7 @@ struct u32_frame_verdicts {
 	enum u32_view_status status;
 	uint32_t iplen;
 	struct u32_rule_result *res; /* n entries */
+	const struct u32_view *view; /* the datagram, when status is U32_VIEW_OK */
 };
 
 struct u32_run_opts {
@@ -69,6 +70,14 @@ void u32_run_free(struct u32_run *run);
  */
 int u32_ruleset_run(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame, void *ctx,
 		    char *err, size_t errlen);
+
+/*
+ * The same over a live capture (u32_capture_open_live) until stop(ctx)
+ * says so, checked at least every 100 ms: 0, -EIO (message in err),
+ * -ENOMEM, or what on_frame returned.
+ */
+int u32_ruleset_run_live(struct u32_run *run, struct u32_capture *cap, u32_frame_fn on_frame,
+			 bool (*stop)(void *ctx), void *ctx, char *err, size_t errlen);
 
 /*
  * Frame n (1-based) of the capture at path, copied to *buf (the caller

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Kernel check of triage u32 translate: each rule of the oracle's corpus
+# (tests/u32/corpus.rules, the seeded random rules, and variants of them
+# that pin the protocol and the fragment offset so the transport and inner
+# header forms get exercised) is loaded as the iptables original and as
+# its nftables translation in one receiver namespace; every corpus frame is
+# injected once and each translated rule's counters must be identical.
+set -u
+: "${TRIAGE:?}" "${SRC:?}"
+skip() { echo "$1"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
+command -v iptables-restore >/dev/null || skip "iptables not installed (scripts/deps.sh)"
+command -v nft >/dev/null || skip "nft not installed (scripts/deps.sh: nftables)"
+command -v python3 >/dev/null || skip "python3 not installed"
+
+tag=$$
+TX=u32n-tx-$tag RX=u32n-rx-$tag
+work=$(mktemp -d /tmp/u32-nft.XXXXXX)
+cleanup() {
+	ip netns del "$TX" 2>/dev/null
+	ip netns del "$RX" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+ip netns add "$TX" 2>/dev/null || skip "cannot create network namespaces here"
+ip netns add "$RX" || skip "cannot create a second network namespace"
+ip link add u32tx$tag netns "$TX" type veth peer name u32rx$tag netns "$RX" ||
+	skip "cannot create a veth pair"
+ip -n "$TX" link set u32tx$tag name u32tx
+ip -n "$RX" link set u32rx$tag name u32rx
+ip netns exec "$TX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+ip netns exec "$TX" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+ip netns exec "$RX" sysctl -qw net.ipv6.conf.default.accept_dad=0
+ip netns exec "$RX" sysctl -qw net.ipv6.conf.all.accept_dad=0
+ip netns exec "$RX" nft list ruleset >/dev/null 2>&1 || skip "this kernel has no nf_tables"
+for ns in "$TX" "$RX"; do ip -n "$ns" link set lo up; done
+ip -n "$TX" link set u32tx mtu 65535 up
+ip -n "$RX" link set u32rx mtu 65535 up
+ip -n "$RX" addr add 10.201.0.2/24 dev u32rx
+rxmac=$(ip -n "$RX" -o link show u32rx | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+[ -n "$rxmac" ] || { echo "no receiver MAC"; exit 1; }
+
+python3 "$SRC/tests/u32/gen_captures.py" "$work" >/dev/null || exit 1
+python3 "$SRC/tests/u32/gen_captures.py" --random "${U32_ORACLE_SEED:-1}" 200 "$work/random" ||
+	exit 1
+rules=$work/all.rules
+{
+	cat "$SRC/tests/u32/corpus.rules" "$work/random.rules"
+	# the random u32 rules again, with what the @th/@ih forms need
+	sed -n 's/^\(ru[0-9]*\) -m u32 --u32 "\(.*\)"$/\1f ! -f -m u32 --u32 "\2"\n\1t -p tcp --sport 40000 -m u32 --u32 "\2"/p' \
+		"$work/random.rules"
+	# the recipes as nft-exact (recipe --nft): TLS with the data offset
+	# test, the DNS query with the name anchored at the question
+	"$TRIAGE" u32 recipe tls-client-hello --nft | sed -n '1s/^iptables -I FORWARD/tls_nft/p'
+	"$TRIAGE" u32 recipe dns-query www.example.com --nft | sed -n '1s/^iptables -I INPUT/dns_nft/p'
+	"$TRIAGE" u32 recipe dns-query www.example.com --ipv6 --nft |
+		sed -n '1s/^ip6tables -I INPUT/dns6_nft/p'
+} >"$rules" || exit 1
+"$TRIAGE" u32 translate --family ip --json --rules "$rules" >"$work/ip.json" || exit 1
+"$TRIAGE" u32 translate --family ip6 --json --rules "$rules" >"$work/ip6.json" || exit 1
+# the headline rules must have an exact form
+for name in tls_nft dns_nft dns6_nft; do
+	f=$work/ip.json
+	[ "$name" = dns6_nft ] && f=$work/ip6.json
+	jq -e --arg n "$name" '.rules[] | select(.name == $n) | .exact' "$f" >/dev/null ||
+		{ echo "FAIL: $name has no exact nftables form"; exit 1; }
+done
+ip netns exec "$TX" python3 "$SRC/tests/u32/nft_oracle.py" "$RX" u32tx "$rxmac" "$rules" \
+	"$work/ip.json" "$work/ip6.json" "$work/corpus.pcap" "$work/random.pcap"
+rc=$?
+echo "kernel $(uname -r), $(nft --version), $(iptables -V)"
+exit $rc
