@@ -124,5 +124,7 @@ void report_host_read(struct report_host_reader *r, struct report_host_snap *h)
 	read_disks(r, h);
 	h->have_ifaces = !hostread_netdev(r->pf, NULL, &h->ifaces);
 	h->have_uptime = !hostread_uptime_cs(r->pf, &h->uptime_cs);
+	h->have_softirqs = !softirqs_read(r->pf, &h->softirqs);
+	h->have_ct = !limits_read_conntrack(r->pf, &h->ct);
 	report_host_read_tcp(r, h);
 }

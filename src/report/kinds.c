@@ -29,6 +29,9 @@ static const struct report_kind_row kinds[] = {
 	ROW(RK_TCP_LISTEN_OVERFLOWS, "tcp-listen-overflows", RES_NETWORK, rule_tcp_listen_overflows,
 	    SEV_WARNING),
 	ROW(RK_KERNEL_ERRORS, "kernel-errors", RES_KERNEL_LOG, rule_kernel_errors, SEV_WARNING),
+	ROW(RK_CONNTRACK_FULL, "conntrack-full", RES_NETWORK, rule_conntrack_full, SEV_WARNING),
+	ROW(RK_CPU_STEAL, "cpu-steal", RES_CPU, rule_cpu_steal, SEV_WARNING),
+	ROW(RK_IRQ_SATURATED, "irq-saturated", RES_CPU, rule_irq_saturated, SEV_WARNING),
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == RK_COUNT,

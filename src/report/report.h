@@ -27,6 +27,7 @@
 #define RP_MAX_KEVENTS 64 /* kernel log events kept */
 #define RP_MAX_SKIPPED 16
 #define RP_MAX_CHECKED 16
+#define RP_SOFTIRQ_NAME_MAX 16 /* SOFTIRQ_NAME_MAX */
 
 /* One process over the window; CPU figures are % of one CPU. */
 struct rp_proc {
@@ -113,6 +114,7 @@ struct rp_kevent {
 
 struct rp_cpu_pct {
 	double usr, sys, iowait, irq, steal, busy; /* % of the CPU's time */
+	double softirq;				   /* the softirq part of irq */
 };
 
 enum rp_psi { RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO, RP_PSI_COUNT };
@@ -134,6 +136,13 @@ struct report_data {
 	bool cpu_online[HOST_MAX_CPUS];
 	int ncpu_lines;
 	double runnable_avg; /* procs_running less ourselves, averaged over the samples */
+	/* the softirq vector that ran most on each CPU over the window, and its runs/s */
+	bool have_softirqs;
+	char softirq_top[HOST_MAX_CPUS][RP_SOFTIRQ_NAME_MAX];
+	double softirq_top_s[HOST_MAX_CPUS];
+	/* the conntrack table at the window's end (where conntrack is loaded) */
+	bool have_conntrack;
+	uint64_t conntrack_count, conntrack_max;
 	bool have_psi[RP_PSI_COUNT];
 	double psi_some[RP_PSI_COUNT], psi_full[RP_PSI_COUNT]; /* % of the window */
 	/* load */
@@ -204,6 +213,9 @@ enum report_kind {
 	RK_TCP_RETRANSMITS,
 	RK_TCP_LISTEN_OVERFLOWS,
 	RK_KERNEL_ERRORS,
+	RK_CONNTRACK_FULL,
+	RK_CPU_STEAL,
+	RK_IRQ_SATURATED,
 	RK_COUNT
 };
 

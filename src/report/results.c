@@ -32,6 +32,7 @@ static void cpu_delta(const struct cpu_times *a, const struct cpu_times *b, stru
 	o->iowait = pct(sub(b->iowait, a->iowait), tot);
 	o->irq = pct(sub(b->irq + b->softirq, a->irq + a->softirq), tot);
 	o->steal = pct(sub(b->steal, a->steal), tot);
+	o->softirq = pct(sub(b->softirq, a->softirq), tot);
 	o->busy = pct(sub(cpu_times_busy(b), cpu_times_busy(a)), tot);
 }
 
@@ -51,6 +52,38 @@ static void cpu_results(const struct window *w, struct report_data *d)
 			cpu_delta(&a->cpu[c], &b->cpu[c], &d->cpu[c]);
 	}
 	d->runnable_avg = w->runnable_n ? w->runnable_sum / w->runnable_n : 0;
+}
+
+/* Per CPU, the softirq vector that ran most over the window (the CPU's irq time says how much). */
+static void softirq_results(const struct window *w, struct report_data *d)
+{
+	const struct report_host_snap *a = &w->h[0], *b = &w->h[1];
+
+	d->have_softirqs = a->have_softirqs && b->have_softirqs && d->seconds > 0;
+	if (!d->have_softirqs) {
+		if (!(w->src->lacks & REPORT_LACKS_SOFTIRQS))
+			report_skip(d, "softirqs", "/proc/softirqs could not be read");
+		return;
+	}
+	for (int c = 0; c < d->ncpu_lines && c < HOST_MAX_CPUS; c++) {
+		uint64_t runs;
+		int v = softirqs_top_vector(&a->softirqs, &b->softirqs, c, &runs);
+
+		if (v < 0)
+			continue;
+		snprintf(d->softirq_top[c], sizeof(d->softirq_top[c]), "%s", b->softirqs.name[v]);
+		d->softirq_top_s[c] = (double)runs / d->seconds;
+	}
+}
+
+/* The conntrack table at the window's end; nothing when conntrack is not loaded. */
+static void conntrack_results(const struct window *w, struct report_data *d)
+{
+	const struct report_host_snap *b = &w->h[1];
+
+	d->have_conntrack = b->have_ct && b->ct.max > 0;
+	d->conntrack_count = b->ct.count;
+	d->conntrack_max = b->ct.max;
 }
 
 static void psi_results(const struct window *w, struct report_data *d)
@@ -285,6 +318,8 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_TCP, "TCP counters" },
 		{ REPORT_LACKS_PLACEMENT, "processes' allowed CPUs and cgroups" },
 		{ REPORT_LACKS_EBPF, "eBPF" },
+		{ REPORT_LACKS_SOFTIRQS, "softirqs" },
+		{ REPORT_LACKS_CONNTRACK, "conntrack table" },
 	};
 	char list[200] = "";
 	size_t used = 0;
@@ -311,6 +346,8 @@ int window_results(struct window *w, struct report_data *d)
 	d->seconds = window_seconds(w);
 	host_results(w, d);
 	cpu_results(w, d);
+	softirq_results(w, d);
+	conntrack_results(w, d);
 	psi_results(w, d);
 	load_results(w, d);
 	mem_results(w, d);

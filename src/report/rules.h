@@ -23,5 +23,9 @@ int rule_net_drops(const struct report_data *d, struct report_findings *f);
 int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f);
 int rule_tcp_listen_overflows(const struct report_data *d, struct report_findings *f);
 int rule_kernel_errors(const struct report_data *d, struct report_findings *f);
+/* rules_host.c */
+int rule_conntrack_full(const struct report_data *d, struct report_findings *f);
+int rule_cpu_steal(const struct report_data *d, struct report_findings *f);
+int rule_irq_saturated(const struct report_data *d, struct report_findings *f);
 
 #endif

@@ -15,7 +15,9 @@
 
 #include "procfs/host.h"
 #include "procfs/hoststats.h"
+#include "procfs/limits.h"
 #include "procfs/parsers.h"
+#include "procfs/softirqs.h"
 #include "report/report.h"
 
 #define RP_NETNS_ID_MAX 64
@@ -35,6 +37,9 @@ struct report_host_snap {
 	char ns_id[RP_MAX_NETNS + 1][RP_NETNS_ID_MAX];
 	struct tcp_counters tcp[RP_MAX_NETNS + 1];
 	uint64_t uptime_cs;
+	struct softirqs softirqs; /* which vector runs on which CPU (irq-saturated) */
+	struct conntrack_fill ct; /* nf_conntrack_count and _max (conntrack-full) */
+	bool have_softirqs, have_ct;
 	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
 	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
 };
@@ -81,6 +86,8 @@ enum report_lack {
 	REPORT_LACKS_TCP = 1 << 2,
 	REPORT_LACKS_PLACEMENT = 1 << 3, /* processes' allowed CPUs and cgroups */
 	REPORT_LACKS_EBPF = 1 << 4,	 /* the eBPF enrichment */
+	REPORT_LACKS_SOFTIRQS = 1 << 5,	 /* /proc/softirqs: irq-saturated names no vector */
+	REPORT_LACKS_CONNTRACK = 1 << 6, /* the conntrack table's fill: no conntrack-full */
 };
 
 struct report_source {

@@ -69,4 +69,15 @@
 #define TCP_RETRANS_MIN 10	 /* and at least this many in the window */
 #define TCP_RETRANS_CRIT_PCT 10.0
 
+/* conntrack-full: entries against nf_conntrack_max (critical when at it) */
+#define CONNTRACK_FULL_PCT 90.0
+
+/* cpu-steal: the hypervisor's share of all CPUs' time */
+#define CPU_STEAL_WARN_PCT 10.0
+#define CPU_STEAL_CRIT_PCT 30.0
+
+/* irq-saturated: one CPU's time in hardirq + softirq */
+#define IRQ_SATURATED_PCT 50.0	    /* "mostly": more than its tasks can get */
+#define IRQ_SATURATED_CRIT_PCT 90.0 /* almost nothing left for tasks */
+
 #endif

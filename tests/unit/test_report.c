@@ -798,6 +798,128 @@ TEST(checked_lines_carry_figures)
 	report_findings_release(&f);
 }
 
+/* Steal: warning at CPU_STEAL_WARN_PCT of all CPUs' time, critical at the next; CPU with most
+ * named. */
+TEST(cpu_steal_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.all.steal = CPU_STEAL_WARN_PCT;
+	d.cpu[0].steal = CPU_STEAL_WARN_PCT - 5;
+	d.cpu[1].steal = CPU_STEAL_WARN_PCT + 5;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CPU_STEAL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->sev, SEV_WARNING);
+	ASSERT_EQ(x->subject.cpu, 1);
+	ASSERT_EQ(f.f[0].kind, RK_CPU_STEAL);
+	ASSERT_TRUE(strstr(x->summary, "took 10% of the CPUs' time (steal)") != NULL);
+	ASSERT_TRUE(strstr(x->summary, "most from CPU 1 (15%)") != NULL);
+	ASSERT_STREQ(x->next, "mpstat -P ALL 1 5");
+	report_findings_release(&f);
+	d.all.steal = CPU_STEAL_CRIT_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_CPU_STEAL)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+	d.all.steal = CPU_STEAL_CRIT_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_CPU_STEAL)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	d.all.steal = CPU_STEAL_WARN_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_STEAL), 0);
+	report_findings_release(&f);
+}
+
+/* A CPU mostly in interrupts: its vector and its ksoftirqd named; not at just below. */
+TEST(irq_saturated_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	proc(&d, 24, "ksoftirqd/1", 0, 40);
+	proc(&d, 18, "ksoftirqd/0", 0, 1);
+	d.cpu[1].irq = IRQ_SATURATED_PCT;
+	d.cpu[1].softirq = IRQ_SATURATED_PCT - 5;
+	d.have_softirqs = true;
+	snprintf(d.softirq_top[1], sizeof(d.softirq_top[1]), "NET_RX");
+	d.softirq_top_s[1] = 120000;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_IRQ_SATURATED);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(count_kind(&f, RK_IRQ_SATURATED), 1);
+	ASSERT_EQ(x->sev, SEV_WARNING);
+	ASSERT_EQ(x->subject.cpu, 1);
+	ASSERT_EQ(x->subject.pid, 24);
+	ASSERT_STREQ(x->subject.comm, "ksoftirqd/1");
+	ASSERT_TRUE(strstr(x->summary, "CPU 1 spent 50% of its time in interrupts (hardirq 5%, "
+				       "softirq 45%)") != NULL);
+	ASSERT_TRUE(strstr(x->summary, "softirq NET_RX ran most (120000 times/s)") != NULL);
+	ASSERT_TRUE(strstr(x->summary, "ksoftirqd/1 used 40% of one CPU") != NULL);
+	ASSERT_STREQ(x->next, "mpstat -I SCPU -P 1 1 5");
+	report_findings_release(&f);
+	d.cpu[1].irq = IRQ_SATURATED_CRIT_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_IRQ_SATURATED)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+	d.cpu[1].irq = IRQ_SATURATED_CRIT_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_IRQ_SATURATED)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	/* a recording without /proc/softirqs: still the finding, no vector */
+	d.have_softirqs = false;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_IRQ_SATURATED);
+	ASSERT_TRUE(x != NULL && strstr(x->summary, "NET_RX") == NULL);
+	report_findings_release(&f);
+	d.cpu[1].irq = IRQ_SATURATED_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_IRQ_SATURATED), 0);
+	report_findings_release(&f);
+}
+
+/* Conntrack at CONNTRACK_FULL_PCT of its max: warning; full: critical; not loaded: nothing. */
+TEST(conntrack_full_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.have_conntrack = true;
+	d.conntrack_max = 1000;
+	d.conntrack_count = (uint64_t)(CONNTRACK_FULL_PCT * 10);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CONNTRACK_FULL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->sev, SEV_WARNING);
+	ASSERT_TRUE(strstr(x->summary, "90% full (900 of 1000 entries)") != NULL);
+	ASSERT_STREQ(x->next, "conntrack -S");
+	report_findings_release(&f);
+	d.conntrack_count = 1000;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_CONNTRACK_FULL)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+	d.conntrack_count = 999;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_CONNTRACK_FULL)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	d.conntrack_count = (uint64_t)(CONNTRACK_FULL_PCT * 10) - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CONNTRACK_FULL), 0);
+	report_findings_release(&f);
+	d.conntrack_count = 1000;
+	d.have_conntrack = false;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CONNTRACK_FULL), 0);
+	report_findings_release(&f);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
@@ -830,6 +952,9 @@ int main(void)
 	RUN(&st, headline_is_the_whole_short_form);
 	RUN(&st, summaries_do_not_hang_on_a_colon);
 	RUN(&st, checked_lines_carry_figures);
+	RUN(&st, cpu_steal_boundaries);
+	RUN(&st, irq_saturated_boundaries);
+	RUN(&st, conntrack_full_boundaries);
 	printf("%d run, %d failed\n", st.run, st.failed);
 	return st.failed ? 1 : 0;
 }
