@@ -203,7 +203,8 @@ int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
 		if (d->cpu_online[c] && d->cpu[c].busy >= CPU_HOT_PCT &&
 		    (hot < 0 || d->cpu[c].busy > d->cpu[hot].busy))
 			hot = c;
-	if (hot < 0)
+	/* a CPU hot with interrupts is irq-saturated's, which names the vector */
+	if (hot < 0 || d->cpu[hot].irq >= IRQ_SATURATED_PCT)
 		return 0;
 	for (int c = 0; c < d->ncpu_lines; c++)
 		if (d->cpu_online[c] && c != hot) {

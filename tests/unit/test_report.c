@@ -862,7 +862,20 @@ TEST(irq_saturated_boundaries)
 	ASSERT_TRUE(strstr(x->summary, "softirq NET_RX ran most (120000 times/s)") != NULL);
 	ASSERT_TRUE(strstr(x->summary, "ksoftirqd/1 used 40% of one CPU") != NULL);
 	ASSERT_STREQ(x->next, "mpstat -I SCPU -P 1 1 5");
+	ASSERT_EQ(count_kind(&f, RK_SINGLE_CPU_HOT), 0); /* quiet's CPU 1 is 10% busy */
 	report_findings_release(&f);
+	/* hot with interrupts: irq-saturated says why, single-cpu-hot stays out */
+	d.cpu[1].busy = CPU_HOT_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_SINGLE_CPU_HOT), 0);
+	ASSERT_EQ(f.f[0].kind, RK_IRQ_SATURATED);
+	report_findings_release(&f);
+	d.cpu[1].irq = IRQ_SATURATED_PCT - 0.1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_SINGLE_CPU_HOT), 1);
+	report_findings_release(&f);
+	d.cpu[1].irq = IRQ_SATURATED_PCT;
+	d.cpu[1].busy = 10;
 	d.cpu[1].irq = IRQ_SATURATED_CRIT_PCT;
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(find_kind(&f, RK_IRQ_SATURATED)->sev, SEV_CRITICAL);
