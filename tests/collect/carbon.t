@@ -57,7 +57,12 @@ started="$started $collector"
 # our reads of /proc follow a whole second by 50 ms, as the collector's
 # samples do by their wake-up latency (see the tolerance below)
 next_second() { sleep "$(awk -v t="$(date +%s.%N)" 'BEGIN { printf "%.3f", int(t) + 1.05 - t }')"; }
-sleep 0.5
+# t0 once carbon has acknowledged the collector's first batch (its
+# "connected" line): a slow start must not look like a lost interval
+for _ in $(seq 300); do
+	grep -q connected "$work/collect.err" && break
+	sleep 0.1
+done
 next_second
 c0=$(cpu_seconds "$wpid") t0=$(date +%s)
 sleep 2
@@ -67,7 +72,13 @@ wait "$carbon" 2>/dev/null
 sleep 1 # then carbon's start-up: the collector buffers meanwhile
 carbon_start
 outage=$(awk -v a="$k0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-sleep 1.5
+# The collector retries after 1, 2, 4, then 8 s and says "reconnected" once
+# carbon has acknowledged a batch: wait for that line, not a guess of how
+# long carbon's start and the back-off take on a loaded machine.
+for _ in $(seq 300); do
+	[ "$(grep -c connected "$work/collect.err")" -ge 2 ] && break
+	sleep 0.1
+done
 next_second
 c1=$(cpu_seconds "$wpid") t1=$(date +%s)
 sleep 1.5 # the sample stamped t1 is taken at most an interval late
