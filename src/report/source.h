@@ -13,6 +13,7 @@
 #ifndef TRIAGE_REPORT_SOURCE_H
 #define TRIAGE_REPORT_SOURCE_H
 
+#include "procfs/fsusage.h"
 #include "procfs/host.h"
 #include "procfs/hoststats.h"
 #include "procfs/parsers.h"
@@ -35,6 +36,8 @@ struct report_host_snap {
 	char ns_id[RP_MAX_NETNS + 1][RP_NETNS_ID_MAX];
 	struct tcp_counters tcp[RP_MAX_NETNS + 1];
 	uint64_t uptime_cs;
+	struct fs_usages fs; /* filesystems that store data, with their statvfs */
+	bool have_fs;
 	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
 	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
 };
@@ -46,6 +49,8 @@ struct procfs;
 struct report_host_reader {
 	const struct procfs *pf;
 	bool have_sys_block; /* else every diskstats line is a whole device (a fixture) */
+	/* the filesystems' statvfs (a fixture's table or the kernel); NULL: not read */
+	fs_statvfs_fn statfs;
 	/* whole_device()'s answers, in diskstats' order: a name seldom changes kind */
 	struct {
 		char name[DISK_NAME_MAX];
@@ -81,6 +86,7 @@ enum report_lack {
 	REPORT_LACKS_TCP = 1 << 2,
 	REPORT_LACKS_PLACEMENT = 1 << 3, /* processes' allowed CPUs and cgroups */
 	REPORT_LACKS_EBPF = 1 << 4,	 /* the eBPF enrichment */
+	REPORT_LACKS_FS = 1 << 5,	 /* filesystems' space and inodes, and their writers */
 };
 
 struct report_source {
@@ -102,6 +108,11 @@ struct report_source {
 	 * -ENOENT when not known
 	 */
 	int (*read_placement)(void *ctx, struct rp_proc *p);
+	/*
+	 * The processes with a file open for writing on mount mnt_id, now (at
+	 * the window's end), at most max into pids; NULL when not known
+	 */
+	int (*read_fs_writers)(void *ctx, int mnt_id, pid_t *pids, size_t max, size_t *n);
 	/* moves to the next step: 0, or -ENOENT when the last one was read */
 	int (*next)(void *ctx);
 	/* the tasks at the current step */
