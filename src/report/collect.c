@@ -77,6 +77,13 @@ static int live_read_fs_writers(void *ctx, int mnt_id, pid_t *pids, size_t max, 
 	return fsread_writers(w->pf, mnt_id, pids, max, n);
 }
 
+static int live_read_fd_usage(void *ctx, pid_t pid, struct fd_usage *out)
+{
+	struct window *w = ctx;
+
+	return limits_read_fd_usage(w->pf, pid, out);
+}
+
 static void live_source(struct window *w)
 {
 	w->live = (struct report_source){
@@ -89,6 +96,7 @@ static void live_source(struct window *w)
 		.read_dtasks = live_read_dtasks,
 		.read_placement = live_read_placement,
 		.read_fs_writers = live_read_fs_writers,
+		.read_fd_usage = live_read_fd_usage,
 	};
 	w->src = &w->live;
 	report_host_reader_init(&w->rd, w->pf);

@@ -117,6 +117,16 @@ struct rp_fs {
 	size_t nwriters;
 };
 
+/* A process with open descriptors near its soft RLIMIT_NOFILE, at the window's end. */
+struct rp_fdproc {
+	pid_t pid;
+	char comm[RP_COMM_MAX];
+	unsigned open;
+	uint64_t soft; /* the soft limit */
+};
+
+#define RP_MAX_FDPROCS 16
+
 struct rp_kevent {
 	enum kmsg_event event;
 	int pid;
@@ -179,6 +189,11 @@ struct report_data {
 	bool have_ifaces;
 	struct rp_netns netns[RP_MAX_NETNS + 1];
 	size_t nnetns;
+	/* file descriptors: processes near their limit, the system's file handles */
+	struct rp_fdproc fdprocs[RP_MAX_FDPROCS];
+	size_t nfdprocs;
+	bool have_files;
+	uint64_t files_alloc, files_max; /* /proc/sys/fs/file-nr */
 	/* filesystems */
 	struct rp_fs fs[RP_MAX_FS];
 	size_t nfs;
@@ -211,6 +226,7 @@ void report_data_release(struct report_data *d);
 enum report_kind {
 	RK_FILESYSTEM_FULL,
 	RK_INODES_FULL,
+	RK_FD_EXHAUSTION,
 	RK_CPU_BOUND_USER,
 	RK_CPU_BOUND_KERNEL,
 	RK_CPU_SATURATED,

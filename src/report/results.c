@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "procfs/hostread.h"
+#include "procfs/limits.h"
 #include "procfs/task_info.h"
 #include "report/collect.h"
 #include "report/thresholds.h"
@@ -283,6 +284,40 @@ static void fs_results(const struct window *w, struct report_data *d)
 	}
 }
 
+/*
+ * Every sampled process's descriptors against its soft RLIMIT_NOFILE, once
+ * at the window's end (a stat of its fd/ where the kernel counts there),
+ * and the system's file handles.
+ */
+static void fd_results(const struct window *w, struct report_data *d)
+{
+	const struct report_host_snap *h = &w->h[1];
+
+	d->have_files = h->have_files;
+	if (d->have_files) {
+		d->files_alloc = h->files.allocated;
+		d->files_max = h->files.max;
+	} else if (!(w->src->lacks & REPORT_LACKS_FD)) {
+		report_skip(d, "fd", "/proc/sys/fs/file-nr could not be read");
+	}
+	for (size_t i = 0; w->src->read_fd_usage && i < d->nprocs && d->nfdprocs < RP_MAX_FDPROCS;
+	     i++) {
+		const struct rp_proc *p = &d->procs[i];
+		struct fd_usage u;
+		struct rp_fdproc *o;
+
+		if (p->exited || w->src->read_fd_usage(w->src->ctx, p->pid, &u) ||
+		    u.soft == LIMIT_NONE || !u.soft ||
+		    100.0 * u.open / (double)u.soft < FD_WARN_PCT)
+			continue;
+		o = &d->fdprocs[d->nfdprocs++];
+		o->pid = p->pid;
+		snprintf(o->comm, sizeof(o->comm), "%s", p->comm);
+		o->open = u.open;
+		o->soft = u.soft;
+	}
+}
+
 /* Allowed CPUs and cgroup of the busiest processes, read once at the end. */
 static void placement(const struct window *w, struct report_data *d)
 {
@@ -305,6 +340,7 @@ static int task_results(struct window *w, struct report_data *d)
 	d->task_samples = w->task_samples;
 	if (w->src->read_placement)
 		placement(w, d);
+	fd_results(w, d);
 	return 0;
 }
 
@@ -344,6 +380,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_PLACEMENT, "processes' allowed CPUs and cgroups" },
 		{ REPORT_LACKS_EBPF, "eBPF" },
 		{ REPORT_LACKS_FS, "filesystems" },
+		{ REPORT_LACKS_FD, "descriptors" },
 	};
 	char list[200] = "";
 	size_t used = 0;

@@ -15,6 +15,7 @@
 
 #include "procfs/fsusage.h"
 #include "procfs/host.h"
+#include "procfs/limits.h"
 #include "procfs/hoststats.h"
 #include "procfs/parsers.h"
 #include "report/report.h"
@@ -38,6 +39,8 @@ struct report_host_snap {
 	uint64_t uptime_cs;
 	struct fs_usages fs; /* filesystems that store data, with their statvfs */
 	bool have_fs;
+	struct file_handles files; /* /proc/sys/fs/file-nr */
+	bool have_files;
 	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
 	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
 };
@@ -87,6 +90,7 @@ enum report_lack {
 	REPORT_LACKS_PLACEMENT = 1 << 3, /* processes' allowed CPUs and cgroups */
 	REPORT_LACKS_EBPF = 1 << 4,	 /* the eBPF enrichment */
 	REPORT_LACKS_FS = 1 << 5,	 /* filesystems' space and inodes, and their writers */
+	REPORT_LACKS_FD = 1 << 6,	 /* file handles, processes' descriptors and limits */
 };
 
 struct report_source {
@@ -113,6 +117,8 @@ struct report_source {
 	 * the window's end), at most max into pids; NULL when not known
 	 */
 	int (*read_fs_writers)(void *ctx, int mnt_id, pid_t *pids, size_t max, size_t *n);
+	/* A process's open descriptors and RLIMIT_NOFILE now; NULL when not known */
+	int (*read_fd_usage)(void *ctx, pid_t pid, struct fd_usage *out);
 	/* moves to the next step: 0, or -ENOENT when the last one was read */
 	int (*next)(void *ctx);
 	/* the tasks at the current step */

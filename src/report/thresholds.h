@@ -17,6 +17,14 @@
 #define FS_FILLING_PCT 90.0
 #define FS_FULL_SOON_S 3600.0
 
+/*
+ * fd-exhaustion: a process's open descriptors against its soft
+ * RLIMIT_NOFILE, or the system's allocated file handles against
+ * fs.file-max: warning from FD_WARN_PCT, critical at FD_CRIT_PCT.
+ */
+#define FD_WARN_PCT 90.0
+#define FD_CRIT_PCT 100.0
+
 /* Collection. */
 #define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
 #define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */

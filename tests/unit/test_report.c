@@ -757,6 +757,46 @@ TEST(filesystem_full_subject_and_words)
 	report_findings_release(&f);
 }
 
+TEST(fd_exhaustion_boundaries)
+{
+	static struct report_data d;
+	struct report_findings f;
+	struct rp_fdproc *p = &d.fdprocs[0];
+
+	quiet(&d);
+	d.nfdprocs = 1;
+	*p = (struct rp_fdproc){ .pid = 4410, .comm = "server", .soft = 1000 };
+	p->open = 899; /* just below FD_WARN_PCT */
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), -1);
+	p->open = 900;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_WARNING);
+	p->open = 999;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_WARNING);
+	p->open = 1000;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_CRITICAL);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].kind, RK_FD_EXHAUSTION);
+	ASSERT_EQ(f.f[0].subject.pid, 4410);
+	ASSERT_STREQ(f.f[0].subject.comm, "server");
+	ASSERT_TRUE(strstr(f.f[0].summary, "1000 descriptors open, its whole soft limit "
+					   "(RLIMIT_NOFILE 1000)"));
+	ASSERT_TRUE(!strncmp(f.f[0].next, "ls -l /proc/4410/fd ", 20));
+	report_findings_release(&f);
+	/* the system's file handles against fs.file-max */
+	d.nfdprocs = 0;
+	d.have_files = true;
+	d.files_max = 10000;
+	d.files_alloc = 8999;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), -1);
+	d.files_alloc = 9000;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_WARNING);
+	d.files_alloc = 10000;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_CRITICAL);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].subject.pid, 0); /* no process: the system */
+	report_findings_release(&f);
+}
+
 /* One kinds-table row as docs/report.md writes it: anchor, name, resource, severity. */
 struct doc_kind {
 	char anchor[64], name[64], resource[32], sev[16];
@@ -968,6 +1008,7 @@ int main(void)
 	RUN(&st, filesystem_full_boundaries);
 	RUN(&st, inodes_full_boundaries);
 	RUN(&st, filesystem_full_subject_and_words);
+	RUN(&st, fd_exhaustion_boundaries);
 	RUN(&st, default_severity_comes_from_the_table);
 	RUN(&st, subject_label_forms);
 	RUN(&st, json_keys_named);
