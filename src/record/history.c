@@ -472,6 +472,7 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 		.ctx = r,
 		.lacks = REPORT_LACKS_CGROUPS | REPORT_LACKS_KMSG | REPORT_LACKS_EBPF |
 			 REPORT_LACKS_SOFTIRQS | REPORT_LACKS_CONNTRACK |
+			 REPORT_LACKS_FS | REPORT_LACKS_FD |
 			 (r->placed ? 0 : REPORT_LACKS_PLACEMENT) | (r->tcp ? 0 : REPORT_LACKS_TCP),
 		.lacks_why = "not recorded",
 		.host = rw->host,
@@ -539,7 +540,7 @@ static int insert_findings(sqlite3 *db, const struct record_window *w,
 		-1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	for (size_t i = 0; i < f->n && !rc; i++) {
-		char subject[RP_COMM_MAX + RP_CGROUP_MAX + 64];
+		char subject[RP_COMM_MAX + RP_CGROUP_MAX + 2 * RP_MOUNT_MAX + 64];
 
 		report_subject_label(&f->f[i].subject, REPORT_LABEL_WORDS, subject,
 				     sizeof(subject));

@@ -70,6 +70,20 @@ static int live_read_placement(void *ctx, struct rp_proc *p)
 	return report_read_placement(w->pf, p);
 }
 
+static int live_read_fs_writers(void *ctx, int mnt_id, pid_t *pids, size_t max, size_t *n)
+{
+	struct window *w = ctx;
+
+	return fsread_writers(w->pf, mnt_id, pids, max, n);
+}
+
+static int live_read_fd_usage(void *ctx, pid_t pid, struct fd_usage *out)
+{
+	struct window *w = ctx;
+
+	return limits_read_fd_usage(w->pf, pid, out);
+}
+
 static void live_source(struct window *w)
 {
 	w->live = (struct report_source){
@@ -81,9 +95,12 @@ static void live_source(struct window *w)
 		.read_load = live_read_load,
 		.read_dtasks = live_read_dtasks,
 		.read_placement = live_read_placement,
+		.read_fs_writers = live_read_fs_writers,
+		.read_fd_usage = live_read_fd_usage,
 	};
 	w->src = &w->live;
 	report_host_reader_init(&w->rd, w->pf);
+	w->rd.statfs = fs_statvfs_for(w->host.fixture);
 }
 
 /* One run-queue sample: the kernel's runnable count less ourselves. */

@@ -10,6 +10,11 @@
 
 /* In enum order: findings of one severity sort by kind in this order. */
 static const struct report_kind_row kinds[] = {
+	/* first: a full filesystem fails writes, whatever else is wrong */
+	ROW(RK_FILESYSTEM_FULL, "filesystem-full", RES_FILESYSTEM, rule_filesystem_full,
+	    SEV_WARNING),
+	ROW(RK_INODES_FULL, "inodes-full", RES_FILESYSTEM, rule_inodes_full, SEV_WARNING),
+	ROW(RK_FD_EXHAUSTION, "fd-exhaustion", RES_PROCESSES, rule_fd_exhaustion, SEV_WARNING),
 	ROW(RK_CPU_BOUND_USER, "cpu-bound-user", RES_PROCESSES, rule_cpu_bound_user, SEV_WARNING),
 	ROW(RK_CPU_BOUND_KERNEL, "cpu-bound-kernel", RES_PROCESSES, rule_cpu_bound_kernel,
 	    SEV_WARNING),
@@ -64,7 +69,7 @@ const char *report_resource_name(enum report_resource r)
 		[RES_LOAD] = "load",	     [RES_MEMORY] = "memory",
 		[RES_DISK] = "disk",	     [RES_NETWORK] = "network",
 		[RES_CGROUPS] = "cgroups",   [RES_KERNEL_LOG] = "kernel-log",
-		[RES_CPU_RUNQ] = "cpu-runq",
+		[RES_CPU_RUNQ] = "cpu-runq", [RES_FILESYSTEM] = "filesystem",
 	};
 
 	return (unsigned)r < RES_COUNT && names[r] ? names[r] : "?";

@@ -39,7 +39,7 @@ static const char *sev_color(const struct paint *p, enum report_sev s)
 
 static void plain_finding(FILE *out, const struct rp_finding *x, const struct paint *p)
 {
-	char label[RP_COMM_MAX + RP_CGROUP_MAX + 64];
+	char label[RP_COMM_MAX + RP_CGROUP_MAX + 2 * RP_MOUNT_MAX + 64];
 
 	fprintf(out, "  %s%-8s%s %s%s%s", sev_color(p, x->sev), report_sev_name(x->sev), p->off,
 		p->bold, report_kind_name(x->kind), p->off);
@@ -123,8 +123,12 @@ static void json_subject(struct json_writer *w, const struct rp_subject *s)
 		json_kv_string(w, rj(RJ_COMM), s->comm);
 	if (s->cgroup[0])
 		json_kv_string(w, rj(RJ_CGROUP), s->cgroup);
+	if (s->mount[0])
+		json_kv_string(w, rj(RJ_MOUNT), s->mount);
 	if (s->device[0])
 		json_kv_string(w, rj(RJ_DEVICE), s->device);
+	if (s->fstype[0])
+		json_kv_string(w, rj(RJ_FSTYPE), s->fstype);
 	if (s->iface[0])
 		json_kv_string(w, rj(RJ_INTERFACE), s->iface);
 	if (s->cpu >= 0)

@@ -28,6 +28,9 @@
 #define RP_MAX_SKIPPED 16
 #define RP_MAX_CHECKED 16
 #define RP_SOFTIRQ_NAME_MAX 16 /* SOFTIRQ_NAME_MAX */
+#define RP_MAX_FS 32	 /* filesystems that store data */
+#define RP_MOUNT_MAX 256 /* a mount point */
+#define RP_FSTYPE_MAX 32
 
 /* One process over the window; CPU figures are % of one CPU. */
 struct rp_proc {
@@ -101,6 +104,30 @@ struct rp_cgroup {
 	size_t npids;
 };
 
+/* A filesystem that stores data: how full at the window's end, how fast it filled. */
+struct rp_fs {
+	char mount[RP_MOUNT_MAX];
+	char device[RP_MOUNT_MAX]; /* the mount's source: "/dev/vda1", "tmpfs" */
+	char fstype[RP_FSTYPE_MAX];
+	double used_pct;		    /* of the space non-root can use (df's Use%) */
+	double inodes_pct;		    /* of the inodes; 0 when it has no inode count */
+	uint64_t size_bytes, avail_bytes;   /* avail: what non-root can still write */
+	uint64_t files, files_free;	    /* inodes */
+	double fill_bytes_s, fill_inodes_s; /* over the window; > 0 filling, < 0 freed */
+	pid_t writers[RP_MAX_PIDS];	    /* processes with a file open for writing on it */
+	size_t nwriters;
+};
+
+/* A process with open descriptors near its soft RLIMIT_NOFILE, at the window's end. */
+struct rp_fdproc {
+	pid_t pid;
+	char comm[RP_COMM_MAX];
+	unsigned open;
+	uint64_t soft; /* the soft limit */
+};
+
+#define RP_MAX_FDPROCS 16
+
 struct rp_kevent {
 	enum kmsg_event event;
 	int pid;
@@ -171,6 +198,15 @@ struct report_data {
 	bool have_ifaces;
 	struct rp_netns netns[RP_MAX_NETNS + 1];
 	size_t nnetns;
+	/* file descriptors: processes near their limit, the system's file handles */
+	struct rp_fdproc fdprocs[RP_MAX_FDPROCS];
+	size_t nfdprocs;
+	bool have_files;
+	uint64_t files_alloc, files_max; /* /proc/sys/fs/file-nr */
+	/* filesystems */
+	struct rp_fs fs[RP_MAX_FS];
+	size_t nfs;
+	bool have_fs;
 	/* cgroups */
 	bool have_cgroups; /* a hierarchy was read (else nothing is said about cgroups) */
 	struct rp_cgroup cgroups[RP_MAX_CGROUPS];
@@ -197,6 +233,9 @@ void report_data_release(struct report_data *d);
 
 /* Stable kinds; each has one row in kinds.c (name, resource, rule), which docs/report.md lists. */
 enum report_kind {
+	RK_FILESYSTEM_FULL,
+	RK_INODES_FULL,
+	RK_FD_EXHAUSTION,
 	RK_CPU_BOUND_USER,
 	RK_CPU_BOUND_KERNEL,
 	RK_CPU_SATURATED,
@@ -233,6 +272,7 @@ enum report_resource {
 	RES_CGROUPS,
 	RES_KERNEL_LOG,
 	RES_CPU_RUNQ,
+	RES_FILESYSTEM,
 	RES_COUNT
 };
 
@@ -242,7 +282,9 @@ struct rp_subject {
 	char cgroup[RP_CGROUP_MAX];
 	char device[DISK_NAME_MAX];
 	char iface[IFACE_NAME_MAX];
-	int cpu; /* -1: none */
+	char mount[RP_MOUNT_MAX];   /* a filesystem's mount point */
+	char fstype[RP_FSTYPE_MAX]; /* its type */
+	int cpu;		    /* -1: none */
 	pid_t pids[RP_MAX_PIDS];
 	size_t npids;
 	bool exited; /* pid: the process exited before the window's end */

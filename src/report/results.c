@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 
 #include "procfs/hostread.h"
+#include "procfs/limits.h"
 #include "procfs/task_info.h"
 #include "report/collect.h"
 #include "report/thresholds.h"
@@ -258,6 +259,98 @@ int report_read_placement(const struct procfs *pf, struct rp_proc *p)
 	return p->has_allowed || !rc ? 0 : -ENOENT;
 }
 
+static const struct fs_usage *fs_at_start(const struct fs_usages *a, const struct fs_usage *u)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->u[i].m.major == u->m.major && a->u[i].m.minor == u->m.minor &&
+		    !strcmp(a->u[i].m.mnt, u->m.mnt))
+			return &a->u[i];
+	return NULL;
+}
+
+/* One filesystem at the window's end, with its fill rates since the start (0 when new). */
+static void fs_one(const struct fs_usage *u, const struct fs_usage *u0, double seconds,
+		   struct rp_fs *o)
+{
+	const struct fs_space *s = &u->s;
+
+	snprintf(o->mount, sizeof(o->mount), "%s", u->m.mnt);
+	snprintf(o->device, sizeof(o->device), "%s", u->m.source);
+	snprintf(o->fstype, sizeof(o->fstype), "%s", u->m.fstype);
+	o->used_pct = fs_space_used_pct(s);
+	o->inodes_pct = fs_inodes_used_pct(s);
+	o->size_bytes = s->blocks * s->frsize;
+	o->avail_bytes = s->bavail * s->frsize;
+	o->files = s->files;
+	o->files_free = s->ffree;
+	if (u0 && seconds > 0) {
+		o->fill_bytes_s =
+		    ((double)u0->s.bavail * (double)u0->s.frsize - (double)o->avail_bytes) /
+		    seconds;
+		o->fill_inodes_s = ((double)u0->s.ffree - (double)s->ffree) / seconds;
+	}
+}
+
+/*
+ * The filesystems at the window's end; for those at FS_FILLING_PCT or more
+ * (space or inodes), the processes writing to them (one look at every
+ * descriptor, only then).
+ */
+static void fs_results(const struct window *w, struct report_data *d)
+{
+	const struct fs_usages *a = &w->h[0].fs, *b = &w->h[1].fs;
+
+	if (!w->h[1].have_fs) {
+		if (!(w->src->lacks & REPORT_LACKS_FS))
+			report_skip(d, "filesystem", "/proc/self/mountinfo could not be read");
+		return;
+	}
+	d->have_fs = true;
+	for (size_t i = 0; i < b->n && d->nfs < RP_MAX_FS; i++) {
+		struct rp_fs *o = &d->fs[d->nfs++];
+
+		fs_one(&b->u[i], w->h[0].have_fs ? fs_at_start(a, &b->u[i]) : NULL, d->seconds, o);
+		if (w->src->read_fs_writers &&
+		    (o->used_pct >= FS_FILLING_PCT || o->inodes_pct >= FS_FILLING_PCT))
+			(void)w->src->read_fs_writers(w->src->ctx, b->u[i].m.id, o->writers,
+						      RP_MAX_PIDS, &o->nwriters);
+	}
+}
+
+/*
+ * Every sampled process's descriptors against its soft RLIMIT_NOFILE, once
+ * at the window's end (a stat of its fd/ where the kernel counts there),
+ * and the system's file handles.
+ */
+static void fd_results(const struct window *w, struct report_data *d)
+{
+	const struct report_host_snap *h = &w->h[1];
+
+	d->have_files = h->have_files;
+	if (d->have_files) {
+		d->files_alloc = h->files.allocated;
+		d->files_max = h->files.max;
+	} else if (!(w->src->lacks & REPORT_LACKS_FD)) {
+		report_skip(d, "fd", "/proc/sys/fs/file-nr could not be read");
+	}
+	for (size_t i = 0; w->src->read_fd_usage && i < d->nprocs && d->nfdprocs < RP_MAX_FDPROCS;
+	     i++) {
+		const struct rp_proc *p = &d->procs[i];
+		struct fd_usage u;
+		struct rp_fdproc *o;
+
+		if (p->exited || w->src->read_fd_usage(w->src->ctx, p->pid, &u) ||
+		    u.soft == LIMIT_NONE || !u.soft ||
+		    100.0 * u.open / (double)u.soft < FD_WARN_PCT)
+			continue;
+		o = &d->fdprocs[d->nfdprocs++];
+		o->pid = p->pid;
+		snprintf(o->comm, sizeof(o->comm), "%s", p->comm);
+		o->open = u.open;
+		o->soft = u.soft;
+	}
+}
+
 /* Allowed CPUs and cgroup of the busiest processes, read once at the end. */
 static void placement(const struct window *w, struct report_data *d)
 {
@@ -280,6 +373,7 @@ static int task_results(struct window *w, struct report_data *d)
 	d->task_samples = w->task_samples;
 	if (w->src->read_placement)
 		placement(w, d);
+	fd_results(w, d);
 	return 0;
 }
 
@@ -320,6 +414,8 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_EBPF, "eBPF" },
 		{ REPORT_LACKS_SOFTIRQS, "softirqs" },
 		{ REPORT_LACKS_CONNTRACK, "conntrack table" },
+		{ REPORT_LACKS_FS, "filesystems" },
+		{ REPORT_LACKS_FD, "descriptors" },
 	};
 	char list[200] = "";
 	size_t used = 0;
@@ -353,6 +449,7 @@ int window_results(struct window *w, struct report_data *d)
 	mem_results(w, d);
 	disk_results(w, d);
 	net_results(w, d);
+	fs_results(w, d);
 	lacks_results(w, d);
 	if (w->pf) {
 		d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);

@@ -13,7 +13,9 @@
 #ifndef TRIAGE_REPORT_SOURCE_H
 #define TRIAGE_REPORT_SOURCE_H
 
+#include "procfs/fsusage.h"
 #include "procfs/host.h"
+#include "procfs/limits.h"
 #include "procfs/hoststats.h"
 #include "procfs/limits.h"
 #include "procfs/parsers.h"
@@ -40,6 +42,10 @@ struct report_host_snap {
 	struct softirqs softirqs; /* which vector runs on which CPU (irq-saturated) */
 	struct conntrack_fill ct; /* nf_conntrack_count and _max (conntrack-full) */
 	bool have_softirqs, have_ct;
+	struct fs_usages fs; /* filesystems that store data, with their statvfs */
+	bool have_fs;
+	struct file_handles files; /* /proc/sys/fs/file-nr */
+	bool have_files;
 	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
 	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
 };
@@ -51,6 +57,8 @@ struct procfs;
 struct report_host_reader {
 	const struct procfs *pf;
 	bool have_sys_block; /* else every diskstats line is a whole device (a fixture) */
+	/* the filesystems' statvfs (a fixture's table or the kernel); NULL: not read */
+	fs_statvfs_fn statfs;
 	/* whole_device()'s answers, in diskstats' order: a name seldom changes kind */
 	struct {
 		char name[DISK_NAME_MAX];
@@ -88,6 +96,8 @@ enum report_lack {
 	REPORT_LACKS_EBPF = 1 << 4,	 /* the eBPF enrichment */
 	REPORT_LACKS_SOFTIRQS = 1 << 5,	 /* /proc/softirqs: irq-saturated names no vector */
 	REPORT_LACKS_CONNTRACK = 1 << 6, /* the conntrack table's fill: no conntrack-full */
+	REPORT_LACKS_FS = 1 << 7,	 /* filesystems' space and inodes, and their writers */
+	REPORT_LACKS_FD = 1 << 8,	 /* file handles, processes' descriptors and limits */
 };
 
 struct report_source {
@@ -109,6 +119,13 @@ struct report_source {
 	 * -ENOENT when not known
 	 */
 	int (*read_placement)(void *ctx, struct rp_proc *p);
+	/*
+	 * The processes with a file open for writing on mount mnt_id, now (at
+	 * the window's end), at most max into pids; NULL when not known
+	 */
+	int (*read_fs_writers)(void *ctx, int mnt_id, pid_t *pids, size_t max, size_t *n);
+	/* A process's open descriptors and RLIMIT_NOFILE now; NULL when not known */
+	int (*read_fd_usage)(void *ctx, pid_t pid, struct fd_usage *out);
 	/* moves to the next step: 0, or -ENOENT when the last one was read */
 	int (*next)(void *ctx);
 	/* the tasks at the current step */

@@ -18,10 +18,11 @@ static void part(char *buf, size_t size, size_t *used, const char *word, const c
 
 /*
  * REPORT_LABEL_WORDS: every part that applies, in one order, for people:
- * "PID 4711 relay cgroup /batch", "device vda", "CPU 1", or "host".
+ * "PID 4711 relay cgroup /batch", "mount /var device /dev/vda1", "device vda",
+ * "CPU 1", or "host".
  * REPORT_LABEL_METRIC: the first of those parts by the same order, bare and
  * without the PID (a metric's label: few series, stable across restarts):
- * "relay", "/batch", "vda", "cpu1", or "host".
+ * "relay", "/batch", "/var", "vda", "cpu1", or "host".
  */
 void report_subject_label(const struct rp_subject *s, enum report_label form, char *buf,
 			  size_t size)
@@ -42,6 +43,8 @@ void report_subject_label(const struct rp_subject *s, enum report_label form, ch
 	}
 	if (s->cgroup[0] && !(metric && used))
 		part(buf, size, &used, metric ? "" : "cgroup", s->cgroup);
+	if (s->mount[0] && !(metric && used))
+		part(buf, size, &used, metric ? "" : "mount", s->mount);
 	if (s->device[0] && !(metric && used))
 		part(buf, size, &used, metric ? "" : "device", s->device);
 	if (s->iface[0] && !(metric && used))

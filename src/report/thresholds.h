@@ -6,6 +6,25 @@
 #ifndef TRIAGE_REPORT_THRESHOLDS_H
 #define TRIAGE_REPORT_THRESHOLDS_H
 
+/*
+ * filesystem-full / inodes-full: of the space non-root can use (df's Use%),
+ * or of the inodes. Warning from FS_FULL_WARN_PCT; critical at
+ * FS_FULL_CRIT_PCT, or from FS_FILLING_PCT when the window's rate fills it
+ * within FS_FULL_SOON_S. The rate alone never raises one.
+ */
+#define FS_FULL_WARN_PCT 95.0
+#define FS_FULL_CRIT_PCT 100.0
+#define FS_FILLING_PCT 90.0
+#define FS_FULL_SOON_S 3600.0
+
+/*
+ * fd-exhaustion: a process's open descriptors against its soft
+ * RLIMIT_NOFILE, or the system's allocated file handles against
+ * fs.file-max: warning from FD_WARN_PCT, critical at FD_CRIT_PCT.
+ */
+#define FD_WARN_PCT 90.0
+#define FD_CRIT_PCT 100.0
+
 /* Collection. */
 #define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
 #define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */

@@ -164,6 +164,33 @@ static void check_net(const struct report_data *d, struct report_findings *f)
 	fig(c, "namespaces", (double)d->nnetns, "namespaces");
 }
 
+static void check_fs(const struct report_data *d, struct report_findings *f)
+{
+	const struct rp_fs *space = NULL, *inodes = NULL;
+	struct rp_checked *c;
+
+	if (!d->have_fs)
+		return;
+	for (size_t i = 0; i < d->nfs; i++) {
+		if (!space || d->fs[i].used_pct > space->used_pct)
+			space = &d->fs[i];
+		if (!inodes || d->fs[i].inodes_pct > inodes->inodes_pct)
+			inodes = &d->fs[i];
+	}
+	if (!space) {
+		fig(checked(f, "filesystem", "no mounted filesystem stores data"), "filesystems", 0,
+		    "filesystems");
+		return;
+	}
+	c = checked(f, "filesystem",
+		    "%zu filesystems store data; fullest %s at %.0f%% of its space, %s at %.0f%% "
+		    "of its inodes",
+		    d->nfs, space->mount, space->used_pct, inodes->mount, inodes->inodes_pct);
+	fig(c, "filesystems", (double)d->nfs, "filesystems");
+	fig(c, "fullest_space_used", space->used_pct, "%");
+	fig(c, "fullest_inodes_used", inodes->inodes_pct, "%");
+}
+
 static void check_rest(const struct report_data *d, struct report_findings *f)
 {
 	unsigned quota = 0, mem = 0;
@@ -208,6 +235,7 @@ void report_checked(const struct report_data *d, struct report_findings *f)
 	check_procs(d, f);
 	check_memory(d, f);
 	check_disk(d, f);
+	check_fs(d, f);
 	check_net(d, f);
 	check_rest(d, f);
 }

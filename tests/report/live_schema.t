@@ -24,7 +24,7 @@ bad=$(jq -r --slurpfile schema "$tmp/schema.json" '$schema[0] as $schema | '"$(c
 	fail "jq could not check the document"
 [ -z "$bad" ] || fail "the document does not follow the schema: $bad"
 # the check itself: a finding with every subject key passes, an unknown key does not
-good='{"kind":"cpu-bound-user","severity":"critical","subject":{"pid":7,"exited":true,"tid":7,"comm":"x","cgroup":"/a","device":"d","interface":"i","cpu":0,"pids":[7]},"summary":"s","evidence":[{"metric":"cpu","value":1.5,"unit":"%"}],"next":null,"details":["d"]}'
+good='{"kind":"cpu-bound-user","severity":"critical","subject":{"pid":7,"exited":true,"tid":7,"comm":"x","cgroup":"/a","mount":"/m","device":"d","fstype":"ext4","interface":"i","cpu":0,"pids":[7]},"summary":"s","evidence":[{"metric":"cpu","value":1.5,"unit":"%"}],"next":null,"details":["d"]}'
 for subject in '{"pid":7,"exitted":true}' '{"pid":"7"}'; do
 	jq --argjson g "$good" --argjson s "$subject" '.findings += [$g, ($g | .subject = $s)]' "$tmp/r.json" >"$tmp/bad.json"
 	bad=$(jq -r --slurpfile schema "$tmp/schema.json" '$schema[0] as $schema | '"$(cat "$here/schema_check.jq")" "$tmp/bad.json")

@@ -616,6 +616,187 @@ TEST(sentences_without_psi_name_no_psi_figure)
 	report_findings_release(&f);
 }
 
+/* A filesystem of 100 GiB, pct full of what non-root can use, filling rate bytes/s. */
+static struct rp_fs *fs(struct report_data *d, const char *mount, double pct, double rate)
+{
+	struct rp_fs *x = &d->fs[d->nfs++];
+	const double size = 100.0 * 1073741824.0;
+
+	memset(x, 0, sizeof(*x));
+	d->have_fs = true;
+	snprintf(x->mount, sizeof(x->mount), "%s", mount);
+	snprintf(x->device, sizeof(x->device), "/dev/vdb1");
+	snprintf(x->fstype, sizeof(x->fstype), "ext4");
+	x->used_pct = pct;
+	x->size_bytes = (uint64_t)size;
+	x->avail_bytes = (uint64_t)(size * (100 - pct) / 100);
+	x->fill_bytes_s = rate;
+	x->files = 1000000;
+	x->files_free = 900000;
+	x->inodes_pct = 10;
+	return x;
+}
+
+/* The severity of the only finding of kind k, or -1 when there is none. */
+static int sev_of(const struct report_data *d, enum report_kind k)
+{
+	struct report_findings f;
+	const struct rp_finding *x;
+	int sev;
+
+	if (report_evaluate(d, &f))
+		return -2;
+	x = find_kind(&f, k);
+	sev = x ? (int)x->sev : -1;
+	report_findings_release(&f);
+	return sev;
+}
+
+TEST(filesystem_full_boundaries)
+{
+	static struct report_data d;
+	struct rp_fs *x;
+
+	quiet(&d);
+	x = fs(&d, "/var", FS_FULL_WARN_PCT - 0.01, 0);
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), -1);
+	x->used_pct = FS_FULL_WARN_PCT;
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), SEV_WARNING);
+	x->used_pct = FS_FULL_CRIT_PCT - 0.01;
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), SEV_WARNING);
+	x->used_pct = FS_FULL_CRIT_PCT;
+	x->avail_bytes = 0;
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), SEV_CRITICAL);
+	/* from FS_FILLING_PCT, full within FS_FULL_SOON_S at the window's rate */
+	x = fs(&d, "/var", FS_FILLING_PCT, 0);
+	d.nfs = 1;
+	d.fs[0] = *x;
+	x = &d.fs[0];
+	x->fill_bytes_s = (double)x->avail_bytes / FS_FULL_SOON_S;
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), SEV_CRITICAL);
+	x->fill_bytes_s = (double)x->avail_bytes / (FS_FULL_SOON_S + 1);
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), -1);
+	x->fill_bytes_s = -1e9; /* freeing space */
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), -1);
+	/* the rate alone never raises one: just below 90%, or half empty */
+	x->used_pct = FS_FILLING_PCT - 0.01;
+	x->fill_bytes_s = (double)x->avail_bytes / 10;
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), -1);
+	x->used_pct = 50;
+	x->fill_bytes_s = 1e10;
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), -1);
+}
+
+TEST(inodes_full_boundaries)
+{
+	static struct report_data d;
+	struct rp_fs *x;
+
+	quiet(&d);
+	x = fs(&d, "/srv", 1, 0);
+	x->inodes_pct = FS_FULL_WARN_PCT - 0.01;
+	ASSERT_EQ(sev_of(&d, RK_INODES_FULL), -1);
+	x->inodes_pct = FS_FULL_WARN_PCT;
+	ASSERT_EQ(sev_of(&d, RK_INODES_FULL), SEV_WARNING);
+	x->inodes_pct = FS_FULL_CRIT_PCT;
+	x->files_free = 0;
+	ASSERT_EQ(sev_of(&d, RK_INODES_FULL), SEV_CRITICAL);
+	ASSERT_EQ(sev_of(&d, RK_FILESYSTEM_FULL), -1); /* its space is 1% used */
+	x->inodes_pct = FS_FILLING_PCT;
+	x->files_free = 100000;
+	x->fill_inodes_s = 100000 / FS_FULL_SOON_S;
+	ASSERT_EQ(sev_of(&d, RK_INODES_FULL), SEV_CRITICAL);
+	x->fill_inodes_s = 100000 / (FS_FULL_SOON_S + 1);
+	ASSERT_EQ(sev_of(&d, RK_INODES_FULL), -1);
+	x->files = 0; /* no inode count (btrfs): never */
+	x->inodes_pct = 100;
+	ASSERT_EQ(sev_of(&d, RK_INODES_FULL), -1);
+}
+
+TEST(filesystem_full_subject_and_words)
+{
+	static struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+	struct rp_fs *v;
+
+	quiet(&d);
+	proc(&d, 812, "app", 1, 0);
+	proc(&d, 4711, "carbon-relay", 97, 1); /* a critical CPU finding too */
+	v = fs(&d, "/mnt/it's full", 100, 0);
+	v->avail_bytes = 0;
+	v->writers[0] = 812;
+	v->nwriters = 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = &f.f[0]; /* first: a full filesystem before a CPU-bound process */
+	ASSERT_EQ(x->kind, RK_FILESYSTEM_FULL);
+	ASSERT_EQ(x->sev, SEV_CRITICAL);
+	ASSERT_STREQ(x->subject.mount, "/mnt/it's full");
+	ASSERT_STREQ(x->subject.device, "/dev/vdb1");
+	ASSERT_STREQ(x->subject.fstype, "ext4");
+	ASSERT_EQ(x->subject.npids, 1);
+	ASSERT_EQ(x->subject.pids[0], 812);
+	ASSERT_TRUE(strstr(x->summary, "is 100% full: nothing left of 100.0 GiB"));
+	ASSERT_TRUE(strstr(x->summary, "ENOSPC. Open for writing by PID 812 (app)."));
+	ASSERT_STREQ(x->next, "triage pidstat -d -p 812 1 5; du -xh --max-depth=2 "
+			      "'/mnt/it'\\''s full' | sort -h | tail");
+	ASSERT_TRUE(
+	    strstr(f.headline, "CRITICAL: /mnt/it's full (ext4) is 100% full [filesystem-full]"));
+	report_findings_release(&f);
+	/* filling: the rate and the time left in words */
+	v->used_pct = 97;
+	v->avail_bytes = 3ull << 30;
+	v->fill_bytes_s = 40.0 * 1048576;
+	v->nwriters = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_FILESYSTEM_FULL);
+	ASSERT_TRUE(x &&
+		    strstr(x->summary, "is 97% full (3.0 GiB left of 100.0 GiB), filling 40.0 "
+				       "MiB/s: full in 77 s.")); /* 3 GiB / 40 MiB/s = 76.8 s */
+	ASSERT_TRUE(x && !strncmp(x->next, "du -xh", 6));
+	report_findings_release(&f);
+}
+
+TEST(fd_exhaustion_boundaries)
+{
+	static struct report_data d;
+	struct report_findings f;
+	struct rp_fdproc *p = &d.fdprocs[0];
+
+	quiet(&d);
+	d.nfdprocs = 1;
+	*p = (struct rp_fdproc){ .pid = 4410, .comm = "server", .soft = 1000 };
+	p->open = 899; /* just below FD_WARN_PCT */
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), -1);
+	p->open = 900;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_WARNING);
+	p->open = 999;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_WARNING);
+	p->open = 1000;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_CRITICAL);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].kind, RK_FD_EXHAUSTION);
+	ASSERT_EQ(f.f[0].subject.pid, 4410);
+	ASSERT_STREQ(f.f[0].subject.comm, "server");
+	ASSERT_TRUE(strstr(f.f[0].summary, "1000 descriptors open, its whole soft limit "
+					   "(RLIMIT_NOFILE 1000)"));
+	ASSERT_TRUE(!strncmp(f.f[0].next, "ls -l /proc/4410/fd ", 20));
+	report_findings_release(&f);
+	/* the system's file handles against fs.file-max */
+	d.nfdprocs = 0;
+	d.have_files = true;
+	d.files_max = 10000;
+	d.files_alloc = 8999;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), -1);
+	d.files_alloc = 9000;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_WARNING);
+	d.files_alloc = 10000;
+	ASSERT_EQ(sev_of(&d, RK_FD_EXHAUSTION), SEV_CRITICAL);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].subject.pid, 0); /* no process: the system */
+	report_findings_release(&f);
+}
+
 /* One kinds-table row as docs/report.md writes it: anchor, name, resource, severity. */
 struct doc_kind {
 	char anchor[64], name[64], resource[32], sev[16];
@@ -959,6 +1140,10 @@ int main(void)
 	RUN(&st, placement_sentences);
 	RUN(&st, sentences_without_psi_name_no_psi_figure);
 	RUN(&st, kinds_table_matches_the_docs);
+	RUN(&st, filesystem_full_boundaries);
+	RUN(&st, inodes_full_boundaries);
+	RUN(&st, filesystem_full_subject_and_words);
+	RUN(&st, fd_exhaustion_boundaries);
 	RUN(&st, default_severity_comes_from_the_table);
 	RUN(&st, subject_label_forms);
 	RUN(&st, json_keys_named);
