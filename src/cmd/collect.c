@@ -25,9 +25,10 @@
 
 #define COLLECT_MAX_PIDS 1024
 #define COLLECT_MAX_INTERVAL 3600
-#define COLLECT_DEFAULT_BUFFER 900   /* 15 minutes of Graphite points */
-#define COLLECT_DEFAULT_BUFFER_MB 64 /* and at most 64 MiB of them (the unit's MemoryMax is 256M) \
-				      */
+#define COLLECT_DEFAULT_BUFFER 900 /* 15 minutes of Graphite points */
+#define COLLECT_DEFAULT_BUFFER_MB                                       \
+	64 /* and at most 64 MiB of them (the unit's MemoryMax is 256M) \
+	    */
 
 struct collect_cli {
 	struct collect_opts o;

@@ -28,8 +28,8 @@
 #define RP_MAX_SKIPPED 16
 #define RP_MAX_CHECKED 16
 #define RP_SOFTIRQ_NAME_MAX 16 /* SOFTIRQ_NAME_MAX */
-#define RP_MAX_FS 32	 /* filesystems that store data */
-#define RP_MOUNT_MAX 256 /* a mount point */
+#define RP_MAX_FS 32	       /* filesystems that store data */
+#define RP_MOUNT_MAX 256       /* a mount point */
 #define RP_FSTYPE_MAX 32
 
 /* One process over the window; CPU figures are % of one CPU. */

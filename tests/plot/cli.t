@@ -6,6 +6,7 @@
 command -v sqlite3 >/dev/null || fail "sqlite3 is missing (scripts/deps.sh installs it)"
 
 # check STATUS DESCRIPTION ARGS...: runs triage plot ARGS, expects STATUS.
+# Statuses: the README's exit-status table (a missing input or one not of its kind is 2).
 check() {
 	local want=$1 what=$2
 	shift 2
@@ -26,17 +27,17 @@ check 2 "bad --max-points" x.db -o p.html --max-points 3
 check 2 "two records" a.db b.db -o p.html
 [ -s "$SCRATCH/out" ] && fail "a usage error wrote to stdout"
 
-check 1 "missing file" "$SCRATCH/none.db" -o "$SCRATCH/p.html"
+check 2 "missing file" "$SCRATCH/none.db" -o "$SCRATCH/p.html"
 [ "$(wc -l <"$SCRATCH/err")" = 1 ] || fail "missing file: not one line: $(cat "$SCRATCH/err")"
 grep -q "^triage plot: cannot read '.*none.db': No such file or directory$" "$SCRATCH/err" ||
 	fail "missing file message: $(cat "$SCRATCH/err")"
 [ -e "$SCRATCH/p.html" ] && fail "a page was written for a missing record"
 echo "not a database" >"$SCRATCH/text.db"
-check 1 "a text file" "$SCRATCH/text.db" -o "$SCRATCH/p.html"
+check 2 "a text file" "$SCRATCH/text.db" -o "$SCRATCH/p.html"
 grep -q "^triage plot: '.*text.db' is not a triage record (not an SQLite database)$" "$SCRATCH/err" ||
 	fail "text file message: $(cat "$SCRATCH/err")"
 sqlite3 "$SCRATCH/other.db" 'CREATE TABLE t(a); INSERT INTO t VALUES (1);'
-check 1 "another SQLite file" "$SCRATCH/other.db" -o "$SCRATCH/p.html"
+check 2 "another SQLite file" "$SCRATCH/other.db" -o "$SCRATCH/p.html"
 grep -q "^triage plot: '.*other.db' is not a triage record (meta is missing)$" "$SCRATCH/err" ||
 	fail "other SQLite file message: $(cat "$SCRATCH/err")"
 [ "$(wc -l <"$SCRATCH/err")" = 1 ] || fail "not one line: $(cat "$SCRATCH/err")"
@@ -44,7 +45,7 @@ grep -q "^triage plot: '.*other.db' is not a triage record (meta is missing)$" "
 sqlite3 "$SCRATCH/cols.db" 'CREATE TABLE meta(key, value); CREATE TABLE v_cpu(ts, cpu);
 	CREATE TABLE v_group(a); CREATE TABLE v_load(a); CREATE TABLE v_psi(a);
 	CREATE TABLE v_disk(a); CREATE TABLE v_net(a); CREATE TABLE v_findings(a);'
-check 1 "missing columns" "$SCRATCH/cols.db" -o "$SCRATCH/p.html"
+check 2 "missing columns" "$SCRATCH/cols.db" -o "$SCRATCH/p.html"
 grep -q "^triage plot: '.*cols.db' is not a triage record (no such column: [a-z]*)$" "$SCRATCH/err" ||
 	fail "missing column message: $(cat "$SCRATCH/err")"
 [ -e "$SCRATCH/p.html" ] && fail "a page was written for a file that is not a record"
@@ -163,7 +164,8 @@ echo "ok idle devices left out, as iostat -z"
 
 # Real record files, odd ones included (tests/fuzz/corpus/fuzz_record: a
 # truncated file, odd counter values, threads at the edges): a page whose
-# data parses, or one line and status 1; never a crash (ASan, UBSan).
+# data parses, or one line and status 1 (2 for a file that is not a
+# record); never a crash (ASan, UBSan).
 n=0
 for f in "$SRC"/tests/fuzz/corpus/fuzz_record/*.db; do
 	[ -e "$f" ] || continue
@@ -173,7 +175,7 @@ for f in "$SRC"/tests/fuzz/corpus/fuzz_record/*.db; do
 	case $rc in
 	0) page_json "$SCRATCH/c.html" | python3 -c 'import json, sys; json.load(sys.stdin)' ||
 		fail "$(basename "$f"): the page's data is not JSON" ;;
-	1) [ "$(wc -l <"$SCRATCH/err")" = 1 ] || fail "$(basename "$f"): $(cat "$SCRATCH/err")" ;;
+	1 | 2) [ "$(wc -l <"$SCRATCH/err")" = 1 ] || fail "$(basename "$f"): $(cat "$SCRATCH/err")" ;;
 	*) fail "$(basename "$f"): status $rc: $(head -5 "$SCRATCH/err")" ;;
 	esac
 	rm -f "$SCRATCH/c.html"
