@@ -140,11 +140,9 @@ static int test_option(struct test_opts *o, struct u32_ruleset *rs, const char *
 	return 1;
 }
 
-/* -i IFACE, -d SECONDS: words consumed, 0 if a is neither, or -status. */
+/* -i IFACE, -d DURATION: words consumed, 0 if a is neither, or -status. */
 static int live_option(struct test_opts *o, const char *a, const char *val)
 {
-	char *end;
-
 	if (strcmp(a, "-i") && strcmp(a, "--interface") && strcmp(a, "-d") &&
 	    strcmp(a, "--duration"))
 		return 0;
@@ -154,9 +152,8 @@ static int live_option(struct test_opts *o, const char *a, const char *val)
 		o->iface = val;
 		return 2;
 	}
-	o->duration = strtod(val, &end);
-	if (*end || end == val || !(o->duration > 0) || o->duration > 1e7)
-		return -usage_error("bad -d value (seconds > 0): '%s'", val);
+	if (parse_duration(val, &o->duration) || o->duration > 1e7)
+		return -usage_error("bad -d value (a duration: 10, 10s, 1m): '%s'", val);
 	return 2;
 }
 
