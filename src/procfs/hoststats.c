@@ -330,6 +330,7 @@ int tcp_netstat_parse(const char *buf, size_t len, struct tcp_counters *out)
 	if (snmp_counter(buf, len, "TcpExt", "ListenOverflows", &out->listen_overflows) ||
 	    snmp_counter(buf, len, "TcpExt", "ListenDrops", &out->listen_drops))
 		return -EINVAL;
+	(void)snmp_counter(buf, len, "TcpExt", "TCPSynRetrans", &out->syn_retrans);
 	out->has_ext = true;
 	return 0;
 }

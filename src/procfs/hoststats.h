@@ -107,6 +107,7 @@ int snmp_counter(const char *buf, size_t len, const char *proto, const char *nam
 struct tcp_counters {
 	uint64_t out_segs, retrans_segs, in_errs;
 	uint64_t listen_overflows, listen_drops;
+	uint64_t syn_retrans; /* TcpExt TCPSynRetrans: SYNs sent again (part of RetransSegs) */
 	bool has_snmp, has_ext;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "procfs/hostread.h"
+#include "procfs/netq.h"
 #include "procfs/procfs.h"
 #include "report/source.h"
 #include "util/text.h"
@@ -58,6 +59,47 @@ out:
 	id_list_release(&pids);
 }
 
+/* How full a listener's accept queue is, as a share of its backlog (or its length alone). */
+static double queue_fill(const struct net_sock *s)
+{
+	if (!s->has_backlog)
+		return (double)s->rx_queue;
+	return s->backlog ? (double)s->rx_queue / (double)s->backlog : (double)s->rx_queue + 1;
+}
+
+/*
+ * The namespace's listener with the fullest accept queue, when one is
+ * full (queue above its backlog: the kernel then drops SYNs and ACKs), and
+ * its owner. The owners' walk over every process's descriptors is made
+ * only then, so a quiet machine pays one sock_diag dump per namespace.
+ */
+static void read_full_listener(const struct procfs *pf, pid_t pid, struct rp_netns *ns)
+{
+	struct net_socks s = { 0 };
+	const struct net_sock *b = NULL;
+	pid_t owner = 0;
+
+	ns->has_full = false;
+	if (netread_tcp_listeners(pf, pid, &s))
+		return;
+	for (size_t i = 0; i < s.n; i++)
+		if (s.v[i].has_backlog ? s.v[i].rx_queue > s.v[i].backlog : s.v[i].rx_queue > 0)
+			if (!b || queue_fill(&s.v[i]) > queue_fill(b))
+				b = &s.v[i];
+	if (b) {
+		if (procfs_socket_owners(pf, NULL, &b->inode, 1, &owner))
+			owner = 0;
+		text_copy(ns->full.addr, sizeof(ns->full.addr), b->addr);
+		ns->full.port = b->port;
+		ns->full.queue = b->rx_queue;
+		ns->full.backlog = b->backlog;
+		ns->full.has_backlog = b->has_backlog;
+		ns->full.pid = owner;
+		ns->has_full = true;
+	}
+	net_socks_release(&s);
+}
+
 void report_host_read_tcp(const struct report_host_reader *r, struct report_host_snap *h)
 {
 	h->nns = r->nns;
@@ -69,6 +111,13 @@ void report_host_read_tcp(const struct report_host_reader *r, struct report_host
 		snprintf(dir, sizeof(dir), "%d", k ? (int)r->ns[k].pids[0] : 0);
 		h->have_tcp[k] = !hostread_tcp(r->pf, k ? dir : NULL, &h->tcp[k]);
 	}
+}
+
+/* The listeners are read at the window's ends only (report_host_read), not every step. */
+static void read_listeners(const struct report_host_reader *r, struct report_host_snap *h)
+{
+	for (size_t k = 0; k < h->nns; k++)
+		read_full_listener(r->pf, k ? r->ns[k].pids[0] : 0, &h->ns[k]);
 }
 
 /* iostat's whole devices: those under /sys/block when the root has one. */
@@ -129,4 +178,5 @@ void report_host_read(struct report_host_reader *r, struct report_host_snap *h)
 	h->have_fs = r->statfs && !fsread_usage(r->pf, r->statfs, &h->fs);
 	h->have_files = !limits_read_file_handles(r->pf, &h->files);
 	report_host_read_tcp(r, h);
+	read_listeners(r, h);
 }

@@ -81,12 +81,26 @@ struct rp_iface {
 	uint64_t rx_drop, tx_drop, rx_errs, tx_errs;
 };
 
+#define RP_ADDR_MAX 48 /* an IPv6 address in text */
+
+/* A TCP listener whose accept queue was full, and the process that owns it. */
+struct rp_listener {
+	char addr[RP_ADDR_MAX];
+	unsigned port;
+	uint64_t queue, backlog; /* backlog: 0 when not known (no sock_diag) */
+	bool has_backlog;
+	pid_t pid; /* 0: no owner found */
+};
+
 /* TCP counters of one network namespace over the window. */
 struct rp_netns {
 	pid_t pids[RP_MAX_PIDS]; /* processes in it (empty: our own namespace) */
 	size_t npids;
 	bool ours;
 	uint64_t out_segs, retrans_segs, listen_overflows, listen_drops;
+	uint64_t syn_retrans; /* of retrans_segs, SYNs sent again */
+	struct rp_listener full; /* its fullest listener at the window's end (or start) */
+	bool has_full;
 	bool has_ext;
 };
 

@@ -237,6 +237,11 @@ static void net_results(const struct window *w, struct report_data *d)
 		o->retrans_segs = sub(y->retrans_segs, x->retrans_segs);
 		o->listen_overflows = sub(y->listen_overflows, x->listen_overflows);
 		o->listen_drops = sub(y->listen_drops, x->listen_drops);
+		o->syn_retrans = sub(y->syn_retrans, x->syn_retrans);
+		if (h1->ns[e].has_full) { /* the end's fullest listener, else the start's */
+			o->full = h1->ns[e].full;
+			o->has_full = true;
+		}
 		o->has_ext = x->has_ext && y->has_ext;
 	}
 	if (!d->nnetns && !(w->src->lacks & REPORT_LACKS_TCP))

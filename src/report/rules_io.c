@@ -92,14 +92,40 @@ static void netns_words(const struct report_data *d, const struct rp_netns *ns,
 
 #define RETRANS_LEAD "See the connections' retransmits and RTT"
 
+/*
+ * The retransmits that say packets are lost. A SYN sent again to a
+ * listener whose accept queue overflowed was not lost on the way: the
+ * server dropped it (tcp-listen-overflows says so), so while a namespace's
+ * listen queues overflow its SYN retransmits are left out.
+ */
+static uint64_t lost_retrans(const struct rp_netns *ns)
+{
+	uint64_t syn = ns->listen_overflows || ns->listen_drops ? ns->syn_retrans : 0;
+
+	return ns->retrans_segs > syn ? ns->retrans_segs - syn : 0;
+}
+
+/*
+ * Of the segments sent, % sent again. OutSegs counts no retransmission
+ * (the kernel counts a segment there only the first time), so the segments
+ * sent are OutSegs + RetransSegs, and the share is at most 100%.
+ */
+static double retrans_share(const struct rp_netns *ns, uint64_t lost)
+{
+	uint64_t sent = ns->out_segs + ns->retrans_segs;
+
+	return sent ? 100.0 * (double)lost / (double)sent : 0;
+}
+
 static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 		       struct report_findings *f)
 {
-	double share = ns->out_segs ? 100.0 * (double)ns->retrans_segs / (double)ns->out_segs : 0;
+	uint64_t lost = lost_retrans(ns);
+	double share = retrans_share(ns, lost);
 	struct rp_finding *x;
 	char where[400];
 
-	if (ns->retrans_segs < TCP_RETRANS_MIN || share < TCP_RETRANS_WARN_PCT)
+	if (lost < TCP_RETRANS_MIN || share < TCP_RETRANS_WARN_PCT)
 		return 0;
 	if (!(x = finding_add(f, RK_TCP_RETRANSMITS,
 			      share >= TCP_RETRANS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
@@ -110,16 +136,75 @@ static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 	    x,
 	    "TCP retransmitted %llu of %llu segments sent (%.1f%%) %s: packets are lost on the way "
 	    "(drops, congestion, a filter).",
-	    (unsigned long long)ns->retrans_segs, (unsigned long long)ns->out_segs, share, where);
+	    (unsigned long long)lost, (unsigned long long)(ns->out_segs + ns->retrans_segs), share,
+	    where);
 	finding_brief(x, "TCP retransmitted %.1f%% of the segments sent %s", share, where);
 	if (ns->ours)
 		finding_next(x, RETRANS_LEAD, "ss -tin state established");
 	else
 		finding_next(x, RETRANS_LEAD, "nsenter -t %d -n ss -tin state established",
 			     (int)ns->pids[0]);
-	finding_ev(x, "retrans_segs", (double)ns->retrans_segs, "segments");
+	finding_ev(x, "retrans_segs", (double)lost, "segments");
 	finding_ev(x, "out_segs", (double)ns->out_segs, "segments");
+	if (lost != ns->retrans_segs)
+		finding_ev(x, "syn_retrans_to_full_queues", (double)(ns->retrans_segs - lost),
+			   "segments");
 	finding_ev(x, "retrans", share, "%");
+	return 0;
+}
+
+/* "[::]:8080" or "0.0.0.0:8080" */
+static void listener_words(const struct rp_listener *l, char *buf, size_t size)
+{
+	bool v6 = strchr(l->addr, ':') != NULL;
+
+	snprintf(buf, size, "%s%s%s:%u", v6 ? "[" : "", l->addr, v6 ? "]" : "", l->port);
+}
+
+/* The finding names the listener whose queue is full and the process that owns it. */
+static int name_listener(const struct report_data *d, const struct rp_netns *ns,
+			 struct rp_finding *x, const char *where)
+{
+	const struct rp_listener *l = &ns->full;
+	const struct rp_proc *p = l->pid ? proc_by_pid(d, l->pid) : NULL;
+	char sock[RP_ADDR_MAX + 12], owner[RP_COMM_MAX + 48], queue[64];
+
+	listener_words(l, sock, sizeof(sock));
+	if (l->pid) {
+		x->subject.pid = l->pid;
+		x->subject.comm[0] = '\0';
+		if (p)
+			set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+		finding_pid(x, l->pid);
+		snprintf(owner, sizeof(owner), "PID %d%s%s", (int)l->pid, p ? " " : "",
+			 p ? p->comm : "");
+	} else {
+		snprintf(owner, sizeof(owner), "a process not found");
+	}
+	if (l->has_backlog)
+		snprintf(queue, sizeof(queue), "%llu waiting, backlog %llu",
+			 (unsigned long long)l->queue, (unsigned long long)l->backlog);
+	else
+		snprintf(queue, sizeof(queue), "%llu waiting", (unsigned long long)l->queue);
+	finding_say(x,
+		    "TCP listener %s of %s has a full accept queue (%s): it overflowed %llu times "
+		    "and dropped %llu connection attempts in %.1f s %s; the process does not "
+		    "accept() as fast as connections arrive.",
+		    sock, owner, queue, (unsigned long long)ns->listen_overflows,
+		    (unsigned long long)ns->listen_drops, d->seconds, where);
+	finding_brief(x, "TCP listener %s of %s overflowed its accept queue %llu times", sock,
+		      owner, (unsigned long long)ns->listen_overflows);
+	if (ns->ours)
+		finding_next(x, "", "ss -ltnp 'sport = :%u'", l->port);
+	else
+		finding_next(x, "", "nsenter -t %d -n ss -ltnp 'sport = :%u'", (int)ns->pids[0],
+			     l->port);
+	finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
+	finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
+	finding_ev(x, "port", (double)l->port, "port");
+	finding_ev(x, "accept_queue", (double)l->queue, "connections");
+	if (l->has_backlog)
+		finding_ev(x, "backlog", (double)l->backlog, "connections");
 	return 0;
 }
 
@@ -128,13 +213,18 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 {
 	struct rp_finding *x;
 	char where[400];
+	bool crit;
 
 	if (!ns->listen_overflows && !ns->listen_drops)
 		return 0;
-	if (!(x = finding_add(f, RK_TCP_LISTEN_OVERFLOWS, SEV_DEFAULT)))
+	crit = d->seconds > 0 &&
+	       (double)ns->listen_overflows >= TCP_LISTEN_OVERFLOW_CRIT_S * d->seconds;
+	if (!(x = finding_add(f, RK_TCP_LISTEN_OVERFLOWS, crit ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = (double)ns->listen_drops;
 	netns_words(d, ns, x, where, sizeof(where));
+	if (ns->has_full)
+		return name_listener(d, ns, x, where);
 	finding_say(x,
 		    "TCP listen queues overflowed %llu times and dropped %llu connection attempts "
 		    "%s: a server accepts connections more slowly than they arrive.",

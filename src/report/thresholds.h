@@ -87,6 +87,8 @@
 #define TCP_RETRANS_WARN_PCT 1.0 /* retransmitted segments, % of segments sent */
 #define TCP_RETRANS_MIN 10	 /* and at least this many in the window */
 #define TCP_RETRANS_CRIT_PCT 10.0
+/* ListenOverflows per second of the window from which tcp-listen-overflows is critical */
+#define TCP_LISTEN_OVERFLOW_CRIT_S 1.0
 
 /* conntrack-full: entries against nf_conntrack_max (critical when at it) */
 #define CONNTRACK_FULL_PCT 90.0

@@ -148,8 +148,8 @@ static void check_net(const struct report_data *d, struct report_findings *f)
 		if (!b || d->ifaces[i].rx_kb_s + d->ifaces[i].tx_kb_s > b->rx_kb_s + b->tx_kb_s)
 			b = &d->ifaces[i];
 	for (size_t i = 0; i < d->nnetns; i++) {
-		out += d->netns[i].out_segs;
 		re += d->netns[i].retrans_segs;
+		out += d->netns[i].out_segs + d->netns[i].retrans_segs; /* OutSegs has no resends */
 	}
 	c = checked(
 	    f, "network",

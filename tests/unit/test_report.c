@@ -524,8 +524,8 @@ TEST(tcp_retransmits_boundaries)
 	d.netns[1].npids = 2;
 	d.netns[1].pids[0] = 120;
 	d.netns[1].pids[1] = 121;
-	d.netns[1].out_segs = 1000;
 	d.netns[1].retrans_segs = (uint64_t)(TCP_RETRANS_WARN_PCT * 10); /* 1% */
+	d.netns[1].out_segs = 1000 - d.netns[1].retrans_segs; /* OutSegs counts no resend */
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(count_kind(&f, RK_TCP_RETRANSMITS), 1);
 	x = find_kind(&f, RK_TCP_RETRANSMITS);
@@ -535,8 +535,87 @@ TEST(tcp_retransmits_boundaries)
 	ASSERT_STREQ(x->next, "nsenter -t 120 -n ss -tin state established");
 	report_findings_release(&f);
 	d.netns[1].retrans_segs = (uint64_t)(TCP_RETRANS_CRIT_PCT * 10);
+	d.netns[1].out_segs = 1000 - d.netns[1].retrans_segs;
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(find_kind(&f, RK_TCP_RETRANSMITS)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+	/* just below the warning: 9 of 1000 sent */
+	d.netns[1].retrans_segs = (uint64_t)(TCP_RETRANS_WARN_PCT * 10) - 1;
+	d.netns[1].out_segs = 1000 - d.netns[1].retrans_segs;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_TCP_RETRANSMITS), 0);
+	report_findings_release(&f);
+}
+
+/*
+ * A backlog-1 listener in a namespace: clients resend SYNs the server
+ * dropped (RetransSegs twice OutSegs, as measured). That is no loss on the
+ * way, and no share above 100% is ever written.
+ */
+TEST(tcp_retransmits_not_listen_syns)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.nnetns = 1;
+	d.netns[0].npids = 1;
+	d.netns[0].pids[0] = 120;
+	d.netns[0].out_segs = 3200;
+	d.netns[0].retrans_segs = 6256;
+	d.netns[0].syn_retrans = 6256;
+	d.netns[0].listen_overflows = 6315;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_TCP_RETRANSMITS), 0);
+	ASSERT_EQ(count_kind(&f, RK_TCP_LISTEN_OVERFLOWS), 1);
+	report_findings_release(&f);
+	/* without overflows the SYNs count (a filter dropping them), at most 100% */
+	d.netns[0].listen_overflows = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_TCP_RETRANSMITS);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->sev, SEV_CRITICAL);
+	ASSERT_TRUE(strstr(x->summary, "(66.2%)") != NULL);
+	report_findings_release(&f);
+}
+
+/* Critical from one overflow per second, naming the full listener and its owner. */
+TEST(tcp_listen_overflows_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	proc(&d, 812, "server", 0, 0);
+	d.nnetns = 1;
+	d.netns[0].ours = true;
+	d.netns[0].listen_overflows = (uint64_t)(TCP_LISTEN_OVERFLOW_CRIT_S * SECONDS);
+	d.netns[0].has_full = true;
+	snprintf(d.netns[0].full.addr, sizeof(d.netns[0].full.addr), "127.0.0.1");
+	d.netns[0].full.port = 8080;
+	d.netns[0].full.queue = 2;
+	d.netns[0].full.backlog = 1;
+	d.netns[0].full.has_backlog = true;
+	d.netns[0].full.pid = 812;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_TCP_LISTEN_OVERFLOWS);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->sev, SEV_CRITICAL);
+	ASSERT_EQ(x->subject.pid, 812);
+	ASSERT_STREQ(x->subject.comm, "server");
+	ASSERT_TRUE(strstr(x->summary, "127.0.0.1:8080 of PID 812 server") != NULL);
+	ASSERT_TRUE(strstr(x->summary, "(2 waiting, backlog 1)") != NULL);
+	ASSERT_STREQ(x->next, "ss -ltnp 'sport = :8080'");
+	report_findings_release(&f);
+	d.netns[0].listen_overflows--; /* just below one a second */
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_TCP_LISTEN_OVERFLOWS)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	d.netns[0].listen_overflows = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_TCP_LISTEN_OVERFLOWS), 0);
 	report_findings_release(&f);
 }
 
@@ -1136,6 +1215,8 @@ int main(void)
 	RUN(&st, disk_saturated_boundary);
 	RUN(&st, net_drops_boundary);
 	RUN(&st, tcp_retransmits_boundaries);
+	RUN(&st, tcp_retransmits_not_listen_syns);
+	RUN(&st, tcp_listen_overflows_boundaries);
 	RUN(&st, kernel_log_events);
 	RUN(&st, placement_sentences);
 	RUN(&st, sentences_without_psi_name_no_psi_figure);
