@@ -113,11 +113,49 @@ void report_host_read_tcp(const struct report_host_reader *r, struct report_host
 	}
 }
 
-/* The listeners are read at the window's ends only (report_host_read), not every step. */
+/*
+ * The namespace's UDP socket with the most drops (cumulative, since it
+ * was made) and, when it dropped any, its owner.
+ */
+static void read_udp_top(const struct procfs *pf, const char *dir, struct rp_netns *ns)
+{
+	struct net_socks s = { 0 };
+	const struct net_sock *b = NULL;
+	pid_t owner = 0;
+
+	ns->has_udp_top = false;
+	if (netread_udp_socks(pf, dir, &s))
+		return;
+	for (size_t i = 0; i < s.n; i++)
+		if (s.v[i].drops && (!b || s.v[i].drops > b->drops))
+			b = &s.v[i];
+	if (b) {
+		if (procfs_socket_owners(pf, NULL, &b->inode, 1, &owner))
+			owner = 0;
+		text_copy(ns->udp_top.addr, sizeof(ns->udp_top.addr), b->addr);
+		ns->udp_top.port = b->port;
+		ns->udp_top.inode = b->inode;
+		ns->udp_top.drops = b->drops;
+		ns->udp_top.pid = owner;
+		ns->has_udp_top = true;
+	}
+	net_socks_release(&s);
+}
+
+/*
+ * The listeners and UDP are read at the window's ends only
+ * (report_host_read), not every step.
+ */
 static void read_listeners(const struct report_host_reader *r, struct report_host_snap *h)
 {
-	for (size_t k = 0; k < h->nns; k++)
+	for (size_t k = 0; k < h->nns; k++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "%d", k ? (int)r->ns[k].pids[0] : 0);
 		read_full_listener(r->pf, k ? r->ns[k].pids[0] : 0, &h->ns[k]);
+		h->have_udp[k] = !netread_udp_counters(r->pf, k ? dir : NULL, &h->udp[k]);
+		read_udp_top(r->pf, k ? dir : NULL, &h->ns[k]);
+	}
 }
 
 /* iostat's whole devices: those under /sys/block when the root has one. */

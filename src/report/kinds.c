@@ -33,6 +33,7 @@ static const struct report_kind_row kinds[] = {
 	ROW(RK_TCP_RETRANSMITS, "tcp-retransmits", RES_NETWORK, rule_tcp_retransmits, SEV_WARNING),
 	ROW(RK_TCP_LISTEN_OVERFLOWS, "tcp-listen-overflows", RES_NETWORK, rule_tcp_listen_overflows,
 	    SEV_WARNING),
+	ROW(RK_UDP_DROPS, "udp-drops", RES_NETWORK, rule_udp_drops, SEV_WARNING),
 	ROW(RK_KERNEL_ERRORS, "kernel-errors", RES_KERNEL_LOG, rule_kernel_errors, SEV_WARNING),
 	ROW(RK_CONNTRACK_FULL, "conntrack-full", RES_NETWORK, rule_conntrack_full, SEV_WARNING),
 	ROW(RK_CPU_STEAL, "cpu-steal", RES_CPU, rule_cpu_steal, SEV_WARNING),

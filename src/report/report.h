@@ -92,6 +92,14 @@ struct rp_listener {
 	pid_t pid; /* 0: no owner found */
 };
 
+/* A UDP socket that dropped datagrams, and the process that owns it. */
+struct rp_udp_sock {
+	char addr[RP_ADDR_MAX];
+	unsigned port;
+	uint64_t inode, drops;
+	pid_t pid; /* 0: no owner found */
+};
+
 /* TCP counters of one network namespace over the window. */
 struct rp_netns {
 	pid_t pids[RP_MAX_PIDS]; /* processes in it (empty: our own namespace) */
@@ -101,6 +109,11 @@ struct rp_netns {
 	uint64_t syn_retrans; /* of retrans_segs, SYNs sent again */
 	struct rp_listener full; /* its fullest listener at the window's end (or start) */
 	bool has_full;
+	/* UDP (v4 + v6) over the window, and the socket that dropped most */
+	uint64_t udp_rcvbuf_errors, udp_in_errors;
+	bool has_udp;
+	struct rp_udp_sock udp_top; /* drops: cumulative; the snapshot's, a delta in results */
+	bool has_udp_top;
 	bool has_ext;
 };
 
@@ -265,6 +278,7 @@ enum report_kind {
 	RK_NET_DROPS,
 	RK_TCP_RETRANSMITS,
 	RK_TCP_LISTEN_OVERFLOWS,
+	RK_UDP_DROPS,
 	RK_KERNEL_ERRORS,
 	RK_CONNTRACK_FULL,
 	RK_CPU_STEAL,

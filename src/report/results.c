@@ -188,6 +188,32 @@ static void disk_results(const struct window *w, struct report_data *d)
 }
 
 /* The namespace at the window's end that is id (k when both ends list the same). */
+/*
+ * A namespace's UDP drops over the window: the MIB's deltas (v4 + v6), and
+ * the end's most-dropping socket with its drops since the start (all of
+ * them when the socket is newer than the window).
+ */
+static void udp_window(const struct report_host_snap *h0, size_t k,
+		       const struct report_host_snap *h1, size_t e, struct rp_netns *o)
+{
+	const struct udp_counters *x = &h0->udp[k], *y = &h1->udp[e];
+	const struct rp_netns *a = &h0->ns[k], *b = &h1->ns[e];
+
+	o->has_udp = h0->have_udp[k] && h1->have_udp[e];
+	o->has_udp_top = false;
+	if (!o->has_udp)
+		return;
+	o->udp_rcvbuf_errors =
+	    sub(y->rcvbuf_errors, x->rcvbuf_errors) + sub(y->rcvbuf_errors6, x->rcvbuf_errors6);
+	o->udp_in_errors = sub(y->in_errors, x->in_errors) + sub(y->in_errors6, x->in_errors6);
+	if (!b->has_udp_top)
+		return;
+	o->udp_top = b->udp_top;
+	if (a->has_udp_top && a->udp_top.inode == b->udp_top.inode)
+		o->udp_top.drops = sub(b->udp_top.drops, a->udp_top.drops);
+	o->has_udp_top = o->udp_top.drops > 0;
+}
+
 static size_t end_netns(const struct report_host_snap *h1, const char *id, size_t k)
 {
 	if (k < h1->nns && !strcmp(h1->ns_id[k], id))
@@ -242,6 +268,7 @@ static void net_results(const struct window *w, struct report_data *d)
 			o->full = h1->ns[e].full;
 			o->has_full = true;
 		}
+		udp_window(h0, k, h1, e, o);
 		o->has_ext = x->has_ext && y->has_ext;
 	}
 	if (!d->nnetns && !(w->src->lacks & REPORT_LACKS_TCP))

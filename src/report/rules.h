@@ -26,6 +26,7 @@ int rule_disk_errors(const struct report_data *d, struct report_findings *f);
 int rule_net_drops(const struct report_data *d, struct report_findings *f);
 int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f);
 int rule_tcp_listen_overflows(const struct report_data *d, struct report_findings *f);
+int rule_udp_drops(const struct report_data *d, struct report_findings *f);
 int rule_kernel_errors(const struct report_data *d, struct report_findings *f);
 /* rules_host.c */
 int rule_conntrack_full(const struct report_data *d, struct report_findings *f);

@@ -238,6 +238,71 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 	return 0;
 }
 
+/* "; socket 0.0.0.0:5000 of PID 812 receiver dropped 4100 of them" */
+static void udp_socket_words(const struct report_data *d, const struct rp_udp_sock *u,
+			     struct rp_finding *x, char *buf, size_t size)
+{
+	const struct rp_proc *p = u->pid ? proc_by_pid(d, u->pid) : NULL;
+	bool v6 = strchr(u->addr, ':') != NULL;
+	char owner[RP_COMM_MAX + 32] = "a process not found";
+
+	if (u->pid) {
+		x->subject.pid = u->pid;
+		x->subject.comm[0] = '\0';
+		if (p)
+			set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+		finding_pid(x, u->pid);
+		snprintf(owner, sizeof(owner), "PID %d%s%s", (int)u->pid, p ? " " : "",
+			 p ? p->comm : "");
+	}
+	snprintf(buf, size, "; socket %s%s%s:%u of %s dropped %llu of them", v6 ? "[" : "",
+		 u->addr, v6 ? "]" : "", u->port, owner, (unsigned long long)u->drops);
+}
+
+static int udp_drops(const struct report_data *d, const struct rp_netns *ns,
+		     struct report_findings *f)
+{
+	double per_s = d->seconds > 0 ? (double)ns->udp_rcvbuf_errors / d->seconds : 0;
+	struct rp_finding *x;
+	char where[400], sock[RP_ADDR_MAX + RP_COMM_MAX + 96] = "";
+
+	if (!ns->has_udp || d->seconds <= 0 || per_s < UDP_RCVBUF_WARN_S)
+		return 0;
+	if (!(x = finding_add(f, RK_UDP_DROPS,
+			      per_s >= UDP_RCVBUF_CRIT_S ? SEV_CRITICAL : SEV_DEFAULT)))
+		return -ENOMEM;
+	x->weight = per_s;
+	netns_words(d, ns, x, where, sizeof(where));
+	if (ns->has_udp_top)
+		udp_socket_words(d, &ns->udp_top, x, sock, sizeof(sock));
+	finding_say(x,
+		    "UDP dropped %llu datagrams for a full receive buffer (%.0f/s) %s%s: the "
+		    "receiver reads more slowly than datagrams arrive, or its SO_RCVBUF is too "
+		    "small.",
+		    (unsigned long long)ns->udp_rcvbuf_errors, per_s, where, sock);
+	finding_brief(x, "UDP dropped %.0f datagrams/s for a full receive buffer %s", per_s,
+		      where);
+	if (ns->ours)
+		finding_next(x, "", "ss -uanmp");
+	else
+		finding_next(x, "", "nsenter -t %d -n ss -uanmp", (int)ns->pids[0]);
+	finding_ev(x, "rcvbuf_errors", (double)ns->udp_rcvbuf_errors, "datagrams");
+	finding_ev(x, "in_errors", (double)ns->udp_in_errors, "datagrams");
+	if (ns->has_udp_top) {
+		finding_ev(x, "port", (double)ns->udp_top.port, "port");
+		finding_ev(x, "socket_drops", (double)ns->udp_top.drops, "datagrams");
+	}
+	return 0;
+}
+
+int rule_udp_drops(const struct report_data *d, struct report_findings *f)
+{
+	for (size_t i = 0; i < d->nnetns; i++)
+		if (udp_drops(d, &d->netns[i], f))
+			return -ENOMEM;
+	return 0;
+}
+
 int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nnetns; i++)

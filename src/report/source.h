@@ -18,6 +18,7 @@
 #include "procfs/limits.h"
 #include "procfs/hoststats.h"
 #include "procfs/limits.h"
+#include "procfs/netq.h"
 #include "procfs/parsers.h"
 #include "procfs/softirqs.h"
 #include "report/report.h"
@@ -38,6 +39,8 @@ struct report_host_snap {
 	struct rp_netns ns[RP_MAX_NETNS + 1]; /* which namespace: ours, pids (no counts) */
 	char ns_id[RP_MAX_NETNS + 1][RP_NETNS_ID_MAX];
 	struct tcp_counters tcp[RP_MAX_NETNS + 1];
+	struct udp_counters udp[RP_MAX_NETNS + 1]; /* at the window's ends only */
+	bool have_udp[RP_MAX_NETNS + 1];
 	uint64_t uptime_cs;
 	struct softirqs softirqs; /* which vector runs on which CPU (irq-saturated) */
 	struct conntrack_fill ct; /* nf_conntrack_count and _max (conntrack-full) */

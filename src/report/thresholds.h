@@ -89,6 +89,13 @@
 #define TCP_RETRANS_CRIT_PCT 10.0
 /* ListenOverflows per second of the window from which tcp-listen-overflows is critical */
 #define TCP_LISTEN_OVERFLOW_CRIT_S 1.0
+/*
+ * UDP datagrams a namespace dropped for a full receive buffer (Udp and Udp6
+ * RcvbufErrors), per second of the window: one a second is a receiver
+ * that falls behind all along, not a blip; 100 a second loses data fast.
+ */
+#define UDP_RCVBUF_WARN_S 1.0
+#define UDP_RCVBUF_CRIT_S 100.0
 
 /* conntrack-full: entries against nf_conntrack_max (critical when at it) */
 #define CONNTRACK_FULL_PCT 90.0

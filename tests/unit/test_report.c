@@ -580,6 +580,50 @@ TEST(tcp_retransmits_not_listen_syns)
 	report_findings_release(&f);
 }
 
+/* UDP receive-buffer errors: a warning from one a second, critical from 100, naming the socket. */
+TEST(udp_drops_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	proc(&d, 900, "receiver", 0, 0);
+	d.nnetns = 1;
+	d.netns[0].npids = 2;
+	d.netns[0].pids[0] = 899;
+	d.netns[0].pids[1] = 900;
+	d.netns[0].has_udp = true;
+	d.netns[0].udp_rcvbuf_errors = (uint64_t)(UDP_RCVBUF_WARN_S * SECONDS);
+	d.netns[0].udp_in_errors = d.netns[0].udp_rcvbuf_errors;
+	d.netns[0].has_udp_top = true;
+	snprintf(d.netns[0].udp_top.addr, sizeof(d.netns[0].udp_top.addr), "0.0.0.0");
+	d.netns[0].udp_top.port = 5000;
+	d.netns[0].udp_top.drops = 10;
+	d.netns[0].udp_top.pid = 900;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_UDP_DROPS);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->sev, SEV_WARNING);
+	ASSERT_EQ(x->subject.pid, 900);
+	ASSERT_STREQ(x->subject.comm, "receiver");
+	ASSERT_TRUE(strstr(x->summary, "socket 0.0.0.0:5000 of PID 900 receiver dropped 10") != NULL);
+	ASSERT_STREQ(x->next, "nsenter -t 899 -n ss -uanmp");
+	report_findings_release(&f);
+	d.netns[0].udp_rcvbuf_errors = (uint64_t)(UDP_RCVBUF_CRIT_S * SECONDS);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_UDP_DROPS)->sev, SEV_CRITICAL);
+	report_findings_release(&f);
+	d.netns[0].udp_rcvbuf_errors = (uint64_t)(UDP_RCVBUF_CRIT_S * SECONDS) - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(find_kind(&f, RK_UDP_DROPS)->sev, SEV_WARNING);
+	report_findings_release(&f);
+	d.netns[0].udp_rcvbuf_errors = (uint64_t)(UDP_RCVBUF_WARN_S * SECONDS) - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_UDP_DROPS), 0);
+	report_findings_release(&f);
+}
+
 /* Critical from one overflow per second, naming the full listener and its owner. */
 TEST(tcp_listen_overflows_boundaries)
 {
@@ -1217,6 +1261,7 @@ int main(void)
 	RUN(&st, tcp_retransmits_boundaries);
 	RUN(&st, tcp_retransmits_not_listen_syns);
 	RUN(&st, tcp_listen_overflows_boundaries);
+	RUN(&st, udp_drops_boundaries);
 	RUN(&st, kernel_log_events);
 	RUN(&st, placement_sentences);
 	RUN(&st, sentences_without_psi_name_no_psi_figure);
