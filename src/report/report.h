@@ -106,7 +106,7 @@ struct rp_netns {
 	size_t npids;
 	bool ours;
 	uint64_t out_segs, retrans_segs, listen_overflows, listen_drops;
-	uint64_t syn_retrans; /* of retrans_segs, SYNs sent again */
+	uint64_t syn_retrans;	 /* of retrans_segs, SYNs sent again */
 	struct rp_listener full; /* its fullest listener at the window's end (or start) */
 	bool has_full;
 	/* UDP (v4 + v6) over the window, and the socket that dropped most */

@@ -255,8 +255,8 @@ static void udp_socket_words(const struct report_data *d, const struct rp_udp_so
 		snprintf(owner, sizeof(owner), "PID %d%s%s", (int)u->pid, p ? " " : "",
 			 p ? p->comm : "");
 	}
-	snprintf(buf, size, "; socket %s%s%s:%u of %s dropped %llu of them", v6 ? "[" : "",
-		 u->addr, v6 ? "]" : "", u->port, owner, (unsigned long long)u->drops);
+	snprintf(buf, size, "; socket %s%s%s:%u of %s dropped %llu of them", v6 ? "[" : "", u->addr,
+		 v6 ? "]" : "", u->port, owner, (unsigned long long)u->drops);
 }
 
 static int udp_drops(const struct report_data *d, const struct rp_netns *ns,
@@ -280,8 +280,7 @@ static int udp_drops(const struct report_data *d, const struct rp_netns *ns,
 		    "receiver reads more slowly than datagrams arrive, or its SO_RCVBUF is too "
 		    "small.",
 		    (unsigned long long)ns->udp_rcvbuf_errors, per_s, where, sock);
-	finding_brief(x, "UDP dropped %.0f datagrams/s for a full receive buffer %s", per_s,
-		      where);
+	finding_brief(x, "UDP dropped %.0f datagrams/s for a full receive buffer %s", per_s, where);
 	if (ns->ours)
 		finding_next(x, "", "ss -uanmp");
 	else

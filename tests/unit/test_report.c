@@ -607,7 +607,8 @@ TEST(udp_drops_boundaries)
 	ASSERT_EQ(x->sev, SEV_WARNING);
 	ASSERT_EQ(x->subject.pid, 900);
 	ASSERT_STREQ(x->subject.comm, "receiver");
-	ASSERT_TRUE(strstr(x->summary, "socket 0.0.0.0:5000 of PID 900 receiver dropped 10") != NULL);
+	ASSERT_TRUE(strstr(x->summary, "socket 0.0.0.0:5000 of PID 900 receiver dropped 10") !=
+		    NULL);
 	ASSERT_STREQ(x->next, "nsenter -t 899 -n ss -uanmp");
 	report_findings_release(&f);
 	d.netns[0].udp_rcvbuf_errors = (uint64_t)(UDP_RCVBUF_CRIT_S * SECONDS);
