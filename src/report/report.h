@@ -212,6 +212,9 @@ struct report_data {
 	size_t nfdprocs;
 	bool have_files;
 	uint64_t files_alloc, files_max; /* /proc/sys/fs/file-nr */
+	/* new processes a second over the window (/proc/stat "processes") */
+	bool have_forks;
+	double forks_per_s;
 	/* zombies by parent, most first, at the window's last sample */
 	struct rp_zparent zparents[RP_MAX_ZPARENTS];
 	size_t nzparents;
@@ -249,6 +252,7 @@ enum report_kind {
 	RK_INODES_FULL,
 	RK_FD_EXHAUSTION,
 	RK_ZOMBIES,
+	RK_PROCESS_CHURN,
 	RK_CPU_BOUND_USER,
 	RK_CPU_BOUND_KERNEL,
 	RK_CPU_SATURATED,

@@ -54,6 +54,11 @@ static void cpu_results(const struct window *w, struct report_data *d)
 			cpu_delta(&a->cpu[c], &b->cpu[c], &d->cpu[c]);
 	}
 	d->runnable_avg = w->runnable_n ? w->runnable_sum / w->runnable_n : 0;
+	/* processes created over the window: /proc/stat's "processes" counter */
+	d->have_forks =
+	    !(w->src->lacks & REPORT_LACKS_FORKS) && b->forks >= a->forks && d->seconds > 0;
+	if (d->have_forks)
+		d->forks_per_s = (double)(b->forks - a->forks) / d->seconds;
 }
 
 /* Per CPU, the softirq vector that ran most over the window (the CPU's irq time says how much). */
@@ -479,6 +484,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_FS, "filesystems" },
 		{ REPORT_LACKS_FD, "descriptors" },
 		{ REPORT_LACKS_PARENTS, "parents" },
+		{ REPORT_LACKS_FORKS, "forks" },
 	};
 	char list[200] = "";
 	size_t used = 0;

@@ -36,3 +36,28 @@ int rule_zombies(const struct report_data *d, struct report_findings *f)
 			return -ENOMEM;
 	return 0;
 }
+
+/*
+ * process-churn: new processes created at CHURN_WARN_PER_S or more a
+ * second. Each lives too briefly for a sampler to see, so their CPU shows
+ * up as host busy time that no sampled process accounts for.
+ */
+int rule_process_churn(const struct report_data *d, struct report_findings *f)
+{
+	struct rp_finding *x;
+
+	if (!d->have_forks || d->forks_per_s < CHURN_WARN_PER_S)
+		return 0;
+	if (!(x = finding_add(f, RK_PROCESS_CHURN,
+			      d->forks_per_s >= CHURN_CRIT_PER_S ? SEV_CRITICAL : SEV_DEFAULT)))
+		return -ENOMEM;
+	x->weight = d->forks_per_s;
+	finding_say(x,
+		    "%.0f new processes a second were created during the window: short-lived "
+		    "processes too brief to sample, whose CPU no process shown accounts for.",
+		    d->forks_per_s);
+	finding_brief(x, "%.0f new processes/s", d->forks_per_s);
+	finding_next(x, "See which programs are exec'd, and by whom", "triage probe syscalls -d 5");
+	finding_ev(x, "forks_per_s", d->forks_per_s, "processes/s");
+	return 0;
+}

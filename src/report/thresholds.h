@@ -35,6 +35,16 @@
 #define ZOMBIE_WARN_COUNT 50
 #define ZOMBIE_CRIT_COUNT 1000
 
+/*
+ * process-churn: new processes a second over the window, from
+ * CHURN_WARN_PER_S, critical from CHURN_CRIT_PER_S. This 2-CPU machine
+ * building and testing (make -j2 under a test suite) made 30-60 a second;
+ * one shell loop running /bin/true makes ~180. 250 is a fork storm no
+ * build reaches.
+ */
+#define CHURN_WARN_PER_S 250.0
+#define CHURN_CRIT_PER_S 1000.0
+
 /* Collection. */
 #define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
 #define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */
