@@ -3,7 +3,8 @@
 # that exit at once and keeps them unreaped (waitid WNOWAIT) until killed.
 # Oracle: the kernel's /proc: the processes in state Z whose PPID is the
 # parent, counted before and after the report (500 both times).
-# Expected: the first finding is a warning zombies naming the parent (pid,
+# Expected: the first finding (past the background ones other engineers'
+# work raises on this shared machine, lib.sh's rule) is a warning zombies naming the parent (pid,
 # comm) with the kernel's count as evidence.
 # Tolerated besides: lib.sh's background findings.
 . "$SRC/tests/report/lib.sh"
@@ -24,9 +25,10 @@ after=$(zombies)
 	fail "premise: the kernel shows $before zombies under $parent before, $after after (want 500)"
 echo "ok: premise: the kernel shows 500 zombie children of $parent before and after"
 comm=$(cut -d' ' -f2 "/proc/$parent/stat" | tr -d '()')
-first=".findings[0] | .kind == \"zombies\" and .subject.pid == $parent and .subject.comm == \"$comm\"
+first="[.findings[] | select(($RS_BACKGROUND) | not)][0] | .kind == \"zombies\" and .subject.pid == $parent and .subject.comm == \"$comm\"
 	and any(.evidence[]; .metric == \"zombies\" and .value == 500)"
-jq -e "$first" "$out" >/dev/null ||
+jq -e --slurpfile o "$out.oracle" --argjson ours "$(rs_ours)" --argjson names '[]' \
+	"$RS_DEFS $first" "$out" >/dev/null ||
 	fail "the first finding is not zombies of $parent ($comm) with 500: $(jq -c '.findings[0]' "$out")"
 echo "ok: first finding: zombies naming $parent $comm, 500 zombie children"
 rs_judge "$out" ".kind == \"zombies\" and .subject.pid == $parent" false
