@@ -23,7 +23,7 @@ echo "ok: premise: the kernel counted $rate new processes/s around the report"
 first="[.findings[] | select(($RS_BACKGROUND) | not)][0] | .kind == \"process-churn\"
 	and any(.evidence[]; .metric == \"forks_per_s\" and .value >= 250)"
 jq -e --slurpfile o "$out.oracle" --argjson ours "$(rs_ours)" --argjson names '[]' \
-	"$RS_DEFS $first" "$out" >/dev/null ||
+	"(\$o[0]) as \$o | $RS_DEFS $first" "$out" >/dev/null ||
 	fail "the first finding is not process-churn at >= 250/s: $(jq -c '.findings[0]' "$out")"
 # the report's window lies inside ours: its count cannot exceed the kernel's
 n=$(jq '[.findings[] | select(.kind == "process-churn")][0].evidence[] | select(.metric == "forks_per_s") | .value' "$out")

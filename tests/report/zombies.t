@@ -28,7 +28,7 @@ comm=$(cut -d' ' -f2 "/proc/$parent/stat" | tr -d '()')
 first="[.findings[] | select(($RS_BACKGROUND) | not)][0] | .kind == \"zombies\" and .subject.pid == $parent and .subject.comm == \"$comm\"
 	and any(.evidence[]; .metric == \"zombies\" and .value == 500)"
 jq -e --slurpfile o "$out.oracle" --argjson ours "$(rs_ours)" --argjson names '[]' \
-	"$RS_DEFS $first" "$out" >/dev/null ||
+	"(\$o[0]) as \$o | $RS_DEFS $first" "$out" >/dev/null ||
 	fail "the first finding is not zombies of $parent ($comm) with 500: $(jq -c '.findings[0]' "$out")"
 echo "ok: first finding: zombies naming $parent $comm, 500 zombie children"
 rs_judge "$out" ".kind == \"zombies\" and .subject.pid == $parent" false
