@@ -42,6 +42,7 @@ struct pidstat_task_raw {
 	uint64_t start; /* stat field 22 */
 	unsigned uid, nthreads;
 	char state;
+	pid_t ppid; /* 0: not known (a recording keeps no parents) */
 	bool no_io; /* io unreadable */
 	char comm[128];
 	struct pidstat_snap snap;

@@ -132,6 +132,7 @@ static int read_stat(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 	t->flags |= TASK_KNOWN;
 	t->nthreads = st.num_threads > 0 ? (unsigned)st.num_threads : 0;
 	t->state = st.state;
+	t->ppid = st.ppid;
 	memcpy(t->comm, open + 1, (size_t)(close - open - 1));
 	t->comm[close - open - 1] = '\0';
 	s->minflt = st.minflt;
@@ -361,6 +362,7 @@ static int read_task_source(struct pidstat_run *r, struct pidstat_task *t, int c
 	t->flags |= TASK_KNOWN;
 	t->nthreads = raw.nthreads;
 	t->state = raw.state;
+	t->ppid = raw.ppid;
 	t->uid = raw.uid;
 	memcpy(t->comm, raw.comm, sizeof(t->comm));
 	t->comm[sizeof(t->comm) - 1] = '\0';
@@ -392,6 +394,7 @@ static int take_sample(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	t->flags |= TASK_KNOWN;
 	t->nthreads = ts->nthreads;
 	t->state = ts->state;
+	t->ppid = ts->ppid;
 	text_copy(t->comm, sizeof(t->comm), ts->comm);
 	s->minflt = whole ? ts->whole.minflt : ts->minflt;
 	s->cminflt = ts->cminflt;

@@ -61,6 +61,7 @@ struct pidstat_task {
 	uint64_t start;	     /* stat field 22: tells a reused PID from the old task */
 	unsigned nthreads;   /* stat field 20 */
 	char state;	     /* stat field 3 at the last read (triage report's D tasks) */
+	pid_t ppid;	     /* stat field 4 at the last read (report's zombies); 0: not known */
 	unsigned ntids_seen; /* thread entries queued after it last sample */
 	size_t order_idx;    /* its index in the display order */
 	char comm[128];

@@ -155,6 +155,15 @@ struct rp_fdproc {
 
 #define RP_MAX_FDPROCS 16
 
+/* A parent with zombie children (not reaped) in the window's last sample. */
+struct rp_zparent {
+	pid_t ppid;
+	char comm[RP_COMM_MAX]; /* the parent's, "" when it was not sampled */
+	unsigned zombies;
+};
+
+#define RP_MAX_ZPARENTS 8
+
 struct rp_kevent {
 	enum kmsg_event event;
 	int pid;
@@ -230,6 +239,12 @@ struct report_data {
 	size_t nfdprocs;
 	bool have_files;
 	uint64_t files_alloc, files_max; /* /proc/sys/fs/file-nr */
+	/* new processes a second over the window (/proc/stat "processes") */
+	bool have_forks;
+	double forks_per_s;
+	/* zombies by parent, most first, at the window's last sample */
+	struct rp_zparent zparents[RP_MAX_ZPARENTS];
+	size_t nzparents;
 	/* filesystems */
 	struct rp_fs fs[RP_MAX_FS];
 	size_t nfs;
@@ -263,6 +278,8 @@ enum report_kind {
 	RK_FILESYSTEM_FULL,
 	RK_INODES_FULL,
 	RK_FD_EXHAUSTION,
+	RK_ZOMBIES,
+	RK_PROCESS_CHURN,
 	RK_CPU_BOUND_USER,
 	RK_CPU_BOUND_KERNEL,
 	RK_CPU_SATURATED,

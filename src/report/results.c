@@ -8,6 +8,7 @@
 
 #include "procfs/hostread.h"
 #include "procfs/limits.h"
+#include "pidstat/table.h"
 #include "procfs/task_info.h"
 #include "report/collect.h"
 #include "report/thresholds.h"
@@ -53,6 +54,11 @@ static void cpu_results(const struct window *w, struct report_data *d)
 			cpu_delta(&a->cpu[c], &b->cpu[c], &d->cpu[c]);
 	}
 	d->runnable_avg = w->runnable_n ? w->runnable_sum / w->runnable_n : 0;
+	/* processes created over the window: /proc/stat's "processes" counter */
+	d->have_forks =
+	    !(w->src->lacks & REPORT_LACKS_FORKS) && b->forks >= a->forks && d->seconds > 0;
+	if (d->have_forks)
+		d->forks_per_s = (double)(b->forks - a->forks) / d->seconds;
 }
 
 /* Per CPU, the softirq vector that ran most over the window (the CPU's irq time says how much). */
@@ -395,6 +401,67 @@ static void placement(const struct window *w, struct report_data *d)
 	}
 }
 
+static int by_zombies(const void *a, const void *b)
+{
+	const struct rp_zparent *x = a, *y = b;
+
+	if (x->zombies != y->zombies)
+		return x->zombies < y->zombies ? 1 : -1;
+	return (x->ppid > y->ppid) - (x->ppid < y->ppid);
+}
+
+/* Counts tb's zombies per parent into all (as long as the table: every parent fits). */
+static size_t count_zombies(const struct pidstat_table *tb, struct rp_zparent *all)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tb->len; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		size_t k;
+
+		/* a leader in Z whose other threads still run is not a child to reap */
+		if (t->leader || t->state != 'Z' || t->nthreads > 1 || t->ppid <= 0)
+			continue;
+		for (k = 0; k < n && all[k].ppid != t->ppid; k++)
+			;
+		if (k == n)
+			all[n++] = (struct rp_zparent){ .ppid = t->ppid };
+		all[k].zombies++;
+	}
+	return n;
+}
+
+/*
+ * Zombies by parent in the last task sample (the sampler's own table: no
+ * second walk of /proc), most first, with the parent's name where it was
+ * sampled too.
+ */
+static int zombie_results(const struct window *w, struct report_data *d)
+{
+	int curr;
+	const struct pidstat_table *tb = task_sampler_table(w->ts, &curr);
+	struct rp_zparent *all;
+	size_t n;
+
+	if (!tb || !tb->len || (w->src->lacks & REPORT_LACKS_PARENTS))
+		return 0;
+	if (!(all = calloc(tb->len, sizeof(*all))))
+		return -ENOMEM;
+	n = count_zombies(tb, all);
+	qsort(all, n, sizeof(*all), by_zombies);
+	for (size_t i = 0; i < n && d->nzparents < RP_MAX_ZPARENTS; i++) {
+		struct rp_zparent *z = &d->zparents[d->nzparents++];
+		const struct pidstat_task *p =
+		    pidstat_table_find((struct pidstat_table *)tb, NULL, all[i].ppid);
+
+		*z = all[i];
+		if (p)
+			snprintf(z->comm, sizeof(z->comm), "%s", p->comm);
+	}
+	free(all);
+	return 0;
+}
+
 static int task_results(struct window *w, struct report_data *d)
 {
 	double s = w->host.fixture ? d->seconds : w->t1 - w->t0;
@@ -406,7 +473,7 @@ static int task_results(struct window *w, struct report_data *d)
 	if (w->src->read_placement)
 		placement(w, d);
 	fd_results(w, d);
-	return 0;
+	return zombie_results(w, d);
 }
 
 static void host_results(const struct window *w, struct report_data *d)
@@ -448,6 +515,8 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_CONNTRACK, "conntrack table" },
 		{ REPORT_LACKS_FS, "filesystems" },
 		{ REPORT_LACKS_FD, "descriptors" },
+		{ REPORT_LACKS_PARENTS, "parents" },
+		{ REPORT_LACKS_FORKS, "forks" },
 	};
 	char list[200] = "";
 	size_t used = 0;

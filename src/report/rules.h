@@ -8,6 +8,9 @@
 int rule_filesystem_full(const struct report_data *d, struct report_findings *f);
 int rule_inodes_full(const struct report_data *d, struct report_findings *f);
 int rule_fd_exhaustion(const struct report_data *d, struct report_findings *f);
+/* rules_zombies.c */
+int rule_zombies(const struct report_data *d, struct report_findings *f);
+int rule_process_churn(const struct report_data *d, struct report_findings *f);
 /* rules_cpu.c */
 int rule_cpu_bound_user(const struct report_data *d, struct report_findings *f);
 int rule_cpu_bound_kernel(const struct report_data *d, struct report_findings *f);

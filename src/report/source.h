@@ -101,6 +101,9 @@ enum report_lack {
 	REPORT_LACKS_CONNTRACK = 1 << 6, /* the conntrack table's fill: no conntrack-full */
 	REPORT_LACKS_FS = 1 << 7,	 /* filesystems' space and inodes, and their writers */
 	REPORT_LACKS_FD = 1 << 8,	 /* file handles, processes' descriptors and limits */
+	REPORT_LACKS_PARENTS = 1 << 9,	 /* processes' parents: no zombies by parent */
+	REPORT_LACKS_FORKS = 1 << 10,	 /* /proc/stat's fork counter: no process-churn */
+					 /* processes' parents: no zombies by parent */
 };
 
 struct report_source {

@@ -25,6 +25,26 @@
 #define FD_WARN_PCT 90.0
 #define FD_CRIT_PCT 100.0
 
+/*
+ * zombies: one parent's unreaped children, from ZOMBIE_WARN_COUNT (a shell
+ * or a server between fork and wait() has a few for an instant; 50 at one
+ * sample is a parent that does not wait()), critical from
+ * ZOMBIE_CRIT_COUNT (each holds a PID: 1000 eat a real share of a
+ * 32768 pid_max or a cgroup's pids.max).
+ */
+#define ZOMBIE_WARN_COUNT 50
+#define ZOMBIE_CRIT_COUNT 1000
+
+/*
+ * process-churn: new processes a second over the window, from
+ * CHURN_WARN_PER_S, critical from CHURN_CRIT_PER_S. This 2-CPU machine
+ * building and testing (make -j2 under a test suite) made 30-60 a second;
+ * one shell loop running /bin/true makes ~180. 250 is a fork storm no
+ * build reaches.
+ */
+#define CHURN_WARN_PER_S 250.0
+#define CHURN_CRIT_PER_S 1000.0
+
 /* Collection. */
 #define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
 #define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */

@@ -921,6 +921,60 @@ TEST(fd_exhaustion_boundaries)
 	report_findings_release(&f);
 }
 
+TEST(zombies_boundaries)
+{
+	static struct report_data d;
+	struct report_findings f;
+	struct rp_zparent *z = &d.zparents[0];
+
+	quiet(&d);
+	d.nzparents = 1;
+	*z = (struct rp_zparent){ .ppid = 4410, .comm = "supervisor" };
+	z->zombies = ZOMBIE_WARN_COUNT - 1;
+	ASSERT_EQ(sev_of(&d, RK_ZOMBIES), -1);
+	z->zombies = ZOMBIE_WARN_COUNT;
+	ASSERT_EQ(sev_of(&d, RK_ZOMBIES), SEV_WARNING);
+	z->zombies = ZOMBIE_CRIT_COUNT - 1;
+	ASSERT_EQ(sev_of(&d, RK_ZOMBIES), SEV_WARNING);
+	z->zombies = ZOMBIE_CRIT_COUNT;
+	ASSERT_EQ(sev_of(&d, RK_ZOMBIES), SEV_CRITICAL);
+	z->zombies = 500;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].kind, RK_ZOMBIES);
+	ASSERT_EQ(f.f[0].subject.pid, 4410);
+	ASSERT_STREQ(f.f[0].subject.comm, "supervisor");
+	ASSERT_TRUE(
+	    strstr(f.f[0].summary,
+		   "PID 4410 supervisor has 500 zombie children: it does not wait() for them."));
+	ASSERT_STREQ(f.f[0].next, "ps -o pid,ppid,stat,cmd --ppid 4410");
+	report_findings_release(&f);
+}
+
+TEST(process_churn_boundaries)
+{
+	static struct report_data d;
+	struct report_findings f;
+
+	quiet(&d);
+	d.have_forks = true;
+	d.forks_per_s = CHURN_WARN_PER_S - 0.5;
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), -1);
+	d.forks_per_s = CHURN_WARN_PER_S;
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), SEV_WARNING);
+	d.forks_per_s = CHURN_CRIT_PER_S - 0.5;
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), SEV_WARNING);
+	d.forks_per_s = CHURN_CRIT_PER_S;
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), SEV_CRITICAL);
+	d.have_forks = false; /* a recording: no fork counter */
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), -1);
+	d.have_forks = true;
+	d.forks_per_s = 356;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].kind, RK_PROCESS_CHURN);
+	ASSERT_TRUE(!strncmp(f.f[0].summary, "356 new processes a second", 26));
+	report_findings_release(&f);
+}
+
 /* One kinds-table row as docs/report.md writes it: anchor, name, resource, severity. */
 struct doc_kind {
 	char anchor[64], name[64], resource[32], sev[16];
@@ -1271,6 +1325,8 @@ int main(void)
 	RUN(&st, inodes_full_boundaries);
 	RUN(&st, filesystem_full_subject_and_words);
 	RUN(&st, fd_exhaustion_boundaries);
+	RUN(&st, zombies_boundaries);
+	RUN(&st, process_churn_boundaries);
 	RUN(&st, default_severity_comes_from_the_table);
 	RUN(&st, subject_label_forms);
 	RUN(&st, json_keys_named);
