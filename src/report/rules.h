@@ -8,7 +8,7 @@
 int rule_filesystem_full(const struct report_data *d, struct report_findings *f);
 int rule_inodes_full(const struct report_data *d, struct report_findings *f);
 int rule_fd_exhaustion(const struct report_data *d, struct report_findings *f);
-/* rules_zombies.c */
+/* rules_procs.c: zombies, process churn */
 int rule_zombies(const struct report_data *d, struct report_findings *f);
 int rule_process_churn(const struct report_data *d, struct report_findings *f);
 /* rules_cpu.c */
