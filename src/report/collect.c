@@ -19,6 +19,7 @@
 #include "procfs/host.h"
 #include "procfs/hostread.h"
 #include "procfs/task_info.h"
+#include "procfs/taskwait.h"
 #include "report/cgroups.h"
 #include "report/collect.h"
 #include "report/enrich.h"
@@ -84,6 +85,17 @@ static int live_read_fd_usage(void *ctx, pid_t pid, struct fd_usage *out)
 	return limits_read_fd_usage(w->pf, pid, out);
 }
 
+static int live_read_futex_waiters(void *ctx, pid_t pid, unsigned *threads, unsigned *waiting)
+{
+	struct window *w = ctx;
+	struct futex_waiters fw;
+	int rc = task_read_futex_waiters(w->pf, pid, &fw);
+
+	*threads = fw.threads;
+	*waiting = fw.waiting;
+	return rc;
+}
+
 static void live_source(struct window *w)
 {
 	w->live = (struct report_source){
@@ -97,6 +109,7 @@ static void live_source(struct window *w)
 		.read_placement = live_read_placement,
 		.read_fs_writers = live_read_fs_writers,
 		.read_fd_usage = live_read_fd_usage,
+		.read_futex_waiters = live_read_futex_waiters,
 	};
 	w->src = &w->live;
 	report_host_reader_init(&w->rd, w->pf);

@@ -17,6 +17,8 @@ static const struct report_kind_row kinds[] = {
 	ROW(RK_FD_EXHAUSTION, "fd-exhaustion", RES_PROCESSES, rule_fd_exhaustion, SEV_WARNING),
 	ROW(RK_ZOMBIES, "zombies", RES_PROCESSES, rule_zombies, SEV_WARNING),
 	ROW(RK_PROCESS_CHURN, "process-churn", RES_PROCESSES, rule_process_churn, SEV_WARNING),
+	ROW(RK_LOCK_CONTENTION, "lock-contention", RES_PROCESSES, rule_lock_contention,
+	    SEV_WARNING),
 	ROW(RK_CPU_BOUND_USER, "cpu-bound-user", RES_PROCESSES, rule_cpu_bound_user, SEV_WARNING),
 	ROW(RK_CPU_BOUND_KERNEL, "cpu-bound-kernel", RES_PROCESSES, rule_cpu_bound_kernel,
 	    SEV_WARNING),

@@ -140,6 +140,13 @@ static void json_subject(struct json_writer *w, const struct rp_subject *s)
 			json_int(w, s->pids[i]);
 		json_end(w);
 	}
+	if (s->nhogs) {
+		json_key(w, rj(RJ_HOGS));
+		json_array_begin(w);
+		for (size_t i = 0; i < s->nhogs; i++)
+			json_int(w, s->hogs[i]);
+		json_end(w);
+	}
 	json_end(w);
 }
 

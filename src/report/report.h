@@ -21,6 +21,7 @@
 #define RP_COMM_MAX 256
 #define RP_CGROUP_MAX 256
 #define RP_MAX_PIDS 16	  /* tasks named in one finding */
+#define RP_MAX_HOGS 4	  /* processes a cpu-contention finding says were waited behind */
 #define RP_MAX_DTASKS 32  /* D tasks kept for the load finding */
 #define RP_MAX_NETNS 16	  /* network namespaces besides our own */
 #define RP_MAX_CGROUPS 64 /* cgroups with a CPU quota or memory events kept */
@@ -50,6 +51,14 @@ struct rp_proc {
 	bool has_allowed;
 	bool exited; /* before the window's end: its figures cover the part it lived */
 	char cgroup[RP_CGROUP_MAX];
+	int nice; /* its main thread's, at the window's end (with placement) */
+	bool has_nice;
+	/*
+	 * Lock-contention candidates only (lock_contention_candidate): its
+	 * threads, and how many slept in a futex wait, at the window's end
+	 */
+	unsigned futex_threads, futex_waiting;
+	bool has_futex;
 };
 
 /* A task in D (uninterruptible) seen by the load core. */
@@ -280,6 +289,7 @@ enum report_kind {
 	RK_FD_EXHAUSTION,
 	RK_ZOMBIES,
 	RK_PROCESS_CHURN,
+	RK_LOCK_CONTENTION,
 	RK_CPU_BOUND_USER,
 	RK_CPU_BOUND_KERNEL,
 	RK_CPU_SATURATED,
@@ -332,6 +342,9 @@ struct rp_subject {
 	int cpu;		    /* -1: none */
 	pid_t pids[RP_MAX_PIDS];
 	size_t npids;
+	/* cpu-contention: the processes that used the CPU while pids waited */
+	pid_t hogs[RP_MAX_HOGS];
+	size_t nhogs;
 	bool exited; /* pid: the process exited before the window's end */
 };
 

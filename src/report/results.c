@@ -11,6 +11,7 @@
 #include "pidstat/table.h"
 #include "procfs/task_info.h"
 #include "report/collect.h"
+#include "report/rules.h"
 #include "report/thresholds.h"
 
 #define RP_PLACEMENT_PROCS 32 /* processes whose allowed CPUs and cgroup are read */
@@ -281,6 +282,19 @@ static void net_results(const struct window *w, struct report_data *d)
 		report_skip(d, "tcp", "/proc/net/snmp could not be read");
 }
 
+/* Its main thread's nice (/proc/PID/stat field 19): how much it asked to yield. */
+static void read_nice(const struct procfs *pf, struct rp_proc *p)
+{
+	char path[48], buf[1024];
+	struct pid_stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%d/stat", (int)p->pid);
+	n = procfs_read(pf, path, buf, sizeof(buf));
+	p->has_nice = n > 0 && !pid_stat_parse(buf, (size_t)n, &st);
+	p->nice = p->has_nice ? (int)st.nice : 0;
+}
+
 int report_read_placement(const struct procfs *pf, struct rp_proc *p)
 {
 	char path[48], buf[4096];
@@ -291,6 +305,7 @@ int report_read_placement(const struct procfs *pf, struct rp_proc *p)
 	snprintf(path, sizeof(path), "%d/status", (int)p->pid);
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
+	read_nice(pf, p);
 	rc = task_read_cgroups(pf, p->pid, &cg);
 	if (!rc)
 		snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
@@ -389,6 +404,22 @@ static void fd_results(const struct window *w, struct report_data *d)
 	}
 }
 
+/*
+ * The lock-contention candidates' threads in a futex wait, one look at the
+ * window's end: only processes that switch a lot on little CPU are asked,
+ * so a quiet machine costs nothing here.
+ */
+static void futex_results(const struct window *w, struct report_data *d)
+{
+	for (size_t i = 0; w->src->read_futex_waiters && i < d->nprocs; i++) {
+		struct rp_proc *p = &d->procs[i];
+
+		if (lock_contention_candidate(p))
+			p->has_futex = !w->src->read_futex_waiters(
+			    w->src->ctx, p->pid, &p->futex_threads, &p->futex_waiting);
+	}
+}
+
 /* Allowed CPUs and cgroup of the busiest processes, read once at the end. */
 static void placement(const struct window *w, struct report_data *d)
 {
@@ -473,6 +504,7 @@ static int task_results(struct window *w, struct report_data *d)
 	if (w->src->read_placement)
 		placement(w, d);
 	fd_results(w, d);
+	futex_results(w, d);
 	return zombie_results(w, d);
 }
 
@@ -517,6 +549,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_FD, "descriptors" },
 		{ REPORT_LACKS_PARENTS, "parents" },
 		{ REPORT_LACKS_FORKS, "forks" },
+		{ REPORT_LACKS_FUTEX, "futex waits" },
 	};
 	char list[200] = "";
 	size_t used = 0;

@@ -19,6 +19,12 @@ static double cpu_of(const struct rp_proc *p)
 	return p->usr_pct + p->sys_pct;
 }
 
+/* At nice CPU_BY_DESIGN_NICE or more: it asked to run only on CPU time others leave. */
+static bool yields_by_design(const struct rp_proc *p)
+{
+	return p->has_nice && p->nice >= CPU_BY_DESIGN_NICE;
+}
+
 /* "; 164 involuntary switches/s and 12% of the window waiting for a CPU" */
 static void switch_words(const struct rp_proc *p, char *buf, size_t size)
 {
@@ -26,6 +32,16 @@ static void switch_words(const struct rp_proc *p, char *buf, size_t size)
 		 "%.0f voluntary and %.0f involuntary switches/s, %.0f%% of the window waiting for "
 		 "a CPU",
 		 p->cswch_s, p->nvcswch_s, p->wait_pct);
+}
+
+/* Appended to the switch words of a niced process: why it is not a problem by itself. */
+static void nice_words(const struct rp_proc *p, char *buf, size_t size)
+{
+	size_t used = strlen(buf);
+
+	if (yields_by_design(p) && used < size)
+		snprintf(buf + used, size - used,
+			 "; it runs at nice %d, asking for only the CPU time others leave", p->nice);
 }
 
 /* A CPU-bound process that got less than a CPU: it was short of one, not idle. */
@@ -62,10 +78,13 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	bool kernel = mostly_kernel(p);
 	bool ceiling = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ||
 		       p->top_demand_pct >= CPU_THREAD_CEILING_PCT;
-	enum report_sev sev = ceiling ? SEV_CRITICAL : SEV_DEFAULT;
+	/* niced: it takes what others leave, by design; cpu-contention names whom it delays */
+	enum report_sev sev = yields_by_design(p) ? SEV_INFO
+			      : ceiling		  ? SEV_CRITICAL
+						  : SEV_DEFAULT;
 	struct rp_finding *x =
 	    finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
-	char place[160], sw[160], thr[96], dem[160];
+	char place[160], sw[200], thr[96], dem[160];
 
 	if (!x)
 		return -ENOMEM;
@@ -73,6 +92,7 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	x->weight = cpu;
 	placement_words(p, d->ncpu, place, sizeof(place));
 	switch_words(p, sw, sizeof(sw));
+	nice_words(p, sw, sizeof(sw));
 	thread_words(p, thr, sizeof(thr));
 	demand_words(p, dem, sizeof(dem));
 	finding_brief(x, "PID %d %s used %.0f%% of one CPU, %.0f%% of it in %s", (int)p->pid,
@@ -237,28 +257,63 @@ int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
+/* A victim: runnable but kept waiting, and not by its own request (nice). */
 static bool contended(const struct rp_proc *p)
 {
-	return p->wait_pct >= CONTENTION_WAIT_PCT && p->nvcswch_s >= CONTENTION_NVCSW_S;
+	return p->wait_pct >= CONTENTION_WAIT_PCT && p->nvcswch_s >= CONTENTION_NVCSW_S &&
+	       !yields_by_design(p);
 }
 
-int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
+/* Whether a and b ran on a common CPU (true when either was not seen running). */
+static bool shared_cpu(const struct rp_proc *a, const struct rp_proc *b)
 {
-	const struct rp_proc *worst = NULL;
-	struct rp_finding *x = NULL;
-	char list[520], place[160];
+	if (!cpuset_count(&a->ran) || !cpuset_count(&b->ran))
+		return true;
+	for (int w = 0; w < CPUSET_WORDS; w++)
+		if (a->ran.w[w] & b->ran.w[w])
+			return true;
+	return false;
+}
+
+/*
+ * The processes the worst victim waited behind: the biggest CPU users that
+ * were not victims themselves and ran where it ran, named in the subject's
+ * hogs and in words ("PID 7 spin 98% at nice 19").
+ */
+static void name_hogs(const struct report_data *d, const struct rp_proc *victim,
+		      struct rp_finding *x, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->nprocs && x->subject.nhogs < RP_MAX_HOGS; i++) {
+		const struct rp_proc *p = &d->procs[i];
+		char nice[24] = "";
+		int n;
+
+		if (cpu_of(p) < CONTENTION_HOG_PCT)
+			break; /* busiest first */
+		if (contended(p) || !shared_cpu(p, victim))
+			continue;
+		x->subject.hogs[x->subject.nhogs++] = p->pid;
+		if (p->has_nice && p->nice)
+			snprintf(nice, sizeof(nice), " at nice %d", p->nice);
+		n = used < size ? snprintf(buf + used, size - used, "%sPID %d %s %.0f%%%s",
+					   used ? ", " : "", (int)p->pid, p->comm, cpu_of(p), nice)
+				: 0;
+		if (n > 0)
+			used += (size_t)n;
+	}
+}
+
+/* "PID 50 hog waited 66% with 30 involuntary switches/s, pinned to CPU 1; ..." */
+static unsigned name_victims(const struct report_data *d, struct rp_finding *x, char *list,
+			     size_t size)
+{
+	char place[160];
 	size_t used = 0;
 	unsigned n = 0;
 
-	for (size_t i = 0; i < d->nprocs; i++)
-		if (contended(&d->procs[i]) && (!worst || d->procs[i].wait_pct > worst->wait_pct))
-			worst = &d->procs[i];
-	if (!worst)
-		return 0;
-	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_DEFAULT)))
-		return -ENOMEM;
-	subject_proc(x, worst);
-	x->weight = worst->wait_pct;
 	list[0] = '\0';
 	for (size_t i = 0; i < d->nprocs; i++) {
 		const struct rp_proc *p = &d->procs[i];
@@ -271,19 +326,42 @@ int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 		if (n > TOP_NAMED)
 			continue; /* counted and in pids, not in the sentence */
 		placement_words(p, d->ncpu, place, sizeof(place));
-		k = used < sizeof(list)
-			? snprintf(list + used, sizeof(list) - used,
-				   "%sPID %d %s waited %.0f%% with %.0f involuntary switches/s%s%s",
-				   used ? "; " : "", (int)p->pid, p->comm, p->wait_pct,
-				   p->nvcswch_s, place[0] ? ", " : "", place)
-			: 0;
+		k = used < size ? snprintf(list + used, size - used,
+					   "%sPID %d %s waited %.0f%% with %.0f involuntary "
+					   "switches/s%s%s",
+					   used ? "; " : "", (int)p->pid, p->comm, p->wait_pct,
+					   p->nvcswch_s, place[0] ? ", " : "", place)
+				: 0;
 		if (k > 0)
 			used += (size_t)k;
 	}
+	return n;
+}
+
+int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
+{
+	const struct rp_proc *worst = NULL;
+	struct rp_finding *x = NULL;
+	char list[520], hogs[240];
+	unsigned n;
+
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (contended(&d->procs[i]) && (!worst || d->procs[i].wait_pct > worst->wait_pct))
+			worst = &d->procs[i];
+	if (!worst)
+		return 0;
+	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_DEFAULT)))
+		return -ENOMEM;
+	subject_proc(x, worst);
+	x->weight = worst->wait_pct;
+	n = name_victims(d, x, list, sizeof(list));
+	name_hogs(d, worst, x, hogs, sizeof(hogs));
 	finding_say(x,
 		    "%u process%s runnable but waiting for a CPU (run-queue delay, %% of the "
-		    "window summed over threads): %s.",
-		    n, n > 1 ? "es were" : " was", list);
+		    "window summed over threads): %s; %s%s.",
+		    n, n > 1 ? "es were" : " was", list,
+		    hogs[0] ? "meanwhile the CPU went to " : "they waited behind each other",
+		    hogs);
 	finding_brief(x,
 		      "%u process%s runnable but waiting for a CPU, PID %d %s %.0f%% of the window",
 		      n, n > 1 ? "es were" : " was", (int)worst->pid, worst->comm, worst->wait_pct);
@@ -346,12 +424,19 @@ static double bound_floor(const struct report_data *d)
 	return share < CPU_BOUND_MIN_PCT ? share : CPU_BOUND_MIN_PCT;
 }
 
-/* Busy, or wanting a CPU all the time while getting a fair part of one. */
+/*
+ * Busy with a thread that wants a CPU, or wanting a CPU all the time while
+ * getting a fair part of one. Many threads that each run a little and
+ * sleep the rest add up to a busy process that the CPU does not limit.
+ */
 static bool is_cpu_bound(const struct report_data *d, const struct rp_proc *p)
 {
 	double cpu = cpu_of(p);
 
-	return cpu >= CPU_BOUND_PCT ||
+	/* no thread rows seen (top_tid 0): the process's own figure decides */
+	bool a_thread_wants_cpu = !p->top_tid || p->top_demand_pct >= CPU_BOUND_THREAD_PCT;
+
+	return (cpu >= CPU_BOUND_PCT && a_thread_wants_cpu) ||
 	       (cpu >= bound_floor(d) && p->top_demand_pct >= CPU_DEMAND_PCT);
 }
 

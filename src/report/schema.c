@@ -66,6 +66,7 @@ static const struct rj_row rows[RJ_KEY_COUNT] = {
 	KEY(RJ_INTERFACE, RJO_SUBJECT, "interface", RJT_STRING, false),
 	KEY(RJ_CPU, RJO_SUBJECT, "cpu", RJT_INTEGER, false),
 	KEY(RJ_PIDS, RJO_SUBJECT, "pids", RJT_INTEGERS, false),
+	KEY(RJ_HOGS, RJO_SUBJECT, "hogs", RJT_INTEGERS, false),
 	KEY(RJ_METRIC, RJO_EVIDENCE, "metric", RJT_STRING, true),
 	KEY(RJ_VALUE, RJO_EVIDENCE, "value", RJT_NUMBER, true),
 	KEY(RJ_UNIT, RJO_EVIDENCE, "unit", RJT_STRING, true),

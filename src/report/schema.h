@@ -57,6 +57,7 @@ enum rj_key {
 	RJ_INTERFACE,
 	RJ_CPU,
 	RJ_PIDS,
+	RJ_HOGS,
 	RJ_METRIC,
 	RJ_VALUE,
 	RJ_UNIT,

@@ -103,7 +103,7 @@ enum report_lack {
 	REPORT_LACKS_FD = 1 << 8,	 /* file handles, processes' descriptors and limits */
 	REPORT_LACKS_PARENTS = 1 << 9,	 /* processes' parents: no zombies by parent */
 	REPORT_LACKS_FORKS = 1 << 10,	 /* /proc/stat's fork counter: no process-churn */
-					 /* processes' parents: no zombies by parent */
+	REPORT_LACKS_FUTEX = 1 << 11,	 /* threads' futex waits: no lock-contention */
 };
 
 struct report_source {
@@ -132,6 +132,11 @@ struct report_source {
 	int (*read_fs_writers)(void *ctx, int mnt_id, pid_t *pids, size_t max, size_t *n);
 	/* A process's open descriptors and RLIMIT_NOFILE now; NULL when not known */
 	int (*read_fd_usage)(void *ctx, pid_t pid, struct fd_usage *out);
+	/*
+	 * A process's threads now, and how many sleep in a futex wait; NULL
+	 * when not known (asked only of lock-contention candidates)
+	 */
+	int (*read_futex_waiters)(void *ctx, pid_t pid, unsigned *threads, unsigned *waiting);
 	/* moves to the next step: 0, or -ENOENT when the last one was read */
 	int (*next)(void *ctx);
 	/* the tasks at the current step */

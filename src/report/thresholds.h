@@ -45,6 +45,21 @@
 #define CHURN_WARN_PER_S 250.0
 #define CHURN_CRIT_PER_S 1000.0
 
+/*
+ * lock-contention: a process of at least LOCK_MIN_THREADS threads that
+ * switched voluntarily LOCK_CSWCH_S times a second or more (summed over
+ * its threads) while its threads averaged under LOCK_THREAD_CPU_PCT of one
+ * CPU each (they wait, they do not compute), with more than LOCK_FUTEX_SHARE
+ * of its threads asleep in a futex wait at the window's end. 8 threads
+ * taking turns on a mutex held across 1 ms switch ~1,500 times a second at
+ * 0.5% of a CPU each, 7 of 9 threads in futex; this 2-CPU machine's
+ * multi-threaded daemons, idle or building, stay under 100 a second.
+ */
+#define LOCK_MIN_THREADS 3
+#define LOCK_CSWCH_S 500.0
+#define LOCK_THREAD_CPU_PCT 10.0
+#define LOCK_FUTEX_SHARE 0.5
+
 /* Collection. */
 #define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
 #define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */
@@ -69,6 +84,18 @@
 #define CPU_FAIR_SHARE_FRACTION 0.8
 /* a thread at this % of one CPU, or wanting it, is at its ceiling: critical */
 #define CPU_THREAD_CEILING_PCT 90.0
+/*
+ * ...but not when its busiest thread was on a CPU or queued for one less
+ * than CPU_BOUND_THREAD_PCT of the window: many threads that each use a
+ * little and sleep the rest (on locks, I/O, timers) are not bound by the CPU
+ */
+#define CPU_BOUND_THREAD_PCT 50.0
+/*
+ * A process at nice CPU_BY_DESIGN_NICE or more (`nice CMD` gives 10) asked
+ * to run only where others leave a CPU idle: at its ceiling it is not
+ * critical, and its own run-queue waits are not contention
+ */
+#define CPU_BY_DESIGN_NICE 10
 
 /* cpu-saturated: every CPU busy and work queued behind them */
 #define CPU_SATURATED_BUSY_PCT 90.0   /* all CPUs, average */
@@ -79,9 +106,14 @@
 #define CPU_HOT_PCT 90.0
 #define CPU_COLD_AVG_PCT 50.0 /* the average of the other CPUs, below */
 
-/* cpu-contention: runnable but waiting (run-queue delay) and preempted */
+/*
+ * cpu-contention: runnable but waiting (run-queue delay) and preempted;
+ * the processes that used the CPU meanwhile (at least CONTENTION_HOG_PCT
+ * of one) are named as the ones they waited behind
+ */
 #define CONTENTION_WAIT_PCT 20.0 /* run-queue delay, % of the window (summed over threads) */
 #define CONTENTION_NVCSW_S 10.0	 /* involuntary switches per second */
+#define CONTENTION_HOG_PCT 25.0
 
 /* cpu-throttled: CFS bandwidth periods that ran out of quota */
 #define THROTTLED_PERIODS_PCT 10.0
