@@ -41,7 +41,8 @@ static void nice_words(const struct rp_proc *p, char *buf, size_t size)
 
 	if (yields_by_design(p) && used < size)
 		snprintf(buf + used, size - used,
-			 "; it runs at nice %d, asking for only the CPU time others leave", p->nice);
+			 "; it runs at nice %d, asking for only the CPU time others leave",
+			 p->nice);
 }
 
 /* A CPU-bound process that got less than a CPU: it was short of one, not idle. */
@@ -79,9 +80,7 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	bool ceiling = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ||
 		       p->top_demand_pct >= CPU_THREAD_CEILING_PCT;
 	/* niced: it takes what others leave, by design; cpu-contention names whom it delays */
-	enum report_sev sev = yields_by_design(p) ? SEV_INFO
-			      : ceiling		  ? SEV_CRITICAL
-						  : SEV_DEFAULT;
+	enum report_sev sev = yields_by_design(p) ? SEV_INFO : ceiling ? SEV_CRITICAL : SEV_DEFAULT;
 	struct rp_finding *x =
 	    finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
 	char place[160], sw[200], thr[96], dem[160];
@@ -360,8 +359,7 @@ int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 		    "%u process%s runnable but waiting for a CPU (run-queue delay, %% of the "
 		    "window summed over threads): %s; %s%s.",
 		    n, n > 1 ? "es were" : " was", list,
-		    hogs[0] ? "meanwhile the CPU went to " : "they waited behind each other",
-		    hogs);
+		    hogs[0] ? "meanwhile the CPU went to " : "they waited behind each other", hogs);
 	finding_brief(x,
 		      "%u process%s runnable but waiting for a CPU, PID %d %s %.0f%% of the window",
 		      n, n > 1 ? "es were" : " was", (int)worst->pid, worst->comm, worst->wait_pct);

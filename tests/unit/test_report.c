@@ -12,6 +12,7 @@
 #include "report/kinds.h"
 #include "report/schema.h"
 #include "report/report.h"
+#include "report/rules.h"
 #include "report/thresholds.h"
 #include "unit.h"
 
@@ -298,6 +299,163 @@ TEST(cpu_contention_names_every_waiter)
 	ASSERT_EQ(x->subject.pid, 50);
 	ASSERT_EQ(x->subject.npids, 3);
 	ASSERT_TRUE(strstr(x->summary, "pinned to CPU 1") != NULL);
+	report_findings_release(&f);
+}
+
+/* A process of many threads that each run a little is not CPU-bound (CPU_BOUND_THREAD_PCT). */
+TEST(cpu_bound_needs_a_thread_that_wants_a_cpu)
+{
+	struct report_data d;
+	struct report_findings f;
+	struct rp_proc *p;
+
+	quiet(&d);
+	/* 16 threads at 6% each: 96% of one CPU, every thread asleep most of the time */
+	p = proc(&d, 40, "pool", 96, 0);
+	p->nthreads = 16;
+	p->top_thread_pct = 6;
+	p->top_demand_pct = CPU_BOUND_THREAD_PCT - 0.1;
+	p = proc(&d, 41, "atthread", 96, 0);
+	p->nthreads = 16;
+	p->top_thread_pct = 40;
+	p->top_demand_pct = CPU_BOUND_THREAD_PCT;
+	/* no thread rows seen: the process's own figure decides, as before */
+	p = proc(&d, 42, "nothreads", 96, 0);
+	p->top_tid = 0;
+	p->top_thread_pct = p->top_demand_pct = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_BOUND_USER), 2);
+	for (size_t i = 0; i < f.n; i++)
+		ASSERT_TRUE(f.f[i].kind != RK_CPU_BOUND_USER || f.f[i].subject.pid != 40);
+	report_findings_release(&f);
+}
+
+/* A hog at nice CPU_BY_DESIGN_NICE or more takes what others leave: info, not critical. */
+TEST(cpu_bound_niced_is_info)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+	struct rp_proc *p;
+
+	quiet(&d);
+	p = proc(&d, 70, "niced", 99, 0);
+	p->has_nice = true;
+	p->nice = CPU_BY_DESIGN_NICE;
+	p = proc(&d, 71, "lessniced", 98, 0);
+	p->has_nice = true;
+	p->nice = CPU_BY_DESIGN_NICE - 1;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_BOUND_USER), 2);
+	for (size_t i = 0; i < f.n; i++) {
+		x = &f.f[i];
+		if (x->kind != RK_CPU_BOUND_USER)
+			continue;
+		ASSERT_EQ(x->sev, x->subject.pid == 70 ? SEV_INFO : SEV_CRITICAL);
+		ASSERT_EQ(!!strstr(x->summary, "asking for only the CPU time others leave"),
+			  x->subject.pid == 70);
+	}
+	/* the headline is the critical one */
+	ASSERT_TRUE(strstr(f.headline, "PID 71") != NULL);
+	report_findings_release(&f);
+}
+
+/* The victims are the waiters at normal priority; the hogs are whom they waited behind. */
+TEST(cpu_contention_names_victims_and_hogs)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+	struct rp_proc *p;
+
+	quiet(&d);
+	p = proc(&d, 80, "nicehog", 50, 0); /* waits too, but asked to */
+	p->wait_pct = 50;
+	p->nvcswch_s = 30;
+	p->has_nice = true;
+	p->nice = 19;
+	cpuset_add(&p->ran, 1);
+	p = proc(&d, 81, "victim", 49, 0);
+	p->wait_pct = 51;
+	p->nvcswch_s = 30;
+	p->has_nice = true;
+	cpuset_add(&p->ran, 1);
+	p = proc(&d, 82, "elsewhere", 90, 0); /* busy, but on another CPU */
+	cpuset_add(&p->ran, 0);
+	proc(&d, 83, "small", CONTENTION_HOG_PCT - 0.1, 0);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_CONTENTION), 1);
+	x = find_kind(&f, RK_CPU_CONTENTION);
+	ASSERT_EQ(x->subject.pid, 81);
+	ASSERT_EQ(x->subject.npids, 1);
+	ASSERT_EQ(x->subject.pids[0], 81);
+	ASSERT_EQ(x->subject.nhogs, 1);
+	ASSERT_EQ(x->subject.hogs[0], 80);
+	ASSERT_TRUE(strstr(x->summary, "meanwhile the CPU went to PID 80 nicehog 50% at nice 19") !=
+		    NULL);
+	report_findings_release(&f);
+
+	/* the niced hog alone, waiting behind nobody's victim: no contention */
+	procs[1].wait_pct = 0;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CPU_CONTENTION), 0);
+	report_findings_release(&f);
+
+	/* at CONTENTION_HOG_PCT a process is a hog */
+	procs[1].wait_pct = 51;
+	procs[3].usr_pct = CONTENTION_HOG_PCT;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CPU_CONTENTION);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->subject.nhogs, 2);
+	ASSERT_EQ(x->subject.hogs[1], 83);
+	report_findings_release(&f);
+}
+
+/* A locker at every lock-contention threshold, then each one just past it. */
+static struct rp_proc *locker(struct report_data *d, pid_t pid)
+{
+	struct rp_proc *p = proc(d, pid, "locker", 0, 0);
+
+	p->nthreads = LOCK_MIN_THREADS;
+	/* just under LOCK_THREAD_CPU_PCT a thread */
+	p->usr_pct = LOCK_MIN_THREADS * LOCK_THREAD_CPU_PCT - 0.1;
+	p->top_thread_pct = p->top_demand_pct = LOCK_THREAD_CPU_PCT;
+	p->cswch_s = LOCK_CSWCH_S;
+	p->has_futex = true;
+	p->futex_threads = 4;
+	p->futex_waiting = 3; /* more than LOCK_FUTEX_SHARE of them */
+	return p;
+}
+
+TEST(lock_contention_boundaries)
+{
+	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	locker(&d, 90);
+	locker(&d, 91)->nthreads = LOCK_MIN_THREADS - 1;
+	locker(&d, 92)->cswch_s = LOCK_CSWCH_S - 0.1;
+	locker(&d, 93)->usr_pct = LOCK_MIN_THREADS * LOCK_THREAD_CPU_PCT;
+	locker(&d, 94)->futex_waiting = 2; /* exactly half */
+	locker(&d, 95)->has_futex = false;
+	locker(&d, 96)->exited = true;
+	ASSERT_TRUE(lock_contention_candidate(&procs[0]));
+	ASSERT_TRUE(!lock_contention_candidate(&procs[1]));
+	ASSERT_TRUE(!lock_contention_candidate(&procs[2]));
+	ASSERT_TRUE(!lock_contention_candidate(&procs[3]));
+	ASSERT_TRUE(!lock_contention_candidate(&procs[6]));
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_LOCK_CONTENTION), 1);
+	x = find_kind(&f, RK_LOCK_CONTENTION);
+	ASSERT_EQ(x->subject.pid, 90);
+	ASSERT_EQ(x->sev, SEV_WARNING);
+	ASSERT_STREQ(x->next, "triage probe offcpu -p 90 -d 10");
+	ASSERT_TRUE(strstr(x->summary, "3 of its 4 threads were asleep in a futex wait") != NULL);
+	ASSERT_TRUE(
+	    !strncmp(f.headline, "WARNING: PID 90 locker: 3 of 4 threads waiting on a lock", 56));
 	report_findings_release(&f);
 }
 
@@ -1305,6 +1463,10 @@ int main(void)
 	RUN(&st, cpu_saturated_boundaries);
 	RUN(&st, single_cpu_hot_boundaries);
 	RUN(&st, cpu_contention_names_every_waiter);
+	RUN(&st, cpu_bound_needs_a_thread_that_wants_a_cpu);
+	RUN(&st, cpu_bound_niced_is_info);
+	RUN(&st, cpu_contention_names_victims_and_hogs);
+	RUN(&st, lock_contention_boundaries);
 	RUN(&st, cpu_throttled_boundaries);
 	RUN(&st, load_uninterruptible_needs_the_whole_window);
 	RUN(&st, memory_pressure_boundaries);
