@@ -305,25 +305,49 @@ static void name_hogs(const struct report_data *d, const struct rp_proc *victim,
 	}
 }
 
-/* "PID 50 hog waited 66% with 30 involuntary switches/s, pinned to CPU 1; ..." */
+/* Whether a waited less than b (ties: the higher PID counts as less). */
+static bool waited_less(const struct rp_proc *a, const struct rp_proc *b)
+{
+	return a->wait_pct < b->wait_pct || (a->wait_pct == b->wait_pct && a->pid > b->pid);
+}
+
+/* The victim that waited longest after `after` (NULL: the longest of all), or NULL. */
+static const struct rp_proc *next_victim(const struct report_data *d, const struct rp_proc *after)
+{
+	const struct rp_proc *best = NULL;
+
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct rp_proc *p = &d->procs[i];
+
+		if (contended(p) && (!after || waited_less(p, after)) &&
+		    (!best || waited_less(best, p)))
+			best = p;
+	}
+	return best;
+}
+
+/*
+ * The victims, longest wait first, into pids and (the first TOP_NAMED) the
+ * sentence: "PID 50 hog waited 66% with 30 involuntary switches/s, pinned
+ * to CPU 1; ...". Returns how many there were.
+ */
 static unsigned name_victims(const struct report_data *d, struct rp_finding *x, char *list,
 			     size_t size)
 {
+	const struct rp_proc *p = NULL;
 	char place[160];
 	size_t used = 0;
-	unsigned n = 0;
+	unsigned n = 0, named = 0;
 
+	for (size_t i = 0; i < d->nprocs; i++)
+		n += contended(&d->procs[i]);
 	list[0] = '\0';
-	for (size_t i = 0; i < d->nprocs; i++) {
-		const struct rp_proc *p = &d->procs[i];
+	while (named < RP_MAX_PIDS && (p = next_victim(d, p))) {
 		int k;
 
-		if (!contended(p))
-			continue;
-		n++;
 		finding_pid(x, p->pid);
-		if (n > TOP_NAMED)
-			continue; /* counted and in pids, not in the sentence */
+		if (++named > TOP_NAMED)
+			continue; /* in pids, not in the sentence */
 		placement_words(p, d->ncpu, place, sizeof(place));
 		k = used < size ? snprintf(list + used, size - used,
 					   "%sPID %d %s waited %.0f%% with %.0f involuntary "
@@ -339,14 +363,11 @@ static unsigned name_victims(const struct report_data *d, struct rp_finding *x, 
 
 int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 {
-	const struct rp_proc *worst = NULL;
+	const struct rp_proc *worst = next_victim(d, NULL);
 	struct rp_finding *x = NULL;
-	char list[520], hogs[240];
+	char list[520], hogs[240], alone[120];
 	unsigned n;
 
-	for (size_t i = 0; i < d->nprocs; i++)
-		if (contended(&d->procs[i]) && (!worst || d->procs[i].wait_pct > worst->wait_pct))
-			worst = &d->procs[i];
 	if (!worst)
 		return 0;
 	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_DEFAULT)))
@@ -355,11 +376,14 @@ int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 	x->weight = worst->wait_pct;
 	n = name_victims(d, x, list, sizeof(list));
 	name_hogs(d, worst, x, hogs, sizeof(hogs));
+	snprintf(alone, sizeof(alone),
+		 "no process that did not wait itself used %.0f%% of a CPU where PID %d ran",
+		 CONTENTION_HOG_PCT, (int)worst->pid);
 	finding_say(x,
 		    "%u process%s runnable but waiting for a CPU (run-queue delay, %% of the "
 		    "window summed over threads): %s; %s%s.",
 		    n, n > 1 ? "es were" : " was", list,
-		    hogs[0] ? "meanwhile the CPU went to " : "they waited behind each other", hogs);
+		    hogs[0] ? "meanwhile the CPU went to " : alone, hogs);
 	finding_brief(x,
 		      "%u process%s runnable but waiting for a CPU, PID %d %s %.0f%% of the window",
 		      n, n > 1 ? "es were" : " was", (int)worst->pid, worst->comm, worst->wait_pct);

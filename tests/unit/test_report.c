@@ -299,6 +299,10 @@ TEST(cpu_contention_names_every_waiter)
 	ASSERT_EQ(x->subject.pid, 50);
 	ASSERT_EQ(x->subject.npids, 3);
 	ASSERT_TRUE(strstr(x->summary, "pinned to CPU 1") != NULL);
+	/* they competed with each other: nobody else to name */
+	ASSERT_EQ(x->subject.nhogs, 0);
+	ASSERT_TRUE(strstr(x->summary, "no process that did not wait itself used 25% of a CPU "
+				       "where PID 50 ran") != NULL);
 	report_findings_release(&f);
 }
 
@@ -367,6 +371,7 @@ TEST(cpu_contention_names_victims_and_hogs)
 	struct report_findings f;
 	const struct rp_finding *x;
 	struct rp_proc *p;
+	const char *a, *b;
 
 	quiet(&d);
 	p = proc(&d, 80, "nicehog", 50, 0); /* waits too, but asked to */
@@ -409,6 +414,22 @@ TEST(cpu_contention_names_victims_and_hogs)
 	ASSERT_TRUE(x != NULL);
 	ASSERT_EQ(x->subject.nhogs, 2);
 	ASSERT_EQ(x->subject.hogs[1], 83);
+	report_findings_release(&f);
+
+	/* victims by run-queue delay, longest first, whatever CPU they got */
+	p = proc(&d, 84, "starved", 5, 0);
+	p->wait_pct = 70;
+	p->nvcswch_s = CONTENTION_NVCSW_S;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_CPU_CONTENTION);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->subject.pid, 84);
+	ASSERT_EQ(x->subject.npids, 2);
+	ASSERT_EQ(x->subject.pids[0], 84);
+	ASSERT_EQ(x->subject.pids[1], 81);
+	a = strstr(x->summary, "PID 84 starved waited 70%");
+	b = strstr(x->summary, "PID 81 victim waited 51%");
+	ASSERT_TRUE(a && b && a < b);
 	report_findings_release(&f);
 }
 
