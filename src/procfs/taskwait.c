@@ -110,17 +110,66 @@ bool wchan_is_futex(const char *wchan)
 	return !strncmp(wchan, "futex_wait", 10) || !strcmp(wchan, "futex_do_wait");
 }
 
-/* 1 when tid waits in a futex, 0 when not, -errno when neither file can be read. */
-static int thread_in_futex(const struct procfs *pf, pid_t pid, pid_t tid)
+/* The syscall number of a /proc/TID/syscall text, and where its arguments begin. */
+static int syscall_nr(const char *buf, size_t len, long *nr, size_t *args)
+{
+	char word[24];
+	size_t n = 0;
+	char *e;
+
+	while (n < len && n + 1 < sizeof(word) && buf[n] != ' ' && buf[n] != '\n') {
+		word[n] = buf[n];
+		n++;
+	}
+	word[n] = '\0';
+	*args = n;
+	*nr = strtol(word, &e, 10);
+	return n && !*e ? 0 : -EINVAL;
+}
+
+/* A wait on one word: futex(2) in any of its forms, or futex_wait(2); not futex_waitv. */
+static bool is_one_word_wait(long nr)
+{
+#ifdef SYS_futex_waitv
+	if (nr == SYS_futex_waitv)
+		return false;
+#endif
+	return is_futex_nr(nr);
+}
+
+int syscall_futex_word(const char *buf, size_t len, uint64_t *word)
+{
+	char arg[24];
+	size_t at, n = 0;
+	long nr;
+	char *e;
+
+	if (syscall_nr(buf, len, &nr, &at) || !is_one_word_wait(nr) || at >= len)
+		return 0;
+	for (at++; at < len && n + 1 < sizeof(arg) && buf[at] != ' ' && buf[at] != '\n'; at++)
+		arg[n++] = buf[at];
+	arg[n] = '\0';
+	*word = strtoull(arg, &e, 16);
+	return n && !*e;
+}
+
+/*
+ * 1 when tid waits in a futex (with its word in *word, or 0 when only
+ * wchan says so), 0 when not, -errno when neither file can be read.
+ */
+static int thread_in_futex(const struct procfs *pf, pid_t pid, pid_t tid, uint64_t *word)
 {
 	char path[64], buf[256];
 	ssize_t n;
 
+	*word = 0;
 	snprintf(path, sizeof(path), "%d/task/%d/syscall", (int)pid, (int)tid);
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n > 0) {
 		int rc = syscall_is_futex_wait(buf, (size_t)n);
 
+		if (rc == 1 && !syscall_futex_word(buf, (size_t)n, word))
+			*word = 0;
 		if (rc >= 0)
 			return rc;
 	}
@@ -128,24 +177,57 @@ static int thread_in_futex(const struct procfs *pf, pid_t pid, pid_t tid)
 	return n < 0 ? (int)n : wchan_is_futex(buf);
 }
 
+static int by_word(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The most entries of words[0..n) (none 0) that are equal. Sorts words. */
+static unsigned most_on_one_word(uint64_t *words, size_t n)
+{
+	unsigned best = 0, run = 0;
+
+	if (n > 1)
+		qsort(words, n, sizeof(*words), by_word);
+	for (size_t i = 0; i < n; i++) {
+		run = i && words[i] == words[i - 1] ? run + 1 : 1;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
 int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out)
 {
 	struct id_list tids = { 0 };
 	int rc = procfs_list_tids(pf, pid, &tids);
+	uint64_t *words = NULL;
+	size_t nwords = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (!rc && tids.len && !(words = calloc(tids.len, sizeof(*words))))
+		rc = -ENOMEM;
 	if (rc) {
 		id_list_release(&tids);
 		return rc;
 	}
 	for (size_t i = 0; i < tids.len; i++) {
-		int w = thread_in_futex(pf, pid, tids.ids[i]);
+		uint64_t word;
+		int w = thread_in_futex(pf, pid, tids.ids[i], &word);
 
 		if (w < 0)
 			continue; /* gone since the listing */
 		out->threads++;
 		out->waiting += (unsigned)w;
+		if (w && word)
+			words[nwords++] = word;
+		else if (w)
+			out->no_word++;
 	}
+	out->same_word = most_on_one_word(words, nwords);
+	free(words);
 	id_list_release(&tids);
 	return 0;
 }

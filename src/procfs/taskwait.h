@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "procfs/procfs.h"
@@ -36,12 +37,25 @@ int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out
  * -EINVAL unreadable.
  */
 int syscall_is_futex_wait(const char *buf, size_t len);
+/*
+ * Pure: the futex word a thread blocked in futex or futex_wait waits on
+ * (the syscall's first argument) into *word: 1, or 0 when the text is not
+ * such a wait (futex_waitv waits on several words: 0 too).
+ */
+int syscall_futex_word(const char *buf, size_t len, uint64_t *word);
 /* Pure: whether a wchan names a futex wait ("futex_wait_queue", "futex_wait_queue_me" ...). */
 bool wchan_is_futex(const char *wchan);
 
-/* A process's threads, and how many of them sleep in a futex wait. */
+/*
+ * A process's threads, how many of them sleep in a futex wait, and the
+ * most that wait on one futex word (a lock's queue: a mutex's waiters share
+ * its word, while message loops and timed waits each have their own).
+ * no_word: waiters whose word is not known (known from wchan alone, or in
+ * futex_waitv on several words).
+ */
 struct futex_waiters {
 	unsigned threads, waiting;
+	unsigned same_word, no_word;
 };
 
 /*

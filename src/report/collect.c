@@ -19,7 +19,6 @@
 #include "procfs/host.h"
 #include "procfs/hostread.h"
 #include "procfs/task_info.h"
-#include "procfs/taskwait.h"
 #include "report/cgroups.h"
 #include "report/collect.h"
 #include "report/enrich.h"
@@ -85,15 +84,11 @@ static int live_read_fd_usage(void *ctx, pid_t pid, struct fd_usage *out)
 	return limits_read_fd_usage(w->pf, pid, out);
 }
 
-static int live_read_futex_waiters(void *ctx, pid_t pid, unsigned *threads, unsigned *waiting)
+static int live_read_futex_waiters(void *ctx, pid_t pid, struct futex_waiters *out)
 {
 	struct window *w = ctx;
-	struct futex_waiters fw;
-	int rc = task_read_futex_waiters(w->pf, pid, &fw);
 
-	*threads = fw.threads;
-	*waiting = fw.waiting;
-	return rc;
+	return task_read_futex_waiters(w->pf, pid, out);
 }
 
 static void live_source(struct window *w)

@@ -54,10 +54,12 @@ struct rp_proc {
 	int nice; /* its main thread's, at the window's end (with placement) */
 	bool has_nice;
 	/*
-	 * Lock-contention candidates only (lock_contention_candidate): its
-	 * threads, and how many slept in a futex wait, at the window's end
+	 * Lock-contention candidates only (lock_contention_candidate), at the
+	 * window's end: its threads, how many slept in a futex wait, the most
+	 * of them on one futex word (one lock's queue), and how many waited
+	 * on a word not known (wchan only)
 	 */
-	unsigned futex_threads, futex_waiting;
+	unsigned futex_threads, futex_waiting, futex_same_word, futex_no_word;
 	bool has_futex;
 };
 

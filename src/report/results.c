@@ -414,9 +414,16 @@ static void futex_results(const struct window *w, struct report_data *d)
 	for (size_t i = 0; w->src->read_futex_waiters && i < d->nprocs; i++) {
 		struct rp_proc *p = &d->procs[i];
 
-		if (lock_contention_candidate(p))
-			p->has_futex = !w->src->read_futex_waiters(
-			    w->src->ctx, p->pid, &p->futex_threads, &p->futex_waiting);
+		struct futex_waiters fw;
+
+		if (!lock_contention_candidate(p) ||
+		    w->src->read_futex_waiters(w->src->ctx, p->pid, &fw))
+			continue;
+		p->has_futex = true;
+		p->futex_threads = fw.threads;
+		p->futex_waiting = fw.waiting;
+		p->futex_same_word = fw.same_word;
+		p->futex_no_word = fw.no_word;
 	}
 }
 

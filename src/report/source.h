@@ -21,6 +21,7 @@
 #include "procfs/netq.h"
 #include "procfs/parsers.h"
 #include "procfs/softirqs.h"
+#include "procfs/taskwait.h"
 #include "report/report.h"
 
 #define RP_NETNS_ID_MAX 64
@@ -133,10 +134,11 @@ struct report_source {
 	/* A process's open descriptors and RLIMIT_NOFILE now; NULL when not known */
 	int (*read_fd_usage)(void *ctx, pid_t pid, struct fd_usage *out);
 	/*
-	 * A process's threads now, and how many sleep in a futex wait; NULL
-	 * when not known (asked only of lock-contention candidates)
+	 * A process's threads now, how many sleep in a futex wait and on
+	 * which words; NULL when not known (asked of lock-contention
+	 * candidates only)
 	 */
-	int (*read_futex_waiters)(void *ctx, pid_t pid, unsigned *threads, unsigned *waiting);
+	int (*read_futex_waiters)(void *ctx, pid_t pid, struct futex_waiters *out);
 	/* moves to the next step: 0, or -ENOENT when the last one was read */
 	int (*next)(void *ctx);
 	/* the tasks at the current step */

@@ -735,12 +735,15 @@ TEST(live_futex_waiters)
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	ASSERT_EQ(w.threads, 5);
-	ASSERT_EQ(w.waiting, 4); /* not us: we are reading files */
+	ASSERT_EQ(w.waiting, 4);   /* not us: we are reading files */
+	ASSERT_EQ(w.same_word, 4); /* all queued on h.lock's word */
+	ASSERT_EQ(w.no_word, 0);
 }
 
 TEST(futex_texts)
 {
 	char text[64];
+	uint64_t word = 0;
 
 	snprintf(text, sizeof(text), "%ld 0x7f12a0001000 0x80 0x2\n", (long)SYS_futex);
 	ASSERT_EQ(syscall_is_futex_wait(P(text)), 1);
@@ -749,6 +752,19 @@ TEST(futex_texts)
 	snprintf(text, sizeof(text), "%ld 0x3 0x0\n", (long)SYS_read);
 	ASSERT_EQ(syscall_is_futex_wait(P(text)), 0);
 	ASSERT_EQ(syscall_is_futex_wait(P("x1\n")), -EINVAL);
+	snprintf(text, sizeof(text), "%ld 0x7f12a0001000 0x80 0x2\n", (long)SYS_futex);
+	ASSERT_EQ(syscall_futex_word(P(text), &word), 1);
+	ASSERT_TRUE(word == 0x7f12a0001000ull);
+	ASSERT_EQ(syscall_futex_word(P("running\n"), &word), 0);
+	snprintf(text, sizeof(text), "%ld 0x3 0x0\n", (long)SYS_read);
+	ASSERT_EQ(syscall_futex_word(P(text), &word), 0);
+	snprintf(text, sizeof(text), "%ld\n", (long)SYS_futex);
+	ASSERT_EQ(syscall_futex_word(P(text), &word), 0); /* no argument */
+#ifdef SYS_futex_waitv
+	snprintf(text, sizeof(text), "%ld 0x7f12a0001000 0x2 0x0\n", (long)SYS_futex_waitv);
+	ASSERT_EQ(syscall_is_futex_wait(P(text)), 1);
+	ASSERT_EQ(syscall_futex_word(P(text), &word), 0); /* several words */
+#endif
 	ASSERT_TRUE(wchan_is_futex("futex_wait_queue"));
 	ASSERT_TRUE(wchan_is_futex("futex_wait_queue_me"));
 	ASSERT_TRUE(!wchan_is_futex("do_epoll_wait"));
@@ -769,6 +785,8 @@ TEST(fixture_futex_waiters)
 	 * but wchan futex_wait_queue, 4433 blocked outside any syscall */
 	ASSERT_EQ(w.threads, 4);
 	ASSERT_EQ(w.waiting, 2);
+	ASSERT_EQ(w.same_word, 1); /* 4430's word */
+	ASSERT_EQ(w.no_word, 1);   /* 4432: wchan only */
 #endif
 }
 

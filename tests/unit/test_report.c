@@ -18,7 +18,7 @@
 
 #define SECONDS 10.0
 
-static struct rp_proc procs[8];
+static struct rp_proc procs[16];
 
 /* A quiet machine: 2 CPUs 10% busy, nothing queued, plenty of memory. */
 static void quiet(struct report_data *d)
@@ -446,6 +446,7 @@ static struct rp_proc *locker(struct report_data *d, pid_t pid)
 	p->has_futex = true;
 	p->futex_threads = 4;
 	p->futex_waiting = 3; /* more than LOCK_FUTEX_SHARE of them */
+	p->futex_same_word = LOCK_SAME_WORD_MIN;
 	return p;
 }
 
@@ -463,18 +464,26 @@ TEST(lock_contention_boundaries)
 	locker(&d, 94)->futex_waiting = 2; /* exactly half */
 	locker(&d, 95)->has_futex = false;
 	locker(&d, 96)->exited = true;
+	locker(&d, 97)->futex_same_word = LOCK_SAME_WORD_MIN - 1; /* each on a word of its own */
+	/* no waiter's word readable (wchan only): the share alone decides */
+	locker(&d, 98)->futex_same_word = 0;
+	procs[8].futex_no_word = procs[8].futex_waiting;
 	ASSERT_TRUE(lock_contention_candidate(&procs[0]));
 	ASSERT_TRUE(!lock_contention_candidate(&procs[1]));
 	ASSERT_TRUE(!lock_contention_candidate(&procs[2]));
 	ASSERT_TRUE(!lock_contention_candidate(&procs[3]));
 	ASSERT_TRUE(!lock_contention_candidate(&procs[6]));
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
-	ASSERT_EQ(count_kind(&f, RK_LOCK_CONTENTION), 1);
+	ASSERT_EQ(count_kind(&f, RK_LOCK_CONTENTION), 2);
 	x = find_kind(&f, RK_LOCK_CONTENTION);
 	ASSERT_EQ(x->subject.pid, 90);
 	ASSERT_EQ(x->sev, SEV_WARNING);
 	ASSERT_STREQ(x->next, "triage probe offcpu -p 90 -d 10");
-	ASSERT_TRUE(strstr(x->summary, "3 of its 4 threads were asleep in a futex wait") != NULL);
+	ASSERT_TRUE(strstr(x->summary, "3 of its 4 threads were asleep in a futex wait at the "
+				       "window's end, 2 of them on one futex word") != NULL);
+	ASSERT_EQ(f.f[1].kind, RK_LOCK_CONTENTION);
+	ASSERT_EQ(f.f[1].subject.pid, 98);
+	ASSERT_TRUE(strstr(f.f[1].summary, "futex word") == NULL);
 	ASSERT_TRUE(
 	    !strncmp(f.headline, "WARNING: PID 90 locker: 3 of 4 threads waiting on a lock", 56));
 	report_findings_release(&f);
