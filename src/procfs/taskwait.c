@@ -85,18 +85,30 @@ static bool is_futex_nr(long nr)
 	return false;
 }
 
+/*
+ * The first space-separated field of buf from *at into field (cut to its
+ * size); *at moves past it. Returns the field's length.
+ */
+static size_t next_field(const char *buf, size_t len, size_t *at, char *field, size_t size)
+{
+	size_t n = 0;
+
+	while (*at < len && buf[*at] == ' ')
+		++*at;
+	for (; *at < len && buf[*at] != ' ' && buf[*at] != '\n'; ++*at)
+		if (n + 1 < size)
+			field[n++] = buf[*at];
+	field[n] = '\0';
+	return n;
+}
+
 int syscall_is_futex_wait(const char *buf, size_t len)
 {
 	char word[24];
-	size_t n = 0;
+	size_t at = 0, n = next_field(buf, len, &at, word, sizeof(word));
 	char *e;
 	long nr;
 
-	while (n < len && n + 1 < sizeof(word) && buf[n] != ' ' && buf[n] != '\n') {
-		word[n] = buf[n];
-		n++;
-	}
-	word[n] = '\0';
 	if (!strcmp(word, "running"))
 		return 0;
 	nr = strtol(word, &e, 10);
@@ -108,23 +120,6 @@ int syscall_is_futex_wait(const char *buf, size_t len)
 bool wchan_is_futex(const char *wchan)
 {
 	return !strncmp(wchan, "futex_wait", 10) || !strcmp(wchan, "futex_do_wait");
-}
-
-/* The syscall number of a /proc/TID/syscall text, and where its arguments begin. */
-static int syscall_nr(const char *buf, size_t len, long *nr, size_t *args)
-{
-	char word[24];
-	size_t n = 0;
-	char *e;
-
-	while (n < len && n + 1 < sizeof(word) && buf[n] != ' ' && buf[n] != '\n') {
-		word[n] = buf[n];
-		n++;
-	}
-	word[n] = '\0';
-	*args = n;
-	*nr = strtol(word, &e, 10);
-	return n && !*e ? 0 : -EINVAL;
 }
 
 /* A wait on one word: futex(2) in any of its forms, or futex_wait(2); not futex_waitv. */
@@ -139,18 +134,18 @@ static bool is_one_word_wait(long nr)
 
 int syscall_futex_word(const char *buf, size_t len, uint64_t *word)
 {
-	char arg[24];
-	size_t at, n = 0;
-	long nr;
+	char field[24];
+	size_t at = 0;
 	char *e;
+	long nr;
 
-	if (syscall_nr(buf, len, &nr, &at) || !is_one_word_wait(nr) || at >= len)
+	if (!next_field(buf, len, &at, field, sizeof(field)))
 		return 0;
-	for (at++; at < len && n + 1 < sizeof(arg) && buf[at] != ' ' && buf[at] != '\n'; at++)
-		arg[n++] = buf[at];
-	arg[n] = '\0';
-	*word = strtoull(arg, &e, 16);
-	return n && !*e;
+	nr = strtol(field, &e, 10);
+	if (*e || !is_one_word_wait(nr) || !next_field(buf, len, &at, field, sizeof(field)))
+		return 0;
+	*word = strtoull(field, &e, 16);
+	return !*e;
 }
 
 /*

@@ -413,7 +413,6 @@ static void futex_results(const struct window *w, struct report_data *d)
 {
 	for (size_t i = 0; w->src->read_futex_waiters && i < d->nprocs; i++) {
 		struct rp_proc *p = &d->procs[i];
-
 		struct futex_waiters fw;
 
 		if (!lock_contention_candidate(p) ||
