@@ -155,6 +155,10 @@ enum kmsg_event {
 	KMSG_IO_ERROR,	  /* block "I/O error, dev X", "Buffer I/O error on dev X" */
 	KMSG_SEGFAULT,	  /* "comm[PID]: segfault at" */
 	KMSG_OTHER_ERROR, /* anything else at level err or worse */
+	/* "INFO: task comm:PID [<reader>] [is] blocked on a LOCK likely owned by task comm:PID" */
+	KMSG_HUNG_BLOCKER,
+	KMSG_FILE_MAX,	     /* "VFS: file-max limit N reached" (info: ENFILE for everyone) */
+	KMSG_CONNTRACK_FULL, /* "nf_conntrack: table full, dropping packet" (warning) */
 };
 
 struct kmsg_class {
@@ -163,9 +167,19 @@ struct kmsg_class {
 	char comm[64];		    /* "" when none */
 	char device[DISK_NAME_MAX]; /* I/O errors */
 	char cgroup[256];	    /* OOM: the task's memcg, when the message has it */
+	unsigned blocked_s;	    /* hung task: "blocked for more than N seconds" */
+	/* hung-task blocker: the lock ("mutex", "semaphore", "rw-semaphore") and its owner */
+	char lock[16];
+	int owner_pid; /* 0: the kernel did not find one */
+	char owner_comm[64];
 };
 
-/* Classifies a record's text and level. Pure. */
+/*
+ * Classifies a record's text and level. Pure. The lines of a dump that
+ * follow a report (a hung task's "Not tainted ..." and "echo 0 > ...
+ * disables this message", call traces, registers) are KMSG_NONE whatever
+ * their level: the report's first line says what happened.
+ */
 void kmsg_classify(const struct kmsg_record *r, struct kmsg_class *out);
 
 /*

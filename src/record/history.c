@@ -473,8 +473,8 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 		.lacks = REPORT_LACKS_CGROUPS | REPORT_LACKS_KMSG | REPORT_LACKS_EBPF |
 			 REPORT_LACKS_SOFTIRQS | REPORT_LACKS_CONNTRACK | REPORT_LACKS_FS |
 			 REPORT_LACKS_FD | REPORT_LACKS_PARENTS | REPORT_LACKS_FORKS |
-			 REPORT_LACKS_FUTEX | (r->placed ? 0 : REPORT_LACKS_PLACEMENT) |
-			 (r->tcp ? 0 : REPORT_LACKS_TCP),
+			 REPORT_LACKS_FUTEX | REPORT_LACKS_SOFTNET |
+			 (r->placed ? 0 : REPORT_LACKS_PLACEMENT) | (r->tcp ? 0 : REPORT_LACKS_TCP),
 		.lacks_why = "not recorded",
 		.host = rw->host,
 		.self = rw->recorder,

@@ -44,6 +44,8 @@ struct window {
 
 /* The kernel log's events within the window and the recent past. */
 void kmsg_results(const struct window *w, struct report_data *d);
+/* softnet_results.c: the CPUs whose backlog dropped packets over the window */
+void softnet_results(const struct window *w, struct report_data *d);
 
 /* Turns the window's readings into the rules' data. */
 int window_results(struct window *w, struct report_data *d);

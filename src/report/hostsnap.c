@@ -213,6 +213,7 @@ void report_host_read(struct report_host_reader *r, struct report_host_snap *h)
 	h->have_uptime = !hostread_uptime_cs(r->pf, &h->uptime_cs);
 	h->have_softirqs = !softirqs_read(r->pf, &h->softirqs);
 	h->have_ct = !limits_read_conntrack(r->pf, &h->ct);
+	h->have_softnet = !netread_softnet(r->pf, &h->softnet);
 	h->have_fs = r->statfs && !fsread_usage(r->pf, r->statfs, &h->fs);
 	h->have_files = !limits_read_file_handles(r->pf, &h->files);
 	report_host_read_tcp(r, h);

@@ -1,9 +1,12 @@
 /*
  * Kernel log events for the report: /dev/kmsg records of the window and
  * the REPORT_KMSG_RECENT_S before it, classified (OOM kills, hung tasks,
- * lockups, I/O errors, segfaults, other errors). The two lines the kernel
- * logs per OOM kill ("oom-kill:..." and "Killed process ...") become one
- * event.
+ * lockups, I/O errors, segfaults, other errors, the file-handle and
+ * conntrack tables full). The two lines the kernel logs per OOM kill
+ * ("oom-kill:..." and "Killed process ...") become one event; so do a hung
+ * task's reports (the kernel re-reports it every check while it stays
+ * blocked), with the lock owner the kernel names after its dump; and so do
+ * the repeats of a full table's line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +41,54 @@ static void merge_oom(struct rp_kevent *e, const struct kmsg_class *c)
 		snprintf(e->cgroup, sizeof(e->cgroup), "%s", c->cgroup);
 }
 
+/* The event this record repeats or completes, or NULL when it is a new one. */
+static struct rp_kevent *earlier_event(struct report_data *d, const struct kmsg_class *c)
+{
+	for (size_t i = d->nkevents; i-- > 0;) {
+		struct rp_kevent *e = &d->kevents[i];
+
+		switch (c->event) {
+		case KMSG_HUNG_TASK:
+		case KMSG_HUNG_BLOCKER:
+			if (e->event == KMSG_HUNG_TASK && c->pid && e->pid == c->pid &&
+			    !strcmp(e->comm, c->comm))
+				return e;
+			break;
+		case KMSG_FILE_MAX:
+		case KMSG_CONNTRACK_FULL:
+			if (e->event == c->event)
+				return e;
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static void stamp(const struct kctx *k, const struct kmsg_record *r, struct rp_kevent *e)
+{
+	e->in_window = e->in_window || r->ts_us >= k->start_us;
+	e->age_s = r->ts_us < k->end_us ? (double)(k->end_us - r->ts_us) / 1e6 : 0;
+}
+
+/* A repeat of e (a hung task re-reported, a table still full), or its blocker line. */
+static void merge_repeat(const struct kctx *k, const struct kmsg_record *r,
+			 const struct kmsg_class *c, struct rp_kevent *e)
+{
+	if (c->event == KMSG_HUNG_BLOCKER) {
+		snprintf(e->lock, sizeof(e->lock), "%s", c->lock);
+		e->owner_pid = c->owner_pid;
+		snprintf(e->owner_comm, sizeof(e->owner_comm), "%s", c->owner_comm);
+		return;
+	}
+	e->reports++;
+	if (c->blocked_s > e->blocked_s)
+		e->blocked_s = c->blocked_s;
+	snprintf(e->text, sizeof(e->text), "%s", r->text);
+	stamp(k, r, e);
+}
+
 static void on_record(void *ctx, const struct kmsg_record *r)
 {
 	struct kctx *k = ctx;
@@ -54,7 +105,12 @@ static void on_record(void *ctx, const struct kmsg_record *r)
 		merge_oom(e, &c);
 		return;
 	}
-	if (d->nkevents >= RP_MAX_KEVENTS)
+	if ((e = earlier_event(d, &c))) {
+		merge_repeat(k, r, &c, e);
+		return;
+	}
+	/* a blocker line whose hung-task line came before the look-back says too little */
+	if (c.event == KMSG_HUNG_BLOCKER || d->nkevents >= RP_MAX_KEVENTS)
 		return;
 	e = &d->kevents[d->nkevents++];
 	memset(e, 0, sizeof(*e));
@@ -64,8 +120,9 @@ static void on_record(void *ctx, const struct kmsg_record *r)
 	snprintf(e->device, sizeof(e->device), "%s", c.device);
 	snprintf(e->cgroup, sizeof(e->cgroup), "%s", c.cgroup);
 	snprintf(e->text, sizeof(e->text), "%s", r->text);
-	e->in_window = r->ts_us >= k->start_us;
-	e->age_s = r->ts_us < k->end_us ? (double)(k->end_us - r->ts_us) / 1e6 : 0;
+	e->reports = 1;
+	e->blocked_s = c.blocked_s;
+	stamp(k, r, e);
 }
 
 void kmsg_results(const struct window *w, struct report_data *d)

@@ -26,6 +26,7 @@
 #define RP_MAX_NETNS 16	  /* network namespaces besides our own */
 #define RP_MAX_CGROUPS 64 /* cgroups with a CPU quota or memory events kept */
 #define RP_MAX_KEVENTS 64 /* kernel log events kept */
+#define RP_MAX_SOFTNET 16 /* CPUs with backlog drops kept */
 #define RP_MAX_SKIPPED 16
 #define RP_MAX_CHECKED 16
 #define RP_SOFTIRQ_NAME_MAX 16 /* SOFTIRQ_NAME_MAX */
@@ -182,8 +183,14 @@ struct rp_kevent {
 	char device[DISK_NAME_MAX];
 	char cgroup[RP_CGROUP_MAX];
 	char text[KMSG_TEXT_MAX];
-	double age_s;	/* seconds before the window's end */
+	double age_s;	/* seconds before the window's end (the latest report) */
 	bool in_window; /* logged during the window (else the recent past) */
+	unsigned reports;   /* how many times the kernel logged it (hung tasks re-reported) */
+	unsigned blocked_s; /* hung task: the longest "blocked for more than N seconds" */
+	/* hung task: the lock it waits for and the task the kernel says holds it */
+	char lock[16];
+	int owner_pid; /* 0: none named */
+	char owner_comm[RP_COMM_MAX];
 };
 
 struct rp_cpu_pct {
@@ -217,6 +224,13 @@ struct report_data {
 	/* the conntrack table at the window's end (where conntrack is loaded) */
 	bool have_conntrack;
 	uint64_t conntrack_count, conntrack_max;
+	/* CPUs whose backlog dropped packets over the window (softnet_stat; net-drops) */
+	bool have_softnet;
+	struct rp_softnet {
+		int cpu;
+		uint64_t dropped, squeezed, processed; /* over the window */
+	} softnet[RP_MAX_SOFTNET];
+	size_t nsoftnet;
 	bool have_psi[RP_PSI_COUNT];
 	double psi_some[RP_PSI_COUNT], psi_full[RP_PSI_COUNT]; /* % of the window */
 	/* load */

@@ -556,6 +556,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_PARENTS, "parents" },
 		{ REPORT_LACKS_FORKS, "forks" },
 		{ REPORT_LACKS_FUTEX, "futex waits" },
+		{ REPORT_LACKS_SOFTNET, "softnet backlog" },
 	};
 	char list[200] = "";
 	size_t used = 0;
@@ -584,6 +585,7 @@ int window_results(struct window *w, struct report_data *d)
 	cpu_results(w, d);
 	softirq_results(w, d);
 	conntrack_results(w, d);
+	softnet_results(w, d);
 	psi_results(w, d);
 	load_results(w, d);
 	mem_results(w, d);

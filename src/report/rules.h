@@ -39,5 +39,10 @@ int rule_kernel_errors(const struct report_data *d, struct report_findings *f);
 int rule_conntrack_full(const struct report_data *d, struct report_findings *f);
 int rule_cpu_steal(const struct report_data *d, struct report_findings *f);
 int rule_irq_saturated(const struct report_data *d, struct report_findings *f);
+/* rules_kmsg.c: a hung task's finding; the first event of a kind in the kernel log */
+int kmsg_hung_task(const struct rp_kevent *e, struct report_findings *f);
+const struct rp_kevent *kmsg_event_of(const struct report_data *d, enum kmsg_event ev);
+/* rules_host.c: softnet backlog drops per CPU (net-drops) */
+int rule_softnet_drops(const struct report_data *d, struct report_findings *f);
 
 #endif

@@ -1,4 +1,6 @@
-/* Rules for what the host loses below the processes: the hypervisor's steal, interrupts, conntrack.
+/*
+ * Rules for what the host loses below the processes: the hypervisor's
+ * steal, interrupts, conntrack, the CPUs' network backlogs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,29 +121,112 @@ int rule_irq_saturated(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
+/* ": the kernel logged \"nf_conntrack: table full, dropping packet\" 3 times, the last 2 s ago" */
+static void dropped_words(const struct rp_kevent *e, char *buf, size_t size)
+{
+	if (!e)
+		buf[0] = '\0';
+	else if (e->reports > 1)
+		snprintf(buf, size, "; the kernel logged \"%s\" %u times, the last %.0f s ago",
+			 e->text, e->reports, e->age_s);
+	else
+		snprintf(buf, size, "; the kernel logged \"%s\" %.0f s ago", e->text, e->age_s);
+}
+
+/*
+ * The table's fill from CONNTRACK_FULL_PCT, or the kernel's "table full,
+ * dropping packet" (it dropped one; the table may have drained since, or
+ * be another namespace's). Critical when full, or logged in the window.
+ */
 int rule_conntrack_full(const struct report_data *d, struct report_findings *f)
 {
-	double fill;
+	const struct rp_kevent *e = kmsg_event_of(d, KMSG_CONNTRACK_FULL);
+	bool counted = d->have_conntrack && d->conntrack_max;
+	double fill = counted ? 100.0 * (double)d->conntrack_count / (double)d->conntrack_max : 0;
+	bool crit = (counted && d->conntrack_count >= d->conntrack_max) || (e && e->in_window);
+	char logged[KMSG_TEXT_MAX + 64];
 	struct rp_finding *x;
 
-	if (!d->have_conntrack || !d->conntrack_max)
+	if (fill < CONNTRACK_FULL_PCT && !e)
 		return 0;
-	fill = 100.0 * (double)d->conntrack_count / (double)d->conntrack_max;
-	if (fill < CONNTRACK_FULL_PCT)
-		return 0;
-	if (!(x = finding_add(f, RK_CONNTRACK_FULL,
-			      d->conntrack_count >= d->conntrack_max ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = finding_add(f, RK_CONNTRACK_FULL, crit ? SEV_CRITICAL : SEV_WARNING)))
 		return -ENOMEM;
-	x->weight = fill;
-	finding_brief(x, "The conntrack table is %.0f%% full", fill);
-	finding_say(x,
-		    "The conntrack table is %.0f%% full (%llu of %llu entries): when it is full "
-		    "the kernel drops new connections' packets.",
-		    fill, (unsigned long long)d->conntrack_count,
-		    (unsigned long long)d->conntrack_max);
+	x->weight = e && fill < 100 ? 100 : fill;
+	dropped_words(e, logged, sizeof(logged));
+	if (counted && fill >= CONNTRACK_FULL_PCT) {
+		finding_brief(x, "The conntrack table is %.0f%% full", fill);
+		finding_say(x,
+			    "The conntrack table is %.0f%% full (%llu of %llu entries)%s: when it "
+			    "is full the kernel drops new connections' packets.",
+			    fill, (unsigned long long)d->conntrack_count,
+			    (unsigned long long)d->conntrack_max, logged);
+	} else {
+		finding_brief(x, "The conntrack table was full: the kernel dropped packets");
+		char now[96] = "";
+
+		if (counted)
+			snprintf(now, sizeof(now), " (it holds %llu of %llu entries now)",
+				 (unsigned long long)d->conntrack_count,
+				 (unsigned long long)d->conntrack_max);
+		finding_say(x,
+			    "The conntrack table was full%s: the kernel dropped new connections' "
+			    "packets then%s.",
+			    logged, now);
+	}
 	finding_next(x, "See what fills it", "conntrack -S");
-	finding_ev(x, "conntrack_count", (double)d->conntrack_count, "entries");
-	finding_ev(x, "conntrack_max", (double)d->conntrack_max, "entries");
-	finding_ev(x, "fill", fill, "%");
+	if (counted) {
+		finding_ev(x, "conntrack_count", (double)d->conntrack_count, "entries");
+		finding_ev(x, "conntrack_max", (double)d->conntrack_max, "entries");
+		finding_ev(x, "fill", fill, "%");
+	}
+	if (e) {
+		finding_ev(x, "logged", e->reports, "lines");
+		finding_ev(x, "age", e->age_s, "s");
+	}
+	return 0;
+}
+
+/*
+ * net-drops for a CPU: its backlog (the queue between a device's receive
+ * path and the CPU's NET_RX softirq, netdev_max_backlog long) full, the
+ * packet dropped before any socket saw it. time_squeeze says the softirq
+ * ran out of budget with packets left: the CPU cannot keep up.
+ */
+static int softnet_one(const struct report_data *d, const struct rp_softnet *s,
+		       struct report_findings *f)
+{
+	double per_s = (double)s->dropped / d->seconds;
+	struct rp_finding *x;
+
+	if (s->dropped < SOFTNET_DROPS_MIN || per_s < SOFTNET_DROPS_WARN_S)
+		return 0;
+	if (!(x = finding_add(f, RK_NET_DROPS, SEV_DEFAULT)))
+		return -ENOMEM;
+	x->subject.cpu = s->cpu;
+	x->weight = (double)s->dropped;
+	finding_brief(x, "CPU %d's network backlog dropped %llu packets in %.1f s", s->cpu,
+		      (unsigned long long)s->dropped, d->seconds);
+	finding_say(x,
+		    "CPU %d's network backlog was full and dropped %llu packets in %.1f s (%.0f/s, "
+		    "of %llu it took in); its receive softirq ran out of budget with packets left "
+		    "%llu times: packets reach this CPU faster than it processes them.",
+		    s->cpu, (unsigned long long)s->dropped, d->seconds, per_s,
+		    (unsigned long long)s->processed, (unsigned long long)s->squeezed);
+	finding_next(x, "See the backlog's length and the softirq's budget",
+		     "sysctl net.core.netdev_max_backlog net.core.netdev_budget");
+	finding_ev(x, "backlog_drops", (double)s->dropped, "packets");
+	finding_ev(x, "time_squeeze", (double)s->squeezed, "times");
+	finding_ev(x, "processed", (double)s->processed, "packets");
+	finding_ev(x, "drop_rate", per_s, "/s");
+	return 0;
+}
+
+int rule_softnet_drops(const struct report_data *d, struct report_findings *f)
+{
+	if (!d->have_softnet || d->seconds <= 0)
+		return 0;
+	for (size_t i = 0; i < d->nsoftnet; i++)
+		if (softnet_one(d, &d->softnet[i], f))
+			return -ENOMEM;
 	return 0;
 }

@@ -66,7 +66,7 @@ int rule_net_drops(const struct report_data *d, struct report_findings *f)
 		finding_ev(x, "tx_drop", (double)n->tx_drop, "packets");
 		finding_ev(x, "errors", (double)(n->rx_errs + n->tx_errs), "packets");
 	}
-	return 0;
+	return rule_softnet_drops(d, f); /* and the CPUs' backlogs (rules_host.c) */
 }
 
 /* "in our network namespace" or "in the network namespace of PID 12 comm". */
@@ -389,11 +389,13 @@ int rule_kernel_errors(const struct report_data *d, struct report_findings *f)
 	for (size_t i = 0; i < d->nkevents; i++) {
 		const struct rp_kevent *e = &d->kevents[i];
 
-		if (e->event == KMSG_IO_ERROR || e->event == KMSG_OOM_KILL)
+		/* I/O errors, OOM kills and full tables are their kinds' evidence */
+		if (e->event == KMSG_IO_ERROR || e->event == KMSG_OOM_KILL ||
+		    e->event == KMSG_FILE_MAX || e->event == KMSG_CONNTRACK_FULL)
 			continue;
 		if (e->event == KMSG_OTHER_ERROR && ++other > RP_MAX_OTHER_ERRORS)
 			continue;
-		if (kernel_event(e, f))
+		if (e->event == KMSG_HUNG_TASK ? kmsg_hung_task(e, f) : kernel_event(e, f))
 			return -ENOMEM;
 	}
 	return 0;

@@ -46,6 +46,8 @@ struct report_host_snap {
 	struct softirqs softirqs; /* which vector runs on which CPU (irq-saturated) */
 	struct conntrack_fill ct; /* nf_conntrack_count and _max (conntrack-full) */
 	bool have_softirqs, have_ct;
+	struct softnet softnet; /* per-CPU backlog drops and squeezes (net-drops) */
+	bool have_softnet;
 	struct fs_usages fs; /* filesystems that store data, with their statvfs */
 	bool have_fs;
 	struct file_handles files; /* /proc/sys/fs/file-nr */
@@ -105,6 +107,7 @@ enum report_lack {
 	REPORT_LACKS_PARENTS = 1 << 9,	 /* processes' parents: no zombies by parent */
 	REPORT_LACKS_FORKS = 1 << 10,	 /* /proc/stat's fork counter: no process-churn */
 	REPORT_LACKS_FUTEX = 1 << 11,	 /* threads' futex waits: no lock-contention */
+	REPORT_LACKS_SOFTNET = 1 << 12,	 /* /proc/net/softnet_stat: no per-CPU backlog drops */
 };
 
 struct report_source {

@@ -155,6 +155,15 @@
 #define UDP_RCVBUF_WARN_S 1.0
 #define UDP_RCVBUF_CRIT_S 100.0
 
+/*
+ * net-drops of a CPU's backlog (/proc/net/softnet_stat "dropped"): packets
+ * the kernel dropped before any socket saw them. As for an interface: one
+ * a second all window long, and at least 5, is a CPU that cannot keep up,
+ * not one burst.
+ */
+#define SOFTNET_DROPS_WARN_S 1.0
+#define SOFTNET_DROPS_MIN 5
+
 /* conntrack-full: entries against nf_conntrack_max (critical when at it) */
 #define CONNTRACK_FULL_PCT 90.0
 
