@@ -231,6 +231,104 @@ TEST(kmsg_records)
 	ASSERT_EQ(c.event, KMSG_NONE);
 }
 
+/*
+ * A hung-task report as Linux 6.x logs it (kernel/hung_task.c): the
+ * "INFO: task" line, then at level err the taint line and the hint, then
+ * sched_show_task's dump at info, then (CONFIG_DETECT_HUNG_TASK_BLOCKER)
+ * the lock and its likely owner at err. Values are this test's own.
+ */
+TEST(kmsg_hung_task_dump)
+{
+	static const char *const boilerplate[] = {
+		"3,41,880000100,-;      Not tainted 6.18.4-test #1",
+		"3,42,880000200,-;      Tainted: G        W           6.18.4-test #1",
+		"3,43,880000300,-;\"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables this "
+		"message.",
+		"3,44,880000350,-;      Blocked by coredump.",
+		"6,45,880000400,-;task:dd              state:D stack:0     pid:4242  tgid:4242  "
+		"ppid:4200   task_flags:0x400000 flags:0x00004002",
+		"6,46,880000500,-;Call Trace:",
+		"6,47,880000600,-; <TASK>",
+		"6,48,880000700,-; __schedule+0x4d2/0x1410",
+		"3,49,880000800,-; ? rwsem_down_write_slowpath+0x2b1/0x6c0",
+		"3,50,880000900,-; down_write+0x5c/0x70 [ext4]",
+		"6,51,880001000,-; </TASK>",
+		"4,52,880001100,-;RIP: 0033:0x7f3a2c1e4a37",
+		"4,53,880001200,-;RSP: 002b:00007ffd6a5c1e08 EFLAGS: 00000246",
+		"4,54,880001300,-;CPU: 1 UID: 0 PID: 4242 Comm: dd Not tainted 6.18.4-test #1",
+		"4,55,880001400,-;Modules linked in: loop ext4",
+	};
+	struct kmsg_class c;
+
+	classify("3,40,880000000,-;INFO: task dd:4242 blocked for more than 122 seconds.", &c);
+	ASSERT_EQ(c.event, KMSG_HUNG_TASK);
+	ASSERT_EQ(c.pid, 4242);
+	ASSERT_STREQ(c.comm, "dd");
+	ASSERT_EQ(c.blocked_s, 122);
+	for (size_t i = 0; i < sizeof(boilerplate) / sizeof(boilerplate[0]); i++) {
+		classify(boilerplate[i], &c);
+		if (c.event != KMSG_NONE)
+			UNIT_FAIL_("a dump line is an event %d: %s", c.event, boilerplate[i]);
+	}
+	/* an rw-semaphore, the blocked task and the owner each with their role */
+	classify("3,56,880001500,-;INFO: task dd:4242 <writer> blocked on an rw-semaphore likely "
+		 "owned by task kworker/u8:3:4240 <reader>",
+		 &c);
+	ASSERT_EQ(c.event, KMSG_HUNG_BLOCKER);
+	ASSERT_EQ(c.pid, 4242);
+	ASSERT_STREQ(c.comm, "dd");
+	ASSERT_STREQ(c.lock, "rw-semaphore");
+	ASSERT_EQ(c.owner_pid, 4240);
+	ASSERT_STREQ(c.owner_comm, "kworker/u8:3");
+	classify("3,57,10,-;INFO: task a b:77 is blocked on a mutex likely owned by task x:y:78.",
+		 &c);
+	ASSERT_EQ(c.event, KMSG_HUNG_BLOCKER);
+	ASSERT_STREQ(c.comm, "a b");
+	ASSERT_EQ(c.pid, 77);
+	ASSERT_STREQ(c.lock, "mutex");
+	ASSERT_STREQ(c.owner_comm, "x:y");
+	ASSERT_EQ(c.owner_pid, 78);
+	classify("3,58,10,-;INFO: task cat:90 blocked on a semaphore likely last held by task "
+		 "init:1",
+		 &c);
+	ASSERT_STREQ(c.lock, "semaphore");
+	ASSERT_EQ(c.pid, 90);
+	ASSERT_EQ(c.owner_pid, 1);
+	classify("3,59,10,-;INFO: task cat:90 is blocked on an rw-semaphore, but the owner is not "
+		 "found.",
+		 &c);
+	ASSERT_EQ(c.event, KMSG_HUNG_BLOCKER);
+	ASSERT_EQ(c.pid, 90);
+	ASSERT_STREQ(c.lock, "rw-semaphore");
+	ASSERT_EQ(c.owner_pid, 0);
+}
+
+/* Lines below err that name a full table; other warnings stay out. */
+TEST(kmsg_table_full_lines)
+{
+	struct kmsg_class c;
+
+	classify("6,1,10,-;VFS: file-max limit 8192 reached", &c);
+	ASSERT_EQ(c.event, KMSG_FILE_MAX);
+	classify("4,2,10,-;nf_conntrack: table full, dropping packet", &c);
+	ASSERT_EQ(c.event, KMSG_CONNTRACK_FULL);
+	classify("4,3,10,-;nf_conntrack: table full in netns 4026532288, dropping packet", &c);
+	ASSERT_EQ(c.event, KMSG_CONNTRACK_FULL);
+	/* other warnings and notices are not findings */
+	classify("4,4,10,-;nf_conntrack: default automatic helper assignment has been turned off",
+		 &c);
+	ASSERT_EQ(c.event, KMSG_NONE);
+	classify("4,5,10,-;e1000e 0000:00:19.0 eth0: Detected Hardware Unit Hang", &c);
+	ASSERT_EQ(c.event, KMSG_NONE);
+	classify("5,6,10,-;VFS: file-max limits are fine", &c);
+	ASSERT_EQ(c.event, KMSG_NONE);
+	/* user space (facility 1, "<12>" written to /dev/kmsg) cannot speak for the kernel */
+	classify("12,7,10,-;VFS: file-max limit 8192 reached", &c);
+	ASSERT_EQ(c.event, KMSG_NONE);
+	classify("12,8,10,-;nf_conntrack: table full, dropping packet", &c);
+	ASSERT_EQ(c.event, KMSG_NONE);
+}
+
 TEST(cpu_lists)
 {
 	struct cpuset s;
@@ -265,6 +363,8 @@ int main(void)
 	RUN(&st, cgroup_cpu_files);
 	RUN(&st, cgroup_memory_events);
 	RUN(&st, kmsg_records);
+	RUN(&st, kmsg_hung_task_dump);
+	RUN(&st, kmsg_table_full_lines);
 	RUN(&st, cpu_lists);
 	UNIT_MAIN_END(&st);
 }
