@@ -138,6 +138,12 @@ cat >"$RS_TMP/counters.sh" <<'EOS'
 	# general protection"), hung tasks, lockups, I/O errors
 	grep -Ec 'segfault|general protection|hung_task|blocked for more than|soft lockup|hard LOCKUP|I/O error|Buffer I/O' "$1.kmsg" |
 		sed 's/^/kmsg_errors /'
+	# the full tables' lines (fd-exhaustion, conntrack-full read them)
+	echo "kmsg_tables $(grep -Ec 'VFS: file-max limit|nf_conntrack: table full' "$1.kmsg")"
+	# packets the CPUs' backlogs dropped (softnet_stat's second column, hex)
+	s=0
+	while read -r _ d _; do s=$((s + 16#$d)); done </proc/net/softnet_stat
+	echo "softnet_drops $s"
 	for p in ${RS_WATCH:-}; do # utime, stime (fields 14, 15), run-queue delay of all threads
 		w=$(cat /proc/$p/task/*/schedstat 2>/dev/null | awk '{ s += $2 } END { print s + 0 }')
 		sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk -v p="$p" -v w="$w" '{ print "task", p, $12, $13, w }'
@@ -153,7 +159,9 @@ rs_counters() { RS_WATCH="${RS_WATCH:-}" ${RS_WRAP:-} bash "$RS_TMP/counters.sh"
 # wait is the run-queue delay of all its threads; for the PIDs in RS_WATCH),
 # "kmsg_oom_pids": [PIDs the kernel log says were OOM-killed],
 # "kmsg_error_lines": N (hung tasks, soft lockups, segfaults, I/O errors),
-# both over the last 6 minutes}.
+# "kmsg_table_lines": N (file-max reached, conntrack table full), all three
+# over the last 6 minutes, "softnet_drops": packets the CPUs' backlogs
+# dropped between the readings}.
 rs_oracle() {
 	awk -v hz="$(getconf CLK_TCK)" '
 	FNR == 1 { f++ }
@@ -164,6 +172,8 @@ rs_oracle() {
 	$1 == "retrans" { r[f] = $2 }
 	$1 == "kmsg_oom" && f == 2 { oom = oom (oom == "" ? "" : ",") $2 }
 	$1 == "kmsg_errors" && f == 2 { kerr = $2 }
+	$1 == "kmsg_tables" && f == 2 { ktab = $2 }
+	$1 == "softnet_drops" { sn[f] = $2 }
 	$1 == "task" { u[f, $2] = $3; k[f, $2] = $4; w[f, $2] = $5; if (f == 2) tasks[$2] }
 	END {
 		s = t[2] - t[1]
@@ -186,7 +196,8 @@ rs_oracle() {
 				printf "%s\"%s\":{\"usr\":%.1f,\"sys\":%.1f,\"wait\":%.1f}", n++ ? "," : "", x,
 					(u[2, x] - u[1, x]) / hz / s * 100, (k[2, x] - k[1, x]) / hz / s * 100,
 					(w[2, x] - w[1, x]) / 1e7 / s
-		printf "},\"kmsg_oom_pids\":[%s],\"kmsg_error_lines\":%d}\n", oom, kerr
+		printf "},\"kmsg_oom_pids\":[%s],\"kmsg_error_lines\":%d,\"kmsg_table_lines\":%d,\"softnet_drops\":%d}\n",
+			oom, kerr, ktab, sn[2] - sn[1]
 	}' "$1" "$2"
 }
 
@@ -272,7 +283,10 @@ rs_expect_naming() {
 #   - oom-kill naming a PID that the kernel log says was killed in the last
 #     6 minutes, kernel-errors when the kernel log holds such lines: the
 #     log's recent past is in the report's scope (e.g. the OOM scenario's
-#     run on the other build a minute ago).
+#     run on the other build a minute ago); fd-exhaustion naming no process
+#     and conntrack-full when it holds "file-max limit"/"table full" lines;
+#   - net-drops naming a CPU when the CPUs' backlogs dropped packets during
+#     the run (softnet_stat; another test's loopback flood).
 # None of the others may name our cgroups, devices or interfaces (NAMES).
 # The two CPU kinds may: a contention finding about our process carries
 # its cgroup, and the kernel's own counters (busy CPUs, our PIDs' run-queue
@@ -296,7 +310,10 @@ RS_BACKGROUND='
 			or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)
 			or (.kind == "tcp-retransmits" and ($o.retrans_per_s > 0 or (pids | length > 0)))
 			or (.kind == "oom-kill" and (.subject.pid? as $v | $o.kmsg_oom_pids | index($v)))
-			or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0)))'
+			or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0)
+			or (.kind == "fd-exhaustion" and (pids | length == 0) and $o.kmsg_table_lines > 0)
+			or (.kind == "conntrack-full" and $o.kmsg_table_lines > 0)
+			or (.kind == "net-drops" and .subject.cpu? != null and $o.softnet_drops > 0)))'
 
 # rs_judge OUT EXPECTED TOLERATED NAMES...: every warning or critical finding
 # is expected (the scenario's fault), tolerated by the scenario (TOLERATED,
