@@ -158,7 +158,8 @@ enum kmsg_event {
 	/* "INFO: task comm:PID [<reader>] [is] blocked on a LOCK likely owned by task comm:PID" */
 	KMSG_HUNG_BLOCKER,
 	KMSG_FILE_MAX,	     /* "VFS: file-max limit N reached" (info: ENFILE for everyone) */
-	KMSG_CONNTRACK_FULL, /* "nf_conntrack: table full, dropping packet" (warning) */
+	/* "nf_conntrack: table full, dropping packet"; 6.x: "... table full in netns N, ..." */
+	KMSG_CONNTRACK_FULL,
 };
 
 struct kmsg_class {
@@ -172,6 +173,7 @@ struct kmsg_class {
 	char lock[16];
 	int owner_pid; /* 0: the kernel did not find one */
 	char owner_comm[64];
+	uint64_t netns; /* conntrack: the namespace's inode ("in netns N"), 0 when not said */
 };
 
 /*

@@ -230,6 +230,19 @@ static bool is_dump_line(const char *t)
 }
 
 /*
+ * "nf_conntrack: table full, dropping packet" (init_net only, before 6.x),
+ * or "nf_conntrack: nf_conntrack: table full in netns N, dropping packet".
+ */
+static void conntrack_full(const char *t, struct kmsg_class *c)
+{
+	const char *p = strstr(t, " in netns ");
+
+	c->event = KMSG_CONNTRACK_FULL;
+	if (p)
+		c->netns = strtoull(p + 10, NULL, 10);
+}
+
+/*
  * Lines below level err that still name a fault other kinds explain:
  * the system out of file handles (fd-exhaustion), the conntrack table
  * full (conntrack-full). Only the kernel's (facility 0): user space
@@ -243,8 +256,9 @@ static bool classify_table_full(const struct kmsg_record *r, struct kmsg_class *
 		return false;
 	if (!strncmp(t, "VFS: file-max limit ", 20) && strstr(t + 20, " reached"))
 		c->event = KMSG_FILE_MAX;
-	else if (!strncmp(t, "nf_conntrack: table full", 24))
-		c->event = KMSG_CONNTRACK_FULL;
+	else if (!strncmp(t, "nf_conntrack: ", 14) && strstr(t, "table full") &&
+		 strstr(t, "dropping packet"))
+		conntrack_full(t, c);
 	return c->event != KMSG_NONE;
 }
 

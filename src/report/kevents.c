@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "procfs/hostread.h"
@@ -19,6 +20,7 @@
 struct kctx {
 	struct report_data *d;
 	uint64_t start_us, end_us, from_us;
+	uint64_t netns; /* our network namespace's inode, 0 when unknown */
 };
 
 /* The earlier line of the same OOM kill, if this one completes it. */
@@ -101,6 +103,9 @@ static void on_record(void *ctx, const struct kmsg_record *r)
 	kmsg_classify(r, &c);
 	if (c.event == KMSG_NONE)
 		return;
+	/* another namespace's conntrack table is not the one the report reads */
+	if (c.event == KMSG_CONNTRACK_FULL && c.netns && k->netns && c.netns != k->netns)
+		return;
 	if (c.event == KMSG_OOM_KILL && (e = same_oom_kill(d, &c))) {
 		merge_oom(e, &c);
 		return;
@@ -125,9 +130,20 @@ static void on_record(void *ctx, const struct kmsg_record *r)
 	stamp(k, r, e);
 }
 
+/* The inode of our network namespace ("net:[4026531840]"), 0 when unknown (a fixture). */
+static uint64_t own_netns(const struct procfs *pf)
+{
+	char id[64];
+	const char *open;
+
+	if (hostread_netns_id(pf, 0, id, sizeof(id)) || !(open = strchr(id, '[')))
+		return 0;
+	return strtoull(open + 1, NULL, 10);
+}
+
 void kmsg_results(const struct window *w, struct report_data *d)
 {
-	struct kctx k = { d, 0, 0, 0 };
+	struct kctx k = { d, 0, 0, 0, own_netns(w->pf) };
 	int rc;
 
 	if (!w->h[0].have_uptime || !w->h[1].have_uptime) {

@@ -312,8 +312,13 @@ TEST(kmsg_table_full_lines)
 	ASSERT_EQ(c.event, KMSG_FILE_MAX);
 	classify("4,2,10,-;nf_conntrack: table full, dropping packet", &c);
 	ASSERT_EQ(c.event, KMSG_CONNTRACK_FULL);
-	classify("4,3,10,-;nf_conntrack: table full in netns 4026532288, dropping packet", &c);
+	ASSERT_UEQ(c.netns, 0);
+	/* Linux 6.x, pr_fmt's prefix and the message's own, for any namespace */
+	classify("4,3,10,-;nf_conntrack: nf_conntrack: table full in netns 4026532288, dropping "
+		 "packet",
+		 &c);
 	ASSERT_EQ(c.event, KMSG_CONNTRACK_FULL);
+	ASSERT_UEQ(c.netns, 4026532288ULL);
 	/* other warnings and notices are not findings */
 	classify("4,4,10,-;nf_conntrack: default automatic helper assignment has been turned off",
 		 &c);

@@ -57,8 +57,10 @@ static const char *const kmsg_text =
     "6,80,1005000000,-;VFS: file-max limit 8192 reached\n"
     "6,81,1006000000,-;VFS: file-max limit 8192 reached\n";
 
-/* A root with only dev/kmsg; its path in dir (removed by the caller). */
-static int kmsg_root(char *dir, size_t size, const char *text)
+static const char *const proc_dirs[] = { "proc", "proc/self", "proc/self/ns" };
+
+/* A root with dev/kmsg (and proc/self/ns/net when netns); its path in dir (removed by the caller). */
+static int kmsg_root(char *dir, size_t size, const char *text, const char *netns)
 {
 	char path[256];
 	FILE *f;
@@ -73,22 +75,35 @@ static int kmsg_root(char *dir, size_t size, const char *text)
 	if (!(f = fopen(path, "w")))
 		return -1;
 	fputs(text, f);
-	return fclose(f);
+	if (fclose(f))
+		return -1;
+	if (!netns)
+		return 0;
+	for (size_t i = 0; i < sizeof(proc_dirs) / sizeof(proc_dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, proc_dirs[i]);
+		if (mkdir(path, 0755))
+			return -1;
+	}
+	snprintf(path, sizeof(path), "%s/proc/self/ns/net", dir);
+	return symlink(netns, path);
 }
 
 static void remove_root(const char *dir)
 {
+	static const char *const paths[] = { "dev/kmsg",      "dev",	  "proc/self/ns/net",
+					     "proc/self/ns", "proc/self", "proc" };
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/dev/kmsg", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/dev", dir);
-	rmdir(path);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, paths[i]);
+		if (unlink(path))
+			rmdir(path);
+	}
 	rmdir(dir);
 }
 
-/* The kernel-log events of the window over a root holding text; 0 or -1. */
-static int read_events(const char *text, struct report_data *d)
+/* The kernel-log events of the window over a root holding text (and our netns); 0 or -1. */
+static int read_events_in(const char *text, const char *netns, struct report_data *d)
 {
 	struct window *w = calloc(1, sizeof(*w));
 	char dir[200];
@@ -96,7 +111,7 @@ static int read_events(const char *text, struct report_data *d)
 
 	memset(d, 0, sizeof(*d));
 	d->seconds = 10;
-	if (w && !kmsg_root(dir, sizeof(dir), text) && !procfs_open(&w->pf, dir)) {
+	if (w && !kmsg_root(dir, sizeof(dir), text, netns) && !procfs_open(&w->pf, dir)) {
 		w->h[0].have_uptime = w->h[1].have_uptime = true;
 		w->h[0].uptime_cs = START_CS;
 		w->h[1].uptime_cs = END_CS;
@@ -107,6 +122,11 @@ static int read_events(const char *text, struct report_data *d)
 	remove_root(dir);
 	free(w);
 	return rc;
+}
+
+static int read_events(const char *text, struct report_data *d)
+{
+	return read_events_in(text, NULL, d);
 }
 
 static size_t count_kind(const struct report_findings *f, enum report_kind k)
@@ -237,6 +257,27 @@ TEST(hung_task_without_owner)
 	report_findings_release(&f);
 }
 
+/* "table full in netns N": only our namespace's table is the one the report reads. */
+TEST(conntrack_line_of_another_namespace)
+{
+	static const char *const text =
+	    "4,1,900000000,-;nf_conntrack: nf_conntrack: table full in netns 4026532173, "
+	    "dropping packet\n";
+	struct report_data d;
+	struct report_findings f;
+
+	ASSERT_EQ(read_events_in(text, "net:[4026531840]", &d), 0);
+	ASSERT_EQ(d.nkevents, 0);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CONNTRACK_FULL), 0);
+	report_findings_release(&f);
+	ASSERT_EQ(read_events_in(text, "net:[4026532173]", &d), 0);
+	ASSERT_EQ(d.nkevents, 1);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_CONNTRACK_FULL), 1);
+	report_findings_release(&f);
+}
+
 /* net-drops of a CPU's backlog: at SOFTNET_DROPS_MIN and SOFTNET_DROPS_WARN_S, and below. */
 TEST(softnet_drops_boundaries)
 {
@@ -313,6 +354,7 @@ int main(void)
 	RUN(&st, kernel_log_findings);
 	RUN(&st, dump_lines_alone_raise_nothing);
 	RUN(&st, hung_task_without_owner);
+	RUN(&st, conntrack_line_of_another_namespace);
 	RUN(&st, softnet_drops_boundaries);
 	RUN(&st, softnet_deltas);
 	printf("%d run, %d failed\n", st.run, st.failed);
