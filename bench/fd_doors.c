@@ -77,8 +77,8 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++)
 		walked = walk_pass(pf, &pids);
 	tw = (cpu_us() - t0) / rounds;
-	printf("processes %zu descriptors %lu walked %lu stat_us %.0f walk_us %.0f\n", pids.len, fds,
-	       walked, ts, tw);
+	printf("processes %zu descriptors %lu walked %lu stat_us %.0f walk_us %.0f\n", pids.len,
+	       fds, walked, ts, tw);
 	id_list_release(&pids);
 	procfs_close(pf);
 	return 0;

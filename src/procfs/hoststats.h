@@ -157,7 +157,7 @@ enum kmsg_event {
 	KMSG_OTHER_ERROR, /* anything else at level err or worse */
 	/* "INFO: task comm:PID [<reader>] [is] blocked on a LOCK likely owned by task comm:PID" */
 	KMSG_HUNG_BLOCKER,
-	KMSG_FILE_MAX,	     /* "VFS: file-max limit N reached" (info: ENFILE for everyone) */
+	KMSG_FILE_MAX, /* "VFS: file-max limit N reached" (info: ENFILE for everyone) */
 	/* "nf_conntrack: table full, dropping packet"; 6.x: "... table full in netns N, ..." */
 	KMSG_CONNTRACK_FULL,
 };

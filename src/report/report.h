@@ -183,8 +183,8 @@ struct rp_kevent {
 	char device[DISK_NAME_MAX];
 	char cgroup[RP_CGROUP_MAX];
 	char text[KMSG_TEXT_MAX];
-	double age_s;	/* seconds before the window's end (the latest report) */
-	bool in_window; /* logged during the window (else the recent past) */
+	double age_s;	    /* seconds before the window's end (the latest report) */
+	bool in_window;	    /* logged during the window (else the recent past) */
 	unsigned reports;   /* how many times the kernel logged it (hung tasks re-reported) */
 	unsigned blocked_s; /* hung task: the longest "blocked for more than N seconds" */
 	/* hung task: the lock it waits for and the task the kernel says holds it */

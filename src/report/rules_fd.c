@@ -51,8 +51,8 @@ static void logged_words(const struct rp_kevent *e, char *buf, size_t size)
 	if (!e)
 		buf[0] = '\0';
 	else if (e->reports > 1)
-		snprintf(buf, size, "; the kernel logged \"%s\" %u times, the last %.0f s ago", e->text,
-			 e->reports, e->age_s);
+		snprintf(buf, size, "; the kernel logged \"%s\" %u times, the last %.0f s ago",
+			 e->text, e->reports, e->age_s);
 	else
 		snprintf(buf, size, "; the kernel logged \"%s\" %.0f s ago", e->text, e->age_s);
 }
@@ -82,12 +82,13 @@ static int system_finding(const struct report_data *d, struct report_findings *f
 		finding_say(x,
 			    "The system has %llu file handles allocated, %.0f%% of fs.file-max "
 			    "(%llu)%s%s",
-			    (unsigned long long)d->files_alloc, pct, (unsigned long long)d->files_max,
-			    logged,
+			    (unsigned long long)d->files_alloc, pct,
+			    (unsigned long long)d->files_max, logged,
 			    crit ? ": opening a file fails with ENFILE for every process." : ".");
 	else
-		finding_say(x, "The system ran out of file handles (fs.file-max)%s: opening a file "
-			       "failed with ENFILE for every process.",
+		finding_say(x,
+			    "The system ran out of file handles (fs.file-max)%s: opening a file "
+			    "failed with ENFILE for every process.",
 			    logged);
 	if (e && pct < FD_WARN_PCT)
 		finding_brief(x, "The system ran out of file handles (the kernel logged it)");

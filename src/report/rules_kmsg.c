@@ -33,7 +33,8 @@ static void blocker_words(const struct rp_kevent *e, char *buf, size_t size)
 
 int kmsg_hung_task(const struct rp_kevent *e, struct report_findings *f)
 {
-	struct rp_finding *x = finding_add(f, RK_KERNEL_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
+	struct rp_finding *x =
+	    finding_add(f, RK_KERNEL_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
 	char why[RP_COMM_MAX + 96], times[48] = "";
 
 	if (!x)
@@ -56,7 +57,8 @@ int kmsg_hung_task(const struct rp_kevent *e, struct report_findings *f)
 	finding_brief(x, "PID %d %s hung, blocked for more than %u s%s", e->pid, e->comm,
 		      e->blocked_s, why);
 	if (e->owner_pid)
-		finding_next(x, "See where the lock's owner is", "cat /proc/%d/stack", e->owner_pid);
+		finding_next(x, "See where the lock's owner is", "cat /proc/%d/stack",
+			     e->owner_pid);
 	else
 		finding_next(x, "See where it waits", "cat /proc/%d/stack", e->pid);
 	finding_ev(x, "blocked", e->blocked_s, "s");

@@ -242,7 +242,8 @@ TEST(kmsg_hung_task_dump)
 	static const char *const boilerplate[] = {
 		"3,41,880000100,-;      Not tainted 6.18.4-test #1",
 		"3,42,880000200,-;      Tainted: G        W           6.18.4-test #1",
-		"3,43,880000300,-;\"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables this "
+		"3,43,880000300,-;\"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables "
+		"this "
 		"message.",
 		"3,44,880000350,-;      Blocked by coredump.",
 		"6,45,880000400,-;task:dd              state:D stack:0     pid:4242  tgid:4242  "

@@ -59,7 +59,8 @@ static const char *const kmsg_text =
 
 static const char *const proc_dirs[] = { "proc", "proc/self", "proc/self/ns" };
 
-/* A root with dev/kmsg (and proc/self/ns/net when netns); its path in dir (removed by the caller). */
+/* A root with dev/kmsg (and proc/self/ns/net when netns); its path in dir (removed by the caller).
+ */
 static int kmsg_root(char *dir, size_t size, const char *text, const char *netns)
 {
 	char path[256];
@@ -90,7 +91,7 @@ static int kmsg_root(char *dir, size_t size, const char *text, const char *netns
 
 static void remove_root(const char *dir)
 {
-	static const char *const paths[] = { "dev/kmsg",      "dev",	  "proc/self/ns/net",
+	static const char *const paths[] = { "dev/kmsg",     "dev",	  "proc/self/ns/net",
 					     "proc/self/ns", "proc/self", "proc" };
 	char path[256];
 
@@ -221,14 +222,15 @@ TEST(dump_lines_alone_raise_nothing)
 	struct report_data d;
 	struct report_findings f;
 
-	ASSERT_EQ(read_events("3,1,900000000,-;      Not tainted 6.18.4-test #1\n"
-			      "3,2,900000100,-;\"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" "
-			      "disables this message.\n"
-			      "3,3,900000200,-;INFO: task dd:4242 <writer> blocked on an "
-			      "rw-semaphore likely owned by task flush:4240 <writer>\n"
-			      "3,4,900000300,-; down_write+0x5c/0x70\n",
-			      &d),
-		  0);
+	ASSERT_EQ(
+	    read_events("3,1,900000000,-;      Not tainted 6.18.4-test #1\n"
+			"3,2,900000100,-;\"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" "
+			"disables this message.\n"
+			"3,3,900000200,-;INFO: task dd:4242 <writer> blocked on an "
+			"rw-semaphore likely owned by task flush:4240 <writer>\n"
+			"3,4,900000300,-; down_write+0x5c/0x70\n",
+			&d),
+	    0);
 	ASSERT_EQ(d.nkevents, 0);
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(count_kind(&f, RK_KERNEL_ERRORS), 0);
