@@ -1,4 +1,5 @@
 /* What a kernel log record is about: the report's kernel-log rules read this. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ static void drop_suffix(const char *p, const char **end, const char *suffix)
 {
 	size_t n = strlen(suffix);
 
-	if ((size_t)(*end - p) >= n && !memcmp(*end - n, suffix, n))
+	if (*end - p >= (ptrdiff_t)n && !memcmp(*end - n, suffix, n))
 		*end -= n;
 }
 

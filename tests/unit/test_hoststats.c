@@ -302,6 +302,15 @@ TEST(kmsg_hung_task_dump)
 	ASSERT_EQ(c.pid, 90);
 	ASSERT_STREQ(c.lock, "rw-semaphore");
 	ASSERT_EQ(c.owner_pid, 0);
+	/* cut or odd lines name nobody rather than read outside the text */
+	classify("3,60,10,-;INFO: task blocked on a mutex likely owned by task", &c);
+	ASSERT_EQ(c.event, KMSG_HUNG_BLOCKER);
+	ASSERT_EQ(c.pid, 0);
+	ASSERT_EQ(c.owner_pid, 0);
+	classify("3,61,10,-;INFO: task x:5 blocked for more than", &c);
+	ASSERT_EQ(c.event, KMSG_HUNG_TASK);
+	ASSERT_EQ(c.pid, 5);
+	ASSERT_EQ(c.blocked_s, 0);
 }
 
 /* Lines below err that name a full table; other warnings stay out. */
