@@ -78,14 +78,17 @@ done
 restore || fail "cannot put the hung-task sysctls back"
 nw=$(reports hung_waiter "$waiter") nh=$(reports hung_holder "$holder")
 [ "$nw" -ge 2 ] && [ "$nh" -ge 2 ] || fail "premise: the kernel reported the waiter $nw and the holder $nh times in 8 s (want 2 each)"
+
+out=$RS_TMP/r.json
+RS_WATCH="$holder $waiter" rs_report "$out" -d 2 --no-bpf
+# The oracle, read after the report (a check the detector was in when the
+# timeout went back may have logged once more before the window).
+nw=$(reports hung_waiter "$waiter") nh=$(reports hung_holder "$holder")
 # longest COMM PID: the longest "blocked for more than N seconds" of its reports
 longest() { dmesg | sed -n "s/.*INFO: task $1:$2 blocked for more than \([0-9]*\) seconds.*/\1/p" | sort -n | tail -1; }
 lw=$(longest hung_waiter "$waiter") lh=$(longest hung_holder "$holder")
 owner=$(dmesg | sed -n "s/.*INFO: task hung_waiter:$waiter .*blocked on an rw-semaphore likely owned by task hung_holder:\([0-9]*\).*/\1/p" | tail -1)
 echo "ok: premise: the kernel reported hung_waiter $nw times (longest $lw s), hung_holder $nh times (longest $lh s); owner named: '${owner:-none}'"
-
-out=$RS_TMP/r.json
-RS_WATCH="$holder $waiter" rs_report "$out" -d 2 --no-bpf
 one() { # PID: its kernel-errors findings
 	jq -c --argjson p "$1" '[.findings[] | select(.kind == "kernel-errors" and .subject.pid == $p)]' "$out"
 }
