@@ -25,7 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kmsg_classify(&r, &c);
 			if (strnlen(c.comm, sizeof(c.comm)) == sizeof(c.comm) ||
 			    strnlen(c.device, sizeof(c.device)) == sizeof(c.device) ||
-			    strnlen(c.cgroup, sizeof(c.cgroup)) == sizeof(c.cgroup))
+			    strnlen(c.cgroup, sizeof(c.cgroup)) == sizeof(c.cgroup) ||
+			    strnlen(c.lock, sizeof(c.lock)) == sizeof(c.lock) ||
+			    strnlen(c.owner_comm, sizeof(c.owner_comm)) == sizeof(c.owner_comm))
 				__builtin_trap(); /* fields stay terminated */
 		}
 		p += len;
