@@ -22,8 +22,8 @@ static const struct {
 	int version;
 	bool cpu, mem, io;
 } mounts[] = {
-	{ "sys/fs/cgroup", 2, true, true, true },	       /* unified (v2 only) */
-	{ "sys/fs/cgroup/unified", 2, true, true, true },      /* hybrid: the v2 part */
+	{ "sys/fs/cgroup", 2, true, true, true },		/* unified (v2 only) */
+	{ "sys/fs/cgroup/unified", 2, true, true, true },	/* hybrid: the v2 part */
 	{ "sys/fs/cgroup/cpu,cpuacct", 1, true, false, false }, /* v1 */
 	{ "sys/fs/cgroup/cpu", 1, true, false, false },
 	{ "sys/fs/cgroup/memory", 1, false, true, false },
@@ -122,8 +122,7 @@ static bool blkio_limited(const struct procfs *pf, const char *dir, struct cg_io
 }
 
 /* Whether a cgroup limits I/O (v1 blkio.throttle.*, v2 io.max), and how. */
-static bool io_limited(const struct procfs *pf, const char *dir, int version,
-		       struct cg_io_limit *l)
+static bool io_limited(const struct procfs *pf, const char *dir, int version, struct cg_io_limit *l)
 {
 	char buf[1024];
 	int n;
@@ -255,8 +254,8 @@ int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *se
 	*any_mount = false;
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
 		struct scan_ctx c = {
-			pf,	       prefix,	       set, mounts[i].version,
-			mounts[i].cpu, mounts[i].mem, mounts[i].io, 0,
+			pf,	      prefix, set, mounts[i].version, mounts[i].cpu, mounts[i].mem,
+			mounts[i].io, 0,
 		};
 		char base[128], probe[160];
 

@@ -18,8 +18,8 @@ struct cg_track {
 	int version;
 	bool cpu, mem;
 	double quota_cpus;
-	bool io;		      /* limits I/O */
-	struct cg_io_limit io_limit;  /* the first limited device */
+	bool io;		       /* limits I/O */
+	struct cg_io_limit io_limit;   /* the first limited device */
 	char io_device[DISK_NAME_MAX]; /* its name */
 	struct cg_values start, end;
 	bool have_end;

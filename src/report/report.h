@@ -72,8 +72,8 @@ struct rp_dtask {
 	char comm[RP_COMM_MAX];
 	char reason[64]; /* the load core's words: "vfork parent waiting for its child" */
 	char reason_key[24];
-	bool whole_window; /* in D at the start and at the end */
-	char frame[KSYM_MAX];	    /* the wchan or stack frame that decided the reason */
+	bool whole_window;	       /* in D at the start and at the end */
+	char frame[KSYM_MAX];	       /* the wchan or stack frame that decided the reason */
 	char io_cgroup[RP_CGROUP_MAX]; /* its blkio (v1) or io (v2) group; "" when not read */
 };
 

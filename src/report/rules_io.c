@@ -125,9 +125,10 @@ static const char *netfs_family(const char *frame)
 	static const struct {
 		const char *prefix, *fs;
 	} fams[] = {
-		{ "nfs", "nfs" },   { "__nfs", "nfs" }, { "rpc_", "nfs" },	 { "__rpc", "nfs" },
-		{ "xprt_", "nfs" }, { "fuse", "fuse" }, { "cifs", "cifs" },	 { "smb2", "cifs" },
-		{ "ceph", "ceph" }, { "v9fs", "9p" },	{ "p9_", "9p" },	 { "afs", "afs" },
+		{ "nfs", "nfs" },	    { "__nfs", "nfs" }, { "rpc_", "nfs" },
+		{ "__rpc", "nfs" },	    { "xprt_", "nfs" }, { "fuse", "fuse" },
+		{ "cifs", "cifs" },	    { "smb2", "cifs" }, { "ceph", "ceph" },
+		{ "v9fs", "9p" },	    { "p9_", "9p" },	{ "afs", "afs" },
 		{ "orangefs", "orangefs" },
 	};
 
@@ -149,8 +150,9 @@ static bool named_before(const struct report_data *d, size_t i)
 /* ", 3 threads" when more than one thread of pid waits on I/O */
 static const char *threads_words(const struct report_data *d, pid_t pid)
 {
-	static const char *const words[] = { "", "", ", 2 threads", ", 3 threads", ", 4 threads",
-					     ", 5 or more threads" };
+	static const char *const words[] = {
+		"", "", ", 2 threads", ", 3 threads", ", 4 threads", ", 5 or more threads"
+	};
 	unsigned n = 0;
 
 	for (size_t i = 0; i < d->ndtasks; i++)
@@ -177,10 +179,11 @@ static unsigned io_waiters(const struct report_data *d, struct rp_finding *x, ch
 			set_str(x->subject.comm, sizeof(x->subject.comm), t->comm);
 		}
 		finding_pid(x, t->pid);
-		k = used < size ? snprintf(buf + used, size - used, "%sPID %d %s (%s in %s%s)",
-					   used ? ", " : "", (int)t->pid, t->comm, t->reason,
-					   t->frame[0] ? t->frame : "?", threads_words(d, t->pid))
-				: 0;
+		k = used < size
+			? snprintf(buf + used, size - used, "%sPID %d %s (%s%s%s%s)",
+				   used ? ", " : "", (int)t->pid, t->comm, t->reason,
+				   t->frame[0] ? " in " : "", t->frame, threads_words(d, t->pid))
+			: 0;
 		if (k > 0)
 			used += (size_t)k;
 	}
@@ -246,8 +249,9 @@ static const char *netfs_waited(const struct report_data *d)
 {
 	for (size_t i = 0; i < d->ndtasks; i++)
 		if (!strcmp(d->dtasks[i].reason_key, "netfs"))
-			return netfs_family(d->dtasks[i].frame)[0] ? netfs_family(d->dtasks[i].frame)
-								      : "network";
+			return netfs_family(d->dtasks[i].frame)[0]
+				   ? netfs_family(d->dtasks[i].frame)
+				   : "network";
 	return "";
 }
 
@@ -263,8 +267,9 @@ static void io_cause(const struct report_data *d, const struct rp_cgroup *g, con
 
 		limit_words(g, d->seconds, lim, sizeof(lim));
 		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
-		snprintf(cause, size, ": cgroup %s throttles them (%s limits %s: %.0f%% of the limit)",
-			 g->path, g->version == 1 ? "v1 blkio.throttle" : "v2 io.max", lim, use);
+		snprintf(cause, size,
+			 ": cgroup %s throttles them (%s limits %s: %.0f%% of the limit)", g->path,
+			 g->version == 1 ? "v1 blkio.throttle" : "v2 io.max", lim, use);
 		snprintf(why, wsize, ", throttled by cgroup %s", g->path);
 		finding_ev(x, "limit_use", use, "%");
 		finding_ev(x, "read_rate", (double)g->io_rbytes / d->seconds, "B/s");
@@ -320,8 +325,8 @@ int rule_io_stall(const struct report_data *d, struct report_findings *f)
 	finding_say(x,
 		    "Some task waited on I/O %.0f%% of the window (PSI io some) while no disk was "
 		    "saturated%s%s; %s%s.",
-		    psi, disk, cause, n ? "in D on I/O at the end: " : "no task was caught in D on I/O",
-		    who);
+		    psi, disk, cause,
+		    n ? "in D on I/O at the end: " : "no task was caught in D on I/O", who);
 	finding_brief(x, "Tasks waited on I/O %.0f%% of the window with no disk saturated%s", psi,
 		      why);
 	if (x->subject.npids) {

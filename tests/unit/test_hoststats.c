@@ -162,8 +162,9 @@ TEST(cgroup_io_files)
 				     "7:0 rbps=65536 wbps=max riops=max wiops=200\n";
 	static const char io_stat[] = "254:0 rbytes=1000 wbytes=10 rios=3 wios=1 dbytes=0 dios=0\n"
 				      "7:0 rbytes=65536 wbytes=0 rios=16 wios=0 dbytes=0 dios=0\n";
-	static const char service[] = "254:0 Read 368640\n254:0 Write 4096\n254:0 Total 372736\n"
-				      "7:0 Read 327680\n7:0 Write 0\n7:0 Total 327680\nTotal 700416\n";
+	static const char service[] =
+	    "254:0 Read 368640\n254:0 Write 4096\n254:0 Total 372736\n"
+	    "7:0 Read 327680\n7:0 Write 0\n7:0 Total 327680\nTotal 700416\n";
 	struct cg_io_limit l;
 	struct cg_io_stat io;
 	unsigned ma = CG_ANY_DEVICE, mi = 0;

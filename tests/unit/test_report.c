@@ -866,7 +866,8 @@ TEST(io_stall_on_a_network_or_fuse_fs)
 	ASSERT_TRUE(x != NULL);
 	ASSERT_EQ(x->subject.pid, 812);
 	ASSERT_STREQ(x->subject.fstype, "fuse");
-	ASSERT_TRUE(strstr(x->summary, "the tasks wait on a fuse file system, not on a local disk"));
+	ASSERT_TRUE(
+	    strstr(x->summary, "the tasks wait on a fuse file system, not on a local disk"));
 	ASSERT_STREQ(x->next, "triage probe offcpu -p 812 -d 10");
 	report_findings_release(&f);
 }
