@@ -99,26 +99,6 @@ static double limit_use_pct(const struct rp_cgroup *g, double seconds)
 	return use;
 }
 
-/* The limited cgroup that used most of its limit, if at IO_LIMIT_NEAR_PCT or more. */
-static const struct rp_cgroup *io_limiter_at_limit(const struct report_data *d)
-{
-	const struct rp_cgroup *best = NULL;
-
-	for (size_t i = 0; i < d->ncgroups; i++) {
-		const struct rp_cgroup *g = &d->cgroups[i];
-
-		if (g->has_io && limit_use_pct(g, d->seconds) >= IO_LIMIT_NEAR_PCT &&
-		    (!best || limit_use_pct(g, d->seconds) > limit_use_pct(best, d->seconds)))
-			best = g;
-	}
-	return best;
-}
-
-static bool io_waiter(const struct rp_dtask *t)
-{
-	return !strcmp(t->reason_key, "disk_io") || !strcmp(t->reason_key, "netfs");
-}
-
 /* The file system family a network/FUSE wait is in, from the frame that decided it. */
 static const char *netfs_family(const char *frame)
 {
@@ -138,17 +118,39 @@ static const char *netfs_family(const char *frame)
 	return "";
 }
 
-/* Whether an earlier D task on I/O is of the same process as dtasks[i]. */
-static bool named_before(const struct report_data *d, size_t i)
+/* Which waiters a finding is about: those a cgroup throttles, those on a network fs, the rest. */
+enum stall_cause { STALL_CGROUP, STALL_NETFS, STALL_UNEXPLAINED };
+
+struct stall {
+	enum stall_cause cause;
+	const struct rp_cgroup *g; /* STALL_CGROUP */
+};
+
+static bool stall_has(const struct report_data *d, const struct stall *st, const struct rp_dtask *t)
+{
+	bool disk = !strcmp(t->reason_key, "disk_io");
+
+	switch (st->cause) {
+	case STALL_CGROUP:
+		return disk && io_limiter_of(d, t->io_cgroup) == st->g;
+	case STALL_NETFS:
+		return !strcmp(t->reason_key, "netfs");
+	default:
+		return disk && !io_limiter_of(d, t->io_cgroup);
+	}
+}
+
+/* Whether an earlier waiter of st is of the same process as dtasks[i]. */
+static bool named_before(const struct report_data *d, const struct stall *st, size_t i)
 {
 	for (size_t k = 0; k < i; k++)
-		if (d->dtasks[k].pid == d->dtasks[i].pid && io_waiter(&d->dtasks[k]))
+		if (d->dtasks[k].pid == d->dtasks[i].pid && stall_has(d, st, &d->dtasks[k]))
 			return true;
 	return false;
 }
 
-/* ", 3 threads" when more than one thread of pid waits on I/O */
-static const char *threads_words(const struct report_data *d, pid_t pid)
+/* ", 3 threads" when more than one thread of pid waits */
+static const char *threads_words(const struct report_data *d, const struct stall *st, pid_t pid)
 {
 	static const char *const words[] = {
 		"", "", ", 2 threads", ", 3 threads", ", 4 threads", ", 5 or more threads"
@@ -156,13 +158,13 @@ static const char *threads_words(const struct report_data *d, pid_t pid)
 	unsigned n = 0;
 
 	for (size_t i = 0; i < d->ndtasks; i++)
-		n += d->dtasks[i].pid == pid && io_waiter(&d->dtasks[i]);
+		n += d->dtasks[i].pid == pid && stall_has(d, st, &d->dtasks[i]);
 	return words[n < 5 ? n : 5];
 }
 
-/* "PID 812 reader (disk I/O in ...), ..." of the tasks in D on I/O, into the subject's pids. */
-static unsigned io_waiters(const struct report_data *d, struct rp_finding *x, char *buf,
-			   size_t size)
+/* "PID 812 reader (disk I/O in ...), ..." of st's waiters, into the subject's pids. */
+static unsigned io_waiters(const struct report_data *d, const struct stall *st,
+			   struct rp_finding *x, char *buf, size_t size)
 {
 	size_t used = 0;
 	unsigned n = 0;
@@ -172,21 +174,30 @@ static unsigned io_waiters(const struct report_data *d, struct rp_finding *x, ch
 		const struct rp_dtask *t = &d->dtasks[i];
 		int k;
 
-		if (!io_waiter(t) || named_before(d, i))
+		if (!stall_has(d, st, t) || named_before(d, st, i))
 			continue;
 		if (!n++) {
 			x->subject.pid = t->pid;
 			set_str(x->subject.comm, sizeof(x->subject.comm), t->comm);
 		}
 		finding_pid(x, t->pid);
-		k = used < size
-			? snprintf(buf + used, size - used, "%sPID %d %s (%s%s%s%s)",
-				   used ? ", " : "", (int)t->pid, t->comm, t->reason,
-				   t->frame[0] ? " in " : "", t->frame, threads_words(d, t->pid))
-			: 0;
+		k = used < size ? snprintf(buf + used, size - used, "%sPID %d %s (%s%s%s%s)",
+					   used ? ", " : "", (int)t->pid, t->comm, t->reason,
+					   t->frame[0] ? " in " : "", t->frame,
+					   threads_words(d, st, t->pid))
+				: 0;
 		if (k > 0)
 			used += (size_t)k;
 	}
+	return n;
+}
+
+static unsigned count_waiters(const struct report_data *d, const struct stall *st)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < d->ndtasks; i++)
+		n += stall_has(d, st, &d->dtasks[i]);
 	return n;
 }
 
@@ -231,20 +242,7 @@ static const struct rp_disk *busiest_disk(const struct report_data *d)
 	return b;
 }
 
-/* The tasks' first cgroup with an I/O limit, else the one at its limit. */
-static const struct rp_cgroup *io_limiter(const struct report_data *d)
-{
-	for (size_t i = 0; i < d->ndtasks; i++) {
-		const struct rp_cgroup *g;
-
-		if (!strcmp(d->dtasks[i].reason_key, "disk_io") &&
-		    (g = io_limiter_of(d, d->dtasks[i].io_cgroup)))
-			return g;
-	}
-	return io_limiter_at_limit(d);
-}
-
-/* The first network or FUSE file system a waiter is in ("" for none). */
+/* The first network or FUSE file system family a waiter is in ("network" when unknown). */
 static const char *netfs_waited(const struct report_data *d)
 {
 	for (size_t i = 0; i < d->ndtasks; i++)
@@ -255,14 +253,15 @@ static const char *netfs_waited(const struct report_data *d)
 	return "";
 }
 
-/* The cause, when one is found: "cgroup /x (v1 blkio) limits ..." into cause, brief into why. */
-static void io_cause(const struct report_data *d, const struct rp_cgroup *g, const char *fs,
-		     struct rp_finding *x, char *cause, size_t size, char *why, size_t wsize)
+/* The cause in words: "cgroup /x throttles them (...)" into cause, brief into why. */
+static void io_cause(const struct report_data *d, const struct stall *st, struct rp_finding *x,
+		     char *cause, size_t size, char *why, size_t wsize)
 {
+	const struct rp_cgroup *g = st->g;
 	char lim[200];
 
 	cause[0] = why[0] = '\0';
-	if (g) {
+	if (st->cause == STALL_CGROUP) {
 		double use = limit_use_pct(g, d->seconds);
 
 		limit_words(g, d->seconds, lim, sizeof(lim));
@@ -271,6 +270,7 @@ static void io_cause(const struct report_data *d, const struct rp_cgroup *g, con
 			 ": cgroup %s throttles them (%s limits %s: %.0f%% of the limit)", g->path,
 			 g->version == 1 ? "v1 blkio.throttle" : "v2 io.max", lim, use);
 		snprintf(why, wsize, ", throttled by cgroup %s", g->path);
+		x->weight += use;
 		finding_ev(x, "limit_use", use, "%");
 		finding_ev(x, "read_rate", (double)g->io_rbytes / d->seconds, "B/s");
 		finding_ev(x, "write_rate", (double)g->io_wbytes / d->seconds, "B/s");
@@ -283,9 +283,9 @@ static void io_cause(const struct report_data *d, const struct rp_cgroup *g, con
 				finding_pid(x, g->pids[i]);
 		if (!x->subject.pid && g->npids)
 			x->subject.pid = g->pids[0];
-		return;
-	}
-	if (fs[0]) {
+	} else if (st->cause == STALL_NETFS) {
+		const char *fs = netfs_waited(d);
+
 		set_str(x->subject.fstype, sizeof(x->subject.fstype), fs);
 		snprintf(cause, size, ": the tasks wait on a %s file system, not on a local disk",
 			 fs);
@@ -293,28 +293,38 @@ static void io_cause(const struct report_data *d, const struct rp_cgroup *g, con
 	}
 }
 
-int rule_io_stall(const struct report_data *d, struct report_findings *f)
+static void stall_next(const struct stall *st, struct rp_finding *x)
 {
-	double psi = d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0;
+	char pids[200];
+
+	if (!x->subject.npids) {
+		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
+		return;
+	}
+	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
+	if (st->cause == STALL_NETFS)
+		finding_next(x, "See where they wait", "triage probe offcpu -p %d -d 10",
+			     (int)x->subject.pid);
+	else
+		finding_next(x, "See their I/O rates", "triage pidstat -d -p %s 1 5", pids);
+}
+
+/* One io-stall finding: the stall's waiters and cause, with the host's PSI and busiest disk. */
+static int stall_finding(const struct report_data *d, const struct stall *st, double psi,
+			 struct report_findings *f)
+{
 	const struct rp_disk *b = busiest_disk(d);
-	const struct rp_cgroup *g;
 	struct rp_finding *x;
 	char who[600], cause[600], why[300], disk[160] = "";
 	unsigned n;
 
-	if (psi < PSI_IO_SOME_WARN_PCT)
-		return 0;
-	for (size_t i = 0; i < d->ndisks; i++)
-		if (disk_is_saturated(&d->disks[i]))
-			return 0; /* disk-saturated explains the wait */
 	if (!(x = finding_add(f, RK_IO_STALL,
 			      psi >= PSI_IO_SOME_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
-	x->weight = psi;
 	finding_ev(x, "psi_io_some", psi, "%");
-	n = io_waiters(d, x, who, sizeof(who));
-	g = io_limiter(d);
-	io_cause(d, g, netfs_waited(d), x, cause, sizeof(cause), why, sizeof(why));
+	n = io_waiters(d, st, x, who, sizeof(who));
+	x->weight = 1000.0 * n; /* most waiters first, then the fullest use of a limit */
+	io_cause(d, st, x, cause, sizeof(cause), why, sizeof(why));
 	if (b) {
 		snprintf(disk, sizeof(disk), " (busiest %s: %.0f%% busy, %.2f requests queued)",
 			 b->name, b->util_pct, b->aqu_sz);
@@ -329,19 +339,43 @@ int rule_io_stall(const struct report_data *d, struct report_findings *f)
 		    n ? "in D on I/O at the end: " : "no task was caught in D on I/O", who);
 	finding_brief(x, "Tasks waited on I/O %.0f%% of the window with no disk saturated%s", psi,
 		      why);
-	if (x->subject.npids) {
-		char pids[200];
-
-		pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
-		if (g || !netfs_waited(d)[0])
-			finding_next(x, "See their I/O rates", "triage pidstat -d -p %s 1 5", pids);
-		else
-			finding_next(x, "See where they wait", "triage probe offcpu -p %d -d 10",
-				     (int)x->subject.pid);
-	} else {
-		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
-	}
+	stall_next(st, x);
 	return 0;
+}
+
+/*
+ * One finding per cause: each cgroup with an I/O limit that holds a waiter
+ * or ran at its limit, the waiters on network or FUSE file systems; when
+ * neither, one naming whatever waited.
+ */
+int rule_io_stall(const struct report_data *d, struct report_findings *f)
+{
+	double psi = d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0;
+	struct stall st = { STALL_NETFS, NULL };
+	unsigned made = 0;
+
+	if (psi < PSI_IO_SOME_WARN_PCT)
+		return 0;
+	for (size_t i = 0; i < d->ndisks; i++)
+		if (disk_is_saturated(&d->disks[i]))
+			return 0; /* disk-saturated explains the wait */
+	for (size_t i = 0; i < d->ncgroups; i++) {
+		struct stall c = { STALL_CGROUP, &d->cgroups[i] };
+
+		if (!c.g->has_io ||
+		    (!count_waiters(d, &c) && limit_use_pct(c.g, d->seconds) < IO_LIMIT_NEAR_PCT))
+			continue;
+		if (stall_finding(d, &c, psi, f))
+			return -ENOMEM;
+		made++;
+	}
+	if (count_waiters(d, &st)) {
+		if (stall_finding(d, &st, psi, f))
+			return -ENOMEM;
+		made++;
+	}
+	st.cause = STALL_UNEXPLAINED;
+	return made ? 0 : stall_finding(d, &st, psi, f);
 }
 
 int rule_net_drops(const struct report_data *d, struct report_findings *f)

@@ -848,6 +848,35 @@ TEST(io_stall_cgroup_at_its_limit)
 	report_findings_release(&f);
 }
 
+/* Two throttled cgroups (two users' readers): one finding each, naming its own reader. */
+TEST(io_stall_one_finding_per_throttling_cgroup)
+{
+	static struct report_data d;
+	struct report_findings f;
+	size_t seen = 0;
+
+	throttled(&d, 60);
+	d.cgroups[1] = d.cgroups[0];
+	snprintf(d.cgroups[1].path, sizeof(d.cgroups[1].path), "/other");
+	d.cgroups[1].pids[0] = 900;
+	d.ncgroups = 2;
+	d.dtasks[1].pid = d.dtasks[1].tid = 900;
+	snprintf(d.dtasks[1].io_cgroup, sizeof(d.dtasks[1].io_cgroup), "/other");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_IO_STALL), 2);
+	for (size_t i = 0; i < f.n; i++) {
+		const struct rp_finding *x = &f.f[i];
+
+		if (x->kind != RK_IO_STALL)
+			continue;
+		ASSERT_EQ(x->subject.npids, 1);
+		ASSERT_EQ(x->subject.pid, !strcmp(x->subject.cgroup, "/batch") ? 812 : 900);
+		seen++;
+	}
+	ASSERT_EQ(seen, 2);
+	report_findings_release(&f);
+}
+
 /* Waiting in a FUSE file system: the family named, where they wait next. */
 TEST(io_stall_on_a_network_or_fuse_fs)
 {
@@ -1731,6 +1760,7 @@ int main(void)
 	RUN(&st, disk_busy_in_parallel_is_not_saturated);
 	RUN(&st, io_stall_boundaries);
 	RUN(&st, io_stall_cgroup_at_its_limit);
+	RUN(&st, io_stall_one_finding_per_throttling_cgroup);
 	RUN(&st, io_stall_on_a_network_or_fuse_fs);
 	RUN(&st, subject_cgroup_is_the_controllers);
 	RUN(&st, net_drops_boundary);
