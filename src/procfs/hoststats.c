@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A line of a buffer that need not be NUL-terminated. */
@@ -380,6 +381,126 @@ int cg_mem_events_parse(const char *buf, size_t len, struct cg_mem_events *out)
 	(void)keyed_u64(buf, len, "max", &out->max);
 	(void)keyed_u64(buf, len, "oom", &out->oom);
 	return keyed_u64(buf, len, "oom_kill", &out->oom_kill) ? -EINVAL : 0;
+}
+
+/* Copies the line at *pos (without its newline) into out; false at the end. */
+static bool copy_line(const char *buf, size_t len, size_t *pos, char *out, size_t size)
+{
+	const char *p = buf + *pos, *nl;
+	size_t n;
+
+	if (*pos >= len)
+		return false;
+	nl = memchr(p, '\n', len - *pos);
+	n = nl ? (size_t)(nl - p) : len - *pos;
+	*pos += n + 1;
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* "key=N" in a v2 line: N, or 0 for "max" or when the key is absent. */
+static uint64_t eq_value(const char *line, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = strstr(line, key); p; p = strstr(p + 1, key))
+		if ((p == line || p[-1] == ' ') && p[k] == '=')
+			return strtoull(p + k + 1, NULL, 10); /* "max" reads as 0 */
+	return 0;
+}
+
+int cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out)
+{
+	char line[256];
+	size_t pos = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (copy_line(buf, len, &pos, line, sizeof(line))) {
+		if (sscanf(line, "%u:%u", &out->major, &out->minor) != 2)
+			continue;
+		out->rbps = eq_value(line, "rbps");
+		out->wbps = eq_value(line, "wbps");
+		out->riops = eq_value(line, "riops");
+		out->wiops = eq_value(line, "wiops");
+		if (out->rbps || out->wbps || out->riops || out->wiops)
+			return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	return -ENOENT;
+}
+
+int cg_blkio_limit_parse(const char *buf, size_t len, unsigned *major, unsigned *minor,
+			 uint64_t *value)
+{
+	char line[128];
+	size_t pos = 0;
+	unsigned ma, mi;
+	unsigned long long v;
+
+	*value = 0;
+	while (copy_line(buf, len, &pos, line, sizeof(line))) {
+		if (sscanf(line, "%u:%u %llu", &ma, &mi, &v) != 3 || !v)
+			continue;
+		if (*major != CG_ANY_DEVICE && (ma != *major || mi != *minor))
+			continue;
+		*major = ma;
+		*minor = mi;
+		*value = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static bool device_wanted(unsigned major, unsigned minor, unsigned ma, unsigned mi)
+{
+	return major == CG_ANY_DEVICE || (ma == major && mi == minor);
+}
+
+int cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+		     struct cg_io_stat *out)
+{
+	char line[512];
+	size_t pos = 0;
+	unsigned ma, mi;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	while (copy_line(buf, len, &pos, line, sizeof(line))) {
+		if (sscanf(line, "%u:%u", &ma, &mi) != 2)
+			continue;
+		any = true;
+		if (!device_wanted(major, minor, ma, mi))
+			continue;
+		out->rbytes += eq_value(line, "rbytes");
+		out->wbytes += eq_value(line, "wbytes");
+		out->rios += eq_value(line, "rios");
+		out->wios += eq_value(line, "wios");
+	}
+	return any || !len ? 0 : -EINVAL;
+}
+
+int cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+			uint64_t *reads, uint64_t *writes)
+{
+	char line[128], op[16];
+	size_t pos = 0;
+	unsigned ma, mi;
+	unsigned long long v;
+
+	*reads = *writes = 0;
+	while (copy_line(buf, len, &pos, line, sizeof(line))) {
+		if (sscanf(line, "%u:%u %15s %llu", &ma, &mi, op, &v) != 4 ||
+		    !device_wanted(major, minor, ma, mi))
+			continue;
+		if (!strcmp(op, "Read"))
+			*reads += v;
+		else if (!strcmp(op, "Write"))
+			*writes += v;
+	}
+	return 0;
 }
 
 int kmsg_record_parse(const char *line, size_t len, struct kmsg_record *out)

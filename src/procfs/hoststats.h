@@ -132,6 +132,48 @@ struct cg_mem_events {
 
 int cg_mem_events_parse(const char *buf, size_t len, struct cg_mem_events *out);
 
+/* A cgroup's I/O limits on one device; 0: no limit of that kind. */
+struct cg_io_limit {
+	unsigned major, minor;
+	uint64_t rbps, wbps, riops, wiops;
+};
+
+/*
+ * v2 io.max ("MAJ:MIN rbps=N wbps=max riops=max wiops=max" a line): the
+ * first device with a limit. -ENOENT when no device has one.
+ */
+int cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out);
+
+/*
+ * One v1 blkio.throttle.{read,write}_{bps,iops}_device file ("MAJ:MIN N" a
+ * line): the value for device *major:*minor, or, when *major is
+ * CG_ANY_DEVICE, the first line's (setting *major and *minor). -ENOENT
+ * when there is none.
+ */
+#define CG_ANY_DEVICE 0xffffffffu
+int cg_blkio_limit_parse(const char *buf, size_t len, unsigned *major, unsigned *minor,
+			 uint64_t *value);
+
+/* I/O a cgroup did, summed over its devices. */
+struct cg_io_stat {
+	uint64_t rbytes, wbytes, rios, wios;
+};
+
+/*
+ * v2 io.stat ("MAJ:MIN rbytes=N wbytes=N rios=N wios=N ..." a line): of
+ * device major:minor, or summed over all when major is CG_ANY_DEVICE.
+ */
+int cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+		     struct cg_io_stat *out);
+
+/*
+ * v1 blkio.throttle.io_service_bytes or io_serviced ("MAJ:MIN Read N"
+ * lines, then "Total N"): the reads and writes of device major:minor, or
+ * summed over all when major is CG_ANY_DEVICE.
+ */
+int cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+			uint64_t *reads, uint64_t *writes);
+
 /* One /dev/kmsg record: "PRIO,SEQ,TS_US,FLAGS[,...];MESSAGE". */
 #define KMSG_TEXT_MAX 512
 

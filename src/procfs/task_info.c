@@ -88,6 +88,25 @@ static bool has_controller(const char *ctl, size_t n, const char *name)
 	return false;
 }
 
+/* Keeps the path of each controller of enum cg_controller the v1 line names. */
+static void v1_controllers(const char *ctl, size_t ctl_len, const char *path, size_t path_len,
+			   struct task_cgroups *out)
+{
+	static const char *const names[CGC_COUNT] = {
+		[CGC_CPU] = "cpu",
+		[CGC_CPUSET] = "cpuset",
+		[CGC_MEMORY] = "memory",
+		[CGC_IO] = "blkio",
+	};
+
+	for (int c = 0; c < CGC_COUNT; c++) {
+		if (!has_controller(ctl, ctl_len, names[c]))
+			continue;
+		copy_span(out->v1[c], sizeof(out->v1[c]), path, path_len);
+		out->has_v1[c] = true;
+	}
+}
+
 int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
 {
 	const char *p = buf, *end = buf + len;
@@ -115,6 +134,7 @@ int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
 					copy_span(out->cpu, sizeof(out->cpu), path, path_len);
 					out->has_cpu = true;
 				}
+				v1_controllers(ctl, ctl_len, path, path_len, out);
 				if (path_len > strlen(deepest_v1))
 					copy_span(deepest_v1, sizeof(deepest_v1), path, path_len);
 			}
@@ -136,6 +156,13 @@ const char *task_cgroups_cpu_path(const struct task_cgroups *cg)
 	if (cg->has_unified)
 		return cg->unified;
 	return cg->has_cpu ? cg->cpu : "/";
+}
+
+const char *task_cgroups_path(const struct task_cgroups *cg, enum cg_controller c)
+{
+	if ((unsigned)c < CGC_COUNT && cg->has_v1[c])
+		return cg->v1[c];
+	return cg->has_unified ? cg->unified : "/";
 }
 
 int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size)

@@ -31,13 +31,25 @@ struct kstack {
  */
 int kstack_parse(const char *buf, size_t len, struct kstack *out);
 
-/* The cgroup memberships of a task that triage load uses. */
+/* The controllers whose cgroup explains a finding (v1 names them apart). */
+enum cg_controller {
+	CGC_CPU,    /* v1 "cpu": CPU quota and throttling */
+	CGC_CPUSET, /* v1 "cpuset": which CPUs a task may use */
+	CGC_MEMORY, /* v1 "memory" */
+	CGC_IO,	    /* v1 "blkio" (v2 "io"): I/O limits */
+	CGC_COUNT
+};
+
+/* The cgroup memberships of a task that triage load and report use. */
 struct task_cgroups {
 	char unified[CGROUP_PATH_MAX]; /* "0::" line (cgroup v2), "" if none */
 	char freezer[CGROUP_PATH_MAX]; /* v1 "freezer" controller, "" if none */
 	char cpu[CGROUP_PATH_MAX];     /* v1 "cpu" controller, "" if none */
 	char display[CGROUP_PATH_MAX]; /* the most specific path, for reports */
 	bool has_unified, has_freezer, has_cpu;
+	/* v1 paths of the controllers above, by enum cg_controller ("" if none) */
+	char v1[CGC_COUNT][CGROUP_PATH_MAX];
+	bool has_v1[CGC_COUNT];
 };
 
 /*
@@ -53,6 +65,14 @@ int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out);
  * cpuacct's), else "/".
  */
 const char *task_cgroups_cpu_path(const struct task_cgroups *cg);
+
+/*
+ * The group of one controller: its v1 line when a v1 hierarchy has that
+ * controller (a controller is on v1 or on v2, never both), else the v2
+ * path, else "/". On v1 each controller has its own path: the cpuset
+ * group that places a task is not the memory group that limits it.
+ */
+const char *task_cgroups_path(const struct task_cgroups *cg, enum cg_controller c);
 
 /* Reads <proc>/PID/task/TID/wchan; a "0" or empty wchan gives "". */
 int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size);

@@ -20,13 +20,14 @@
 static const struct {
 	const char *base;
 	int version;
-	bool cpu, mem;
+	bool cpu, mem, io;
 } mounts[] = {
-	{ "sys/fs/cgroup", 2, true, true },		 /* unified (v2 only) */
-	{ "sys/fs/cgroup/unified", 2, true, true },	 /* hybrid: the v2 part */
-	{ "sys/fs/cgroup/cpu,cpuacct", 1, true, false }, /* v1 */
-	{ "sys/fs/cgroup/cpu", 1, true, false },
-	{ "sys/fs/cgroup/memory", 1, false, true },
+	{ "sys/fs/cgroup", 2, true, true, true },		/* unified (v2 only) */
+	{ "sys/fs/cgroup/unified", 2, true, true, true },	/* hybrid: the v2 part */
+	{ "sys/fs/cgroup/cpu,cpuacct", 1, true, false, false }, /* v1 */
+	{ "sys/fs/cgroup/cpu", 1, true, false, false },
+	{ "sys/fs/cgroup/memory", 1, false, true, false },
+	{ "sys/fs/cgroup/blkio", 1, false, false, true },
 };
 
 /*
@@ -70,6 +71,86 @@ static bool cpu_quota(const struct procfs *pf, const char *dir, int version, dou
 	return true;
 }
 
+/*
+ * The I/O a cgroup did on its limited device: v2 io.stat; v1 the
+ * throttle's own counters, of the cgroup and its children where the kernel
+ * keeps those (_recursive).
+ */
+static bool read_io_done(const struct procfs *pf, const char *dir, const struct cg_track *t,
+			 struct cg_io_stat *io)
+{
+	unsigned ma = t->io_limit.major, mi = t->io_limit.minor;
+	char buf[4096];
+	int n;
+
+	if (t->version == 2) {
+		n = read_small(pf, dir, "io.stat", buf, sizeof(buf));
+		return n >= 0 && !cg_io_stat_parse(buf, (size_t)n, ma, mi, io);
+	}
+	n = read_small(pf, dir, "blkio.throttle.io_service_bytes_recursive", buf, sizeof(buf));
+	if (n < 0)
+		n = read_small(pf, dir, "blkio.throttle.io_service_bytes", buf, sizeof(buf));
+	if (n < 0 || cg_blkio_stat_parse(buf, (size_t)n, ma, mi, &io->rbytes, &io->wbytes))
+		return false;
+	n = read_small(pf, dir, "blkio.throttle.io_serviced_recursive", buf, sizeof(buf));
+	if (n < 0)
+		n = read_small(pf, dir, "blkio.throttle.io_serviced", buf, sizeof(buf));
+	return n >= 0 && !cg_blkio_stat_parse(buf, (size_t)n, ma, mi, &io->rios, &io->wios);
+}
+
+/* v1: the four blkio.throttle files, the device the first limit names. */
+static bool blkio_limited(const struct procfs *pf, const char *dir, struct cg_io_limit *l)
+{
+	static const char *const files[] = {
+		"blkio.throttle.read_bps_device",
+		"blkio.throttle.write_bps_device",
+		"blkio.throttle.read_iops_device",
+		"blkio.throttle.write_iops_device",
+	};
+	uint64_t *vals[] = { &l->rbps, &l->wbps, &l->riops, &l->wiops };
+	char buf[1024];
+
+	memset(l, 0, sizeof(*l));
+	l->major = CG_ANY_DEVICE;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int n = read_small(pf, dir, files[i], buf, sizeof(buf));
+
+		if (n > 0)
+			(void)cg_blkio_limit_parse(buf, (size_t)n, &l->major, &l->minor, vals[i]);
+	}
+	return l->major != CG_ANY_DEVICE;
+}
+
+/* Whether a cgroup limits I/O (v1 blkio.throttle.*, v2 io.max), and how. */
+static bool io_limited(const struct procfs *pf, const char *dir, int version, struct cg_io_limit *l)
+{
+	char buf[1024];
+	int n;
+
+	if (version == 1)
+		return blkio_limited(pf, dir, l);
+	n = read_small(pf, dir, "io.max", buf, sizeof(buf));
+	return n > 0 && !cg_io_max_parse(buf, (size_t)n, l);
+}
+
+/* The device's name from sys/dev/block/MAJ:MIN/uevent, else "MAJ:MIN". */
+static void device_name(const struct procfs *pf, const struct cg_io_limit *l, char *out,
+			size_t size)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+
+	snprintf(out, size, "%u:%u", l->major, l->minor);
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/uevent", l->major, l->minor);
+	n = procfs_read_root(pf, path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "DEVNAME=")))
+		snprintf(out, size, "%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+}
+
 /* Reads the counters of one tracked cgroup into v; false if unreadable. */
 static bool read_counters(const struct procfs *pf, const char *prefix, const struct cg_track *t,
 			  struct cg_values *v)
@@ -98,7 +179,7 @@ static bool read_counters(const struct procfs *pf, const char *prefix, const str
 		if (n > 0)
 			(void)keyed_u64(buf, (size_t)n, "oom_kill", &v->mem.oom_kill);
 	}
-	return true;
+	return !t->io || read_io_done(pf, dir, t, &v->io);
 }
 
 /* A v1 memory cgroup is worth tracking when it has a limit below "unlimited". */
@@ -115,11 +196,18 @@ struct scan_ctx {
 	const char *prefix;
 	struct cg_set *set;
 	int version;
-	bool cpu, mem;
+	bool cpu, mem, io;
 	int rc;
 };
 
-static void track(struct scan_ctx *c, const char *dir, bool cpu, bool mem, double cpus)
+/* What a cgroup has that makes it worth tracking. */
+struct cg_found {
+	bool cpu, mem, io;
+	double cpus;
+	struct cg_io_limit lim;
+};
+
+static void track(struct scan_ctx *c, const char *dir, const struct cg_found *w)
 {
 	struct cg_set *s = c->set;
 	struct cg_track *t;
@@ -132,9 +220,13 @@ static void track(struct scan_ctx *c, const char *dir, bool cpu, bool mem, doubl
 	memset(t, 0, sizeof(*t));
 	snprintf(t->dir, sizeof(t->dir), "%s", dir + strlen(c->prefix));
 	t->version = c->version;
-	t->cpu = cpu;
-	t->mem = mem;
-	t->quota_cpus = cpus;
+	t->cpu = w->cpu;
+	t->mem = w->mem;
+	t->quota_cpus = w->cpus;
+	t->io = w->io;
+	t->io_limit = w->lim;
+	if (w->io)
+		device_name(c->pf, &w->lim, t->io_device, sizeof(t->io_device));
 	if (read_counters(c->pf, c->prefix, t, &t->start))
 		s->n++;
 }
@@ -142,19 +234,19 @@ static void track(struct scan_ctx *c, const char *dir, bool cpu, bool mem, doubl
 static void visit(void *ctx, const char *dir)
 {
 	struct scan_ctx *c = ctx;
-	double cpus = 0;
-	bool cpu = c->cpu && cpu_quota(c->pf, dir, c->version, &cpus);
-	bool mem = false;
+	struct cg_found w = { 0 };
 	char buf[16];
 
+	w.cpu = c->cpu && cpu_quota(c->pf, dir, c->version, &w.cpus);
 	if (c->mem && c->version == 2)
-		mem = read_small(c->pf, dir, "memory.events", buf, sizeof(buf)) > 0 &&
-		      strcmp(dir + strlen(c->prefix), "sys/fs/cgroup") &&
-		      strcmp(dir + strlen(c->prefix), "sys/fs/cgroup/unified");
+		w.mem = read_small(c->pf, dir, "memory.events", buf, sizeof(buf)) > 0 &&
+			strcmp(dir + strlen(c->prefix), "sys/fs/cgroup") &&
+			strcmp(dir + strlen(c->prefix), "sys/fs/cgroup/unified");
 	else if (c->mem)
-		mem = v1_mem_limited(c->pf, dir);
-	if (cpu || mem)
-		track(c, dir, cpu, mem, cpus);
+		w.mem = v1_mem_limited(c->pf, dir);
+	w.io = c->io && io_limited(c->pf, dir, c->version, &w.lim);
+	if (w.cpu || w.mem || w.io)
+		track(c, dir, &w);
 }
 
 int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set, bool *any_mount)
@@ -162,7 +254,8 @@ int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *se
 	*any_mount = false;
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
 		struct scan_ctx c = {
-			pf, prefix, set, mounts[i].version, mounts[i].cpu, mounts[i].mem, 0
+			pf,	      prefix, set, mounts[i].version, mounts[i].cpu, mounts[i].mem,
+			mounts[i].io, 0,
 		};
 		char base[128], probe[160];
 
@@ -253,13 +346,29 @@ static void fill_cgroup(const struct procfs *pf, const char *prefix, const struc
 	g->mem_oom = b->mem.oom - a->mem.oom;
 	g->mem_oom_kill = b->mem.oom_kill - a->mem.oom_kill;
 	g->failcnt = b->failcnt - a->failcnt;
+	g->has_io = t->io;
+	if (t->io) {
+		const struct cg_io_limit *l = &t->io_limit;
+
+		snprintf(g->io_limit.device, sizeof(g->io_limit.device), "%s", t->io_device);
+		g->io_limit.major = l->major;
+		g->io_limit.minor = l->minor;
+		g->io_limit.rbps = l->rbps;
+		g->io_limit.wbps = l->wbps;
+		g->io_limit.riops = l->riops;
+		g->io_limit.wiops = l->wiops;
+		g->io_rbytes = b->io.rbytes - a->io.rbytes;
+		g->io_wbytes = b->io.wbytes - a->io.wbytes;
+		g->io_rios = b->io.rios - a->io.rios;
+		g->io_wios = b->io.wios - a->io.wios;
+	}
 	read_pids(pf, prefix, t->dir, g);
 }
 
 static bool eventful(const struct rp_cgroup *g)
 {
 	return g->throttled || g->mem_high || g->mem_max || g->mem_oom || g->mem_oom_kill ||
-	       g->failcnt;
+	       g->failcnt || g->io_rbytes || g->io_wbytes;
 }
 
 size_t cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,

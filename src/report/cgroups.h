@@ -1,4 +1,4 @@
-/* Cgroup CPU throttling and memory events over the report's window. */
+/* Cgroup CPU throttling, memory events and I/O limits over the report's window. */
 #ifndef TRIAGE_REPORT_CGROUPS_H
 #define TRIAGE_REPORT_CGROUPS_H
 
@@ -10,6 +10,7 @@ struct cg_values {
 	struct cg_cpu_stat cpu;
 	struct cg_mem_events mem;
 	uint64_t failcnt; /* v1 memory.failcnt */
+	struct cg_io_stat io;
 };
 
 struct cg_track {
@@ -17,6 +18,9 @@ struct cg_track {
 	int version;
 	bool cpu, mem;
 	double quota_cpus;
+	bool io;		       /* limits I/O */
+	struct cg_io_limit io_limit;   /* the first limited device */
+	char io_device[DISK_NAME_MAX]; /* its name */
 	struct cg_values start, end;
 	bool have_end;
 };

@@ -246,6 +246,7 @@ void report_enrich_findings(struct report_data *d, struct report_findings *f)
 				syscalls_detail(d->bpf, x);
 			break;
 		case RK_LOAD_UNINTERRUPTIBLE:
+		case RK_IO_STALL:
 			dstate_detail(d->bpf, x);
 			break;
 		default:

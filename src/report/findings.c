@@ -91,13 +91,58 @@ void finding_pid(struct rp_finding *x, pid_t pid)
 		s->pids[s->npids++] = pid;
 }
 
+static bool below_root(const char *path)
+{
+	return path[0] && strcmp(path, "/");
+}
+
+/*
+ * The group that explains a finding about p: on cgroup v1 each controller
+ * places a task in its own group, and the deepest of them (often a memory
+ * group a supervisor made) says nothing about a CPU finding. Memory kinds
+ * take the memory group, I/O kinds the blkio group; CPU kinds the cpu
+ * group (quota, weight), else the cpuset group (placement) when only that
+ * one is below the root. "" when the groups were not read per controller
+ * (a recording keeps one path: that one, then).
+ */
+/* The controller whose group explains a kind (a new memory or I/O kind belongs here). */
+static enum cg_controller kind_controller(enum report_kind k)
+{
+	switch (k) {
+	case RK_MEMORY_PRESSURE:
+	case RK_SWAPPING:
+	case RK_OOM_KILL:
+		return CGC_MEMORY;
+	case RK_DISK_SATURATED:
+	case RK_IO_STALL:
+	case RK_FILESYSTEM_FULL:
+	case RK_INODES_FULL:
+		return CGC_IO;
+	default:
+		return CGC_CPU;
+	}
+}
+
+const char *proc_cgroup_for(const struct rp_proc *p, enum report_kind k)
+{
+	enum cg_controller c = kind_controller(k);
+
+	if (!p->cgroups[CGC_CPU][0])
+		return p->cgroup;
+	if (c == CGC_CPU && !below_root(p->cgroups[CGC_CPU]) && below_root(p->cgroups[CGC_CPUSET]))
+		return p->cgroups[CGC_CPUSET];
+	return p->cgroups[c];
+}
+
 void subject_proc(struct rp_finding *x, const struct rp_proc *p)
 {
+	const char *cg = proc_cgroup_for(p, x->kind);
+
 	x->subject.pid = p->pid;
 	x->subject.exited = p->exited;
 	set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
-	if (p->cgroup[0] && strcmp(p->cgroup, "/")) /* the root cgroup says nothing */
-		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), p->cgroup);
+	if (below_root(cg)) /* the root cgroup says nothing */
+		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), cg);
 }
 
 const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid)

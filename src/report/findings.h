@@ -20,7 +20,10 @@ void finding_next(struct rp_finding *x, const char *lead, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit);
 void finding_pid(struct rp_finding *x, pid_t pid);
+/* pid, comm and the cgroup that explains x's kind (proc_cgroup_for) */
 void subject_proc(struct rp_finding *x, const struct rp_proc *p);
+/* The group of p that explains a finding of kind k (per controller on v1). */
+const char *proc_cgroup_for(const struct rp_proc *p, enum report_kind k);
 void set_str(char *dst, size_t size, const char *src);
 
 /* "ran on CPUs 0-1, allowed on all" / "pinned to CPU 2" ("" when unknown). */

@@ -26,6 +26,8 @@ static const struct report_kind_row kinds[] = {
 	ROW(RK_SINGLE_CPU_HOT, "single-cpu-hot", RES_CPU, rule_single_cpu_hot, SEV_WARNING),
 	ROW(RK_CPU_CONTENTION, "cpu-contention", RES_PROCESSES, rule_cpu_contention, SEV_WARNING),
 	ROW(RK_CPU_THROTTLED, "cpu-throttled", RES_CGROUPS, rule_cpu_throttled, SEV_WARNING),
+	/* before load-uninterruptible: a stall on throttled I/O explains its D tasks */
+	ROW(RK_IO_STALL, "io-stall", RES_DISK, rule_io_stall, SEV_WARNING),
 	ROW(RK_LOAD_UNINTERRUPTIBLE, "load-uninterruptible", RES_LOAD, rule_load_uninterruptible,
 	    SEV_WARNING),
 	ROW(RK_MEMORY_PRESSURE, "memory-pressure", RES_MEMORY, rule_memory_pressure, SEV_WARNING),

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "procfs/hoststats.h"
+#include "procfs/task_info.h"
 
 #define RP_COMM_MAX 256
 #define RP_CGROUP_MAX 256
@@ -51,7 +52,9 @@ struct rp_proc {
 	struct cpuset allowed; /* Cpus_allowed_list */
 	bool has_allowed;
 	bool exited; /* before the window's end: its figures cover the part it lived */
-	char cgroup[RP_CGROUP_MAX];
+	char cgroup[RP_CGROUP_MAX]; /* the most specific path (what a recording keeps) */
+	/* each controller's group (enum cg_controller; "" when not read): subject_proc's pick */
+	char cgroups[CGC_COUNT][RP_CGROUP_MAX];
 	int nice; /* its main thread's, at the window's end (with placement) */
 	bool has_nice;
 	/*
@@ -70,7 +73,9 @@ struct rp_dtask {
 	char comm[RP_COMM_MAX];
 	char reason[64]; /* the load core's words: "vfork parent waiting for its child" */
 	char reason_key[24];
-	bool whole_window; /* in D at the start and at the end */
+	bool whole_window;	       /* in D at the start and at the end */
+	char frame[KSYM_MAX];	       /* the wchan or stack frame that decided the reason */
+	char io_cgroup[RP_CGROUP_MAX]; /* its blkio (v1) or io (v2) group; "" when not read */
 };
 
 /* iostat -x figures of one device over the window. */
@@ -129,6 +134,13 @@ struct rp_netns {
 	bool has_ext;
 };
 
+/* A cgroup's I/O limit on one device; 0: no limit of that kind. */
+struct rp_io_limit {
+	char device[DISK_NAME_MAX]; /* "loop0", or "7:0" when the name is not known */
+	unsigned major, minor;
+	uint64_t rbps, wbps, riops, wiops;
+};
+
 struct rp_cgroup {
 	char path[RP_CGROUP_MAX];
 	int version; /* 1 or 2 */
@@ -139,6 +151,10 @@ struct rp_cgroup {
 	/* memory: v2 memory.events deltas; v1 failcnt and oom_kill deltas */
 	bool has_mem;
 	uint64_t mem_high, mem_max, mem_oom, mem_oom_kill, failcnt;
+	/* I/O limits: v1 blkio.throttle.*_device, v2 io.max (the first limited device) */
+	bool has_io;
+	struct rp_io_limit io_limit;
+	uint64_t io_rbytes, io_wbytes, io_rios, io_wios; /* over the window, on that device */
 	pid_t pids[RP_MAX_PIDS];
 	size_t npids;
 };
@@ -312,6 +328,7 @@ enum report_kind {
 	RK_SINGLE_CPU_HOT,
 	RK_CPU_CONTENTION,
 	RK_CPU_THROTTLED,
+	RK_IO_STALL,
 	RK_LOAD_UNINTERRUPTIBLE,
 	RK_MEMORY_PRESSURE,
 	RK_SWAPPING,

@@ -307,8 +307,12 @@ int report_read_placement(const struct procfs *pf, struct rp_proc *p)
 	p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
 	read_nice(pf, p);
 	rc = task_read_cgroups(pf, p->pid, &cg);
-	if (!rc)
+	if (!rc) {
 		snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
+		for (int c = 0; c < CGC_COUNT; c++)
+			snprintf(p->cgroups[c], sizeof(p->cgroups[c]), "%s",
+				 task_cgroups_path(&cg, (enum cg_controller)c));
+	}
 	return p->has_allowed || !rc ? 0 : -ENOENT;
 }
 

@@ -28,7 +28,10 @@ int rule_memory_pressure(const struct report_data *d, struct report_findings *f)
 int rule_swapping(const struct report_data *d, struct report_findings *f);
 int rule_oom_kill(const struct report_data *d, struct report_findings *f);
 /* rules_io.c */
+/* Busy and queueing: saturated whether or not the device serves requests in parallel. */
+bool disk_is_saturated(const struct rp_disk *k);
 int rule_disk_saturated(const struct report_data *d, struct report_findings *f);
+int rule_io_stall(const struct report_data *d, struct report_findings *f);
 int rule_disk_errors(const struct report_data *d, struct report_findings *f);
 int rule_net_drops(const struct report_data *d, struct report_findings *f);
 int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f);

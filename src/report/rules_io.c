@@ -7,6 +7,12 @@
 #include "report/rules.h"
 #include "report/thresholds.h"
 
+bool disk_is_saturated(const struct rp_disk *k)
+{
+	return k->util_pct >= DISK_UTIL_WARN_PCT && k->aqu_sz >= DISK_QUEUE_WARN &&
+	       k->await_ms >= DISK_AWAIT_WARN_MS;
+}
+
 int rule_disk_saturated(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->ndisks; i++) {
@@ -14,29 +20,362 @@ int rule_disk_saturated(const struct report_data *d, struct report_findings *f)
 		struct rp_finding *x;
 		char psi[64];
 
-		if (k->util_pct < DISK_UTIL_WARN_PCT)
+		if (!disk_is_saturated(k))
 			continue;
 		if (!(x = finding_add(f, RK_DISK_SATURATED, SEV_DEFAULT)))
 			return -ENOMEM;
 		set_str(x->subject.device, sizeof(x->subject.device), k->name);
-		x->weight = k->util_pct;
-		finding_brief(x, "Device %s was busy %.0f%% of the window", k->name, k->util_pct);
+		x->weight = k->aqu_sz;
+		finding_brief(x,
+			      "Device %s was busy %.0f%% of the window with %.1f requests queued "
+			      "waiting %.0f ms",
+			      k->name, k->util_pct, k->aqu_sz, k->await_ms);
 		finding_say(x,
-			    "Device %s was busy %.0f%% of the window: %.0f reads/s (%.0f kB/s), "
-			    "%.0f writes/s (%.0f kB/s), %.2f ms average wait, %.2f requests queued "
-			    "on average%s.",
-			    k->name, k->util_pct, k->r_s, k->rkb_s, k->w_s, k->wkb_s, k->await_ms,
-			    k->aqu_sz,
+			    "Device %s is saturated: busy %.0f%% of the window with %.2f requests "
+			    "queued or in flight on average (aqu-sz) each waiting %.2f ms (await): "
+			    "requests wait for the device, not only use it; %.0f reads/s (%.0f "
+			    "kB/s), %.0f writes/s (%.0f kB/s)%s.",
+			    k->name, k->util_pct, k->aqu_sz, k->await_ms, k->r_s, k->rkb_s, k->w_s,
+			    k->wkb_s,
 			    psi_phrase(d, RP_PSI_IO, "; some task waited on I/O ",
 				       " of the time (PSI)", psi, sizeof(psi)));
 		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
 		finding_ev(x, "util", k->util_pct, "%");
+		finding_ev(x, "aqu_sz", k->aqu_sz, "requests");
+		finding_ev(x, "await", k->await_ms, "ms");
 		finding_ev(x, "r_s", k->r_s, "/s");
 		finding_ev(x, "w_s", k->w_s, "/s");
-		finding_ev(x, "await", k->await_ms, "ms");
-		finding_ev(x, "aqu_sz", k->aqu_sz, "requests");
 	}
 	return 0;
+}
+
+/* ---- io-stall: tasks wait on I/O while no disk is saturated ---- */
+
+/* Whether cgroup path g is p or one of its ancestors. */
+static bool cgroup_holds(const char *g, const char *p)
+{
+	size_t n = strlen(g);
+
+	if (!strcmp(g, "/"))
+		return true;
+	return !strncmp(g, p, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* The deepest cgroup with an I/O limit that holds path, or NULL. */
+static const struct rp_cgroup *io_limiter_of(const struct report_data *d, const char *path)
+{
+	const struct rp_cgroup *best = NULL;
+
+	for (size_t i = 0; path[0] && i < d->ncgroups; i++) {
+		const struct rp_cgroup *g = &d->cgroups[i];
+
+		if (g->has_io && cgroup_holds(g->path, path) &&
+		    (!best || strlen(g->path) > strlen(best->path)))
+			best = g;
+	}
+	return best;
+}
+
+static double share_of(double rate, uint64_t limit)
+{
+	return limit ? 100.0 * rate / (double)limit : 0;
+}
+
+/* The window's I/O rate of g as a % of its tightest limit (the highest share). */
+static double limit_use_pct(const struct rp_cgroup *g, double seconds)
+{
+	const struct rp_io_limit *l = &g->io_limit;
+	double use = 0, v[4];
+
+	if (seconds <= 0)
+		return 0;
+	v[0] = share_of((double)g->io_rbytes / seconds, l->rbps);
+	v[1] = share_of((double)g->io_wbytes / seconds, l->wbps);
+	v[2] = share_of((double)g->io_rios / seconds, l->riops);
+	v[3] = share_of((double)g->io_wios / seconds, l->wiops);
+	for (int i = 0; i < 4; i++)
+		if (v[i] > use)
+			use = v[i];
+	return use;
+}
+
+/* The file system family a network/FUSE wait is in, from the frame that decided it. */
+static const char *netfs_family(const char *frame)
+{
+	static const struct {
+		const char *prefix, *fs;
+	} fams[] = {
+		{ "nfs", "nfs" },	    { "__nfs", "nfs" }, { "rpc_", "nfs" },
+		{ "__rpc", "nfs" },	    { "xprt_", "nfs" }, { "fuse", "fuse" },
+		{ "cifs", "cifs" },	    { "smb2", "cifs" }, { "ceph", "ceph" },
+		{ "v9fs", "9p" },	    { "p9_", "9p" },	{ "afs", "afs" },
+		{ "orangefs", "orangefs" },
+	};
+
+	for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
+		if (!strncmp(frame, fams[i].prefix, strlen(fams[i].prefix)))
+			return fams[i].fs;
+	return "";
+}
+
+/* Which waiters a finding is about: those a cgroup throttles, those on a network fs, the rest. */
+enum stall_cause { STALL_CGROUP, STALL_NETFS, STALL_UNEXPLAINED };
+
+struct stall {
+	enum stall_cause cause;
+	const struct rp_cgroup *g; /* STALL_CGROUP */
+};
+
+static bool stall_has(const struct report_data *d, const struct stall *st, const struct rp_dtask *t)
+{
+	bool disk = !strcmp(t->reason_key, "disk_io");
+
+	switch (st->cause) {
+	case STALL_CGROUP:
+		return disk && io_limiter_of(d, t->io_cgroup) == st->g;
+	case STALL_NETFS:
+		return !strcmp(t->reason_key, "netfs");
+	default:
+		return disk && !io_limiter_of(d, t->io_cgroup);
+	}
+}
+
+/* Whether an earlier waiter of st is of the same process as dtasks[i]. */
+static bool named_before(const struct report_data *d, const struct stall *st, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (d->dtasks[k].pid == d->dtasks[i].pid && stall_has(d, st, &d->dtasks[k]))
+			return true;
+	return false;
+}
+
+/* ", 3 threads" when more than one thread of pid waits */
+static const char *threads_words(const struct report_data *d, const struct stall *st, pid_t pid)
+{
+	static const char *const words[] = {
+		"", "", ", 2 threads", ", 3 threads", ", 4 threads", ", 5 or more threads"
+	};
+	unsigned n = 0;
+
+	for (size_t i = 0; i < d->ndtasks; i++)
+		n += d->dtasks[i].pid == pid && stall_has(d, st, &d->dtasks[i]);
+	return words[n < 5 ? n : 5];
+}
+
+/* "PID 812 reader (disk I/O in ...), ..." of st's waiters, into the subject's pids. */
+static unsigned io_waiters(const struct report_data *d, const struct stall *st,
+			   struct rp_finding *x, char *buf, size_t size)
+{
+	size_t used = 0;
+	unsigned n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->ndtasks; i++) {
+		const struct rp_dtask *t = &d->dtasks[i];
+		int k;
+
+		if (!stall_has(d, st, t) || named_before(d, st, i))
+			continue;
+		if (!n++) {
+			x->subject.pid = t->pid;
+			set_str(x->subject.comm, sizeof(x->subject.comm), t->comm);
+		}
+		finding_pid(x, t->pid);
+		k = used < size ? snprintf(buf + used, size - used, "%sPID %d %s (%s%s%s%s)",
+					   used ? ", " : "", (int)t->pid, t->comm, t->reason,
+					   t->frame[0] ? " in " : "", t->frame,
+					   threads_words(d, st, t->pid))
+				: 0;
+		if (k > 0)
+			used += (size_t)k;
+	}
+	return n;
+}
+
+static unsigned count_waiters(const struct report_data *d, const struct stall *st)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < d->ndtasks; i++)
+		n += stall_has(d, st, &d->dtasks[i]);
+	return n;
+}
+
+/* "reads on loop0 to 64 kB/s (it read 64 kB/s)" for each limit the cgroup has */
+static void limit_words(const struct rp_cgroup *g, double seconds, char *buf, size_t size)
+{
+	const struct rp_io_limit *l = &g->io_limit;
+	const struct {
+		const char *what, *did, *unit;
+		uint64_t limit, done;
+		double scale;
+	} parts[] = {
+		{ "reads", "read", "kB/s", l->rbps, g->io_rbytes, 1024.0 },
+		{ "writes", "wrote", "kB/s", l->wbps, g->io_wbytes, 1024.0 },
+		{ "reads", "read", "IOPS", l->riops, g->io_rios, 1.0 },
+		{ "writes", "wrote", "IOPS", l->wiops, g->io_wios, 1.0 },
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && used < size; i++) {
+		int k;
+
+		if (!parts[i].limit)
+			continue;
+		k = snprintf(buf + used, size - used, "%s%s on %s to %.0f %s (it %s %.0f %s)",
+			     used ? ", " : "", parts[i].what, l->device,
+			     (double)parts[i].limit / parts[i].scale, parts[i].unit, parts[i].did,
+			     (double)parts[i].done / parts[i].scale / seconds, parts[i].unit);
+		if (k > 0)
+			used += (size_t)k;
+	}
+}
+
+static const struct rp_disk *busiest_disk(const struct report_data *d)
+{
+	const struct rp_disk *b = NULL;
+
+	for (size_t i = 0; i < d->ndisks; i++)
+		if (!b || d->disks[i].util_pct > b->util_pct)
+			b = &d->disks[i];
+	return b;
+}
+
+/* The first network or FUSE file system family a waiter is in ("network" when unknown). */
+static const char *netfs_waited(const struct report_data *d)
+{
+	for (size_t i = 0; i < d->ndtasks; i++)
+		if (!strcmp(d->dtasks[i].reason_key, "netfs"))
+			return netfs_family(d->dtasks[i].frame)[0]
+				   ? netfs_family(d->dtasks[i].frame)
+				   : "network";
+	return "";
+}
+
+/* The cause in words: "cgroup /x throttles them (...)" into cause, brief into why. */
+static void io_cause(const struct report_data *d, const struct stall *st, struct rp_finding *x,
+		     char *cause, size_t size, char *why, size_t wsize)
+{
+	const struct rp_cgroup *g = st->g;
+	char lim[200];
+
+	cause[0] = why[0] = '\0';
+	if (st->cause == STALL_CGROUP) {
+		double use = limit_use_pct(g, d->seconds);
+
+		limit_words(g, d->seconds, lim, sizeof(lim));
+		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
+		snprintf(cause, size,
+			 ": cgroup %s throttles them (%s limits %s: %.0f%% of the limit)", g->path,
+			 g->version == 1 ? "v1 blkio.throttle" : "v2 io.max", lim, use);
+		snprintf(why, wsize, ", throttled by cgroup %s", g->path);
+		x->weight += use;
+		finding_ev(x, "limit_use", use, "%");
+		finding_ev(x, "read_rate", (double)g->io_rbytes / d->seconds, "B/s");
+		finding_ev(x, "write_rate", (double)g->io_wbytes / d->seconds, "B/s");
+		if (g->io_limit.rbps)
+			finding_ev(x, "read_bps_limit", (double)g->io_limit.rbps, "B/s");
+		if (g->io_limit.wbps)
+			finding_ev(x, "write_bps_limit", (double)g->io_limit.wbps, "B/s");
+		if (!x->subject.npids)
+			for (size_t i = 0; i < g->npids; i++)
+				finding_pid(x, g->pids[i]);
+		if (!x->subject.pid && g->npids)
+			x->subject.pid = g->pids[0];
+	} else if (st->cause == STALL_NETFS) {
+		const char *fs = netfs_waited(d);
+
+		set_str(x->subject.fstype, sizeof(x->subject.fstype), fs);
+		snprintf(cause, size, ": the tasks wait on a %s file system, not on a local disk",
+			 fs);
+		snprintf(why, wsize, ", on a %s file system", fs);
+	}
+}
+
+static void stall_next(const struct stall *st, struct rp_finding *x)
+{
+	char pids[200];
+
+	if (!x->subject.npids) {
+		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
+		return;
+	}
+	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
+	if (st->cause == STALL_NETFS)
+		finding_next(x, "See where they wait", "triage probe offcpu -p %d -d 10",
+			     (int)x->subject.pid);
+	else
+		finding_next(x, "See their I/O rates", "triage pidstat -d -p %s 1 5", pids);
+}
+
+/* One io-stall finding: the stall's waiters and cause, with the host's PSI and busiest disk. */
+static int stall_finding(const struct report_data *d, const struct stall *st, double psi,
+			 struct report_findings *f)
+{
+	const struct rp_disk *b = busiest_disk(d);
+	struct rp_finding *x;
+	char who[600], cause[600], why[300], disk[160] = "";
+	unsigned n;
+
+	if (!(x = finding_add(f, RK_IO_STALL,
+			      psi >= PSI_IO_SOME_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
+		return -ENOMEM;
+	finding_ev(x, "psi_io_some", psi, "%");
+	n = io_waiters(d, st, x, who, sizeof(who));
+	x->weight = 1000.0 * n; /* most waiters first, then the fullest use of a limit */
+	io_cause(d, st, x, cause, sizeof(cause), why, sizeof(why));
+	if (b) {
+		snprintf(disk, sizeof(disk), " (busiest %s: %.0f%% busy, %.2f requests queued)",
+			 b->name, b->util_pct, b->aqu_sz);
+		finding_ev(x, "disk_util", b->util_pct, "%");
+		finding_ev(x, "disk_aqu_sz", b->aqu_sz, "requests");
+	}
+	finding_ev(x, "io_waiters", n, "tasks");
+	finding_say(x,
+		    "Some task waited on I/O %.0f%% of the window (PSI io some) while no disk was "
+		    "saturated%s%s; %s%s.",
+		    psi, disk, cause,
+		    n ? "in D on I/O at the end: " : "no task was caught in D on I/O", who);
+	finding_brief(x, "Tasks waited on I/O %.0f%% of the window with no disk saturated%s", psi,
+		      why);
+	stall_next(st, x);
+	return 0;
+}
+
+/*
+ * One finding per cause: each cgroup with an I/O limit that holds a waiter
+ * or ran at its limit, the waiters on network or FUSE file systems; when
+ * neither, one naming whatever waited.
+ */
+int rule_io_stall(const struct report_data *d, struct report_findings *f)
+{
+	double psi = d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0;
+	struct stall st = { STALL_NETFS, NULL };
+	unsigned made = 0;
+
+	if (psi < PSI_IO_SOME_WARN_PCT)
+		return 0;
+	for (size_t i = 0; i < d->ndisks; i++)
+		if (disk_is_saturated(&d->disks[i]))
+			return 0; /* disk-saturated explains the wait */
+	for (size_t i = 0; i < d->ncgroups; i++) {
+		struct stall c = { STALL_CGROUP, &d->cgroups[i] };
+
+		if (!c.g->has_io ||
+		    (!count_waiters(d, &c) && limit_use_pct(c.g, d->seconds) < IO_LIMIT_NEAR_PCT))
+			continue;
+		if (stall_finding(d, &c, psi, f))
+			return -ENOMEM;
+		made++;
+	}
+	if (count_waiters(d, &st)) {
+		if (stall_finding(d, &st, psi, f))
+			return -ENOMEM;
+		made++;
+	}
+	st.cause = STALL_UNEXPLAINED;
+	return made ? 0 : stall_finding(d, &st, psi, f);
 }
 
 int rule_net_drops(const struct report_data *d, struct report_findings *f)

@@ -190,8 +190,8 @@ static int process_faults(const struct report_data *d, struct report_findings *f
 		finding_say(x,
 			    "PID %d %s took %.0f major page faults/s: it waits for pages read back "
 			    "from disk or swap (working set larger than the memory it gets)%s%s.",
-			    (int)p->pid, p->comm, p->majflt_s, p->cgroup[0] ? "; cgroup " : "",
-			    p->cgroup);
+			    (int)p->pid, p->comm, p->majflt_s,
+			    x->subject.cgroup[0] ? "; cgroup " : "", x->subject.cgroup);
 		finding_brief(x, "PID %d %s took %.0f major page faults/s", (int)p->pid, p->comm,
 			      p->majflt_s);
 		finding_next(x, "", "triage pidstat -r -p %d 1 5", (int)p->pid);

@@ -442,19 +442,19 @@ void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_
 
 /* The load core's judgement of one D thread: where it waits, whether it counts. */
 static void judge_d_thread(const struct procfs *pf, const struct pidstat_task *t,
-			   struct load_task *lt)
+			   struct load_task *lt, struct task_cgroups *cg)
 {
-	struct task_cgroups cg;
 	int frozen = 0;
 
 	memset(lt, 0, sizeof(*lt));
+	memset(cg, 0, sizeof(*cg));
 	lt->pid = t->leader->pid;
 	lt->tid = t->pid;
 	lt->state = 'D';
 	lt->starttime = t->start;
 	snprintf(lt->comm, sizeof(lt->comm), "%s", t->comm);
-	if (task_read_cgroups(pf, lt->pid, &cg) == 0)
-		frozen = cgroup_is_frozen(pf, &cg);
+	if (task_read_cgroups(pf, lt->pid, cg) == 0)
+		frozen = cgroup_is_frozen(pf, cg);
 	if (task_read_wchan(pf, lt->pid, lt->tid, lt->wchan, sizeof(lt->wchan)) < 0)
 		lt->wchan[0] = '\0';
 	if (task_read_stack(pf, lt->pid, lt->tid, &lt->stack) < 0)
@@ -469,12 +469,13 @@ int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < tb->len; i++) {
 		const struct pidstat_task *t = tb->order[i];
+		struct task_cgroups cg;
 		struct load_task lt;
 		struct rp_dtask *d;
 
 		if (!t->leader || t->state != 'D')
 			continue;
-		judge_d_thread(pf, t, &lt);
+		judge_d_thread(pf, t, &lt, &cg);
 		if (!lt.counts)
 			continue;
 		out->counted++;
@@ -489,6 +490,9 @@ int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct
 		snprintf(d->reason_key, sizeof(d->reason_key), "%s",
 			 load_dreason_key(lt.why.reason));
 		d->whole_window = slept_through(ts, lt.pid, lt.tid);
+		snprintf(d->frame, sizeof(d->frame), "%s", lt.why.frame);
+		/* the group whose I/O limits hold it (io-stall) */
+		snprintf(d->io_cgroup, sizeof(d->io_cgroup), "%s", task_cgroups_path(&cg, CGC_IO));
 	}
 	return 0;
 }

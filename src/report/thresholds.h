@@ -135,9 +135,32 @@
 #define MAJFLT_WARN_S 100.0	    /* major faults per second of one process */
 #define SWAP_WARN_PAGES_S 100.0	    /* pages swapped in + out per second */
 
-/* disk (iostat -x) */
+/*
+ * disk-saturated (iostat -x): %util is only busy time (some request in
+ * flight), and a device that serves requests in parallel (virtio
+ * multi-queue, NVMe) is 100% busy with one request at a time and far from
+ * saturated. Saturated: busy DISK_UTIL_WARN_PCT of the window with
+ * requests queueing -- on average DISK_QUEUE_WARN or more in the queue and
+ * in flight (aqu-sz) and each waiting DISK_AWAIT_WARN_MS or more (await).
+ * A lone request in flight is no queue; 5 ms is slow for flash and a
+ * seek's worth on a spinning disk, so waiting that long with another
+ * request ahead is waiting for the device.
+ */
 #define DISK_UTIL_WARN_PCT 90.0
+#define DISK_QUEUE_WARN 2.0
+#define DISK_AWAIT_WARN_MS 5.0
+
+/*
+ * io-stall: some task waited on I/O (PSI io "some") PSI_IO_SOME_WARN_PCT of
+ * the window while no disk was saturated: the wait is a throttle, a
+ * network or FUSE file system, not a busy disk. Critical from
+ * PSI_IO_SOME_CRIT_PCT (tasks stalled most of the time). A cgroup's I/O
+ * limit counts as reached when the window's rate was IO_LIMIT_NEAR_PCT of
+ * it or more.
+ */
 #define PSI_IO_SOME_WARN_PCT 20.0
+#define PSI_IO_SOME_CRIT_PCT 50.0
+#define IO_LIMIT_NEAR_PCT 90.0
 
 /* network */
 #define NET_DROPS_WARN_S 1.0	 /* drops + errors per second on one interface */

@@ -118,6 +118,7 @@ static void check_disk(const struct report_data *d, struct report_findings *f)
 {
 	const struct rp_disk *b = NULL;
 	struct rp_checked *c;
+	char psi[48];
 
 	if (!d->have_disks)
 		return;
@@ -128,12 +129,18 @@ static void check_disk(const struct report_data *d, struct report_findings *f)
 		fig(checked(f, "disk", "idle: no device did I/O"), "devices_busy", 0, "devices");
 		return;
 	}
-	c = checked(f, "disk", "busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms)",
-		    b->name, b->util_pct, b->r_s, b->w_s, b->await_ms);
+	c = checked(f, "disk",
+		    "busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms, %.2f "
+		    "queued)%s",
+		    b->name, b->util_pct, b->r_s, b->w_s, b->await_ms, b->aqu_sz,
+		    psi_phrase(d, RP_PSI_IO, ", PSI io ", "", psi, sizeof(psi)));
 	fig(c, "util", b->util_pct, "%");
 	fig(c, "r_s", b->r_s, "/s");
 	fig(c, "w_s", b->w_s, "/s");
 	fig(c, "await", b->await_ms, "ms");
+	fig(c, "aqu_sz", b->aqu_sz, "requests");
+	if (d->have_psi[RP_PSI_IO])
+		fig(c, "psi_io_some", d->psi_some[RP_PSI_IO], "%");
 }
 
 static void check_net(const struct report_data *d, struct report_findings *f)

@@ -276,6 +276,8 @@ rs_expect_naming() {
 #   - single-cpu-hot when some CPU was >= 90% busy;
 #   - disk-saturated on a device the kernel counted >= 50% busy;
 #   - memory-pressure when PSI memory some was >= 1%;
+#   - io-stall when PSI io some was >= 10% (another user's throttled or
+#     network I/O);
 #   - tcp-retransmits when RetransSegs grew during the run, or when it is
 #     about another network namespace, found through processes not ours
 #     (another test's namespace pair: the oracle reads only the host's
@@ -308,6 +310,7 @@ RS_BACKGROUND='
 			or (.kind == "single-cpu-hot" and ([$o.cpu_busy_pct | to_entries[] | select(.key != "cpu") | .value] | max) >= 90)
 			or (.kind == "disk-saturated" and ($o.disk_util_pct[.subject.device // ""] // 0) >= 50)
 			or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)
+			or (.kind == "io-stall" and ($o.psi_some_pct.io // 0) >= 10)
 			or (.kind == "tcp-retransmits" and ($o.retrans_per_s > 0 or (pids | length > 0)))
 			or (.kind == "oom-kill" and (.subject.pid? as $v | $o.kmsg_oom_pids | index($v)))
 			or (.kind == "kernel-errors" and $o.kmsg_error_lines > 0)

@@ -6,7 +6,9 @@
 #     of one CPU, one thread on CPU 1 of 0-1, 164 involuntary switches/s
 #     -> first finding cpu-bound-user, critical, profile command
 #   - PID 500/501 in D on wait_for_vfork_done at both steps -> load-uninterruptible
-#   - loop9: io_ticks +9500 ms in 10 s = 95% util -> disk-saturated; and the
+#   - loop9: io_ticks +9500 ms in 10 s = 95% util, 5000 reads that took
+#     40000 ms (await 8 ms) and time in queue +40000 ms (aqu-sz 4.0): busy
+#     and queueing -> disk-saturated; and the
 #     kernel log's "I/O error, dev loop9" inside the window -> disk-errors
 #   - eth0: 50 rx drops in 10 s -> net-drops
 #   - TCP: RetransSegs +100 of OutSegs +2000 = 5% -> tcp-retransmits warning
@@ -58,8 +60,8 @@ step() {
 	echo "1.00 0.50 0.20 2/120 900" >"$p/loadavg"
 	printf 'MemTotal: 8000000 kB\nMemFree: 6000000 kB\nMemAvailable: 7000000 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n' >"$p/meminfo"
 	printf 'pswpin 0\npswpout 0\npgmajfault 10\noom_kill %d\n' $((bad * k)) >"$p/vmstat"
-	printf '   7       9 loop9 %d 0 %d 0 0 0 0 0 0 %d %d\n 254       0 vda 10 0 80 5 0 0 0 0 0 5 5\n' \
-		$((bad * 5000 * k + 1)) $((bad * 40000 * k + 8)) $((bad * 9500 * k)) $((bad * 19000 * k)) >"$p/diskstats"
+	printf '   7       9 loop9 %d 0 %d %d 0 0 0 0 0 %d %d\n 254       0 vda 10 0 80 5 0 0 0 0 0 5 5\n' \
+		$((bad * 5000 * k + 1)) $((bad * 40000 * k + 8)) $((bad * 40000 * k)) $((bad * 9500 * k)) $((bad * 40000 * k)) >"$p/diskstats"
 	printf 'Inter-|   Receive |  Transmit\n face |bytes packets errs drop fifo frame compressed multicast|bytes\n  eth0: %d 100 0 %d 0 0 0 0 %d 100 0 0 0 0 0 0\n' \
 		$((10240 * k)) $((bad * 50 * k)) $((20480 * k)) >"$p/net/dev"
 	printf 'Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts\nTcp: 1 200 120000 -1 1 1 0 0 1 100 %d %d 0 0\n' \

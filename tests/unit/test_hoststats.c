@@ -155,6 +155,50 @@ TEST(cgroup_cpu_files)
 	ASSERT_EQ(cg_cpu_max_parse(P("12x 100000\n"), &quota, &period), -EINVAL);
 }
 
+/* I/O limits and counters as the kernel writes them (v2 io.max, io.stat; v1 blkio.throttle.*). */
+TEST(cgroup_io_files)
+{
+	static const char io_max[] = "254:0 rbps=max wbps=max riops=max wiops=max\n"
+				     "7:0 rbps=65536 wbps=max riops=max wiops=200\n";
+	static const char io_stat[] = "254:0 rbytes=1000 wbytes=10 rios=3 wios=1 dbytes=0 dios=0\n"
+				      "7:0 rbytes=65536 wbytes=0 rios=16 wios=0 dbytes=0 dios=0\n";
+	static const char service[] =
+	    "254:0 Read 368640\n254:0 Write 4096\n254:0 Total 372736\n"
+	    "7:0 Read 327680\n7:0 Write 0\n7:0 Total 327680\nTotal 700416\n";
+	struct cg_io_limit l;
+	struct cg_io_stat io;
+	unsigned ma = CG_ANY_DEVICE, mi = 0;
+	uint64_t v, r, w;
+
+	ASSERT_EQ(cg_io_max_parse(P(io_max), &l), 0);
+	ASSERT_EQ(l.major, 7);
+	ASSERT_UEQ(l.rbps, 65536);
+	ASSERT_UEQ(l.wbps, 0); /* max: no limit */
+	ASSERT_UEQ(l.wiops, 200);
+	ASSERT_EQ(cg_io_max_parse(P("254:0 rbps=max wbps=max riops=max wiops=max\n"), &l), -ENOENT);
+	ASSERT_EQ(cg_io_max_parse(P(""), &l), -ENOENT);
+	ASSERT_EQ(cg_io_stat_parse(P(io_stat), 7, 0, &io), 0);
+	ASSERT_UEQ(io.rbytes, 65536);
+	ASSERT_UEQ(io.rios, 16);
+	ASSERT_EQ(cg_io_stat_parse(P(io_stat), CG_ANY_DEVICE, 0, &io), 0);
+	ASSERT_UEQ(io.rbytes, 66536);
+	ASSERT_UEQ(io.wbytes, 10);
+	/* v1: the first limited device fixes the device the other files are read for */
+	ASSERT_EQ(cg_blkio_limit_parse(P("7:0 65536\n8:0 1048576\n"), &ma, &mi, &v), 0);
+	ASSERT_EQ(ma, 7);
+	ASSERT_UEQ(v, 65536);
+	ASSERT_EQ(cg_blkio_limit_parse(P("8:0 100\n"), &ma, &mi, &v), -ENOENT);
+	ASSERT_UEQ(v, 0);
+	ma = CG_ANY_DEVICE;
+	ASSERT_EQ(cg_blkio_limit_parse(P(""), &ma, &mi, &v), -ENOENT);
+	ASSERT_EQ(cg_blkio_stat_parse(P(service), 7, 0, &r, &w), 0);
+	ASSERT_UEQ(r, 327680);
+	ASSERT_UEQ(w, 0);
+	ASSERT_EQ(cg_blkio_stat_parse(P(service), CG_ANY_DEVICE, 0, &r, &w), 0);
+	ASSERT_UEQ(r, 696320); /* the "Total" lines are not counted twice */
+	ASSERT_UEQ(w, 4096);
+}
+
 TEST(cgroup_memory_events)
 {
 	struct cg_mem_events e;
@@ -377,6 +421,7 @@ int main(void)
 	RUN(&st, snmp_and_netstat);
 	RUN(&st, cgroup_cpu_files);
 	RUN(&st, cgroup_memory_events);
+	RUN(&st, cgroup_io_files);
 	RUN(&st, kmsg_records);
 	RUN(&st, kmsg_hung_task_dump);
 	RUN(&st, kmsg_table_full_lines);

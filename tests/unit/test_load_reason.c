@@ -126,6 +126,33 @@ TEST(cgroup_membership)
 	ASSERT_EQ(task_cgroups_parse("junk", 4, &cg), -EINVAL);
 }
 
+/* Each controller's group: v1 lines name them apart; else the v2 path. */
+TEST(cgroup_per_controller)
+{
+	static const char v1[] = "9:name=systemd:/user.slice\n7:blkio:/io-limited\n"
+				 "4:memory:/process_api/abc\n3:cpuset:/pinned\n"
+				 "2:cpu,cpuacct:/batch\n0::/\n";
+	static const char v2[] = "0::/system.slice/db.service\n";
+	struct task_cgroups cg;
+
+	ASSERT_EQ(task_cgroups_parse(v1, sizeof(v1) - 1, &cg), 0);
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_CPU), "/batch");
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_CPUSET), "/pinned");
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_MEMORY), "/process_api/abc");
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_IO), "/io-limited");
+	ASSERT_STREQ(cg.display, "/process_api/abc");
+	/* a controller v1 does not mount is the v2 one's */
+	ASSERT_EQ(task_cgroups_parse("4:memory:/m\n0::/u\n", 18, &cg), 0);
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_IO), "/u");
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_MEMORY), "/m");
+	ASSERT_EQ(task_cgroups_parse(v2, sizeof(v2) - 1, &cg), 0);
+	for (int c = 0; c < CGC_COUNT; c++)
+		ASSERT_STREQ(task_cgroups_path(&cg, (enum cg_controller)c),
+			     "/system.slice/db.service");
+	ASSERT_EQ(task_cgroups_parse("5:pids:/p\n", 10, &cg), 0);
+	ASSERT_STREQ(task_cgroups_path(&cg, CGC_CPU), "/");
+}
+
 TEST(freezer_files)
 {
 	ASSERT_EQ(freezer_state_parse("FROZEN\n", 7), 1);
@@ -146,6 +173,7 @@ int main(void)
 	RUN(&st, disk_reclaim_lock_netfs);
 	RUN(&st, frozen_in_place_is_judged_by_its_cgroup);
 	RUN(&st, cgroup_membership);
+	RUN(&st, cgroup_per_controller);
 	RUN(&st, freezer_files);
 	UNIT_MAIN_END(&st);
 }

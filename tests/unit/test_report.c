@@ -662,22 +662,289 @@ TEST(oom_kill_from_log_and_counter)
 	report_findings_release(&f);
 }
 
-TEST(disk_saturated_boundary)
+static int sev_of(const struct report_data *d, enum report_kind k)
 {
-	struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+	int sev;
+
+	if (report_evaluate(d, &f))
+		return -2;
+	x = find_kind(&f, k);
+	sev = x ? (int)x->sev : -1;
+	report_findings_release(&f);
+	return sev;
+}
+
+static void disk(struct rp_disk *k, const char *name, double util, double aqu, double await)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->util_pct = util;
+	k->aqu_sz = aqu;
+	k->await_ms = await;
+	k->r_s = 500;
+}
+
+/* Saturated: busy, and requests queue (aqu-sz) and wait (await), each at its threshold. */
+TEST(disk_saturated_boundaries)
+{
+	static struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.ndisks = 1;
+	disk(&d.disks[0], "loop7", DISK_UTIL_WARN_PCT, DISK_QUEUE_WARN, DISK_AWAIT_WARN_MS);
+	ASSERT_EQ(sev_of(&d, RK_DISK_SATURATED), SEV_WARNING);
+	d.disks[0].util_pct = DISK_UTIL_WARN_PCT - 0.1;
+	ASSERT_EQ(sev_of(&d, RK_DISK_SATURATED), -1);
+	d.disks[0].util_pct = DISK_UTIL_WARN_PCT;
+	d.disks[0].aqu_sz = DISK_QUEUE_WARN - 0.01;
+	ASSERT_EQ(sev_of(&d, RK_DISK_SATURATED), -1);
+	d.disks[0].aqu_sz = DISK_QUEUE_WARN;
+	d.disks[0].await_ms = DISK_AWAIT_WARN_MS - 0.01;
+	ASSERT_EQ(sev_of(&d, RK_DISK_SATURATED), -1);
+	/* a real one: the throttled loop device of tests/report/disk_loop.t */
+	disk(&d.disks[0], "loop7", 100, 4.0, 62);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_DISK_SATURATED), 1);
+	x = find_kind(&f, RK_DISK_SATURATED);
+	ASSERT_STREQ(x->subject.device, "loop7");
+	ASSERT_TRUE(strstr(x->summary, "busy 100% of the window with 4.00 requests queued"));
+	ASSERT_TRUE(strstr(x->summary, "(aqu-sz) each waiting 62.00 ms (await)"));
+	report_findings_release(&f);
+}
+
+/* A device that serves requests in parallel: 100% busy, one request at a time, no wait. */
+TEST(disk_busy_in_parallel_is_not_saturated)
+{
+	static struct report_data d;
 	struct report_findings f;
 
 	quiet(&d);
 	d.ndisks = 2;
-	snprintf(d.disks[0].name, sizeof(d.disks[0].name), "loop7");
-	d.disks[0].util_pct = DISK_UTIL_WARN_PCT;
-	snprintf(d.disks[1].name, sizeof(d.disks[1].name), "vda");
-	d.disks[1].util_pct = DISK_UTIL_WARN_PCT - 0.1;
+	disk(&d.disks[0], "nvme0n1", 100, 1.2, 0.25); /* multi-queue: busy, never waits */
+	disk(&d.disks[1], "vda", 100, 8.0, 0.4);      /* deep queue served at once */
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
-	ASSERT_EQ(count_kind(&f, RK_DISK_SATURATED), 1);
-	ASSERT_TRUE(find_kind(&f, RK_DISK_SATURATED) != NULL);
-	ASSERT_STREQ(find_kind(&f, RK_DISK_SATURATED)->subject.device, "loop7");
+	ASSERT_EQ(count_kind(&f, RK_DISK_SATURATED), 0);
 	report_findings_release(&f);
+}
+
+/* A throttled reader: D on I/O in a v1 blkio group below a limited one. */
+static void throttled(struct report_data *d, double psi)
+{
+	struct rp_cgroup *g = &d->cgroups[0];
+	struct rp_dtask *t = &d->dtasks[0];
+
+	quiet(d);
+	d->have_psi[RP_PSI_IO] = true;
+	d->psi_some[RP_PSI_IO] = psi;
+	d->ndisks = 1;
+	disk(&d->disks[0], "loop0", 1, 0.02, 0.5);
+	d->have_cgroups = true;
+	d->ncgroups = 1;
+	memset(g, 0, sizeof(*g));
+	snprintf(g->path, sizeof(g->path), "/batch");
+	g->version = 1;
+	g->has_io = true;
+	snprintf(g->io_limit.device, sizeof(g->io_limit.device), "loop0");
+	g->io_limit.major = 7;
+	g->io_limit.rbps = 65536;
+	g->io_rbytes = (uint64_t)(65536 * SECONDS); /* at its limit */
+	g->pids[0] = 812;
+	g->npids = 1;
+	d->ndtasks = 2;
+	for (int i = 0; i < 2; i++) {
+		t = &d->dtasks[i];
+		memset(t, 0, sizeof(*t));
+		t->pid = 812;
+		t->tid = 812 + i;
+		snprintf(t->comm, sizeof(t->comm), "reader");
+		snprintf(t->reason, sizeof(t->reason), "disk I/O");
+		snprintf(t->reason_key, sizeof(t->reason_key), "disk_io");
+		snprintf(t->frame, sizeof(t->frame), "submit_bio_wait");
+		snprintf(t->io_cgroup, sizeof(t->io_cgroup), "/batch/reader");
+	}
+}
+
+TEST(io_stall_boundaries)
+{
+	static struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	throttled(&d, PSI_IO_SOME_WARN_PCT - 0.1);
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), -1);
+	d.psi_some[RP_PSI_IO] = PSI_IO_SOME_WARN_PCT;
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), SEV_WARNING);
+	d.psi_some[RP_PSI_IO] = PSI_IO_SOME_CRIT_PCT - 0.1;
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), SEV_WARNING);
+	d.psi_some[RP_PSI_IO] = PSI_IO_SOME_CRIT_PCT;
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), SEV_CRITICAL);
+	d.have_psi[RP_PSI_IO] = false; /* no PSI: no figure to judge */
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), -1);
+	d.have_psi[RP_PSI_IO] = true;
+	/* a saturated disk explains the wait: disk-saturated says so, io-stall does not */
+	disk(&d.disks[0], "loop0", 100, 4, 60);
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), -1);
+	ASSERT_EQ(sev_of(&d, RK_DISK_SATURATED), SEV_WARNING);
+	/* the same device busy in parallel is not saturated: io-stall again */
+	disk(&d.disks[0], "loop0", 100, 1, 0.3);
+	ASSERT_EQ(sev_of(&d, RK_IO_STALL), SEV_CRITICAL);
+
+	throttled(&d, 68);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].kind, RK_IO_STALL); /* critical, and before load-uninterruptible */
+	x = &f.f[0];
+	ASSERT_EQ(x->subject.pid, 812);
+	ASSERT_EQ(x->subject.npids, 1); /* one process, two threads */
+	ASSERT_STREQ(x->subject.cgroup, "/batch");
+	ASSERT_TRUE(strstr(x->summary, "Some task waited on I/O 68% of the window (PSI io some) "
+				       "while no disk was saturated"));
+	ASSERT_TRUE(strstr(x->summary, "cgroup /batch throttles them (v1 blkio.throttle limits "
+				       "reads on loop0 to 64 kB/s (it read 64 kB/s): 100% of "
+				       "the limit)"));
+	ASSERT_TRUE(strstr(x->summary, "PID 812 reader (disk I/O in submit_bio_wait, 2 threads)"));
+	ASSERT_STREQ(x->next, "triage pidstat -d -p 812 1 5");
+	report_findings_release(&f);
+}
+
+/* With no waiter caught, a cgroup counts when it used IO_LIMIT_NEAR_PCT of its limit. */
+TEST(io_stall_cgroup_at_its_limit)
+{
+	static struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	throttled(&d, 40);
+	d.ndtasks = 0;
+	d.cgroups[0].io_rbytes = (uint64_t)(65536 * SECONDS * IO_LIMIT_NEAR_PCT / 100);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_IO_STALL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_STREQ(x->subject.cgroup, "/batch");
+	ASSERT_EQ(x->subject.pid, 812); /* the cgroup's process */
+	ASSERT_TRUE(strstr(x->summary, "no task was caught in D on I/O"));
+	report_findings_release(&f);
+	d.cgroups[0].io_rbytes = (uint64_t)(65536 * SECONDS * (IO_LIMIT_NEAR_PCT - 1) / 100);
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_IO_STALL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_STREQ(x->subject.cgroup, "");
+	ASSERT_EQ(x->subject.pid, 0);
+	ASSERT_STREQ(x->next, "triage pidstat -d -p ALL 1 5");
+	report_findings_release(&f);
+	/* a waiter in another group is not held by /batch: still named, no cgroup */
+	throttled(&d, 40);
+	d.cgroups[0].io_rbytes = 0;
+	snprintf(d.dtasks[0].io_cgroup, sizeof(d.dtasks[0].io_cgroup), "/batchmates");
+	snprintf(d.dtasks[1].io_cgroup, sizeof(d.dtasks[1].io_cgroup), "/batchmates");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_IO_STALL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->subject.pid, 812);
+	ASSERT_STREQ(x->subject.cgroup, "");
+	report_findings_release(&f);
+}
+
+/* Two throttled cgroups (two users' readers): one finding each, naming its own reader. */
+TEST(io_stall_one_finding_per_throttling_cgroup)
+{
+	static struct report_data d;
+	struct report_findings f;
+	size_t seen = 0;
+
+	throttled(&d, 60);
+	d.cgroups[1] = d.cgroups[0];
+	snprintf(d.cgroups[1].path, sizeof(d.cgroups[1].path), "/other");
+	d.cgroups[1].pids[0] = 900;
+	d.ncgroups = 2;
+	d.dtasks[1].pid = d.dtasks[1].tid = 900;
+	snprintf(d.dtasks[1].io_cgroup, sizeof(d.dtasks[1].io_cgroup), "/other");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(count_kind(&f, RK_IO_STALL), 2);
+	for (size_t i = 0; i < f.n; i++) {
+		const struct rp_finding *x = &f.f[i];
+
+		if (x->kind != RK_IO_STALL)
+			continue;
+		ASSERT_EQ(x->subject.npids, 1);
+		ASSERT_EQ(x->subject.pid, !strcmp(x->subject.cgroup, "/batch") ? 812 : 900);
+		seen++;
+	}
+	ASSERT_EQ(seen, 2);
+	report_findings_release(&f);
+}
+
+/* Waiting in a FUSE file system: the family named, where they wait next. */
+TEST(io_stall_on_a_network_or_fuse_fs)
+{
+	static struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	throttled(&d, 30);
+	d.ncgroups = 0;
+	d.ndtasks = 1;
+	snprintf(d.dtasks[0].reason_key, sizeof(d.dtasks[0].reason_key), "netfs");
+	snprintf(d.dtasks[0].reason, sizeof(d.dtasks[0].reason), "network or FUSE file system");
+	snprintf(d.dtasks[0].frame, sizeof(d.dtasks[0].frame), "fuse_simple_request");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_IO_STALL);
+	ASSERT_TRUE(x != NULL);
+	ASSERT_EQ(x->subject.pid, 812);
+	ASSERT_STREQ(x->subject.fstype, "fuse");
+	ASSERT_TRUE(
+	    strstr(x->summary, "the tasks wait on a fuse file system, not on a local disk"));
+	ASSERT_STREQ(x->next, "triage probe offcpu -p 812 -d 10");
+	report_findings_release(&f);
+}
+
+/*
+ * On cgroup v1 a task is in one group per controller (a fixture
+ * /proc/PID/cgroup's paths): each kind names the controller's group that
+ * explains it, not the deepest path.
+ */
+TEST(subject_cgroup_is_the_controllers)
+{
+	static const char v1[] = "9:name=systemd:/user.slice\n7:blkio:/io-limited\n"
+				 "4:memory:/process_api/abc\n3:cpuset:/pinned\n2:cpuacct:/\n"
+				 "1:cpu:/\n0::/\n";
+	static struct report_data d;
+	struct task_cgroups cg;
+	struct report_findings f;
+	struct rp_proc *p;
+
+	quiet(&d);
+	p = proc(&d, 4711, "relay", 95, 1);
+	ASSERT_EQ(task_cgroups_parse(v1, sizeof(v1) - 1, &cg), 0);
+	snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
+	for (int c = 0; c < CGC_COUNT; c++)
+		snprintf(p->cgroups[c], sizeof(p->cgroups[c]), "%s",
+			 task_cgroups_path(&cg, (enum cg_controller)c));
+	ASSERT_STREQ(p->cgroup, "/process_api/abc"); /* the deepest: what was named before */
+	/* placement: cpu is the root, cpuset is not */
+	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_BOUND_USER), "/pinned");
+	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_CONTENTION), "/pinned");
+	ASSERT_STREQ(proc_cgroup_for(p, RK_MEMORY_PRESSURE), "/process_api/abc");
+	ASSERT_STREQ(proc_cgroup_for(p, RK_IO_STALL), "/io-limited");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_EQ(f.f[0].kind, RK_CPU_BOUND_USER);
+	ASSERT_STREQ(f.f[0].subject.cgroup, "/pinned");
+	report_findings_release(&f);
+	/* a cpu group below the root (a quota, a weight) explains CPU kinds */
+	snprintf(p->cgroups[CGC_CPU], sizeof(p->cgroups[CGC_CPU]), "/batch");
+	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_BOUND_USER), "/batch");
+	/* every group at the root: no cgroup in the subject */
+	for (int c = 0; c < CGC_COUNT; c++)
+		snprintf(p->cgroups[c], sizeof(p->cgroups[c]), "/");
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	ASSERT_STREQ(f.f[0].subject.cgroup, "");
+	report_findings_release(&f);
+	/* a recording keeps one path per process: that one */
+	memset(p->cgroups, 0, sizeof(p->cgroups));
+	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_BOUND_USER), "/process_api/abc");
 }
 
 TEST(net_drops_boundary)
@@ -950,20 +1217,6 @@ static struct rp_fs *fs(struct report_data *d, const char *mount, double pct, do
 }
 
 /* The severity of the only finding of kind k, or -1 when there is none. */
-static int sev_of(const struct report_data *d, enum report_kind k)
-{
-	struct report_findings f;
-	const struct rp_finding *x;
-	int sev;
-
-	if (report_evaluate(d, &f))
-		return -2;
-	x = find_kind(&f, k);
-	sev = x ? (int)x->sev : -1;
-	report_findings_release(&f);
-	return sev;
-}
-
 TEST(filesystem_full_boundaries)
 {
 	static struct report_data d;
@@ -1503,7 +1756,13 @@ int main(void)
 	RUN(&st, memory_cgroup_limit_hits);
 	RUN(&st, swapping_boundary);
 	RUN(&st, oom_kill_from_log_and_counter);
-	RUN(&st, disk_saturated_boundary);
+	RUN(&st, disk_saturated_boundaries);
+	RUN(&st, disk_busy_in_parallel_is_not_saturated);
+	RUN(&st, io_stall_boundaries);
+	RUN(&st, io_stall_cgroup_at_its_limit);
+	RUN(&st, io_stall_one_finding_per_throttling_cgroup);
+	RUN(&st, io_stall_on_a_network_or_fuse_fs);
+	RUN(&st, subject_cgroup_is_the_controllers);
 	RUN(&st, net_drops_boundary);
 	RUN(&st, tcp_retransmits_boundaries);
 	RUN(&st, tcp_retransmits_not_listen_syns);
