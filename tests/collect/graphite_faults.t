@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- Python peers on kernel-chosen ports; counts its own points
 # The Graphite sender against broken peers (issue 27), small Python peers
 # (tests/collect/graphite_peer.py). The collector says at exit how many
 # points it produced, dropped and could not send; the sink's own count of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- claimed free ports; its spinner's finding may be cpu-bound, contention or saturation
 # Process names built to attack ('a.b c', 'x<newline>y 1 2', '"}{', terminal
 # escapes) neither forge Graphite lines nor break the Prometheus exposition
 # (promtool check metrics is the oracle); usage errors; SIGTERM exits 0.

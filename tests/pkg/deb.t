@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared, slow -- builds the package in a scratch copy of the tree
 # The Debian package (issue 13 part 2): dpkg-buildpackage -us -uc -b on a
 # scratch copy of the tree gives a .deb (with TRIAGE_LINTIAN=1: that lintian
 # passes at error level) that holds the binary, the pidstat link, a man page per command and the

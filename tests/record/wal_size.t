@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive -- its bound is one interval of the machine's tasks, measured once: others' thread bursts change it
 # --max-size bounds the database and its WAL together (issue 27): the
 # SQLite file and FILE-wal, as stat(1) sees them every 10 ms while a
 # recording at -i 0.1 with --max-size 0.5 runs until retention
