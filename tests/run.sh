@@ -124,6 +124,12 @@ reap() {
 	local pid rc
 	wait -n -p pid
 	rc=$?
+	if [ -z "${pid:-}" ] && [ "$rc" = 127 ]; then
+		# no child left to wait for: a status was lost (never seen; counted as failures)
+		for pid in "${!job_of[@]}"; do finish "${job_of[$pid]}" 255; done
+		job_of=() running=0
+		return 0
+	fi
 	[ -n "${pid:-}" ] && [ -n "${job_of[$pid]:-}" ] || return 0
 	finish "${job_of[$pid]}" "$rc"
 	unset "job_of[$pid]"

@@ -13,9 +13,20 @@ command -v dh >/dev/null || skip "debhelper missing (apt-get install debhelper)"
 copy_tree "$work/triage"
 cd "$work/triage" || fail "no tree"
 missing=$(dpkg-checkbuilddeps 2>&1) || skip "build dependencies missing: $missing"
-# the plain build only, no debug package, every CPU
-DEB_BUILD_OPTIONS="nocheck noddebs parallel=$(nproc)" dpkg-buildpackage -us -uc -b \
+# dpkg-buildpackage's own first step, run here so that what it removes is
+# known: debian/rules clean on the fresh copy
+debian/rules clean >"$work/clean.log" 2>&1 || { tail -n 30 "$work/clean.log"; fail "debian/rules clean"; }
+# The generated sources (BPF objects and skeletons, vmlinux.h, the syscall
+# table, help headers, plot assets) come from the sources alone, with flags
+# of their own, not dpkg-buildflags': the build under test has made them
+# already, so the package build takes them (make remakes any whose source
+# is newer) and compiles every C file itself with the package's flags.
+[ -d "$BUILD/gen" ] && cp -a "$BUILD/gen" build/gen
+# the plain build only, no debug package, every CPU; the clean was done above
+DEB_BUILD_OPTIONS="nocheck noddebs parallel=$(nproc)" dpkg-buildpackage -us -uc -b --no-pre-clean \
 	>"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage"; }
+grep -qE '^ +(BPF|SKEL|LSKEL|GEN) ' "$work/build.log" && echo "note: generated sources remade: $(grep -cE '^ +(BPF|SKEL|LSKEL|GEN) ' "$work/build.log")"
+grep -q 'src/main\.c' "$work/build.log" || { tail -n 30 "$work/build.log"; fail "the package build compiled no C file"; }
 deb=$(ls "$work"/triage_*_*.deb) || fail "no .deb"
 echo "built $(basename "$deb")"
 
