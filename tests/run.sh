@@ -6,7 +6,8 @@
 # A test exits 0 to pass, 77 to skip (its last stdout line says why),
 # anything else to fail. TESTS=regex runs a subset (matched against the name
 # as printed, e.g. 'report/' or '@san$'); TRIAGE_BUILDS picks builds;
-# TEST_TIMEOUT (default 600 s) bounds each test.
+# TEST_TIMEOUT (default 600 s) bounds each test; TEST_CLASS=shared or
+# exclusive runs only the tests of that class.
 #
 # Scheduling (docs/testing.md, "Running tests side by side"): a test that
 # declares `test: shared` in a comment among its first 30 lines (a .t file,
@@ -47,6 +48,9 @@ done < <(find tests \( -path 'tests/unit/test_*.c' -o -name '*.t' \) -type f | s
 
 add() { # name build class cmd...
 	[[ "$1" =~ $FILTER ]] || return 0
+	case ${TEST_CLASS:-}:$3 in
+	shared:exclusive | exclusive:shared | exclusive:slow) return 0 ;;
+	esac
 	local IFS=$'\t'
 	t_name+=("$1") t_build+=("$2") t_class+=("$3")
 	shift 3
