@@ -6,7 +6,8 @@
 # A test exits 0 to pass, 77 to skip (its last stdout line says why),
 # anything else to fail. TESTS=regex runs a subset (matched against the name
 # as printed, e.g. 'report/' or '@san$'); TRIAGE_BUILDS picks builds;
-# TEST_TIMEOUT (default 600 s) bounds each test; TEST_CLASS=shared or
+# TEST_TIMEOUT (default 600 s) bounds each test (a shared one: POOL_TIMEOUT,
+# default TEST_TIMEOUT x (TEST_JOBS + 1) / 2); TEST_CLASS=shared or
 # exclusive runs only the tests of that class.
 #
 # Scheduling (docs/testing.md, "Running tests side by side"): a test that
@@ -27,6 +28,9 @@ FILTER=${TESTS:-.}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600} # seconds per test program
 TEST_JOBS=${TEST_JOBS:-4}
 [[ "$TEST_JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number" >&2; exit 2; }
+# A shared test shares the CPUs with up to TEST_JOBS - 1 others: its bound
+# (a guard against hangs, not a measure) grows with the pool it runs in.
+POOL_TIMEOUT=${POOL_TIMEOUT:-$((TEST_TIMEOUT * (TEST_JOBS + 1) / 2))}
 
 # The listing: one entry per test, in this order (build by build: units,
 # fuzz corpora, shell tests). Fields by index: name, build, class
@@ -86,13 +90,15 @@ running=0
 
 # start I: runs test I in the background, its output in its log.
 start() {
-	local i=$1 build=${t_build[$1]} log san=0
+	local i=$1 build=${t_build[$1]} log san=0 limit
 	local -a cmd
 	IFS=$'\t' read -r -a cmd <<<"${t_cmd[$i]}"
 	log="$ROOT/$build/test-logs/${t_name[$i]//\//_}.log"
 	mkdir -p "$(dirname "$log")"
 	[ "$build" = build-san ] && san=1
 	t_secs[$i]=$EPOCHREALTIME
+	limit=$TEST_TIMEOUT
+	[ "${t_class[$i]}" = exclusive ] || limit=$POOL_TIMEOUT
 	(
 		export TRIAGE="$ROOT/$build/triage" BUILD="$ROOT/$build" SRC="$ROOT" TRIAGE_SAN=$san
 		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
@@ -101,7 +107,7 @@ start() {
 		# gets them as a foreground command would. A hung test fails
 		# (status 124) instead of hanging the suite.
 		exec env --default-signal=SIGINT,SIGQUIT \
-			timeout -k 10 "$TEST_TIMEOUT" "${cmd[@]}" >"$log" 2>&1 </dev/null
+			timeout -k 10 "$limit" "${cmd[@]}" >"$log" 2>&1 </dev/null
 	) &
 	job_of[$!]=$i
 	running=$((running + 1))
@@ -113,7 +119,7 @@ finish() {
 	log="$ROOT/${t_build[$i]}/test-logs/${name//\//_}.log"
 	secs=$(awk -v a="${t_secs[$i]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 	t_secs[$i]=$secs t_rc[$i]=$rc
-	[ "$rc" = 124 ] && echo "timed out after ${TEST_TIMEOUT}s" >>"$log"
+	[ "$rc" = 124 ] && echo "timed out after ${secs}s" >>"$log"
 	case $rc in
 	0) pass=$((pass + 1)); printf 'PASS %-50s %3ss\n' "$name" "$secs" ;;
 	77) skip=$((skip + 1)); printf 'SKIP %-50s %s\n' "$name" "$(tail -n 1 "$log")" ;;
