@@ -182,10 +182,15 @@ for i in "${!t_name[@]}"; do
 	[ -n "${t_rc[$i]:-}" ] && printf '%s\t%s\t%s\t%s\n' "${t_name[$i]}" "${t_class[$i]}" \
 		"${t_rc[$i]}" "${t_secs[$i]}" >>"${t_build[$i]}/test-logs/durations.tsv"
 done
+# CPU time of everything the tests ran and waited for (times' second line)
+cpu_file=$(mktemp)
+times >"$cpu_file"
 awk -v a="$suite_start" -v p="$pool_end" -v b="$EPOCHREALTIME" -v np="${#pool[@]}" \
-	-v ne="$nexcl" -v j="$TEST_JOBS" 'BEGIN {
-	printf "wall time %.0fs: %d shared tests, %d at a time, %.0fs; %d exclusive tests, %.0fs\n",
-		b - a, np, j, p - a, ne, b - p }'
+	-v ne="$nexcl" -v j="$TEST_JOBS" 'function s(t, m) { split(t, m, /[ms]/); return m[1] * 60 + m[2] }
+	NR == 2 { cpu = s($1) + s($2) }
+	END { printf "wall time %.0fs: %d shared tests, %d at a time, %.0fs; %d exclusive tests, %.0fs; CPU %.0fs\n",
+		b - a, np, j, p - a, ne, b - p, cpu }' "$cpu_file"
+rm -f "$cpu_file"
 if [ ${#failed_names[@]} -gt 0 ]; then
 	echo "failed: ${failed_names[*]}"
 fi
