@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test: shared, slow -- claimed free port; checks output formats, not figures
+# test: exclusive -- runs the whole-machine probes (offcpu, runq, profile): their cost grows with all else that runs, and beside a package build `probe offcpu -d 1` under ASan passed its 60 s guard
 # Hostile names everywhere (issue 13, part 5). Processes whose comm
 # (PR_SET_NAME) and command line carry terminal escapes, newlines, CR, tabs,
 # quotes, commas, dots, braces, invalid UTF-8 and C1 controls; every command
