@@ -21,7 +21,9 @@ debian/rules clean >"$work/clean.log" 2>&1 || { tail -n 30 "$work/clean.log"; fa
 # of their own, not dpkg-buildflags': the build under test has made them
 # already, so the package build takes them (make remakes any whose source
 # is newer) and compiles every C file itself with the package's flags.
-[ -d "$BUILD/gen" ] && cp -a "$BUILD/gen" build/gen
+if [ -d "$BUILD/gen" ]; then
+	mkdir -p build && cp -a "$BUILD/gen" build/gen || fail "cannot copy $BUILD/gen"
+fi
 # the plain build only, no debug package, every CPU; the clean was done above
 DEB_BUILD_OPTIONS="nocheck noddebs parallel=$(nproc)" dpkg-buildpackage -us -uc -b --no-pre-clean \
 	>"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage"; }
