@@ -7,6 +7,9 @@
 #   fail MSG  prints "FAIL: MSG" and exits 1
 #   skip MSG  prints MSG (tests/run.sh shows the last line) and exits 77
 #   cpu_seconds PID  user + system CPU seconds of PID, the kernel's count
+#   claim_port LO HI  a loopback TCP port in LO..HI that nobody listens on and
+#             no other running test has claimed (tests run side by side:
+#             docs/testing.md); released on exit
 # Usage: . "$SRC/tests/lib.sh" NAME   (tests/run.sh sets TRIAGE, SRC, BUILD)
 # shellcheck shell=bash
 set -u
@@ -17,6 +20,7 @@ cleanup() {
 	local p
 	for p in $started; do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
+	[ -f "$work/.claimed" ] && while read -r p; do rm -rf "${PORT_CLAIMS:?}/$p"; done <"$work/.claimed"
 	[ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -31,4 +35,35 @@ skip() {
 # CPU seconds (user + system) of PID from /proc/PID/stat: the kernel's own count.
 cpu_seconds() {
 	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"
+}
+# A claim is a directory $PORT_CLAIMS/PORT holding the claiming test's PID,
+# put there whole by rename(2), which fails on a claim that exists; a claim
+# whose test is gone is moved aside (by one taker only) and taken over. The
+# scan starts at an offset from our PID, so tests rarely try the same port.
+PORT_CLAIMS=/tmp/triage-test-ports
+claim_port() {
+	local lo=$1 hi=$2 n i port owner mine
+	mkdir -p "$PORT_CLAIMS" 2>/dev/null
+	n=$(($$ % (hi - lo + 1)))
+	for ((i = 0; i <= hi - lo; i++)); do
+		port=$((lo + (n + i) % (hi - lo + 1)))
+		mine=$PORT_CLAIMS/.new.$$.$port
+		mkdir -p "$mine" && echo $$ >"$mine/pid" || return 1
+		if ! mv -T "$mine" "$PORT_CLAIMS/$port" 2>/dev/null; then
+			owner=$(cat "$PORT_CLAIMS/$port/pid" 2>/dev/null)
+			if [ -z "$owner" ] || kill -0 "$owner" 2>/dev/null ||
+				! mv -T "$PORT_CLAIMS/$port" "$PORT_CLAIMS/.old.$$.$port" 2>/dev/null ||
+				! mv -T "$mine" "$PORT_CLAIMS/$port" 2>/dev/null; then
+				rm -rf "$mine" "$PORT_CLAIMS/.old.$$.$port"
+				continue
+			fi
+			rm -rf "$PORT_CLAIMS/.old.$$.$port"
+		fi
+		echo "$port" >>"$work/.claimed"
+		# someone outside the suite listens there: keep it claimed, move on
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
+		echo "$port"
+		return 0
+	done
+	return 1
 }

@@ -1,3 +1,4 @@
+# test: shared -- usage, --help and --json of every command; no fixed names
 # Every command: --help on stdout with status 0; an unknown option is a
 # (u32 lint takes rules, so an unknown --option there is a rule to lint, not a usage error.)
 # usage error (status 2, message on stderr, nothing on stdout); --json

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- the completion functions in this shell; one sleeper of its own
 # contrib/completion/triage.bash, sourced in bash: COMPREPLY for command
 # names, a command's options (read from its --help), PIDs after -p, probe
 # and u32 subcommands, u32 recipes and fixed choices. The zsh file parses

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- option parsing and short recordings into its own scratch dir; judges no figure of the machine
 # One duration syntax in every command (util/parse.c's parse_duration):
 # 10, 10s, 1m, 1h, 500ms and sums such as 1m30s are accepted by every
 # option that takes a length of time; anything else is a usage error (exit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- usage errors only; binds nothing
 # Errors that say what went wrong (issue 13, part 6), table-driven: a usage
 # error of any command is one line "triage CMD: ..." naming the bad word in
 # quotes, then "see 'triage CMD --help'", and nothing else: no usage dump,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- exit statuses over fixtures and scratch files
 # The same fault gives the same exit status in every command: walks the
 # commands over each fault of README.md's "Exit status" table and checks
 # the status against the table's own row (read from the README, so the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- make install into a scratch DESTDIR; the only test that makes the build's man pages
 # make install / make uninstall into a DESTDIR scratch tree: the exact file
 # list for PREFIX=/usr and for the default /usr/local, the pidstat link kept
 # out of PATH (under libexec), the unit's ExecStart pointing at the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- renders the man pages into its own scratch dir (not the build's)
 # The manual pages (docs/man/*.scd, built by make man) and --help come from
 # one source: each page renders with man -l without a warning, every
 # command of triage's table has its page, and every option its parser
@@ -13,14 +14,16 @@ export LC_ALL=C MANROFFOPT=-rHY=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-make --no-print-directory -s -C "$SRC" OUTPUT="${BUILD#"$SRC"/}" man >"$T/log" 2>&1 ||
+# into a scratch output of its own: cli/install.t makes the build's pages,
+# and may run beside this test
+make --no-print-directory -s -C "$SRC" OUTPUT="$T/out" man >"$T/log" 2>&1 ||
 	{ echo "FAIL: make man: $(tail -3 "$T/log")"; exit 1; }
 
 # Every page renders cleanly (groff's warnings on), and says its own name.
 for src in "$SRC"/docs/man/*.1.scd; do
 	page=$(basename "$src" .scd)
 	# one rendering a page, kept for the checks below
-	MANWIDTH=80 man -l --warnings=all "$BUILD/man/$page" >"$T/page.${page%.1}" 2>"$T/warn"
+	MANWIDTH=80 man -l --warnings=all "$T/out/man/$page" >"$T/page.${page%.1}" 2>"$T/warn"
 	[ -s "$T/warn" ] && { echo "FAIL: man -l $page warns:"; head -5 "$T/warn"; fail=1; }
 	grep -q "^NAME" "$T/page.${page%.1}" && grep -q "${page%.1}" "$T/page.${page%.1}" ||
 		{ echo "FAIL: $page renders without its NAME"; fail=1; }

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- usage errors only
 # A mistyped command gets git's "did you mean": the nearest commands (one
 # edit, or two in a word of five letters or more; a swap of neighbours is
 # one edit), then the pointer to 'triage help'; exit 2. A word near nothing

@@ -1,3 +1,4 @@
+# test: shared -- the loader's own account of libraries; judges no figure of the machine
 # Start-up (issue 24): the commands that serve no HTTP and read no capture
 # load neither libmicrohttpd (and its GnuTLS, nettle, gmp, p11-kit) nor
 # libpcap (and its D-Bus, libsystemd, gcrypt). The oracle is the dynamic

@@ -1,3 +1,4 @@
+# test: shared -- writes to /dev/full only
 # A command whose output cannot be written fails (status 1) and says so
 # once on stderr; pidstat mode, like sysstat's pidstat, does not check.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- carbon on claimed free ports; compares its own spinner's CPU-seconds with the kernel's over the same seconds (a share-independent check)
 # triage collect against a real carbon-cache (Debian graphite-carbon) on a
 # scratch port and storage dir: a spinner's CPU seconds reach whisper, and
 # carbon killed (SIGKILL) and restarted mid-run loses no interval.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- its premise is 1,000 forks a second, which other tests' CPU use can starve (then it skips)
 # Scrapes during heavy process churn (1,200 children a second created and
 # exiting) never fail: every scrape is HTTP 200, every third one is checked
 # promtool-clean, /report answers, and the collector is alive at the end.

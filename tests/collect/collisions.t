@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- claimed free ports; names of its own processes
 # Names that sanitise alike cannot merge two groups' series (issue 27):
 # processes named 'a.b c' and 'a_b_c', 'kworker/0:0' and 'kworker_0_0',
 # 'x<0x01>y' and 'x?y' (set with prctl by the named workload) make six

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- its "never" part bounds the exit flush in time (5 s + 0.5 s): tests beside it starve the collector past that (seen at load 30-44)
 # The Graphite sender against broken peers (issue 27), small Python peers
 # (tests/collect/graphite_peer.py). The collector says at exit how many
 # points it produced, dropped and could not send; the sink's own count of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared, slow -- claimed free port; its crowd comes from 127.0.0.2-101 to its own server
 # A slow or idle crowd cannot starve the collector's HTTP server (issue 27):
 # a normal client on 127.0.0.1 fetches /metrics and /healthz every 0.25 s,
 # each on a fresh connection, and every fetch must be answered 200 (9 in

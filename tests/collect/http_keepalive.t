@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- claimed free port
 # The collector's HTTP server as Prometheus and curl use it (issue 27), and
 # its --listen errors (issue 25 row 7):
 #   - curl fetching two URLs reuses its connection (keep-alive: curl's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- claimed free ports, its own certificate and Prometheus
 # node_exporter's web configuration file (--web.config.file): TLS and basic
 # authentication, checked with a real Prometheus (Debian prometheus) that
 # scrapes the collector over https with a user and password, and with curl

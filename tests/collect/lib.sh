@@ -11,20 +11,11 @@ listening() {
 	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 # A loopback TCP port nobody listens on now, from this suite's range
-# (19000-19099, see the notes on ports): each call moves on from the last
-# port handed out (kept in $work), starting at an offset from our PID.
+# (19000-19099, see the notes on ports), claimed for this test so that no
+# test running beside it takes it too (claim_port, tests/lib.sh).
 # (The servers we start all set SO_REUSEADDR, so a port in TIME_WAIT binds.)
 free_port() {
-	local n i port
-	n=$(cat "$work/.port" 2>/dev/null || echo $(($$ % 100)))
-	for ((i = 0; i < 100; i++)); do
-		port=$((19000 + (n + i) % 100))
-		listening "$port" && continue
-		echo $((n + i + 1)) >"$work/.port"
-		echo "$port"
-		return 0
-	done
-	return 1
+	claim_port 19000 19099
 }
 # Waits up to $2 seconds for something to listen on 127.0.0.1:$1.
 wait_port() {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- compares a spinner's rate over Prometheus' window with the kernel's over a window 2 s later: other tests' load changes the spinner's share in between
 # triage collect scraped by a real Prometheus server (Debian prometheus,
 # scratch config and storage, scrape interval 1 s): its HTTP query API
 # returns the spinner's rate(triage_process_cpu_seconds_total[8s]).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- systemd-analyze verify of a scratch unit
 # contrib/systemd/triage-collect.service is a unit systemd accepts (with
 # ExecStart pointed at this build), and its ExecStart's options parse.
 . "$SRC/tests/collect/lib.sh" unit

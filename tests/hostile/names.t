@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- runs the whole-machine probes (offcpu, runq, profile): their cost grows with all else that runs, and beside a package build `probe offcpu -d 1` under ASan passed its 60 s guard
 # Hostile names everywhere (issue 13, part 5). Processes whose comm
 # (PR_SET_NAME) and command line carry terminal escapes, newlines, CR, tabs,
 # quotes, commas, dots, braces, invalid UTF-8 and C1 controls; every command
@@ -135,7 +136,8 @@ PY
 run collect-once lines "$TRIAGE" collect --once -p "$pids" --prefix T.h
 want lines "$work/collect-once.out" 'T\.h(\.[A-Za-z0-9_-]+)+ -?[0-9.e+-]+ [0-9]+'
 if command -v curl >/dev/null; then
-	for port in $(seq 19500 19520); do
+	for _ in 1 2 3; do # claimed among the tests running beside this one (tests/lib.sh)
+		port=$(claim_port 19500 19599) || fail "no free port in 19500-19599"
 		"$TRIAGE" collect -i 1 --listen "127.0.0.1:$port" -p "$pids" 2>"$work/collect.err" &
 		cpid=$!
 		started="$started $cpid"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- its own nodes and a tmpfs mounted inside its scratch dir
 # Every file triage writes (issue 27, Files): plot -o, record -o and probe
 # --svg aimed at what is not a regular file. A scratch directory holds a
 # character device node with /dev/full's numbers (1,7; made by mknod here,

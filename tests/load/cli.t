@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- a fixture root
 # triage load's command line: exit codes for bad usage and missing data,
 # hostile process names (escaped in JSON, harmless on a terminal), and
 # --watch over a fixture root (a report at the end of the replay, exit 0).

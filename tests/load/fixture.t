@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- a fixture root
 # triage load --root over a captured fixture: 2 spinning threads, 3 vfork
 # parents in D and a frozen sleeper (tests/fixtures/load/capture.sh). The
 # truth about each task is the capture's "expected" file, written from what

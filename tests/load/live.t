@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- judges tasks' states and load shares on the live machine
 # The issue's first done-criterion, live: with 2 spinning threads and 3
 # vfork parents held in D (plus one sleeper frozen by the cgroup freezer),
 # `triage load` names all of them with the right state and reason, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- compares with the whole machine's /proc/loadavg and measures the sampler's CPU share
 # The issue's second done-criterion: on a steady workload (2 spinning
 # threads, 3 vfork parents in D) `triage load --watch` rebuilds the kernel's
 # 1-minute load within 10% of /proc/loadavg after a minute. Both figures

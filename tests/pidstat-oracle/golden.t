@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared, slow -- sysstat and triage over fixture roots through the shim
 # Golden tests for `triage pidstat`: for every case below, the real sysstat
 # 12.6.1 pidstat runs over a fixture root through tests/tools/pidstat_shim.c
 # (its /proc, /sys, clock, uname and HZ come from the fixture, its sleeps

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- live workloads against sysstat, values within tolerances
 # Live oracle test: the project's own workloads (tests/workloads/pidstat_*)
 # measured by `triage pidstat` and by sysstat's pidstat side by side, with
 # the same options. live_driver.py stops the workloads around every read

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- usage and error output, against sysstat run the same way
 # Command-line behaviour against the real sysstat pidstat, live: usage
 # errors (stderr text and exit code), -V, a closed stdout, a PID that does
 # not exist. Expected output is whatever /usr/bin/pidstat prints right now.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- names of its own process
 # Attacker-controlled names: a comm holding ESC and a newline must come out
 # escaped in plain output (no raw control byte, no forged line) and as a
 # valid JSON string; the real pidstat prints such names raw.

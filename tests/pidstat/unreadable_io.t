@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- PID 1's unreadable io file as nobody, sysstat alongside
 # pidstat -d for a process whose /proc/PID/io the user may not read (PID 1,
 # as nobody): the bytes sysstat 12.6.1 prints, checked against the real
 # sysstat pidstat run the same way. (sysstat prints -1.00 in kB_rd/s,

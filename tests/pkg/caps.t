@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- a scratch copy of the binary with capabilities, run as nobody
 # Least privilege (issue 13 part 3). A copy of the binary given the file
 # capabilities of 'make install-caps', run as nobody: doctor finds them,
 # report, load and a probe work. The same binary without capabilities: each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared, slow -- builds the package in a scratch copy of the tree
 # The Debian package (issue 13 part 2): dpkg-buildpackage -us -uc -b on a
 # scratch copy of the tree gives a .deb (with TRIAGE_LINTIAN=1: that lintian
 # passes at error level) that holds the binary, the pidstat link, a man page per command and the
@@ -12,9 +13,22 @@ command -v dh >/dev/null || skip "debhelper missing (apt-get install debhelper)"
 copy_tree "$work/triage"
 cd "$work/triage" || fail "no tree"
 missing=$(dpkg-checkbuilddeps 2>&1) || skip "build dependencies missing: $missing"
-# the plain build only, no debug package, every CPU
-DEB_BUILD_OPTIONS="nocheck noddebs parallel=$(nproc)" dpkg-buildpackage -us -uc -b \
+# dpkg-buildpackage's own first step, run here so that what it removes is
+# known: debian/rules clean on the fresh copy
+debian/rules clean >"$work/clean.log" 2>&1 || { tail -n 30 "$work/clean.log"; fail "debian/rules clean"; }
+# The generated sources (BPF objects and skeletons, vmlinux.h, the syscall
+# table, help headers, plot assets) come from the sources alone, with flags
+# of their own, not dpkg-buildflags': the build under test has made them
+# already, so the package build takes them (make remakes any whose source
+# is newer) and compiles every C file itself with the package's flags.
+if [ -d "$BUILD/gen" ]; then
+	mkdir -p build && cp -a "$BUILD/gen" build/gen || fail "cannot copy $BUILD/gen"
+fi
+# the plain build only, no debug package, every CPU; the clean was done above
+DEB_BUILD_OPTIONS="nocheck noddebs parallel=$(nproc)" dpkg-buildpackage -us -uc -b --no-pre-clean \
 	>"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "dpkg-buildpackage"; }
+grep -qE '^ +(BPF|SKEL|LSKEL|GEN) ' "$work/build.log" && echo "note: generated sources remade: $(grep -cE '^ +(BPF|SKEL|LSKEL|GEN) ' "$work/build.log")"
+grep -q 'src/main\.c' "$work/build.log" || { tail -n 30 "$work/build.log"; fail "the package build compiled no C file"; }
 deb=$(ls "$work"/triage_*_*.deb) || fail "no .deb"
 echo "built $(basename "$deb")"
 

@@ -1,3 +1,4 @@
+# test: shared -- records made with sqlite3 in its scratch dir
 # triage plot: usage and file errors, hostile names, downsampling. The
 # records here are built with the sqlite3 CLI to the contract of
 # docs/record.md (the v_* views as tables), so every name and value is

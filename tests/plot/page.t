@@ -1,3 +1,4 @@
+# test: exclusive -- records the live machine and wants its spinner among the top groups
 # triage plot draws a real `triage record` of a known workload (load_spin:
 # one thread spinning) as a page that real headless Chromium loads with no
 # console errors and no blocked fetches; every chart's canvas has its

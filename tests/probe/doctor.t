@@ -1,3 +1,4 @@
+# test: shared -- doctor's verdicts against the kernel's files
 # triage doctor --json: valid JSON with the expected keys, and verdicts that
 # agree with what actually happens (the probes run or not; the kernel's own
 # files for tracefs, kallsyms, perf_event_paranoid, kprobe/uprobe PMUs).

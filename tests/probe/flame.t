@@ -1,3 +1,4 @@
+# test: exclusive -- profiles the machine; CPU-time oracles
 # triage probe profile|offcpu --svg: the SVG flame graph. Oracles: the XML
 # parser (python3's xml.etree), the workload's known hot function, and the
 # probe's own --json counts of the same run (widths must match them).

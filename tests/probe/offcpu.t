@@ -1,3 +1,4 @@
+# test: exclusive -- off-CPU time against the workload's own clock
 # triage probe offcpu against a workload that spins 10 ms and sleeps 10 ms,
 # 100 times. Oracles: the workload's own clock around nanosleep and its own
 # getrusage() switch counts.

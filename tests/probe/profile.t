@@ -1,3 +1,4 @@
+# test: exclusive -- samples against the workload's CPU time
 # triage probe profile against a workload that spins in a known function.
 # Oracles: the workload's CPU time (samples expected = CPU seconds x HZ) and
 # nm's symbol table of the workload binary.

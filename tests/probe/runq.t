@@ -1,3 +1,4 @@
+# test: exclusive -- run-queue delay against schedstat, more threads than CPUs
 # triage probe runq with more spinning threads than CPUs. Oracle: each
 # thread's run_delay from /proc/thread-self/schedstat (the kernel's own
 # sched_info accounting of time spent waiting on a run queue).

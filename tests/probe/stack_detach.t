@@ -1,3 +1,4 @@
+# test: exclusive -- counts the machine's BPF programs by name before and after
 # offcpu, runq and profile detach on SIGINT, SIGTERM and -d; refuse the
 # unprivileged with exit 3; usage errors exit 2 and a missing pid exits 1.
 . "$SRC/tests/probe/lib.sh"

@@ -1,3 +1,4 @@
+# test: exclusive -- profiles against the workload's own clocks
 # Top stacks merged by function (perf report's default, -g function): a
 # workload reaches one hot function through two known paths (via_alpha three
 # times for each via_beta) and the report's top stacks must be those two

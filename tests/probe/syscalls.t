@@ -1,3 +1,4 @@
+# test: exclusive -- counts the machine's BPF programs by name before and after
 # triage probe syscalls: exact counts against a workload whose syscall counts
 # are fixed by its arguments (100,000 getppid, 1,000 openat + 7 failing with
 # ENOENT, 1,000 close), for a target that exits before the probe ends; clean

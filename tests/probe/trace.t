@@ -1,3 +1,4 @@
+# test: exclusive -- counts the machine's BPF programs by name before and after
 # triage probe trace: the openat calls of a workload, live, with the path,
 # flags and return value decoded exactly as strace (the oracle, attached to
 # the same process at the same time) prints them; errno names; exit_group

@@ -1,3 +1,4 @@
+# test: exclusive -- a whole-machine profile
 # A whole-machine profile (probe profile -d 2 --svg) over two workloads whose
 # frames cannot all be named, for known reasons: probe_paths lost spins with
 # %rbp on a loop of bogus frame records (what code without frame pointers

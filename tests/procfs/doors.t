@@ -1,3 +1,4 @@
+# test: exclusive -- reads every thread of the machine through two doors, milliseconds apart
 # The two task doors (src/procfs/tasksrc.h) agree: every live thread read
 # through the BPF iterator and through /proc within a few milliseconds,
 # thread by thread, field by field (tests/procfs/compare_doors.py says how

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- usage errors over a fixture recording
 # Usage errors: one line naming the bad token, then a pointer to --help, exit 2.
 . "$SRC/tests/record/lib.sh" bad_input
 db=$work/r.db

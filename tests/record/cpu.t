@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- its hog's recorded CPU against the kernel's, bounds that hold at any CPU share
 # A recording of a known workload carries its CPU: report_hog user (one
 # thread spinning in its own code) runs while 'triage record -i 0.5 -d 3
 # -p HOG' records it and the host (-p keeps each sample's task reads to

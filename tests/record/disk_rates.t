@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- the stored rates against the replay of the same file and the recorded sectors
 # Rates computed once: the disk figures plot draws (the view v_disk) are
 # the ones the report computed for the same interval, stored by the
 # recorder, not a second formula in SQL. For every interval of a short

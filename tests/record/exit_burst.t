@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- counts its own threads by task id
 # A burst of exits mid-recording: 3,000 sleeping threads die at once while
 # `record -i 0.5 -d 4` runs. The recorder must finish on its own (its task
 # cache once sized itself for the survivors only, filled up and spun for

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive -- its premise is a hog found CPU-bound in two windows: CPU-share sensitive
 # The findings stored while recording are the report's over each window:
 # the recorder feeds the report's sampler from its own task reads (one read
 # an interval), and `triage replay --from --to report` reads the same

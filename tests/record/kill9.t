@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- integrity of its own file
 # kill -9 during a recording: the file passes PRAGMA integrity_check, and
 # every committed interval is whole (its CPU lines, its task rows as many
 # as it counted, its host figures), since each interval is one transaction.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- locks on its own file
 # One recorder per file (issue 27): a second `record -o` on a file being
 # recorded fails at once with one line naming the first recorder's PID
 # (the oracle: $! of the first), and writes nothing into it; the first

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- a fixture root and network namespaces named by its PID
 # One window, two ways: a live 'triage report' and 'triage replay ... report'
 # of what 'triage record' kept of the same window must say the same thing,
 # byte for byte, for every finding, every checked line and every skipped

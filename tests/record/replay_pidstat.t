@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared, slow -- fixture roots
 # Replay's pidstat view of a recorded window matches, byte for byte, a live
 # run fed the same samples: each pidstat fixture tree (docs/fixtures.md) is
 # recorded with 'triage record --root', then 'triage replay FILE pidstat

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive -- its size bound holds an interval of the machine's tasks: others' thread bursts change it
 # Retention. By age, relative to the newest sample: the workloads fixture
 # (5 steps, one second apart) recorded with --keep 0.0005 (1.8 s) keeps
 # the intervals of its last 1.8 s: steps 4 and 5. By size: a live recording at

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- a fixture recording
 # Schema 1 files, made before the command lines (schema 2) were recorded:
 # tests/fixtures/record/v1-workloads.db is the workloads fixture tree as the
 # schema 1 recorder wrote it (main at bc0fcbb, 'triage record --root').

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- its own short recording, counted by sqlite3
 # replay --from/--to by time of day (with and without seconds), by full
 # date, local and UTC, both ends, on a fresh recording made now (a clock
 # that is not at midnight), in two zones. GNU date turns each time into

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: exclusive -- its premise is a spinner found CPU-bound: CPU-share sensitive
 # The views hand out text as the report's plain text has it (issue 27):
 # a spinner named with a terminal escape, a C1 control and a newline gets
 # a cpu-bound finding; the finding table keeps its name raw (the premise),

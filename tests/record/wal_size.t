@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: shared -- records only its own workload's threads (-p), so the tasks of tests beside it change nothing
 # --max-size bounds the database and its WAL together (issue 27): the
 # SQLite file and FILE-wal, as stat(1) sees them every 10 ms while a
 # recording at -i 0.1 with --max-size 0.5 runs until retention
@@ -11,13 +12,29 @@
 # biggest an interval gets, and the empty schema besides).
 # (Old main counted the database's used pages only: its WAL grew with
 # every interval until SQLite's checkpoint at 1,000 pages, 4 MB.)
+# What is recorded is the test's own: 'record -p' the workload
+# pidstat_sleepers, 600 threads that each wake every 50 ms, so every thread
+# is stored again in every 0.1 s interval, whatever else runs on the machine
+# (an interval of the whole machine changes with other tests' threads, and
+# the bound with it); the host figures are recorded as always.
 . "$SRC/tests/record/lib.sh" walsize
 db=$work/w.db
 limit=0.5
-"$TRIAGE" record -o "$work/one.db" -i 0.1 -d 0.04 2>"$work/err" || fail "record of one interval: $(cat "$work/err")"
+nthreads=600
+"$BUILD/workloads/pidstat_sleepers" "$nthreads" 150 50 >"$work/sleepers" &
+started="$started $!"
+for _ in $(seq 100); do
+	[ -s "$work/sleepers" ] && break
+	sleep 0.1
+done
+wpid=$(head -n1 "$work/sleepers")
+[ "$wpid" = "${started##* }" ] || fail "pidstat_sleepers did not start its $nthreads threads"
+"$TRIAGE" record -o "$work/one.db" -i 0.1 -d 0.04 -p "$wpid" 2>"$work/err" || fail "record of one interval: $(cat "$work/err")"
+[ "$(q "$work/one.db" "SELECT count(*) FROM task WHERE tgid = $wpid")" -ge "$nthreads" ] ||
+	fail "the interval does not hold the workload's $nthreads threads"
 [ "$(q "$work/one.db" 'SELECT count(*) FROM interval')" = 1 ] || fail "not one interval"
 first=$(($(stat -c %s "$work/one.db") + $(stat -c %s "$work/one.db-wal" 2>/dev/null || echo 0)))
-"$TRIAGE" record -o "$db" -i 0.1 -d 120 --max-size "$limit" 2>"$work/err" &
+"$TRIAGE" record -o "$db" -i 0.1 -d 120 --max-size "$limit" -p "$wpid" 2>"$work/err" &
 rec=$!
 started="$started $rec"
 # Until retention has deleted and the recorder has gone on for 2 s more (at

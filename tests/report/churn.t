@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a fork storm. report_forks runs 2 loops that fork and exec
 # /bin/true as fast as they can (each child lives about a millisecond).
 # Oracle: the kernel's /proc/stat "processes" counter, read before and

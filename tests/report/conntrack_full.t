@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a full conntrack table. A network namespace of the test's own
 # (triage_rs_PID_ct) gets an nftables output hook that needs conntrack
 # (`ct state new`), and sends one UDP datagram from each of 300 fresh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a single-threaded syscall-bound loop (report_hog sys: read() of
 # 256 KiB from /dev/zero, back to back, so the kernel clears the buffer and
 # almost all the time is system time).

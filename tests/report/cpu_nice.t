@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a nice 19 CPU hog (report_hog user under `nice -n 19`), alone in
 # its session. A task at nice 19 asked for only the CPU time others leave:
 # spinning on it is by design. Its session's autogroup runs at nice -10

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: three hogs pinned to one CPU (report_hog pinned: each calls
 # sched_setaffinity before it spins) while the machine's other CPUs are
 # left to whatever else runs. The pinned CPU is the last online one.

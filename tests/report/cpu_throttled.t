@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a user-space hog in a v1 cpu cgroup of its own
 # (triage_report_thr_PID) with a quota of 20 ms per 100 ms period, i.e. 0.2
 # CPU, while it wants a whole CPU: the kernel throttles it every period.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a single-threaded hog spinning in its own code (report_hog user:
 # an arithmetic loop, no system calls).
 # Expected: a warning or critical cpu-bound-user finding naming the hog's PID,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a nice 19 hog and a normal-priority victim, each a report_hog
 # pinned to the same CPU (the last online one), each in a session of its
 # own. With autogroups on (sched_autogroup_enabled), each session is one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- a fixture root
 # A process that burnt a CPU and exited before the window ended is still the
 # window's answer (triage replay --from --to report over "the bad five
 # minutes" must name it). A fixture root of three steps (docs/fixtures.md):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a process at its RLIMIT_NOFILE. report_fdhog sets its soft
 # limit to 256, opens /dev/null until open() fails with EMFILE, then tries
 # once more every 50 ms.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a filesystem 100% full and a writer that keeps failing. Two
 # runs: an ext4 of 16 MiB on a loop device (its backing file in the test's
 # scratch dir), then a tmpfs of 2 MiB, each mounted under the scratch dir.

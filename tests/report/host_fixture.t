@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- fixture roots
 # cpu-steal, irq-saturated and conntrack-full over fixture roots (docs/fixtures.md):
 # faults this machine cannot make (no hypervisor steal, no NIC to flood, the
 # conntrack table is shared with everyone). Two steps 10 s apart, 2 CPUs at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a hung task waiting on an rw-semaphore that another hung task
 # holds. A 32 MiB ext4 image on a loop device; a v1 blkio cgroup of the
 # test's own throttles writes to that loop device to 4 KiB/s. In it,

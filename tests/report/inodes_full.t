@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: an ext4 with space left and no inode: `mkfs.ext4 -N 16` on a
 # 16 MiB loop device, mounted under the test's scratch dir. report_fsfill
 # creates empty files until creat() fails with ENOSPC, then tries one more

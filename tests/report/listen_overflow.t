@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a TCP listener whose accept queue overflows. In a network
 # namespace of the test's own (triage_rs_PID_lo), report_listen listens on
 # 0.0.0.0:8080 with backlog 1 and never accepts; clients in the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- checks the JSON's keys and types, not its findings
 # triage report on the live machine, checked against the JSON contract of
 # docs/report.md (not against what it finds: the scenario tests do that):
 # every key and type against the core's JSON Schema (--json-schema, which

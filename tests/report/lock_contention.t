@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: the issue's fault and two look-alikes, side by side in one window.
 #   - the locker: report_mutex, 8 threads taking turns on one mutex held
 #     across a 1 ms sleep (at any moment one sleeps holding it, the others

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a process in a v1 memory cgroup of its own
 # (triage_report_oom_PID) limited to 16 MiB touches 64 MiB of anonymous
 # memory (report_mem oom). There is no swap for it (memory.swappiness 0 for

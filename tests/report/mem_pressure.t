@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a process in a v1 memory cgroup of its own
 # (triage_report_mem_PID) limited to 12 MiB, holding two processes whose
 # working sets are a 32 MiB file each, mapped and read page after page

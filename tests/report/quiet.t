@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a quiet machine. The test starts nothing that works: one idle
 # process of its own (report_hog idle, asleep in pause()) and the report
 # itself, system-wide, for 3 s.

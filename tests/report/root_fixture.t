@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- fixture roots
 # triage report end to end over fixture roots (docs/fixtures.md) built here,
 # two steps 10 s apart. The faulty root holds one fault per rule family;
 # every expected value below follows from the numbers this script writes:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- signals its own report
 # Ctrl-C (SIGINT) or SIGTERM ends the report's window early, and the report
 # still comes out, as docs/report.md promises: exit 0, valid JSON, a window
 # shorter than the -d asked for, and the whole run over before -d ran out.

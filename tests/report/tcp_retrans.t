@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: TCP between two network namespaces of the test's own
 # (triage_rs_PID_c and _s, joined by a veth pair that exists only inside
 # them), where the server side's iptables drops 10% of the incoming data

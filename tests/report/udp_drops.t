@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a UDP receiver that cannot keep up. In a network namespace of
 # the test's own (triage_rs_PID_udp), report_udp binds 0.0.0.0:5000 with a
 # 4 KB SO_RCVBUF and reads one datagram every 100 ms; a sender in the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: three processes held in D inside vfork() (report_vfork: each
 # vfork child announces its parent, then sleeps before it execs).
 # Expected: a warning or critical load-uninterruptible finding whose subject

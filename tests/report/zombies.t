@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a parent that never waits. report_zombies forks 500 children
 # that exit at once and keeps them unreaped (waitid WNOWAIT) until killed.
 # Oracle: the kernel's /proc: the processes in state Z whose PPID is the

@@ -1,3 +1,4 @@
+# test: shared -- clang-format over the sources
 # Every C source is clang-formatted (make format fixes it).
 cd "$SRC" || exit 1
 command -v clang-format >/dev/null || { echo "clang-format is not installed"; exit 77; }

@@ -1,3 +1,4 @@
+# test: shared -- nm over the library; scratch fixtures
 # The command layer is on top: libtriage.a (what unit tests and fuzzers
 # link) names no cmd_* symbol, includes no cmd/ header, and needs nothing
 # that only main.c or src/cmd/ defines; and no two of its objects need each other.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared, slow -- two network namespaces named by its PID
 # Kernel oracle (spec 7.1/7.4): the real kernel in two network namespaces
 # joined by a veth pair. Every frame of the generated corpus is injected
 # with AF_PACKET on the sender; every rule of tests/u32/corpus.rules sits

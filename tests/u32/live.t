@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- two network namespaces named by its PID; the counts are its own frames
 # triage u32 test -i: a dry run on live traffic. A veth pair between two
 # namespaces; triage listens on the receiver's end for 2 s with the TLS and
 # DNS recipes and a plain port rule, no rule installed; the sender injects

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- two network namespaces named by its PID
 # Kernel check of triage u32 translate: each rule of the oracle's corpus
 # (tests/u32/corpus.rules, the seeded random rules, and variants of them
 # that pin the protocol and the fragment offset so the transport and inner

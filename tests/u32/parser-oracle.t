@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- a network namespace named by its PID
 # Parser oracle: the real iptables 1.8.9, in a scratch network namespace,
 # parses a few hundred u32 and string argument lists (spec 2.5, 4.1);
 # triage must accept and refuse the same ones, with the same message text

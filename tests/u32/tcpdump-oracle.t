@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- generated captures in its scratch dir
 # Second oracle (spec 7.5): libpcap/BPF. Every plain (non-inverted,
 # u32-only) rule of the corpus is translated mechanically into a
 # pcap-filter expression with 4-byte loads (ip[...] / ip6[...]); tcpdump

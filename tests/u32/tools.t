@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- generated captures in its scratch dir
 # triage u32 explain and lint on the blog's two rules (spec 6): lint must
 # flag the known mistakes (exit 1) and stay quiet on the corrected rules;
 # explain --packet must show the bytes the capture really holds at each read

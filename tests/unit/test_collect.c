@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* triage collect's pure parts: sanitisers, renderers, groups, the Graphite buffer. */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* test: exclusive -- BPF probes of the whole machine, a profile, schedstat */
 /*
  * probe/enrich.h against the project's workloads, in one window:
  *   - two spinners (probe_funcs burn) pinned to one CPU wait for it in turn:

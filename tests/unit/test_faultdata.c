@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The data layer for the report's fault kinds (issue 28): filesystems
  * and their fill, limits and how close things are to them, UDP drops,

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* src/flame: folded stacks to an SVG flame graph; src/util/xml.c: the escaper. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The host-level parsers of src/procfs/hoststats.h and kmsg.c, on texts in
  * the kernel's formats (proc(5), Documentation/admin-guide/iostats.rst,

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The HTTP server's connection deadlines and room (src/collect/httpguard.c)
  * and the web configuration file (src/collect/webconfig.c): bcrypt hashes

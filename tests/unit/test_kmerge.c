@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The keyed table swapped between samples (src/util/kmerge.h), against
  * naive references: per-key arrays for the merge, a linear scan for the

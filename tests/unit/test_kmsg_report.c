@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The report over kernel log records and softnet counters: a fixture root
  * whose dev/kmsg holds a hung task reported twice with its full dump (the

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The load-average arithmetic against the kernel's definition.
  *

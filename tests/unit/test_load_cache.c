@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * Kept-open stat files (src/procfs/task_stat_cache.c) against the running
  * kernel: a re-read through the same fd shows the task's new state, a

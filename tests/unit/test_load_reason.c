@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * Why a D task waits: the classifier, the stack and cgroup parsers.
  * Stacks marked "captured" were read from /proc/TID/stack on this project's

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The load verdict's CPU sentence never contradicts its own PSI figure
  * (issue 25 row 9): "the CPUs are not saturated (PSI cpu some avg10

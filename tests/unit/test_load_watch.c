@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The --watch tracker on synthetic samples. Expected values come from a
  * reference fold written here from the kernel's definition (see

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* The JSON writer, terminal sanitizer and CSV field writer. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * pidstat core: option grammar and dis_hdr (spec 1 and 6), the rate
  * arithmetic (spec 7.4), field formatting with --dec/--human/colours

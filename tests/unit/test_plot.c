@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* src/plot without a database: charts, downsampling, findings, the page. */
 #include <errno.h>
 #include <math.h>

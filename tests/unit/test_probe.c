@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* The probe helpers: log2 histogram, option parsing, error mapping. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* The pure /proc parsers, on lines written as the kernel writes them. */
 #define _GNU_SOURCE /* program_invocation_name */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The recorder's task cache and the sort of its carried ids
  * (src/record/tcache.h). The pidstat table always lists tasks in order;

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The report's rules on recorded snapshots: each test builds the window's
  * figures by hand (a quiet 2-CPU machine, then one fault), runs the rules

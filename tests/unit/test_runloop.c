@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The run-loop machinery (src/runloop/): stop signals taken while waiting
  * and remembered, the real clock's deadline grid, a fixture clock stepping

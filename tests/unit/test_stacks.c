@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* src/probe/stacks.c: merging by function, runs of unknown frames, the note on gaps. */
 #include <errno.h>
 #include <stdint.h>

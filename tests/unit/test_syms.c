@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The symbolizer. Oracles: nm and readelf on ELF files this test builds
  * with the system compiler, dladdr() for libc in this very process, and

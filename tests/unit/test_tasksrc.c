@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * The task source's pure parts (src/procfs/tasksrc.c): cputime_adjust() as
  * the kernel does it, the /proc state letters of raw task states, door

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * taskstats reply parsing (src/procfs/taskstats.c): a reply is built the
  * way the kernel lays it out (genl header, AGGR_PID nest holding PID and

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * replay's --from/--to times (src/record/times.c) on a clock that is not at
  * midnight, in an explicit zone. The expected epochs come from GNU date

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * Argument decoding of `triage probe trace`. Expected flag bits come from
  * <fcntl.h> (the oracle), not from our own tables; syscall numbers from

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /*
  * Unit tests of the u32/string models. Expected values are the facts the
  * spec (docs: shared reference u32-spec.md) recorded from iptables 1.8.9

@@ -1,3 +1,4 @@
+/* test: shared -- pure code and its own process; see docs/testing.md */
 /* src/util helpers that have no better home: util_grow(). */
 #include <errno.h>
 #include <stdint.h>
