@@ -218,7 +218,7 @@ la=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "## start-up: the commands people type (issue 24)"
 	echo
 	echo "$(nproc) CPUs, kernel $(uname -r), $(date -u +%F), measured by bench/startup.sh in one"
-	echo "run: $METHOD of the whole process; tasks on the machine $tasks0 ($tasks1 with the"
+	echo "run: $METHOD; tasks on the machine $tasks0 ($tasks1 with the"
 	echo "extra threads); load average $la at the end (the machine is shared: ratios"
 	echo "are within one run). The triage cell names the task door it chose."
 	echo

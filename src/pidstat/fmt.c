@@ -83,8 +83,8 @@ static void put_field(FILE *f, int width, const char *s, size_t len)
 		n = sizeof(pad) - 1;
 	pad[0] = ' ';
 	memset(pad + 1, ' ', n);
-	fwrite_unlocked(pad, 1, n + 1, f);
-	fwrite_unlocked(s, 1, len, f);
+	pidstat_write(f, pad, n + 1);
+	pidstat_write(f, s, len);
 }
 
 /* Digits of v at the end of buf; returns where they start. */
