@@ -51,6 +51,19 @@ WORKLOAD_SRCS := $(wildcard tests/workloads/*.c)
 
 include $(wildcard src/*/module.mk)
 
+# Start-up (issue 24): libbpf, libelf, zlib and SQLite are linked from their
+# static archives where the -dev packages ship them, so no command pays the
+# dynamic loader for four libraries (mapping, symbol lookup, relocations):
+# `triage version` then maps only libc and libm. `make STATIC_LIBS=` links
+# them dynamically. Order matters: libbpf needs libelf, libelf needs zlib.
+STATIC_LIBS ?= bpf elf z sqlite3
+LINK_STATIC := $(foreach l,$(STATIC_LIBS),$(if $(filter -l$(l),$(LDLIBS)),$(if \
+	$(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),$(l))))
+ifneq ($(LINK_STATIC),)
+LDLIBS := -Wl,-Bstatic $(addprefix -l,$(LINK_STATIC)) -Wl,-Bdynamic \
+	$(filter-out $(addprefix -l,$(LINK_STATIC)),$(LDLIBS))
+endif
+
 CORE_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CORE_SRCS))
 CMD_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(CMD_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))

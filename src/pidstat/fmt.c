@@ -83,8 +83,8 @@ static void put_field(FILE *f, int width, const char *s, size_t len)
 		n = sizeof(pad) - 1;
 	pad[0] = ' ';
 	memset(pad + 1, ' ', n);
-	fwrite_unlocked(pad, 1, n + 1, f);
-	fwrite_unlocked(s, 1, len, f);
+	pidstat_write(f, pad, n + 1);
+	pidstat_write(f, s, len);
 }
 
 /* Digits of v at the end of buf; returns where they start. */
@@ -155,8 +155,8 @@ static void put_unit(const struct pidstat_out *o, int unit, int wi, double v)
 		unit++;
 	}
 	put_fixed(o, wi - 1, o->dec ? 1 : 0, v);
-	fputs(o->col.normal, o->f);
-	fputc(units[unit < (int)sizeof(units) - 1 ? unit : (int)sizeof(units) - 2], o->f);
+	pidstat_puts(o->col.normal, o->f);
+	fputc_unlocked(units[unit < (int)sizeof(units) - 1 ? unit : (int)sizeof(units) - 2], o->f);
 }
 
 void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double v)
@@ -183,11 +183,11 @@ void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double v)
 		c = o->col.zero;
 	else
 		c = o->col.nz;
-	fputs(c, o->f);
+	pidstat_puts(c, o->f);
 	put_fixed(o, wi, wd, v);
-	fputs(o->col.normal, o->f);
+	pidstat_puts(o->col.normal, o->f);
 	if (o->human)
-		fputc('%', o->f);
+		fputc_unlocked('%', o->f);
 }
 
 void pidstat_put_f(const struct pidstat_out *o, int unit, int wi, int wd, double v)
@@ -200,10 +200,10 @@ void pidstat_put_f(const struct pidstat_out *o, int unit, int wi, int wd, double
 	if (wd == 1)
 		lim = 0.05;
 	zero = (wd > 0 && v < lim && v > -lim) || (wd == 0 && v <= 0.5 && v >= -0.5);
-	fputs(zero ? o->col.zero : o->col.nz, o->f);
+	pidstat_puts(zero ? o->col.zero : o->col.nz, o->f);
 	if (unit < 0) {
 		put_fixed(o, wi, wd, v);
-		fputs(o->col.normal, o->f);
+		pidstat_puts(o->col.normal, o->f);
 	} else {
 		put_unit(o, unit, wi, v);
 	}
@@ -211,10 +211,10 @@ void pidstat_put_f(const struct pidstat_out *o, int unit, int wi, int wd, double
 
 void pidstat_put_u64(const struct pidstat_out *o, int unit, int wi, uint64_t v)
 {
-	fputs(v ? o->col.nz : o->col.zero, o->f);
+	pidstat_puts(v ? o->col.nz : o->col.zero, o->f);
 	if (unit < 0) {
 		pidstat_put_uint(o->f, wi, v);
-		fputs(o->col.normal, o->f);
+		pidstat_puts(o->col.normal, o->f);
 	} else {
 		put_unit(o, unit, wi, (double)v);
 	}

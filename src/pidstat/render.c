@@ -29,11 +29,11 @@ static void put_name(const struct pidstat_out *o, const char *color, const char 
 		text_sanitize(buf, sizeof(buf), name);
 		name = buf;
 	}
-	fputs(color, o->f);
-	fputs(prefix, o->f);
-	fputs(name, o->f);
-	fputs(suffix, o->f);
-	fputs(o->col.normal, o->f);
+	pidstat_puts(color, o->f);
+	pidstat_puts(prefix, o->f);
+	pidstat_puts(name, o->f);
+	pidstat_puts(suffix, o->f);
+	pidstat_puts(o->col.normal, o->f);
 }
 
 static void plain_id_header(struct pidstat_run *r, const char *ts)
@@ -51,16 +51,16 @@ static void plain_header(struct pidstat_run *r, const struct pidstat_report *rp,
 	if (b == B_ALL) {
 		for (int i = B_CPU; i <= B_RT; i++)
 			if ((act & pidstat_blocks[i].act) && pidstat_blocks[i].pflag != TSK_CHILD)
-				fputs(pidstat_blocks[i].hdr, f);
+				pidstat_puts(pidstat_blocks[i].hdr, f);
 	} else if (b == B_ALL_CHILD) {
 		if (act & ACT_CPU)
-			fputs(pidstat_blocks[B_CPU_CHILD].hdr, f);
+			pidstat_puts(pidstat_blocks[B_CPU_CHILD].hdr, f);
 		if (act & ACT_MEM)
-			fputs(pidstat_blocks[B_MEM_CHILD].hdr, f);
+			pidstat_puts(pidstat_blocks[B_MEM_CHILD].hdr, f);
 	} else {
-		fputs(pidstat_blocks[b].hdr, f);
+		pidstat_puts(pidstat_blocks[b].hdr, f);
 	}
-	fputs("  Command\n", f);
+	pidstat_puts("  Command\n", f);
 }
 
 static void plain_ids(struct pidstat_run *r, const struct pidstat_report *rp,
@@ -70,38 +70,38 @@ static void plain_ids(struct pidstat_run *r, const struct pidstat_report *rp,
 	const struct pidstat_task *t = w->task;
 	const char *user = r->opts->username ? pidstat_user_name(r, t->uid) : NULL;
 
-	fputs(rp->curr_str, o->f);
+	pidstat_puts(rp->curr_str, o->f);
 	for (size_t n = strlen(rp->curr_str); n < 11; n++)
-		fputc(' ', o->f);
-	fputs(o->col.item, o->f);
+		fputc_unlocked(' ', o->f);
+	pidstat_puts(o->col.item, o->f);
 	if (user)
 		fprintf(o->f, " %8s", user);
 	else if ((int)t->uid >= 0)
 		pidstat_put_uint(o->f, 5, t->uid);
 	else
 		fprintf(o->f, " %5d", (int)t->uid);
-	fputs(o->col.normal, o->f);
-	fputs(o->col.item, o->f);
+	pidstat_puts(o->col.normal, o->f);
+	pidstat_puts(o->col.item, o->f);
 	switch (w->id) {
 	case ID_PID:
 		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
 		break;
 	case ID_TGID:
 		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
-		fputs("         -", o->f);
+		pidstat_puts("         -", o->f);
 		break;
 	case ID_THREAD:
-		fputs("         -", o->f);
+		pidstat_puts("         -", o->f);
 		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
 		break;
 	case ID_ORPHAN:
 		pidstat_put_uint(o->f, 9, (unsigned)t->leader->pid);
-		fputs(o->col.normal, o->f);
-		fputs(o->col.item, o->f);
+		pidstat_puts(o->col.normal, o->f);
+		pidstat_puts(o->col.item, o->f);
 		pidstat_put_uint(o->f, 9, (unsigned)t->pid);
 		break;
 	}
-	fputs(o->col.normal, o->f);
+	pidstat_puts(o->col.normal, o->f);
 }
 
 static void plain_command(struct pidstat_run *r, const struct pidstat_row *w)
@@ -126,15 +126,15 @@ static void cpu_fields(const struct pidstat_out *o, const struct pidstat_row *w,
 	pidstat_put_pc(o, 7, 2, w->guest);
 	pidstat_put_pc(o, 7, 2, w->wait);
 	pidstat_put_pc(o, 7, 2, w->cpu);
-	fputs(o->col.item, o->f);
+	pidstat_puts(o->col.item, o->f);
 	if (avg)
-		fputs("     -", o->f);
+		pidstat_puts("     -", o->f);
 	else if (w->cpu_nr >= 0) {
-		fputs("  ", o->f); /* "   %3d" */
+		pidstat_puts("  ", o->f); /* "   %3d" */
 		pidstat_put_uint(o->f, 3, (unsigned)w->cpu_nr);
 	} else
 		fprintf(o->f, "   %3d", w->cpu_nr);
-	fputs(o->col.normal, o->f);
+	pidstat_puts(o->col.normal, o->f);
 }
 
 static void cpu_child_fields(const struct pidstat_out *o, const struct pidstat_row *w)

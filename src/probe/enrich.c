@@ -21,6 +21,14 @@
 #include "runloop/clock.h"
 
 #define ENRICH_DEFAULT_HZ 49
+/*
+ * Stacks kept by the profile and D-state parts: their maps are preallocated
+ * at load, and at SP_MAX_STACKS (16,384 of 127 frames, 16 MB a map) the
+ * allocation was a fifth of the report's eBPF cost. A quarter of that
+ * still holds the few hundred distinct stacks of a window of seconds, with
+ * few hash collisions (a stack that does not fit is counted without frames).
+ */
+#define ENRICH_MAX_STACKS 4096
 
 enum { PART_RUNQ, PART_PROFILE, PART_SYSCALLS, PART_DSTATE, PART_COUNT };
 
@@ -126,6 +134,7 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 		return -ENOMEM;
 	sp_opts_init(&e->opts);
 	e->opts.freq = opts && opts->freq_hz ? opts->freq_hz : ENRICH_DEFAULT_HZ;
+	e->opts.max_stacks = ENRICH_MAX_STACKS;
 	err = procfs_open(&e->pf, NULL);
 	if (err) {
 		free(e);
@@ -151,8 +160,10 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 		probe_enrich_free(e);
 		return first_err ? first_err : -EINVAL;
 	}
-	if (!e->part[PART_PROFILE].err || !e->part[PART_DSTATE].err)
-		symbolizer(e); /* kallsyms now, so queries after the window are quick */
+	/*
+	 * kallsyms (a 6 MB read and a sort) waits for the first symbolized query:
+	 * a report without a CPU or D-state finding never asks for it.
+	 */
 	e->start_ns = runloop_mono_ns();
 	*out = e;
 	return 0;

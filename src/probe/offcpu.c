@@ -30,7 +30,7 @@ static int oc_configure(void *skel, const void *cfg)
 	sk->rodata->only_dstate = o->only_dstate;
 	sk->rodata->kernel_stacks = o->kernel_stacks;
 	sk->rodata->user_stacks = o->user_stacks;
-	return 0;
+	return sp_size_stacks(sk->maps.sp_stacks, sk->maps.offcpu_time, o->max_stacks);
 }
 
 PROBE_SKEL_OPS(offcpu, oc_configure);

@@ -60,7 +60,7 @@ static int pr_configure(void *ctx, const void *cfg)
 	c->sk->rodata->kernel_stacks = o->kernel_stacks;
 	c->sk->rodata->user_stacks = o->user_stacks;
 	c->freq = o->freq;
-	return 0;
+	return sp_size_stacks(c->sk->maps.sp_stacks, c->sk->maps.profile_counts, o->max_stacks);
 }
 
 static int pr_load(void *ctx)

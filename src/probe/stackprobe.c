@@ -7,6 +7,7 @@
 
 #if TRIAGE_HAVE_BPF
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #endif
 
 #include "common.h"
@@ -231,6 +232,16 @@ double sp_session_seconds(const struct sp_session *s)
 }
 
 #if TRIAGE_HAVE_BPF /* only the BPF readers call these */
+int sp_size_stacks(struct bpf_map *stacks, struct bpf_map *counts, unsigned max_stacks)
+{
+	int err;
+
+	if (!max_stacks || max_stacks >= SP_MAX_STACKS)
+		return 0;
+	err = bpf_map__set_max_entries(stacks, max_stacks);
+	return err ? err : bpf_map__set_max_entries(counts, max_stacks);
+}
+
 int sp_read_stack(int map_fd, int id, uint64_t *ips)
 {
 	__u32 key = (__u32)id;

@@ -28,6 +28,7 @@ struct sp_opts {
 	bool user_stacks;	/* --no-user-stacks clears */
 	bool per_thread;	/* --per-thread (runq): a histogram per thread */
 	bool only_dstate;	/* offcpu: only sleeps in D (triage report's enrichment) */
+	unsigned max_stacks;	/* offcpu, profile: stacks kept (0: SP_MAX_STACKS) */
 };
 
 /* The defaults: both stacks, 99 Hz, top 10, every task. */
@@ -90,6 +91,16 @@ struct sp_symbolizer {
 };
 
 /* Loads kallsyms (its failure is kept in ksyms_err, not returned). */
+struct bpf_map;
+/*
+ * Before the load: the stack map and the map of counts per stack sized for
+ * max_stacks entries (0 leaves SP_MAX_STACKS). Both are preallocated by the
+ * kernel when the skeleton loads, so a short window that can see few
+ * stacks (triage report's enrichment) does not pay for 16,384 of them.
+ * 0 or -errno.
+ */
+int sp_size_stacks(struct bpf_map *stacks, struct bpf_map *counts, unsigned max_stacks);
+
 void sp_symbolizer_init(struct sp_symbolizer *z, const struct procfs *pf);
 /* Process pid's symbolizer, opened on first use; NULL (and *err) when it cannot be. */
 struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err);

@@ -29,6 +29,18 @@ for c in "version" "version --json" "pidstat -p $$" "pidstat -u -w -p $$ 1 1" "l
 	fi
 done
 
+# version loads nothing but libc and libm: libbpf, libelf, zlib and SQLite
+# are linked from their static archives (the Makefile's STATIC_LIBS; a
+# build made with STATIC_LIBS= says so with TRIAGE_DYNAMIC_LIBS=1); the
+# sanitizers' runtimes are the ASan build's own
+if [ "${TRIAGE_DYNAMIC_LIBS:-0}" != 1 ]; then
+	got=$(libs version | grep -vE '/(libc|libm)\.so' | grep -vE 'ld-linux|linux-vdso|lib(asan|ubsan|stdc\+\+|gcc_s)\.so')
+	if [ -n "$got" ]; then
+		echo "FAIL: triage version loads $(echo "$got" | xargs -n1 basename | tr '\n' ' ')"
+		fail=1
+	fi
+fi
+
 # a capture read by u32 loads libpcap at first use, and works: one
 # Ethernet + IPv4 packet (pcap, microseconds, DLT_EN10MB)
 python3 - "$T/one.pcap" <<'PY'
