@@ -79,16 +79,62 @@ static int load_rules(struct translate_opts *o, struct u32_ruleset *rs)
 	return rc == -ENOMEM ? EXIT_RUNTIME : rc ? EXIT_USAGE : 0;
 }
 
+/* A chain name from the rule's name: nft identifiers are letters, digits, '_'. */
+static void chain_name(const struct u32_rule *r, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "u32_");
+
+	for (const char *p = r->name; *p && at + 1 < len; p++)
+		buf[at++] =
+		    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
+			? *p
+			: '_';
+	buf[at] = '\0';
+}
+
+/* The enumerated rules as a chain of their own: jump to it, a verdict on each rule. */
+static void print_chain(const struct u32_rule *r, const struct u32_nft *t)
+{
+	char name[U32_RULE_NAME_LEN + 8];
+
+	chain_name(r, name, sizeof(name));
+	printf("# %s; the rules are disjoint: append your verdict to each and jump here\n",
+	       t->reason);
+	printf("chain %s {\n", name);
+	for (const char *p = t->rules; *p;) {
+		const char *nl = strchr(p, '\n');
+		printf("\t%.*s\n", (int)(nl - p), p);
+		p = nl + 1;
+	}
+	printf("}\n");
+}
+
 static void print_plain(const struct u32_rule *r, const struct u32_nft *t, bool named)
 {
 	if (named) {
 		text_put_safe(stdout, r->name);
 		fputc('\t', stdout);
 	}
-	if (t->exact)
+	if (t->exact && t->nrules > 1)
+		print_chain(r, t);
+	else if (t->exact)
 		printf("%s\n", t->text);
 	else
 		printf("# no exact native form: %s\n", t->reason);
+}
+
+static void print_json_rules(struct json_writer *w, const struct u32_nft *t)
+{
+	json_key(w, "nft_rules");
+	json_array_begin(w);
+	if (t->nrules == 1)
+		json_string(w, t->text);
+	for (const char *p = t->rules; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		json_string_len(w, p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	json_end(w);
 }
 
 static void print_json(struct json_writer *w, const struct u32_rule *r, const struct u32_nft *t)
@@ -97,9 +143,14 @@ static void print_json(struct json_writer *w, const struct u32_rule *r, const st
 	json_kv_string(w, "name", r->name);
 	json_kv_string(w, "family", t->family == 4 ? "ip" : "ip6");
 	json_kv_bool(w, "exact", t->exact);
-	if (t->exact)
+	json_kv_uint(w, "rules", t->nrules);
+	if (t->exact && t->nrules == 1)
 		json_kv_string(w, "nft", t->text);
-	else
+	if (t->exact)
+		print_json_rules(w, t);
+	if (t->exact && t->kind) /* enumerated */
+		json_kv_string(w, "how", t->reason);
+	if (!t->exact)
 		json_kv_string(w, "why", t->kind);
 	json_kv_string(w, "reason", t->reason);
 	json_end(w);
@@ -133,6 +184,7 @@ int u32_cmd_translate(int argc, char **argv)
 			print_json(&w, r, t);
 		else
 			print_plain(r, t, o.rules_file != NULL);
+		u32_nft_release(t);
 	}
 	if (o.json) {
 		json_finish(&w);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -178,12 +179,13 @@ static int classify_location(const struct u32_test *t, enum nft_base *base, uint
  * The value u32 compares is ((W & mask) << shift) for shift >= 0, or
  * >> -shift, with no bit of W & mask lost on the way.
  */
-static void fold_ops(const struct u32_test *t, unsigned first, uint32_t *mask, int *shift)
+static void fold_ops_to(const struct u32_test *t, unsigned first, unsigned end, uint32_t *mask,
+			int *shift)
 {
 	uint32_t m = 0xFFFFFFFF;
 	int s = 0;
 
-	for (unsigned k = first; k < t->nnums && m; k++) {
+	for (unsigned k = first; k < end && m; k++) {
 		uint32_t n = t->num[k];
 		if (t->op[k] == U32_OP_AND) {
 			m &= s >= 0 ? n >> s : (uint32_t)((uint64_t)n << -s);
@@ -199,6 +201,11 @@ static void fold_ops(const struct u32_test *t, unsigned first, uint32_t *mask, i
 	}
 	*mask = m;
 	*shift = m ? s : 0;
+}
+
+static void fold_ops(const struct u32_test *t, unsigned first, uint32_t *mask, int *shift)
+{
+	fold_ops_to(t, first, t->nnums, mask, shift);
 }
 
 /* The range of W & mask that gives a compared value in [lo, hi]; false if none. */
@@ -437,16 +444,12 @@ static int put_basic(struct nft_out *o, const struct u32_rule *r, int family, st
 	return 0;
 }
 
-int u32_nft_translate(const struct u32_rule *r, int family, struct u32_nft *out)
+/* The single-rule form: @nh, @th or @ih payload expressions. */
+static int translate_single(const struct u32_rule *r, int family, struct u32_nft *out)
 {
 	struct nft_out o = { .buf = out->text, .len = sizeof(out->text) };
 	int rc;
 
-	if (family != 4 && family != 6)
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	out->family = family;
-	out->exact = true;
 	if ((rc = put_basic(&o, r, family, out)) || !out->exact)
 		return rc;
 	for (unsigned k = 0; k < r->nmatches && out->exact; k++) {
@@ -472,4 +475,322 @@ int u32_nft_translate(const struct u32_rule *r, int family, struct u32_nft *out)
 		put(&o, " meta nfproto %s", family == 4 ? "ipv4" : "ipv6");
 	memmove(out->text, out->text + 1, strlen(out->text)); /* the leading blank */
 	return 0;
+}
+
+/*
+ * Computed jumps, enumerated. Where a jump's value comes from packet bits
+ * (W & mask, shifted), each value of those bits fixes every later offset
+ * relative to the network header, so the rule is the union over those
+ * values of @nh loads at constant places plus the comparisons that pin
+ * the bits. Each pin is a 32-bit load of the very word u32 read there,
+ * so the bound checks stay u32's; the branches differ in some pinned bits
+ * of one word, so they are disjoint.
+ */
+#define ENUM_MAX_PINS (U32_RULE_MAX_MATCHES * U32_MAX_TESTS * U32_MAX_NUMS)
+#define ENUM_MAX_TESTS (U32_RULE_MAX_MATCHES * U32_MAX_TESTS)
+#define ENUM_COUNT_LIMIT 1000000ull
+#define ENUM_MAX_FIELDS 16
+/* nft payload offsets are 16-bit byte counts: the last 4-byte load starts here */
+#define NFT_MAX_LOAD_POS 65531u
+
+struct pin {
+	uint64_t pos;
+	uint32_t mask, value;
+};
+
+struct final_read {
+	uint64_t pos;
+	unsigned first; /* the ops after the test's last read */
+};
+
+struct jump_enum {
+	const struct u32_test *test[ENUM_MAX_TESTS];
+	unsigned ntests;
+	struct pin pin[ENUM_MAX_PINS];
+	unsigned npins;
+	struct final_read fin[ENUM_MAX_TESTS];
+	const char *prefix; /* the basic and string statements, each rule's start */
+	unsigned long long leaves;
+	bool too_far; /* some load lies past what an nft payload offset reaches */
+	int err;
+	char *buf; /* the rules, one a line */
+	size_t at, cap;
+	char field[ENUM_MAX_FIELDS][48]; /* the jump inputs, for the label */
+	unsigned field_bits[ENUM_MAX_FIELDS], nfields;
+};
+
+static void known_bits(const struct jump_enum *je, uint64_t pos, uint32_t *mask, uint32_t *value)
+{
+	*mask = *value = 0;
+	for (unsigned k = 0; k < je->npins; k++)
+		if (je->pin[k].pos == pos) {
+			*mask |= je->pin[k].mask;
+			*value |= je->pin[k].value;
+		}
+}
+
+/* The jump input as written ("0>>22&0x3C"), remembered once for the label. */
+static void note_field(struct jump_enum *je, const struct u32_test *t, unsigned k, unsigned end,
+		       uint32_t mask)
+{
+	static const char *const ops[] = { "&", "<<", ">>", "@" };
+	char f[48];
+	struct nft_out o = { .buf = f, .len = sizeof(f) };
+
+	put(&o, "%u", t->num[k - 1]);
+	for (unsigned i = k; i < end; i++)
+		put(&o, t->op[i] == U32_OP_AND ? "%s0x%X" : "%s%u", ops[t->op[i]], t->num[i]);
+	for (unsigned i = 0; i < je->nfields; i++)
+		if (strcmp(je->field[i], f) == 0)
+			return;
+	if (je->nfields == ENUM_MAX_FIELDS)
+		return;
+	snprintf(je->field[je->nfields], sizeof(je->field[0]), "%s", f);
+	je->field_bits[je->nfields++] = (unsigned)__builtin_popcount(mask);
+}
+
+static void append_rule(struct jump_enum *je, const char *line)
+{
+	size_t n = strlen(line);
+
+	if (je->at + n + 2 > je->cap) {
+		size_t cap = je->cap ? je->cap * 2 : 16384;
+		while (cap < je->at + n + 2)
+			cap *= 2;
+		char *b = realloc(je->buf, cap);
+		if (!b) {
+			je->err = -ENOMEM;
+			return;
+		}
+		je->buf = b;
+		je->cap = cap;
+	}
+	memcpy(je->buf + je->at, line, n);
+	je->at += n;
+	je->buf[je->at++] = '\n';
+	je->buf[je->at] = '\0';
+}
+
+/* One branch: its pins (one load per word) and the tests' final comparisons. */
+static void emit_leaf(struct jump_enum *je)
+{
+	char line[U32_NFT_TEXT_LEN];
+	struct nft_out o = { .buf = line, .len = sizeof(line) };
+
+	put(&o, "%s", je->prefix);
+	for (unsigned k = 0; k < je->npins; k++) {
+		uint32_t mask, value;
+		bool first = true;
+		for (unsigned i = 0; i < k && first; i++)
+			first = je->pin[i].pos != je->pin[k].pos;
+		if (!first)
+			continue;
+		known_bits(je, je->pin[k].pos, &mask, &value);
+		put(&o, " @nh,%llu,32", (unsigned long long)je->pin[k].pos * 8);
+		if (mask != 0xFFFFFFFF)
+			put(&o, " & 0x%x", mask);
+		put(&o, " == 0x%x", value);
+	}
+	for (unsigned t = 0; t < je->ntests; t++) {
+		if (je->fin[t].pos > NFT_MAX_LOAD_POS)
+			je->too_far = true;
+		put_test(&o, je->test[t], BASE_NH, (uint32_t)je->fin[t].pos, je->fin[t].first);
+	}
+	if (o.overflow)
+		je->err = -ENOSPC;
+	else
+		append_rule(je, line + 1); /* without the leading blank */
+}
+
+static void walk_jumps(struct jump_enum *je, unsigned ti, unsigned k, uint64_t at,
+		       uint64_t readpos);
+
+/* Test ti has read the word at readpos; ops k.. follow (up to a jump or the end). */
+static void walk_jumps(struct jump_enum *je, unsigned ti, unsigned k, uint64_t at, uint64_t readpos)
+{
+	const struct u32_test *t = je->test[ti];
+	unsigned j = k, saved = je->npins;
+	uint32_t mask, kmask, kval, unknown, sub = 0;
+	int shift;
+
+	if (je->err || je->too_far || je->leaves > ENUM_COUNT_LIMIT)
+		return;
+	if (readpos > NFT_MAX_LOAD_POS) {
+		je->too_far = true;
+		return;
+	}
+	while (j < t->nnums && t->op[j] != U32_OP_AT)
+		j++;
+	if (j == t->nnums) { /* the compared word: on to the next test */
+		je->fin[ti] = (struct final_read){ readpos, k };
+		if (ti + 1 == je->ntests && ++je->leaves <= U32_NFT_MAX_RULES)
+			emit_leaf(je);
+		else if (ti + 1 < je->ntests)
+			walk_jumps(je, ti + 1, 1, 0, je->test[ti + 1]->num[0]);
+		return;
+	}
+	fold_ops_to(t, k, j, &mask, &shift);
+	known_bits(je, readpos, &kmask, &kval);
+	unknown = mask & ~kmask;
+	note_field(je, t, k, j, mask);
+	if (__builtin_popcount(unknown) > 20) { /* over the count limit at once */
+		je->leaves = ENUM_COUNT_LIMIT + 1;
+		return;
+	}
+	je->pin[je->npins++] = (struct pin){ readpos, unknown, 0 };
+	do {
+		uint32_t v = (kval & mask) | sub;
+		uint64_t jump = shift >= 0 ? (uint64_t)v << shift : v >> -shift;
+		uint64_t nat = at + jump, npos = nat + t->num[j];
+		je->pin[saved].value = sub;
+		/* xt_u32: a jump or read past 2^32 fails, so the branch never matches */
+		if (npos + 4 <= 0xFFFFFFFFull)
+			walk_jumps(je, ti, j + 1, nat, npos);
+		je->npins = saved + 1;
+		sub = (sub - unknown) & unknown;
+	} while (sub);
+	je->npins = saved;
+}
+
+/* The rule's statements other than u32: basic matches and exact strings. */
+static int enum_prefix(const struct u32_rule *r, int family, struct jump_enum *je,
+		       struct u32_nft *out, struct nft_out *o)
+{
+	int rc;
+
+	if ((rc = put_basic(o, r, family, out)) || !out->exact)
+		return rc;
+	for (unsigned k = 0; k < r->nmatches; k++) {
+		const struct u32_match *m = &r->m[k];
+		if (m->invert)
+			return no_form(
+			    out, "inverted",
+			    "%s: an inverted match also matches where a read falls past "
+			    "the packet end; an nftables payload read ends the rule there",
+			    m->kind == U32_MATCH_U32 ? "! --u32" : "! --string");
+		if (m->kind == U32_MATCH_STRING) {
+			if ((rc = put_string_match(o, &m->str, out)) || !out->exact)
+				return rc;
+			continue;
+		}
+		for (unsigned i = 0; i < m->u32.ntests; i++) {
+			char scratch[U32_NFT_TEXT_LEN];
+			struct nft_out s = { .buf = scratch, .len = sizeof(scratch) };
+			const struct u32_test *t = &m->u32.test[i];
+			unsigned last = 0;
+			for (unsigned n = 1; n < t->nnums; n++)
+				if (t->op[n] == U32_OP_AT)
+					last = n;
+			if (!put_test(&s, t, BASE_NH, 0, last + 1))
+				return no_form(out, "never-matches",
+					       "test %u can never pass; the rule never matches",
+					       i + 1);
+			je->test[je->ntests++] = t;
+		}
+	}
+	return o->overflow ? -ENOSPC : 0;
+}
+
+static void label_enumerated(struct jump_enum *je, struct u32_nft *out, unsigned long long n,
+			     bool exact)
+{
+	struct nft_out o = { .buf = out->reason, .len = sizeof(out->reason) };
+
+	if (exact)
+		put(&o, "exact, as %llu rule%s: computed jump enumerated over ", n,
+		    n > 1 ? "s" : "");
+	else
+		put(&o,
+		    "a computed jump: one rule per value of the bits it reads takes %s%llu "
+		    "rules, over the %u allowed; enumerated over ",
+		    n > ENUM_COUNT_LIMIT ? "more than " : "",
+		    n > ENUM_COUNT_LIMIT ? ENUM_COUNT_LIMIT : n, U32_NFT_MAX_RULES);
+	for (unsigned i = 0; i < je->nfields; i++)
+		put(&o, "%s%s (%llu value%s)", i ? " x " : "", je->field[i],
+		    1ull << je->field_bits[i], je->field_bits[i] ? "s" : "");
+}
+
+static int translate_enumerated(const struct u32_rule *r, int family, struct u32_nft *out)
+{
+	struct jump_enum *je = calloc(1, sizeof(*je));
+	char prefix[U32_NFT_TEXT_LEN] = "";
+	struct nft_out o = { .buf = prefix, .len = sizeof(prefix) };
+	int rc;
+
+	if (!je)
+		return -ENOMEM;
+	if ((rc = enum_prefix(r, family, je, out, &o)) || !out->exact)
+		goto out;
+	je->prefix = prefix;
+	walk_jumps(je, 0, 1, 0, je->test[0]->num[0]);
+	if ((rc = je->err))
+		goto out;
+	if (je->too_far) {
+		no_form(out, "offset-too-far",
+			"a computed jump reaches past byte %u, beyond nftables' payload offsets",
+			NFT_MAX_LOAD_POS);
+	} else if (je->leaves == 0) {
+		no_form(
+		    out, "never-matches",
+		    "every value of the computed jump reads past 4 GiB; the rule never matches");
+	} else if (je->leaves > U32_NFT_MAX_RULES) {
+		no_form(out, "too-many-rules", "%s", "");
+		label_enumerated(je, out, je->leaves, false);
+	} else {
+		out->nrules = (unsigned)je->leaves;
+		out->kind = "enumerated-jump";
+		label_enumerated(je, out, je->leaves, true);
+		if (out->nrules > 1) {
+			out->rules = je->buf;
+			je->buf = NULL;
+		} else { /* the jump reads no bits: one rule after all */
+			je->buf[strcspn(je->buf, "\n")] = '\0';
+			snprintf(out->text, sizeof(out->text), "%s", je->buf);
+		}
+	}
+out:
+	free(je->buf);
+	free(je);
+	return rc;
+}
+
+static bool is_jump_kind(const char *kind)
+{
+	static const char *const jumps[] = { "computed-jump", "fragment-jump", "non-tcp-jump",
+					     "short-tcp-header", "ipv6-jump" };
+
+	for (size_t k = 0; k < sizeof(jumps) / sizeof(jumps[0]); k++)
+		if (kind && strcmp(kind, jumps[k]) == 0)
+			return true;
+	return false;
+}
+
+static void reset(struct u32_nft *out, int family)
+{
+	memset(out, 0, sizeof(*out));
+	out->family = family;
+	out->exact = true;
+}
+
+int u32_nft_translate(const struct u32_rule *r, int family, struct u32_nft *out)
+{
+	int rc;
+
+	if (family != 4 && family != 6)
+		return -EINVAL;
+	reset(out, family);
+	if ((rc = translate_single(r, family, out)) || out->exact) {
+		out->nrules = out->exact ? 1 : 0;
+		return rc;
+	}
+	if (!is_jump_kind(out->kind))
+		return 0;
+	reset(out, family);
+	return translate_enumerated(r, family, out);
+}
+
+void u32_nft_release(struct u32_nft *out)
+{
+	free(out->rules);
+	out->rules = NULL;
 }

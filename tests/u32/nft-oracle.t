@@ -59,8 +59,9 @@ rules=$work/all.rules
 } >"$rules" || exit 1
 "$TRIAGE" u32 translate --family ip --json --rules "$rules" >"$work/ip.json" || exit 1
 "$TRIAGE" u32 translate --family ip6 --json --rules "$rules" >"$work/ip6.json" || exit 1
-# the headline rules must have an exact form
-for name in tls_nft dns_nft dns6_nft; do
+# the headline rules must have an exact form: the recipes' single rules, and
+# the blog's TLS rules as computed jumps enumerated over IHL x data offset
+for name in tls_nft dns_nft dns6_nft blog_tls fixed_tls; do
 	f=$work/ip.json
 	[ "$name" = dns6_nft ] && f=$work/ip6.json
 	jq -e --arg n "$name" '.rules[] | select(.name == $n) | .exact' "$f" >/dev/null ||
