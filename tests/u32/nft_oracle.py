@@ -103,6 +103,7 @@ def main():
     nft, ipt = nft_counters(rx_ns), ipt_counters(rx_ns)
     compared = bad = translated = enumerated = nft_rules = 0
     reasons = {}
+    hits = []  # packets the enumerated translations matched: is the proof vacuous?
     for fam, name in ((4, "ip"), (6, "ip6")):
         all_nft = nft[(name, "ALL")][0]
         all_ipt = ipt[fam]["ALL"][0]
@@ -116,16 +117,22 @@ def main():
             if not t["exact"]:
                 key = t["why"]
                 reasons[key] = reasons.get(key, 0) + 1
+                if key == "never-matches" and ipt[fam][t["name"]][0]:
+                    bad += 1  # a claim the kernel can refute too
+                    print("DISAGREE %s %s: declared never to match, iptables counted %s"
+                          % (name, t["name"], ipt[fam][t["name"]]))
                 continue
             translated += 1
             nft_rules += t["rules"]
             if t["rules"] > 1:
                 enumerated += 1
+                hits.append("%s %s %d" % (name, t["name"], ipt[fam][t["name"]][0]))
             n, i = nft[(name, t["name"])], ipt[fam][t["name"]]
             if n != i:
                 bad += 1
                 print("DISAGREE %s %s: nft %s, iptables %s\n  nft: %s"
                       % (name, t["name"], n, i, t.get("nft", t.get("how"))))
+    print("  enumerated, packets matched: " + ", ".join(hits))
     for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]):
         print("  not exact (%d): %s" % (v, k))
     print("%d translations (ip + ip6; %d of them enumerated jumps, %d nft rules in all) "
