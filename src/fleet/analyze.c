@@ -249,8 +249,9 @@ static int add_finding(const struct fleet_opts *o, const struct hosts *hs,
 			e->sev = sev;
 		if (!o->range)
 			continue;
-		if (k + 1 == s->n || s->t[k + 1] - s->t[k] > gap)
-			rc = span_add(e, start, s->t[k], s->t[k] >= o->to - gap);
+		if (k + 1 < s->n && s->t[k + 1] - s->t[k] <= gap)
+			continue;
+		rc = span_add(e, start, s->t[k], s->t[k] >= o->to - gap);
 		if (k + 1 < s->n)
 			start = s->t[k + 1];
 	}
