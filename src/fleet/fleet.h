@@ -23,8 +23,14 @@
 #define FLEET_NAME_MAX 256
 #define FLEET_RULE_MAX 64
 #define FLEET_ERR_MAX 512
-/* How far back an instant view looks for hosts that stopped reporting. */
+/*
+ * How far back an instant view looks for hosts that stopped reporting:
+ * Prometheus answers an hour in one subquery; graphite-web reads every
+ * point of every series in the window (3,600 a series at a 1 s step), so
+ * it is asked for ten minutes.
+ */
 #define FLEET_LOOKBACK_S 3600
+#define FLEET_GRAPHITE_LOOKBACK_S 600
 /* The kind name of a host that stopped reporting (not a report kind). */
 #define FLEET_STOPPED "stopped-reporting"
 

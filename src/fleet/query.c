@@ -122,7 +122,7 @@ int fleet_graphite_url(const struct fleet_opts *o, char *buf, size_t size)
 	static const char *const paths[] = { "report.finding.*.*", "report.finding_value.*.*",
 					     "report.findings.critical" };
 	const char *prefix = o->prefix && o->prefix[0] ? o->prefix : "triage.*";
-	double from = o->range ? o->from : o->at - FLEET_LOOKBACK_S;
+	double from = o->range ? o->from : o->at - FLEET_GRAPHITE_LOOKBACK_S;
 	double until = o->range ? o->to : o->at;
 	size_t used;
 	int rc;

@@ -143,7 +143,8 @@ static void put_stopped(FILE *out, const struct fleet_result *r, const struct fl
 		return;
 	}
 	if (isnan(e->last_seen))
-		fprintf(out, " (no sample in the last %d s%s)", FLEET_LOOKBACK_S,
+		fprintf(out, " (no sample in the last %d s%s)",
+			r->o->store == FLEET_GRAPHITE ? FLEET_GRAPHITE_LOOKBACK_S : FLEET_LOOKBACK_S,
 			e->up_zero ? "; up == 0" : "");
 	else
 		fprintf(out, " (last sample %s, %.0f s before%s)",

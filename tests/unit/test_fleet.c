@@ -64,6 +64,11 @@ TEST(promql_and_urls)
 			  "&target=dc1.%2A.report.finding.%2A.%2A"
 			  "&target=dc1.%2A.report.finding_value.%2A.%2A"
 			  "&target=dc1.%2A.report.findings.critical");
+	/* an instant: the ten minutes before it */
+	o.range = false;
+	o.at = 1000.5;
+	ASSERT_EQ(fleet_graphite_url(&o, buf, sizeof(buf)), 0);
+	ASSERT_TRUE(!strncmp(buf, "http://g/render?format=json&from=400&until=1001&", 48));
 }
 
 TEST(prometheus_answers)
