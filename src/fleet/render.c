@@ -76,6 +76,9 @@ void fleet_next_command(const char *rule, const char *subject, char *buf, size_t
 
 	if (!strcmp(rule, FLEET_STOPPED))
 		t = "systemctl status triage-collect";
+	/* no process to find: the system as a whole (fd-exhaustion of fs.file-max) */
+	if (t && strstr(t, "{pid}") && !strcmp(subject, "host"))
+		t = "triage report -d 10";
 	if (!t || !size) {
 		if (size)
 			buf[0] = '\0';
@@ -144,7 +147,8 @@ static void put_stopped(FILE *out, const struct fleet_result *r, const struct fl
 	}
 	if (isnan(e->last_seen))
 		fprintf(out, " (no sample in the last %d s%s)",
-			r->o->store == FLEET_GRAPHITE ? FLEET_GRAPHITE_LOOKBACK_S : FLEET_LOOKBACK_S,
+			r->o->store == FLEET_GRAPHITE ? FLEET_GRAPHITE_LOOKBACK_S
+						      : FLEET_LOOKBACK_S,
 			e->up_zero ? "; up == 0" : "");
 	else
 		fprintf(out, " (last sample %s, %.0f s before%s)",

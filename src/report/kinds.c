@@ -17,7 +17,9 @@ static const struct report_kind_row kinds[] = {
 	    "inodes_used", "% of inodes used",
 	    "du -x --inodes --max-depth=2 {subject} | sort -n | tail"),
 	ROW(RK_FD_EXHAUSTION, "fd-exhaustion", RES_PROCESSES, rule_fd_exhaustion, SEV_WARNING,
-	    "used", "% of the descriptor limit", "triage report -d 10"),
+	    "used", "% of the descriptor limit",
+	    "ls -l /proc/{pid}/fd | awk '{print $NF}' | sed 's/:\\[.*//' | sort | uniq -c | sort "
+	    "-n | tail"),
 	ROW(RK_ZOMBIES, "zombies", RES_PROCESSES, rule_zombies, SEV_WARNING, "zombies", " zombies",
 	    "ps -o pid,ppid,stat,cmd --ppid {pid}"),
 	ROW(RK_PROCESS_CHURN, "process-churn", RES_PROCESSES, rule_process_churn, SEV_WARNING,

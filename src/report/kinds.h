@@ -27,7 +27,8 @@ struct report_kind_row {
 	 * that is the finding's headline figure (NULL: none), the words after
 	 * that figure ("%", " zombies"), and the command to run next on the
 	 * host, {subject} standing for the subject label (shell-quoted when
-	 * filled) and {pid} for "$(pgrep -xo SUBJECT)".
+	 * filled) and {pid} for "$(pgrep -xo SUBJECT)" (a {pid} template about
+	 * the subject "host", the system itself, gives way to a report there).
 	 */
 	const char *figure;
 	const char *figure_unit;

@@ -2,11 +2,12 @@
 # triage fleet --graphite against a real carbon-cache (Debian
 # graphite-carbon) and graphite-web (its render API, served by
 # /usr/bin/python3's wsgiref), fed by two real collectors on loopback with
-# the prefixes P.host-a and P.host-b. host-a watches a CPU spinner,
-# host-b a sleeper; host-b's collector is then killed.
+# the prefixes P.host-a and P.host-b. host-a watches a process at its
+# descriptor limit (report_fdhog), host-b a sleeper; host-b's collector
+# is then killed.
 # Oracles: which process each collector was given (-p) for which host has
-# which finding; the kernel's CPU seconds of the spinner for its figure;
-# the time this script killed host-b's collector.
+# which finding; the kernel's count of the hog's descriptors and its limit
+# for its figure; the time this script killed host-b's collector.
 . "$SRC/tests/collect/lib.sh" fleet-graphite
 command -v carbon-cache >/dev/null || skip "carbon-cache missing (apt-get install graphite-carbon)"
 /usr/bin/python3 -c 'import graphite.render' 2>/dev/null ||
@@ -67,10 +68,12 @@ make_server("127.0.0.1", int(sys.argv[1]), application, handler_class=Quiet).ser
 PY
 started="$started $!"
 
-hog=ghog$$
-hog=${hog:0:15}
-named "$hog" spin 120
-hogpid=$wpid
+"$BUILD/workloads/report_fdhog" 256 120 >"$work/fdhog.out" &
+started="$started $!"
+for ((i = 0; i < 100; i++)); do grep -q ready "$work/fdhog.out" && break; sleep 0.1; done
+hogpid=$(awk '$1 == "hog" { print $2 }' "$work/fdhog.out")
+[ -n "$hogpid" ] || fail "report_fdhog did not start"
+hog=report_fdhog
 named calm sleep 120
 calmpid=$wpid
 wait_port "$line" 30 || { cat "$work/carbon.out"; fail "carbon-cache did not listen"; }
@@ -95,20 +98,19 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 [ $i -lt 300 ] || fail "no finding for $hog through Graphite: $(cat "$work/fleet.err" "$work/now.json")"
-c0=$(cpu_seconds "$hogpid") t0=$(date +%s.%N)
-sleep 2
-c1=$(cpu_seconds "$hogpid") t1=$(date +%s.%N)
 fleet --json >"$work/now.json" || fail "fleet exited $?"
 fleet >"$work/now.txt" || fail "fleet (plain) exited $?"
-want=$(awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", 100 * (b - a) / (e - s) }')
+fds=$(find "/proc/$hogpid/fd" -mindepth 1 | wc -l)
+lim=$(awk '/^Max open files/ { print $4 }' "/proc/$hogpid/limits")
+want=$(awk -v f="$fds" -v l="$lim" 'BEGIN { printf "%.2f", 100 * f / l }')
 jq -e '.store == "graphite" and .hosts == 2 and .hosts_stopped == 0' "$work/now.json" >/dev/null ||
 	fail "hosts: $(jq -c . "$work/now.json")"
-got=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "cpu-bound-user") | .entries[] |
+got=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "fd-exhaustion") | .entries[] |
 	select(.subject == $s) | "\(.host) \(.value)"' "$work/now.json")
 [ "$(echo "$got" | wc -l)" = 1 ] && [ "${got% *}" = host-a ] ||
-	fail "cpu-bound-user for $hog: '$got' (only host-a runs it)"
-awk -v g="${got#* }" -v w="$want" 'BEGIN { d = g - w; exit !(d <= 20 && d >= -20) }' ||
-	fail "fleet says $hog used ${got#* }% on host-a, the kernel $want%"
+	fail "fd-exhaustion for $hog: '$got' (only host-a watches it)"
+awk -v g="${got#* }" -v w="$want" 'BEGIN { exit !(g - w < 0.01 && w - g < 0.01) }' ||
+	fail "fleet says $hog holds ${got#* }% of its descriptors, the kernel $fds of $lim"
 grep -qF "$hog on host-a (" "$work/now.txt" || fail "plain: $(cat "$work/now.txt")"
 
 t_kill=$(date +%s.%N)
@@ -127,4 +129,4 @@ last=$(jq -r '.findings[0].entries[0].last_seen' "$work/stopped.json")
 at=$(jq -r '.at' "$work/stopped.json")
 awk -v l="$last" -v k="$t_kill" -v a="$at" 'BEGIN { exit !(l <= k && l >= k - 3 && a - l > 4) }' ||
 	fail "host-b's last point $last, killed at $t_kill, view at $at"
-echo "ok: $hog on host-a only at ${got#* }% (kernel $want%) through Graphite; host-b stopped: last point $last, killed at $t_kill"
+echo "ok: $hog on host-a only at ${got#* }% (kernel: $fds of $lim) through Graphite; host-b stopped: last point $last, killed at $t_kill"

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # triage fleet against a real Prometheus (Debian prometheus, 1 s scrapes)
 # scraping three real collectors on loopback, named host-a, host-b and
-# host-c by their instance label. host-a watches a CPU spinner, host-b a
-# sleeper under a hostile name, host-c is killed mid-run.
-# Oracles: the kernel's CPU seconds of the spinner (/proc/PID/stat) for
-# the figure fleet prints; which process each collector was given (-p)
-# for which host has which finding; Prometheus' own up series and the
-# times this script killed things for "stopped reporting" and the spans.
+# host-c by their instance label. host-a watches a process at its
+# descriptor limit (report_fdhog: fd-exhaustion, whatever the machine's
+# CPU load), host-b and host-c a sleeper under a hostile name; host-c's
+# collector is killed mid-run.
+# Oracles: the kernel's count of the hog's descriptors and its soft
+# RLIMIT_NOFILE (/proc/PID/fd, /proc/PID/limits) for the figure fleet
+# prints; which process each collector was given (-p) for which host has
+# which finding; Prometheus' own up series and the times this script
+# killed things for "stopped reporting" and the spans.
 . "$SRC/tests/collect/lib.sh" fleet-prom
 command -v prometheus >/dev/null || skip "prometheus missing (apt-get install prometheus)"
 command -v jq >/dev/null || skip "jq missing"
 
 pa=$(free_port) pb=$(free_port) pc=$(free_port) pp=$(free_port)
-hog=fhog$$
-hog=${hog:0:15}
-named "$hog" spin 120
-hogpid=$wpid
+"$BUILD/workloads/report_fdhog" 256 120 >"$work/fdhog.out" &
+started="$started $!"
+for ((i = 0; i < 100; i++)); do grep -q ready "$work/fdhog.out" && break; sleep 0.1; done
+hogpid=$(awk '$1 == "hog" { print $2 }' "$work/fdhog.out")
+[ -n "$hogpid" ] || fail "report_fdhog did not start"
+hog=report_fdhog
 # a name that tries a terminal escape, a quote and a forged line
 evil=$'ev\e[2J"\nx'
 named "$evil" sleep 120
@@ -48,34 +53,33 @@ url="http://127.0.0.1:$pp"
 query() { curl -s --get "$url/api/v1/query" --data-urlencode "query=$1"; }
 fleet() { "$TRIAGE" fleet --prometheus "$url" -i 1 "$@"; }
 
-# until Prometheus holds host-a's finding about the spinner (the collector's
+# until Prometheus holds host-a's finding about the hog (the collector's
 # first window, then a scrape)
 for ((i = 0; i < 300; i++)); do
-	[ "$(query "count(triage_report_finding_severity{rule=\"cpu-bound-user\",subject=\"$hog\"})" |
+	[ "$(query "count(triage_report_finding_severity{rule=\"fd-exhaustion\",subject=\"$hog\"})" |
 		jq -r '.data.result[0].value[1] // 0')" = 1 ] && break
 	sleep 0.1
 done
-[ $i -lt 300 ] || fail "no cpu-bound-user for $hog in Prometheus: $(query up)"
+[ $i -lt 300 ] || fail "no fd-exhaustion for $hog in Prometheus: $(query up)"
 
-# the figure: the kernel's count of the spinner's CPU over the 2 s before
-# the view, against the collector's last 1 s window (a steady spinner:
-# 20 points apart at most on this shared machine)
-c0=$(cpu_seconds "$hogpid") t0=$(date +%s.%N)
-sleep 2
-c1=$(cpu_seconds "$hogpid") t1=$(date +%s.%N)
+# the figure: the kernel's count of the hog's descriptors against its limit
 fleet --json >"$work/now.json" || fail "fleet exited $?"
 fleet >"$work/now.txt" || fail "fleet (plain) exited $?"
-want=$(awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", 100 * (b - a) / (e - s) }')
+fds=$(find "/proc/$hogpid/fd" -mindepth 1 | wc -l)
+lim=$(awk '/^Max open files/ { print $4 }' "/proc/$hogpid/limits")
+want=$(awk -v f="$fds" -v l="$lim" 'BEGIN { printf "%.2f", 100 * f / l }')
 jq -e '.hosts == 3 and .hosts_stopped == 0' "$work/now.json" >/dev/null ||
 	fail "hosts: $(jq -c '{hosts, hosts_stopped}' "$work/now.json")"
-got=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "cpu-bound-user") | .entries[] |
-	select(.subject == $s) | "\(.host) \(.value)"' "$work/now.json")
-[ "$(echo "$got" | wc -l)" = 1 ] && [ "${got% *}" = host-a ] ||
-	fail "cpu-bound-user for $hog: '$got' (only host-a runs it)"
-awk -v g="${got#* }" -v w="$want" 'BEGIN { d = g - w; exit !(d <= 20 && d >= -20) }' ||
-	fail "fleet says $hog used ${got#* }% on host-a, the kernel $want%"
-grep -qF "$hog on host-a (" "$work/now.txt" || fail "plain: no '$hog on host-a': $(cat "$work/now.txt")"
-grep -qF "next on host-a: triage probe profile -p \"\$(pgrep -xo $hog)\" -d 10" "$work/now.txt" ||
+got=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "fd-exhaustion") | .entries[] |
+	select(.subject == $s) | "\(.host) \(.value) \(.severity)"' "$work/now.json")
+[ "$(echo "$got" | wc -l)" = 1 ] && [ "${got%% *}" = host-a ] ||
+	fail "fd-exhaustion for $hog: '$got' (only host-a watches it)"
+read -r _ val sev <<<"$got"
+awk -v g="$val" -v w="$want" 'BEGIN { exit !(g - w < 0.01 && w - g < 0.01) }' && [ "$sev" = critical ] ||
+	fail "fleet says $hog holds $val% ($sev) of its descriptors, the kernel $fds of $lim"
+grep -qF "critical fd-exhaustion on 1 of 3 hosts: $hog on host-a ($(printf %.0f "$want")% of the descriptor limit)" \
+	"$work/now.txt" || fail "plain: no '$hog on host-a': $(cat "$work/now.txt")"
+grep -qF "next on host-a: ls -l /proc/\"\$(pgrep -xo $hog)\"/fd |" "$work/now.txt" ||
 	fail "plain: no next command for host-a: $(cat "$work/now.txt")"
 # the hostile name: never an escape on the terminal, never a line of its own
 ! grep -q $'\e' "$work/now.txt" || fail "an escape byte reached the plain output"
@@ -97,17 +101,20 @@ jq -e '.hosts == 3 and .hosts_stopped == 1 and
 fleet | grep -q '^critical stopped-reporting on 1 of 3 hosts: host-c (' ||
 	fail "plain: $(fleet)"
 
-# the spinner stopped: over the range, its finding ends when it did, and
+# the hog gone: over the range, its finding ends when it went, and
 # host-c's gap starts when it was killed
 t_hog=$(date +%s.%N)
 kill -9 "$hogpid"
 sleep 3
 fleet --json --from "@$t_start" >"$work/range.json" || fail "fleet --from exited $?"
-span=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "cpu-bound-user") | .entries[] |
+span=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "fd-exhaustion") | .entries[] |
 	select(.subject == $s and .host == "host-a") | .spans[-1] | "\(.end) \(.open)"' "$work/range.json")
 [ -n "$span" ] || fail "range: no span for $hog: $(jq -c . "$work/range.json")"
 awk -v e="${span% *}" -v k="$t_hog" 'BEGIN { exit !(e <= k + 1 && e >= k - 3) }' && [ "${span#* }" = false ] ||
-	fail "range: $hog's finding ended at $span, the spinner was killed at $t_hog"
+	fail "range: $hog's finding ended at $span, the hog was killed at $t_hog"
+fleet --from "@$t_start" >"$work/range.txt" || fail "fleet --from (plain) exited $?"
+grep -Eq "^  $hog on host-a: .*[0-9]{2}:[0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2}:[0-9]{2}\$" "$work/range.txt" ||
+	fail "plain range: no closed span for $hog: $(cat "$work/range.txt")"
 gap=$(jq -r '.findings[] | select(.kind == "stopped-reporting") | .entries[] |
 	select(.host == "host-c") | .spans[0].start' "$work/range.json")
 awk -v s="$gap" -v k="$t_kill" 'BEGIN { exit !(s != "" && s <= k + 0.5 && s >= k - 2.5) }' ||
@@ -118,4 +125,4 @@ awk -v s="$gap" -v k="$t_kill" 'BEGIN { exit !(s != "" && s <= k + 0.5 && s >= k
 [ $? = 2 ] && [ "$(wc -l <"$work/err")" = 2 ] || fail "no store: $(cat "$work/err")"
 "$TRIAGE" fleet --prometheus "http://127.0.0.1:$pc" >/dev/null 2>"$work/err"
 [ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] || fail "closed port: $(cat "$work/err")"
-echo "ok: $hog on host-a only at ${got#* }% (kernel $want%); host-c stopped (up 0) $gap after kill $t_kill; span end ${span% *} vs kill $t_hog"
+echo "ok: $hog on host-a only at $val% (kernel: $fds of $lim); host-c stopped (up 0) $gap after kill $t_kill; span end ${span% *} vs kill $t_hog"

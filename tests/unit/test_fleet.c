@@ -292,6 +292,10 @@ TEST(next_commands)
 	ASSERT_STREQ(buf, "triage probe profile -p \"$(pgrep -xo 'a'\\''b $(rm -rf ~)')\" -d 10");
 	fleet_next_command("filesystem-full", "/var/lib", buf, sizeof(buf));
 	ASSERT_STREQ(buf, "du -xh --max-depth=2 /var/lib | sort -h | tail");
+	fleet_next_command("fd-exhaustion", "nginx", buf, sizeof(buf));
+	ASSERT_TRUE(!strncmp(buf, "ls -l /proc/\"$(pgrep -xo nginx)\"/fd | awk '{print $NF}'", 50));
+	fleet_next_command("fd-exhaustion", "host", buf, sizeof(buf)); /* fs.file-max: no process */
+	ASSERT_STREQ(buf, "triage report -d 10");
 	fleet_next_command("stopped-reporting", "host", buf, sizeof(buf));
 	ASSERT_STREQ(buf, "systemctl status triage-collect");
 	fleet_next_command("no-such-kind", "x", buf, sizeof(buf));
