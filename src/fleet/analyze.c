@@ -20,6 +20,7 @@ struct host {
 	double last_seen; /* NaN: no sample known */
 	bool up_zero;
 	const struct fleet_series *seen;
+	const struct fleet_series *stale; /* Prometheus over a range */
 };
 
 struct hosts {
@@ -59,13 +60,18 @@ static int hosts_gather(const struct fleet_series_set *set, struct hosts *hs)
 	hs->n = w;
 	for (size_t i = 0; i < set->n; i++) {
 		const struct fleet_series *s = &set->s[i];
-		struct host *h =
-		    s->what == FW_SEEN || s->what == FW_UP ? host_find(hs, s->host) : NULL;
+		struct host *h = s->what == FW_SEEN || s->what == FW_UP || s->what == FW_STALE
+				     ? host_find(hs, s->host)
+				     : NULL;
 
 		if (!h)
 			continue;
 		if (s->what == FW_UP) {
 			h->up_zero = true;
+			continue;
+		}
+		if (s->what == FW_STALE) {
+			h->stale = s;
 			continue;
 		}
 		h->seen = s;
@@ -131,6 +137,30 @@ static bool fresh(const struct fleet_opts *o, const struct fleet_series *s, size
 	return s->t[k] - s->v[k] <= 2 * o->interval + 1e-6;
 }
 
+/*
+ * Prometheus over a range: the runs of steps it named stale, each from two
+ * intervals before its first step (about the last sample) to its last.
+ */
+static int stale_spans(const struct fleet_opts *o, const struct host *h, struct fleet_entry **e,
+		       struct fleet_group *g)
+{
+	const struct fleet_series *s = h->stale;
+	double step = fleet_prom_step(o), start = NAN;
+	int rc = 0;
+
+	for (size_t k = 0; k < s->n && !rc; k++) {
+		if (isnan(start))
+			start = s->t[k];
+		if (k + 1 < s->n && s->t[k + 1] - s->t[k] <= 1.5 * step)
+			continue;
+		if (!*e && !(*e = entry_add(g, h->name, "host")))
+			return -ENOMEM;
+		rc = span_add(*e, start - 2 * o->interval, s->t[k], s->t[k] >= o->to - 1.5 * step);
+		start = NAN;
+	}
+	return rc;
+}
+
 /* Over a range: every stretch without a fresh sample longer than the gap limit. */
 static int stopped_spans(const struct fleet_opts *o, const struct host *h, struct fleet_entry **e,
 			 struct fleet_group *g)
@@ -139,6 +169,8 @@ static int stopped_spans(const struct fleet_opts *o, const struct host *h, struc
 	const struct fleet_series *s = h->seen;
 	int rc = 0;
 
+	if (h->stale)
+		return stale_spans(o, h, e, g);
 	for (size_t k = 0; s && k < s->n && !rc; k++) {
 		if (!fresh(o, s, k))
 			continue;

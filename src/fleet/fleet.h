@@ -52,8 +52,10 @@ struct fleet_opts {
 enum fleet_what {
 	FW_SEVERITY, /* a finding's severity: 3 critical, 2 warning, 1 info */
 	FW_VALUE,    /* a finding's headline figure */
-	FW_SEEN,     /* a host's sample times (instant Prometheus: the last one as the value) */
+	FW_SEEN,     /* a host's sample times (Prometheus: its last one, as the value) */
 	FW_UP,	     /* Prometheus' up, where it is 0 */
+	FW_STALE, /* Prometheus over a range: the steps a known host had no sample for 2 intervals
+		   */
 };
 
 /* One series of one host, its points in time order. */
@@ -78,9 +80,9 @@ void fleet_series_release(struct fleet_series_set *set);
 /* Percent-encodes s (RFC 3986 unreserved bytes pass) into out; -ENOSPC if it does not fit. */
 int fleet_url_encode(const char *s, char *out, size_t size);
 /*
- * The PromQL of one series kind (FW_SEVERITY, FW_VALUE, FW_SEEN, FW_UP) for
- * o, into buf. -ENOSPC if it does not fit, -EINVAL for a match holding a
- * brace (it goes inside one selector's braces).
+ * The PromQL of one series kind for o, into buf. FW_SEEN is asked at one
+ * instant (the range's end), over the range and an hour before it. -ENOSPC if it does not fit,
+ * -EINVAL for a match holding a brace (it goes inside one selector's braces).
  */
 int fleet_promql(const struct fleet_opts *o, enum fleet_what what, char *buf, size_t size);
 /* The query or query_range URL of one series kind. */

@@ -71,19 +71,26 @@ int fleet_promql(const struct fleet_opts *o, enum fleet_what what, char *buf, si
 		return fit(buf, size, "triage_report_finding_severity{%s}", m ? m : "");
 	case FW_VALUE:
 		return fit(buf, size, "triage_report_finding_value{%s}", m ? m : "");
-	case FW_SEEN:
-		/* every collector exports this series each sample, findings or not */
-		if (o->range)
-			return fit(
-			    buf, size,
-			    "max by (%s) (timestamp(triage_report_findings{severity=\"critical\""
-			    "%s%s}))",
-			    h, m ? "," : "", m ? m : "");
-		/* the last sample's time, for hosts gone quiet (stale-marked) too */
+	case FW_SEEN: {
+		/* every collector exports this series each sample, findings or not: the last
+		 * sample's time, for hosts gone quiet (stale-marked) too */
+		long back = FLEET_LOOKBACK_S + (o->range ? lround(o->to - o->from) : 0);
+
 		return fit(buf, size,
 			   "max by (%s) (max_over_time(timestamp(triage_report_findings{severity="
-			   "\"critical\"%s%s})[%ds:%ldms]))",
-			   h, m ? "," : "", m ? m : "", FLEET_LOOKBACK_S, step_ms);
+			   "\"critical\"%s%s})[%lds:%ldms]))",
+			   h, m ? "," : "", m ? m : "", back, step_ms);
+	}
+	case FW_STALE:
+		/* known in the hour before the step, without a sample in the last two intervals:
+		 * Prometheus answers only the stale steps, not every host's every step */
+		return fit(buf, size,
+			   "group by (%s) (present_over_time(triage_report_findings{severity="
+			   "\"critical\"%s%s}[%ds])) unless group by (%s) "
+			   "(present_over_time(triage_report_findings{severity=\"critical\"%s%s}"
+			   "[%ldms]))",
+			   h, m ? "," : "", m ? m : "", FLEET_LOOKBACK_S, h, m ? "," : "",
+			   m ? m : "", 2 * step_ms);
 	case FW_UP:
 		return fit(buf, size, "up{%s} == 0", m ? m : "");
 	}
@@ -109,12 +116,12 @@ int fleet_prom_url(const struct fleet_opts *o, enum fleet_what what, char *buf, 
 		rc = fleet_url_encode(q, enc, sizeof(enc));
 	if (rc)
 		return rc;
-	if (o->range)
+	if (o->range && what != FW_SEEN)
 		return fit(buf, size,
 			   "%.*s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%g",
 			   base_len(o->url), o->url, enc, o->from, o->to, fleet_prom_step(o));
 	return fit(buf, size, "%.*s/api/v1/query?query=%s&time=%.3f", base_len(o->url), o->url, enc,
-		   o->at);
+		   o->range ? o->to : o->at);
 }
 
 int fleet_graphite_url(const struct fleet_opts *o, char *buf, size_t size)

@@ -39,9 +39,10 @@ static int get(const struct fleet_opts *o, const char *url, char **body, size_t 
 static int from_prometheus(const struct fleet_opts *o, struct fleet_series_set *set, char *err,
 			   size_t errsize)
 {
-	/* over a range, stopped hosts come from the gaps in their samples, not up */
-	const enum fleet_what asks[] = { FW_SEVERITY, FW_VALUE, FW_SEEN, FW_UP };
-	size_t nask = o->range ? 3 : 4;
+	/* over a range, stopped hosts are the stale steps, not up */
+	const enum fleet_what asks[] = { FW_SEVERITY, FW_VALUE, FW_SEEN,
+					 o->range ? FW_STALE : FW_UP };
+	size_t nask = 4;
 	char *url = malloc(URL_MAX);
 	int rc = url ? 0 : -ENOMEM;
 

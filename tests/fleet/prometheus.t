@@ -94,11 +94,13 @@ for ((i = 0; i < 100; i++)); do
 done
 [ $i -lt 100 ] || fail "Prometheus never saw host-c down"
 fleet --json >"$work/stopped.json" || fail "fleet exited $?"
-jq -e '.hosts == 3 and .hosts_stopped == 1 and
-	(.findings[0].kind == "stopped-reporting") and
-	([.findings[0].entries[].host] == ["host-c"]) and .findings[0].entries[0].up_zero' \
+# host-c stopped with up 0; on this shared machine another collector or a
+# scrape can stall past two intervals too (stopped, but up stays 1)
+jq -e '.hosts == 3 and (.findings[0].kind == "stopped-reporting") and
+	any(.findings[0].entries[]; .host == "host-c" and .up_zero) and
+	all(.findings[0].entries[]; .host == "host-c" or (.up_zero | not))' \
 	"$work/stopped.json" >/dev/null || fail "stopped: $(jq -c . "$work/stopped.json")"
-fleet | grep -q '^critical stopped-reporting on 1 of 3 hosts: host-c (' ||
+fleet | grep -Eq '^critical stopped-reporting on [1-3] of 3 hosts: .*host-c \(last sample [0-9:]+, [0-9]+ s before; up == 0\)' ||
 	fail "plain: $(fleet)"
 
 # the hog gone: over the range, its finding ends when it went, and
@@ -110,19 +112,24 @@ fleet --json --from "@$t_start" >"$work/range.json" || fail "fleet --from exited
 span=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "fd-exhaustion") | .entries[] |
 	select(.subject == $s and .host == "host-a") | .spans[-1] | "\(.end) \(.open)"' "$work/range.json")
 [ -n "$span" ] || fail "range: no span for $hog: $(jq -c . "$work/range.json")"
-awk -v e="${span% *}" -v k="$t_hog" 'BEGIN { exit !(e <= k + 1 && e >= k - 3) }' && [ "${span#* }" = false ] ||
+# its last window ends at the next whole second (the collector keeps a
+# process that exited inside a window), the scrape of it within a second,
+# and the range's steps fall on whole seconds: at most 3 s after the kill
+awk -v e="${span% *}" -v k="$t_hog" 'BEGIN { exit !(e <= k + 3 && e >= k - 3) }' && [ "${span#* }" = false ] ||
 	fail "range: $hog's finding ended at $span, the hog was killed at $t_hog"
 fleet --from "@$t_start" >"$work/range.txt" || fail "fleet --from (plain) exited $?"
 grep -Eq "^  $hog on host-a: .*[0-9]{2}:[0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2}:[0-9]{2}\$" "$work/range.txt" ||
 	fail "plain range: no closed span for $hog: $(cat "$work/range.txt")"
+# host-c's last stretch without samples: open, from its last sample before
+# the kill (the range's steps fall on whole seconds: up to 1 s later)
 gap=$(jq -r '.findings[] | select(.kind == "stopped-reporting") | .entries[] |
-	select(.host == "host-c") | .spans[0].start' "$work/range.json")
-awk -v s="$gap" -v k="$t_kill" 'BEGIN { exit !(s != "" && s <= k + 0.5 && s >= k - 2.5) }' ||
-	fail "range: host-c stopped at '$gap', killed at $t_kill"
+	select(.host == "host-c") | .spans[-1] | "\(.start) \(.open)"' "$work/range.json")
+awk -v s="${gap% *}" -v k="$t_kill" 'BEGIN { exit !(s != "" && s <= k + 1 && s >= k - 3) }' &&
+	[ "${gap#* }" = true ] || fail "range: host-c stopped at '$gap', killed at $t_kill"
 
 # usage and an unreachable store: one line each, documented statuses
 "$TRIAGE" fleet >/dev/null 2>"$work/err"
 [ $? = 2 ] && [ "$(wc -l <"$work/err")" = 2 ] || fail "no store: $(cat "$work/err")"
 "$TRIAGE" fleet --prometheus "http://127.0.0.1:$pc" >/dev/null 2>"$work/err"
 [ $? = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] || fail "closed port: $(cat "$work/err")"
-echo "ok: $hog on host-a only at $val% (kernel: $fds of $lim); host-c stopped (up 0) $gap after kill $t_kill; span end ${span% *} vs kill $t_hog"
+echo "ok: $hog on host-a only at $val% (kernel: $fds of $lim); host-c stopped (up 0) at ${gap% *}, killed at $t_kill; span end ${span% *} vs kill $t_hog"

@@ -281,6 +281,51 @@ TEST(range_spans)
 	fleet_series_release(&set);
 }
 
+/*
+ * Prometheus over a range names only the stale steps: b was stale from 170
+ * to the end (its last sample about two intervals before), c at 130 only.
+ */
+TEST(stale_steps)
+{
+	struct fleet_opts o = prom_now;
+	struct fleet_series_set set = { 0 };
+	struct fleet_result r;
+	double end = 200, seen_a = 195, seen_b = 150, seen_c = 195, one = 1;
+	double bt[] = { 170, 180, 190, 200 }, bv[] = { 1, 1, 1, 1 }, ct = 130;
+	char buf[4096];
+
+	o.range = true;
+	o.from = 100;
+	o.to = 200;
+	ASSERT_EQ(fleet_promql(&o, FW_STALE, buf, sizeof(buf)), 0);
+	ASSERT_STREQ(buf, "group by (instance) (present_over_time(triage_report_findings{severity="
+			  "\"critical\"}[3600s])) unless group by (instance) (present_over_time("
+			  "triage_report_findings{severity=\"critical\"}[20000ms]))");
+	/* the hosts and their last samples: one instant, the range and the hour before it */
+	ASSERT_EQ(fleet_prom_url(&o, FW_SEEN, buf, sizeof(buf)), 0);
+	ASSERT_TRUE(strstr(buf, "/api/v1/query?query=") && strstr(buf, "%5B3700s%3A10000ms%5D") &&
+		    strstr(buf, "&time=200.000"));
+	add(&set, FW_SEEN, "a", "", "", 1, &end, &seen_a);
+	add(&set, FW_SEEN, "b", "", "", 1, &end, &seen_b);
+	add(&set, FW_SEEN, "c", "", "", 1, &end, &seen_c);
+	add(&set, FW_STALE, "b", "", "", 4, bt, bv);
+	add(&set, FW_STALE, "c", "", "", 1, &ct, &one);
+	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
+	ASSERT_UEQ(r.nhosts, 3);
+	ASSERT_UEQ(r.nstopped, 2);
+	ASSERT_UEQ(r.ng, 1);
+	ASSERT_STREQ(r.g[0].e[0].host, "b");
+	ASSERT_UEQ(r.g[0].e[0].nspans, 1);
+	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 150, 0);
+	ASSERT_NEAR(r.g[0].e[0].spans[0].end, 200, 0);
+	ASSERT_TRUE(r.g[0].e[0].spans[0].open);
+	ASSERT_STREQ(r.g[0].e[1].host, "c");
+	ASSERT_NEAR(r.g[0].e[1].spans[0].start, 110, 0);
+	ASSERT_TRUE(!r.g[0].e[1].spans[0].open);
+	fleet_result_release(&r);
+	fleet_series_release(&set);
+}
+
 /* Next commands: a name is one shell word whatever its bytes. */
 TEST(next_commands)
 {
@@ -342,6 +387,7 @@ int main(void)
 	RUN(&st, graphite_answers);
 	RUN(&st, instant_groups);
 	RUN(&st, range_spans);
+	RUN(&st, stale_steps);
 	RUN(&st, next_commands);
 	RUN(&st, collect_exports_figures);
 	UNIT_MAIN_END(&st);
