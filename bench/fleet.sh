@@ -13,9 +13,10 @@
 # memory-pressure, and 1% stop reporting 20 minutes before the end (up 0).
 # Prometheus then serves those blocks. Measured, median of BENCH_RUNS:
 #   wall s and max RSS of `triage fleet --at END` (4 queries) and
-#   `--from END-1h --to END` (3 range queries);
-#   the anchor: curl fetching the same queries' answers one after the
-#   other (what Prometheus itself takes), so the ratio is fleet's own share.
+#   `--from END-1h --to END` (3 range queries and one instant);
+#   the anchor: curl fetching the same queries' answers (gzip, as fleet
+#   asks) one after the other: what Prometheus itself takes, so the ratio
+#   is fleet's own share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -98,7 +99,7 @@ measure() {
 }
 anchor() {
 	local q
-	for q in "$@"; do curl -sf --get "$url/api/v1/$q" -o /dev/null; done
+	for q in "$@"; do curl -sf --compressed "$url/api/v1/$q" -o /dev/null; done
 }
 H=instance
 sel='triage_report_findings{severity="critical"}'
@@ -111,9 +112,11 @@ q_inst=("query?query=$(jq -rn --arg q 'triage_report_finding_severity{}' '$q|@ur
 	"query?query=$(jq -rn --arg q "max by ($H) (max_over_time(timestamp($sel)[3600s:15000ms]))" '$q|@uri')&time=$end"
 	"query?query=$(jq -rn --arg q 'up{} == 0' '$q|@uri')&time=$end")
 r="start=$start&end=$end&step=15"
+back=$((3600 + end - start))
 q_rng=("query_range?query=$(jq -rn --arg q 'triage_report_finding_severity{}' '$q|@uri')&$r"
 	"query_range?query=$(jq -rn --arg q 'triage_report_finding_value{}' '$q|@uri')&$r"
-	"query_range?query=$(jq -rn --arg q "max by ($H) (timestamp($sel))" '$q|@uri')&$r")
+	"query?query=$(jq -rn --arg q "max by ($H) (max_over_time(timestamp($sel)[${back}s:15000ms]))" '$q|@uri')&time=$end"
+	"query_range?query=$(jq -rn --arg q "group by ($H) (present_over_time($sel[3600s])) unless group by ($H) (present_over_time($sel[30000ms]))" '$q|@uri')&$r")
 a_inst=$(measure bash -c "$(declare -f anchor); url=$url; anchor ${q_inst[*]@Q}")
 a_rng=$(measure bash -c "$(declare -f anchor); url=$url; anchor ${q_rng[*]@Q}")
 row() { # name fleet anchor
