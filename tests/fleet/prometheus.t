@@ -114,7 +114,10 @@ fleet | grep -Eq '^critical stopped-reporting on [1-3] of 3 hosts: .*host-c \(la
 # host-c's gap starts when it was killed
 t_hog=$(date +%s.%N)
 kill -9 "$hogpid"
-sleep 3
+# its last sample can be 3 s after the kill (below), and a finding whose
+# last sample is within two intervals of the range's end is still open:
+# the range ends 6 s after the kill
+while awk -v k="$t_hog" -v n="$(date +%s.%N)" 'BEGIN { exit !(n < k + 6) }'; do sleep 0.2; done
 fleet --json --from "@$t_start" >"$work/range.json" || fail "fleet --from exited $?"
 span=$(jq -r --arg s "$hog" '.findings[] | select(.kind == "fd-exhaustion") | .entries[] |
 	select(.subject == $s and .host == "host-a") | .spans[-1] | "\(.end) \(.open)"' "$work/range.json")
