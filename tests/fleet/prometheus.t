@@ -65,10 +65,11 @@ done
 # the figure: the kernel's count of the hog's descriptors against its limit.
 # A view where every host reported within two intervals: on this shared
 # machine (load 20-40) a collector or a scrape stalls for seconds at times,
-# and a stalled host is (rightly) stopped, its findings not shown.
+# and a stalled host is (rightly) stopped, its findings not shown; and all
+# three collectors scraped (they start in parallel).
 for ((i = 0; i < 40; i++)); do
 	fleet --json >"$work/now.json" || fail "fleet exited $?"
-	jq -e '.hosts_stopped == 0' "$work/now.json" >/dev/null && break
+	jq -e '.hosts == 3 and .hosts_stopped == 0' "$work/now.json" >/dev/null && break
 	sleep 0.5
 done
 fleet >"$work/now.txt" || fail "fleet (plain) exited $?"
