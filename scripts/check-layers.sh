@@ -107,19 +107,20 @@ module_of() {
 # are the compiler's and the sanitizers'. A module not listed is not
 # checked yet: procfs (its parsers are named by the file they read), and
 # report and record, which are being reworked (issue 23). util's pcap_, MHD_,
-# yaml_, gnutls_ and crypt_r are the shims of src/util/dl_*.c: libraries loaded at first use,
+# yaml_, gnutls_, crypt_r and curl_ (json-c: json_) are the shims of src/util/dl_*.c: libraries loaded at first use,
 # whose functions they define under the library's own names.
 module_prefixes() {
 	cat <<-EOT
 		collect collect_ graphite_ http_ group_table_ metric_
 		flame flame_
+		fleet fleet_
 		load load_
 		pidstat pidstat_
 		plot plot_
 		probe probe_ doctor_ elf_ hist_ offcpu_ profile_ runq_ stack_ stacks_ symtab_ syscall_ syms_ sp_ sc_ tr_
 		runloop runloop_
 		u32 u32_
-		util util_ json_ text_ xml_ csv_ utf8_ caps_ parse_ kmerge_ outfile_ dlib_ pcap_ MHD_ yaml_ gnutls_ crypt_r
+		util util_ json_ text_ xml_ csv_ utf8_ caps_ parse_ kmerge_ outfile_ dlib_ pcap_ MHD_ yaml_ gnutls_ crypt_r curl_
 	EOT
 }
 

@@ -22,6 +22,8 @@ RUN_PKGS="
  libyaml-dev
  libcrypt-dev
  libsqlite3-dev
+ libcurl4-openssl-dev
+ libjson-c-dev
  iproute2
 "
 # Tests only: the real tools triage is compared with (sysstat, tcpdump,
@@ -47,6 +49,7 @@ TEST_PKGS="
  python3
  libc6-dbg
  graphite-carbon
+ graphite-web
  prometheus
  scdoc
  man-db

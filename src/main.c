@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	  .own_stdout = true },
 	{ "collect", cmd_collect,
 	  "feed Graphite and Prometheus: per-process groups and host figures" },
+	{ "fleet", cmd_fleet, "the findings of every host, from Prometheus or Graphite" },
 	{ "record", cmd_record, "keep history in SQLite: host, tasks, load, PSI, disks, findings" },
 	{ "replay", cmd_replay, "replay a recording through pidstat, load or report" },
 	{ "load", cmd_load, "explain the load average: which tasks make it, and why" },

@@ -77,7 +77,9 @@ _triage()
 	u32:--string-to) COMPREPLY=($(compgen -W "end start" -- "$cur")); return ;;
 	u32:--type) COMPREPLY=($(compgen -W "A AAAA MX HTTPS TXT NS CNAME SOA PTR SRV" -- "$cur")); return ;;
 	*:-d | *:--duration | *:-i | *:--interval | *:--top | *:-F | *:--frequency | *:--budget | \
-		*:--buffer | *:--graphite | *:--listen | *:--prefix | *:-C | *:--comm | *:-G | *:--sni)
+		*:--buffer | *:--graphite | *:--listen | *:--prefix | *:-C | *:--comm | *:-G | *:--sni | \
+		fleet:--prometheus | fleet:--match | fleet:--host-label | fleet:--at | fleet:--from | \
+		fleet:--to | fleet:--timeout)
 		return ;;
 	esac
 	# --color=WHEN: one word, or three where '=' breaks words (COMP_WORDBREAKS)

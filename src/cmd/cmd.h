@@ -19,6 +19,7 @@ int cmd_pidstat(int argc, char **argv);
 int cmd_pidstat_link(int argc, char **argv); /* invoked as "pidstat": no --help of ours */
 int cmd_load(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

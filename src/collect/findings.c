@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/kinds.h"
+
 /* Whether m already holds a finding with these labels (from start on). */
 static bool have_finding(const struct metric_set *m, size_t start, const char *rule,
 			 const char *subject)
@@ -13,6 +15,54 @@ static bool have_finding(const struct metric_set *m, size_t start, const char *r
 		    !strcmp(m->s[i].lv[1], subject))
 			return true;
 	return false;
+}
+
+/* The finding's headline figure (its kind's row names which evidence); false when it has none. */
+static bool headline_figure(const struct rp_finding *x, double *value)
+{
+	const struct report_kind_row *row = report_kind_row(x->kind);
+
+	for (int i = 0; row && row->figure && i < x->nev; i++)
+		if (x->ev[i].metric && !strcmp(x->ev[i].metric, row->figure)) {
+			*value = x->ev[i].value;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Each kept finding's headline figure, as M_REPORT_FINDING_VALUE with the
+ * same labels: the samples from start on are the kept findings, and the
+ * finding each came from is the first in f with its rule and subject.
+ */
+static int add_figures(const struct report_findings *f, struct metric_set *m, size_t start,
+		       size_t end)
+{
+	int rc = 0;
+
+	for (size_t k = start; k < end && !rc; k++) {
+		for (size_t i = 0; i < f->n; i++) {
+			const struct rp_finding *x = &f->f[i];
+			char subject[COLLECT_LABEL_MAX];
+			double v;
+
+			if (strcmp(report_kind_name(x->kind), m->s[k].lv[0]))
+				continue;
+			report_subject_label(&x->subject, REPORT_LABEL_METRIC, subject,
+					     sizeof(subject));
+			if (strcmp(subject, m->s[k].lv[1]))
+				continue;
+			if (headline_figure(x, &v)) {
+				/* m->s may move: copy the labels before adding */
+				char rule[COLLECT_LABEL_MAX];
+
+				snprintf(rule, sizeof(rule), "%s", m->s[k].lv[0]);
+				rc = metric_add(m, M_REPORT_FINDING_VALUE, rule, subject, v);
+			}
+			break;
+		}
+	}
+	return rc;
 }
 
 int collect_findings_metrics(const struct report_findings *f, struct metric_set *m)
@@ -42,5 +92,5 @@ int collect_findings_metrics(const struct report_findings *f, struct metric_set 
 		rc = metric_add(m, M_REPORT_FINDING, rule, subject, sev_value[x->sev]);
 		kept++;
 	}
-	return rc;
+	return rc ? rc : add_figures(f, m, start, m->n);
 }

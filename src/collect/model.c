@@ -168,6 +168,14 @@ const struct metric_family metric_families[M_COUNT] = {
 			       G,
 			       "report.finding.{0}.{1}",
 			       { "rule", "subject" } },
+	[M_REPORT_FINDING_VALUE] = { "triage_report_finding_value",
+				     "The headline figure of a finding of the last report window "
+				     "(docs/fleet.md: a process's % of one CPU, a filesystem's % "
+				     "used), by rule and subject; the same series as "
+				     "triage_report_finding_severity.",
+				     G,
+				     "report.finding_value.{0}.{1}",
+				     { "rule", "subject" } },
 	[M_GRAPHITE_DROPPED] = { "triage_collect_graphite_dropped_points_total",
 				 "Graphite points dropped because the buffer was full.",
 				 C,

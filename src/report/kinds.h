@@ -22,6 +22,17 @@ struct report_kind_row {
 	report_rule_fn rule;
 	enum report_sev sev; /* the severity unless the rule's figures say otherwise */
 	const char *anchor;  /* in docs/report.md */
+	/*
+	 * The fleet's view (triage fleet, collect's exports): the evidence
+	 * that is the finding's headline figure (NULL: none), the words after
+	 * that figure ("%", " zombies"), and the command to run next on the
+	 * host, {subject} standing for the subject label (shell-quoted when
+	 * filled) and {pid} for "$(pgrep -xo SUBJECT)" (a {pid} template about
+	 * the subject "host", the system itself, gives way to a report there).
+	 */
+	const char *figure;
+	const char *figure_unit;
+	const char *fleet_next;
 };
 
 /* The row of k (every kind has one; NULL only for an out-of-range value). */

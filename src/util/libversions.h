@@ -14,6 +14,8 @@
  */
 const char *util_pcap_soname(void);
 const char *util_mhd_soname(void);
+const char *util_curl_soname(void);
+const char *util_jsonc_soname(void);
 /* "major.minor" of libbpf, or "none" in a build without BPF. */
 void util_libbpf_version(char *buf, size_t size);
 

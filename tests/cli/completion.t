@@ -46,6 +46,8 @@ expect "help's argument" "pidstat" triage help pids
 expect "load --no..." "--no-rt
 --no-stacks" triage load --no
 has "report options" --duration triage report --
+expect "fleet --pro" "--prometheus" triage fleet --pro
+expect "no value after fleet --match" "" triage fleet --match ""
 has "pidstat's own options" --whole triage pidstat --
 has "collect -i" -i triage collect -
 # PIDs after -p: a process started here is offered, and pidstat's keywords

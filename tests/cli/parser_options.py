@@ -25,6 +25,7 @@ SOURCES = {
     "record": ["src/cmd/record.c"],
     "replay": ["src/cmd/replay.c"],
     "plot": ["src/cmd/plot.c"],
+    "fleet": ["src/cmd/fleet.c"],
 }
 
 LONG = re.compile(r'\{\s*"([a-z][a-z0-9.-]*)"\s*,\s*(?:no|required|optional)_argument')

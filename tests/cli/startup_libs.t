@@ -1,14 +1,15 @@
 # test: shared -- the loader's own account of libraries; judges no figure of the machine
 # Start-up (issue 24): the commands that serve no HTTP and read no capture
 # load neither libmicrohttpd (and its GnuTLS, nettle, gmp, p11-kit) nor
-# libpcap (and its D-Bus, libsystemd, gcrypt). The oracle is the dynamic
+# libpcap (and its D-Bus, libsystemd, gcrypt), nor fleet's libcurl (and its
+# OpenSSL, nghttp2) and json-c. The oracle is the dynamic
 # loader itself: LD_DEBUG=libs names every library it initialises. Then
 # u32, which reads a capture, does load libpcap (the shim's first use).
 set -u
 fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-FORBIDDEN='microhttpd|gnutls|nettle|hogweed|gmp|p11-kit|pcap|dbus|systemd|gcrypt'
+FORBIDDEN='microhttpd|gnutls|nettle|hogweed|gmp|p11-kit|pcap|dbus|systemd|gcrypt|curl|json-c|ssl|nghttp2'
 
 # libs CMD...: the libraries the loader initialised for one run of triage CMD
 libs() {
@@ -58,4 +59,11 @@ grep -q 'calling init: .*libpcap' "$T/ld" ||
 	{ echo "FAIL: u32 test over a capture did not load libpcap (status $rc)"; fail=1; }
 [ "$rc" = 0 ] && grep -q '"packets"' "$T/out" ||
 	{ echo "FAIL: u32 test over a capture: status $rc, $(head -c 200 "$T/out")"; fail=1; }
+# fleet asks its store through libcurl, loaded at first use: a closed
+# loopback port is enough to make the request
+LD_DEBUG=libs "$TRIAGE" fleet --prometheus http://127.0.0.1:1 --timeout 2 >/dev/null 2>"$T/ld"
+rc=$?
+grep -q 'calling init: .*libcurl' "$T/ld" ||
+	{ echo "FAIL: fleet did not load libcurl (status $rc)"; fail=1; }
+[ "$rc" = 1 ] || { echo "FAIL: fleet against a closed port: status $rc, want 1"; fail=1; }
 exit $fail
