@@ -15,6 +15,7 @@ static const struct report_kind_row kinds[] = {
 	    SEV_WARNING),
 	ROW(RK_INODES_FULL, "inodes-full", RES_FILESYSTEM, rule_inodes_full, SEV_WARNING),
 	ROW(RK_FD_EXHAUSTION, "fd-exhaustion", RES_PROCESSES, rule_fd_exhaustion, SEV_WARNING),
+	ROW(RK_PID_EXHAUSTION, "pid-exhaustion", RES_PROCESSES, rule_pid_exhaustion, SEV_WARNING),
 	ROW(RK_ZOMBIES, "zombies", RES_PROCESSES, rule_zombies, SEV_WARNING),
 	ROW(RK_PROCESS_CHURN, "process-churn", RES_PROCESSES, rule_process_churn, SEV_WARNING),
 	ROW(RK_LOCK_CONTENTION, "lock-contention", RES_PROCESSES, rule_lock_contention,
@@ -30,6 +31,8 @@ static const struct report_kind_row kinds[] = {
 	ROW(RK_IO_STALL, "io-stall", RES_DISK, rule_io_stall, SEV_WARNING),
 	ROW(RK_LOAD_UNINTERRUPTIBLE, "load-uninterruptible", RES_LOAD, rule_load_uninterruptible,
 	    SEV_WARNING),
+	/* before memory-pressure: the process that grows is the cause a pressure finding sees */
+	ROW(RK_MEMORY_GROWTH, "memory-growth", RES_MEMORY, rule_memory_growth, SEV_WARNING),
 	ROW(RK_MEMORY_PRESSURE, "memory-pressure", RES_MEMORY, rule_memory_pressure, SEV_WARNING),
 	ROW(RK_SWAPPING, "swapping", RES_MEMORY, rule_swapping, SEV_WARNING),
 	ROW(RK_OOM_KILL, "oom-kill", RES_MEMORY, rule_oom_kill, SEV_CRITICAL),
