@@ -272,7 +272,7 @@ enum rp_psi { RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO, RP_PSI_COUNT };
 
 struct rp_skipped {
 	char what[32];
-	char why[200];
+	char why[320];
 };
 
 /* Everything the rules read: deltas and rates over the window. */

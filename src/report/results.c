@@ -567,7 +567,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_LISTENERS, "listening sockets" },
 		{ REPORT_LACKS_UDP_SOCKS, "UDP counters and sockets" },
 	};
-	char list[200] = "";
+	char list[280] = "";
 	size_t used = 0;
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
