@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a leak and an allocation, side by side in one window.
 #   - report_leak grow 20: allocates and touches 2 MiB every 100 ms (a
 #     steady 20 MiB/s, in huge pages: little CPU) inside a v1 memory

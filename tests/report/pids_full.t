@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a pids cgroup at its limit. report_pidfill runs in a v1 pids
 # cgroup with pids.max 20 and forks children until fork() fails with
 # EAGAIN, then tries again every 50 ms (each try refused).

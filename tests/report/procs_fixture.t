@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- fixture roots
 # pid-exhaustion and process-churn's parents over fixture roots
 # (docs/fixtures.md). pid-exhaustion: the host's sysctl
 # caps (kernel.pid_max, kernel.threads-max) cannot be lowered on a shared
