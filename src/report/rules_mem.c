@@ -37,7 +37,7 @@ static void time_words(double s, char *buf, size_t size)
 
 static bool grows(const struct rp_grower *g)
 {
-	return g->steps >= MEM_GROWTH_MIN_STEPS && g->grew > MEM_GROWTH_MOST * g->steps &&
+	return g->grew >= MEM_GROWTH_MIN_STEPS && g->grew > MEM_GROWTH_MOST * g->steps &&
 	       g->rate_kb_s * 1024 >= MEM_GROWTH_WARN_MIB_S * MIB;
 }
 

@@ -69,7 +69,8 @@
 /*
  * memory-growth: a process sampled from the window's first task sample to
  * its last whose RSS rose in more than MEM_GROWTH_MOST of the intervals
- * between samples (at least MEM_GROWTH_MIN_STEPS of them), by at least
+ * between samples, and in at least MEM_GROWTH_MIN_STEPS (an allocation a
+ * sample cuts in two rises in two), by at least
  * MEM_GROWTH_WARN_MIB_S a second over the window (3.5 GiB an hour: a leak
  * that fills a small machine's memory within a working day), and, where
  * its tightest limit is known (its memory cgroup's, else MemAvailable),
@@ -82,7 +83,7 @@
 #define MEM_GROWTH_WARN_MIB_S 1.0
 #define MEM_GROWTH_WARN_S 3600.0
 #define MEM_GROWTH_MOST 0.5
-#define MEM_GROWTH_MIN_STEPS 2
+#define MEM_GROWTH_MIN_STEPS 3
 #define MEM_GROWTH_CRIT_S 600.0
 
 /*

@@ -115,10 +115,9 @@ TEST(memory_growth_needs_most_samples)
 	ASSERT_EQ(sev_of(&d, RK_MEMORY_GROWTH), -1);
 	g->grew = 1; /* allocated 500 MiB at once, then stopped */
 	ASSERT_EQ(sev_of(&d, RK_MEMORY_GROWTH), -1);
-	g->grew = 2;
-	g->steps = 2;
+	g->grew = g->steps = MEM_GROWTH_MIN_STEPS;
 	ASSERT_EQ(sev_of(&d, RK_MEMORY_GROWTH), SEV_WARNING);
-	g->grew = g->steps = MEM_GROWTH_MIN_STEPS - 1; /* one interval says nothing of a trend */
+	g->grew = g->steps = MEM_GROWTH_MIN_STEPS - 1; /* an allocation a sample cut in two */
 	ASSERT_EQ(sev_of(&d, RK_MEMORY_GROWTH), -1);
 }
 
