@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/forks.h"
 #include "probe/hist.h"
 #include "probe/offcpu.h"
 #include "probe/profile.h"
@@ -30,7 +31,7 @@
  */
 #define ENRICH_MAX_STACKS 4096
 
-enum { PART_RUNQ, PART_PROFILE, PART_SYSCALLS, PART_DSTATE, PART_COUNT };
+enum { PART_RUNQ, PART_PROFILE, PART_SYSCALLS, PART_DSTATE, PART_FORKS, PART_COUNT };
 
 struct enrich_part {
 	bool requested;
@@ -61,6 +62,8 @@ static int part_index(enum probe_enrich_part part)
 		return PART_SYSCALLS;
 	case PROBE_ENRICH_DSTATE:
 		return PART_DSTATE;
+	case PROBE_ENRICH_FORKS:
+		return PART_FORKS;
 	default:
 		return -1;
 	}
@@ -73,6 +76,10 @@ static void part_start(struct probe_enrich *e, int i)
 
 	if (i == PART_SYSCALLS) {
 		p->err = sc_probe_start(&o.base.target, 0, &p->skel, &p->stage);
+		return;
+	}
+	if (i == PART_FORKS) {
+		p->err = probe_forks_start(&p->skel, &p->stage);
 		return;
 	}
 	p->stage = "starting";
@@ -95,6 +102,8 @@ static void part_detach(struct enrich_part *p, int i)
 		return;
 	if (i == PART_SYSCALLS)
 		sc_probe_detach(p->skel);
+	else if (i == PART_FORKS)
+		probe_forks_detach(p->skel);
 	else
 		probe_skel_detach(p->probe->ops, p->skel);
 }
@@ -105,6 +114,8 @@ static void part_destroy(struct enrich_part *p, int i)
 		return;
 	if (i == PART_SYSCALLS)
 		sc_probe_stop(&p->skel);
+	else if (i == PART_FORKS)
+		probe_forks_stop(&p->skel);
 	else
 		probe_skel_stop(p->probe->ops, &p->skel);
 }
@@ -417,4 +428,25 @@ int probe_enrich_dstate(const struct probe_enrich *e, int pid, struct probe_enri
 	qsort(out, *n, sizeof(*out), cmp_dwait);
 	offcpu_result_release(&r);
 	return 0;
+}
+
+int probe_enrich_top_forkers(const struct probe_enrich *e, struct probe_enrich_forker *out,
+			     size_t max, size_t *n)
+{
+	struct forks_parent top[16];
+	int err;
+	void *skel = ready_part(e, PART_FORKS, &err);
+
+	*n = 0;
+	if (!skel)
+		return err;
+	if (max > sizeof(top) / sizeof(top[0]))
+		max = sizeof(top) / sizeof(top[0]);
+	err = probe_forks_read_top(skel, top, max, n);
+	for (size_t i = 0; !err && i < *n; i++) {
+		out[i].pid = top[i].pid;
+		out[i].forks = top[i].forks;
+		copy_str(out[i].comm, sizeof(out[i].comm), top[i].comm);
+	}
+	return err;
 }

@@ -29,7 +29,8 @@ enum probe_enrich_part {
 	PROBE_ENRICH_PROFILE = 2,  /* on-CPU samples per pid with stacks */
 	PROBE_ENRICH_SYSCALLS = 4, /* syscall counts and time per pid */
 	PROBE_ENRICH_DSTATE = 8,   /* off-CPU time and stacks of D-state tasks */
-	PROBE_ENRICH_ALL = 15,
+	PROBE_ENRICH_FORKS = 16,   /* new processes by parent (sched_process_fork) */
+	PROBE_ENRICH_ALL = 31,
 };
 
 struct probe_enrich_opts {
@@ -62,6 +63,17 @@ int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_par
 			     const char **stage);
 /* Seconds between start and stop (so far, when still running). */
 double probe_enrich_seconds(const struct probe_enrich *e);
+
+/* A parent that forked during the window: its tgid, how many processes, its name. */
+struct probe_enrich_forker {
+	int pid;
+	uint64_t forks;
+	char comm[16];
+};
+
+/* The max parents that forked most over the window, most first. 0 or -errno. */
+int probe_enrich_top_forkers(const struct probe_enrich *e, struct probe_enrich_forker *out,
+			     size_t max, size_t *n);
 
 #define PROBE_ENRICH_HIST_SLOTS 27 /* log2 of microseconds, as probe/hist.h reads them */
 #define PROBE_ENRICH_COMM_LEN 16

@@ -47,6 +47,12 @@ void kmsg_results(const struct window *w, struct report_data *d);
 /* softnet_results.c: the CPUs whose backlog dropped packets over the window */
 void softnet_results(const struct window *w, struct report_data *d);
 
+/* results_procs.c: memory-growth, pid-exhaustion and process-churn's parents */
+/* seconds: between the window's first and last task samples */
+void growth_results(const struct window *w, double seconds, struct report_data *d);
+void pids_results(const struct window *w, struct report_data *d);
+int spawner_results(const struct window *w, struct report_data *d);
+
 /* Turns the window's readings into the rules' data. */
 int window_results(struct window *w, struct report_data *d);
 

@@ -69,6 +69,7 @@ static void part_skips(struct report_data *d)
 		{ PROBE_ENRICH_PROFILE, "ebpf-profile" },
 		{ PROBE_ENRICH_SYSCALLS, "ebpf-syscalls" },
 		{ PROBE_ENRICH_DSTATE, "ebpf-offcpu" },
+		{ PROBE_ENRICH_FORKS, "ebpf-forks" },
 	};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {

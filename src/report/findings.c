@@ -109,6 +109,7 @@ static bool below_root(const char *path)
 static enum cg_controller kind_controller(enum report_kind k)
 {
 	switch (k) {
+	case RK_MEMORY_GROWTH:
 	case RK_MEMORY_PRESSURE:
 	case RK_SWAPPING:
 	case RK_OOM_KILL:

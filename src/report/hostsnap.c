@@ -216,6 +216,7 @@ void report_host_read(struct report_host_reader *r, struct report_host_snap *h)
 	h->have_softnet = !netread_softnet(r->pf, &h->softnet);
 	h->have_fs = r->statfs && !fsread_usage(r->pf, r->statfs, &h->fs);
 	h->have_files = !limits_read_file_handles(r->pf, &h->files);
+	h->have_caps = !limits_read_task_caps(r->pf, &h->caps);
 	report_host_read_tcp(r, h);
 	read_listeners(r, h);
 }

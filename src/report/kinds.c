@@ -20,6 +20,8 @@ static const struct report_kind_row kinds[] = {
 	    "used", "% of the descriptor limit",
 	    "ls -l /proc/{pid}/fd | awk '{print $NF}' | sed 's/:\\[.*//' | sort | uniq -c | sort "
 	    "-n | tail"),
+	ROW(RK_PID_EXHAUSTION, "pid-exhaustion", RES_PROCESSES, rule_pid_exhaustion, SEV_WARNING,
+	    "used", "% of the task limit", "ps -eo pid,nlwp,comm --sort=-nlwp | head"),
 	ROW(RK_ZOMBIES, "zombies", RES_PROCESSES, rule_zombies, SEV_WARNING, "zombies", " zombies",
 	    "ps -o pid,ppid,stat,cmd --ppid {pid}"),
 	ROW(RK_PROCESS_CHURN, "process-churn", RES_PROCESSES, rule_process_churn, SEV_WARNING,
@@ -44,6 +46,9 @@ static const struct report_kind_row kinds[] = {
 	ROW(RK_LOAD_UNINTERRUPTIBLE, "load-uninterruptible", RES_LOAD, rule_load_uninterruptible,
 	    SEV_WARNING, "d_tasks_whole_window", " tasks in D",
 	    "triage probe offcpu -p {pid} -d 10"),
+	/* before memory-pressure: the process that grows is the cause a pressure finding sees */
+	ROW(RK_MEMORY_GROWTH, "memory-growth", RES_MEMORY, rule_memory_growth, SEV_WARNING,
+	    "rss_growth", " MiB/s of RSS growth", "triage pidstat -r -p {pid} 1 5"),
 	ROW(RK_MEMORY_PRESSURE, "memory-pressure", RES_MEMORY, rule_memory_pressure, SEV_WARNING,
 	    "psi_memory_some", "% stalled on memory", "triage pidstat -r -p ALL 1 5"),
 	ROW(RK_SWAPPING, "swapping", RES_MEMORY, rule_swapping, SEV_WARNING, "swap_in",

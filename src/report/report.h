@@ -65,6 +65,13 @@ struct rp_proc {
 	 */
 	unsigned futex_threads, futex_waiting, futex_same_word, futex_no_word;
 	bool has_futex;
+	/* memory-growth: RSS at its first and last sample, intervals it grew in, of all */
+	uint64_t rss0_kb, rss_kb;
+	unsigned rss_steps, rss_grew;
+	bool from_start; /* sampled from the window's first sample */
+	/* process-churn: its parent, and its reaped children's CPU (% of one CPU) */
+	pid_t ppid;
+	double child_pct;
 };
 
 /* A task in D (uninterruptible) seen by the load core. */
@@ -192,6 +199,53 @@ struct rp_zparent {
 
 #define RP_MAX_ZPARENTS 8
 
+/* memory-growth: what a growing process will run into. */
+enum rp_mem_limit {
+	RP_LIMIT_NONE,	    /* not known (MemAvailable unread) */
+	RP_LIMIT_CGROUP,    /* its memory cgroup's (or an ancestor's) limit */
+	RP_LIMIT_AVAILABLE, /* the host's MemAvailable */
+};
+
+/* A process whose RSS grew during the window, and the tightest limit ahead of it. */
+struct rp_grower {
+	pid_t pid;
+	char comm[RP_COMM_MAX];
+	uint64_t rss0_kb, rss_kb;   /* at its first and last sample */
+	unsigned grew, steps;	    /* sample intervals it grew in, of all */
+	double seconds;		    /* between its first and last sample */
+	double rate_kb_s;	    /* over those seconds */
+	enum rp_mem_limit limit;    /* the one with the least room left */
+	uint64_t limit_bytes;	    /* the cgroup's limit, or MemAvailable */
+	uint64_t room_bytes;	    /* left before it: limit - usage, or MemAvailable */
+	char cgroup[RP_CGROUP_MAX]; /* RP_LIMIT_CGROUP: the cgroup that sets it */
+};
+
+#define RP_MAX_GROWERS 8
+
+/* pid-exhaustion: a pids cgroup (v1 pids controller or v2) with a limit, at the window's end. */
+struct rp_pidcg {
+	char path[RP_CGROUP_MAX];
+	int version;
+	uint64_t current, max;
+	uint64_t refused; /* pids.events "max": forks refused since it was made */
+	bool has_refused;
+	pid_t pids[RP_MAX_PIDS];
+	size_t npids;
+};
+
+#define RP_MAX_PIDCGS 8
+
+/* process-churn: a parent of short-lived children. */
+struct rp_spawner {
+	pid_t pid;
+	char comm[RP_COMM_MAX];
+	unsigned seen;	  /* its children the samples saw born during the window */
+	double child_pct; /* CPU of the children it reaped (cutime + cstime), % of one CPU */
+	double forks_s;	  /* eBPF: forks a second it made; 0 without */
+};
+
+#define RP_MAX_SPAWNERS 6
+
 struct rp_kevent {
 	enum kmsg_event event;
 	int pid;
@@ -218,7 +272,7 @@ enum rp_psi { RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO, RP_PSI_COUNT };
 
 struct rp_skipped {
 	char what[32];
-	char why[200];
+	char why[320];
 };
 
 /* Everything the rules read: deltas and rates over the window. */
@@ -283,6 +337,18 @@ struct report_data {
 	/* new processes a second over the window (/proc/stat "processes") */
 	bool have_forks;
 	double forks_per_s;
+	/* parents of short-lived processes, most first, and the busy CPU no sampled process used */
+	struct rp_spawner spawners[RP_MAX_SPAWNERS];
+	size_t nspawners;
+	double unsampled_pct; /* % of one CPU: host busy less the sampled processes' */
+	/* processes whose RSS grew during the window, fastest first */
+	struct rp_grower growers[RP_MAX_GROWERS];
+	size_t ngrowers;
+	/* tasks against kernel.pid_max and kernel.threads-max; pids cgroups near pids.max */
+	bool have_task_caps;
+	uint64_t tasks, pid_max, threads_max;
+	struct rp_pidcg pidcgs[RP_MAX_PIDCGS];
+	size_t npidcgs;
 	/* zombies by parent, most first, at the window's last sample */
 	struct rp_zparent zparents[RP_MAX_ZPARENTS];
 	size_t nzparents;
@@ -319,6 +385,7 @@ enum report_kind {
 	RK_FILESYSTEM_FULL,
 	RK_INODES_FULL,
 	RK_FD_EXHAUSTION,
+	RK_PID_EXHAUSTION,
 	RK_ZOMBIES,
 	RK_PROCESS_CHURN,
 	RK_LOCK_CONTENTION,
@@ -330,6 +397,7 @@ enum report_kind {
 	RK_CPU_THROTTLED,
 	RK_IO_STALL,
 	RK_LOAD_UNINTERRUPTIBLE,
+	RK_MEMORY_GROWTH,
 	RK_MEMORY_PRESSURE,
 	RK_SWAPPING,
 	RK_OOM_KILL,

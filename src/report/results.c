@@ -515,7 +515,9 @@ static int task_results(struct window *w, struct report_data *d)
 		placement(w, d);
 	fd_results(w, d);
 	futex_results(w, d);
-	return zombie_results(w, d);
+	growth_results(w, s, d);
+	rc = spawner_results(w, d);
+	return rc ? rc : zombie_results(w, d);
 }
 
 static void host_results(const struct window *w, struct report_data *d)
@@ -561,8 +563,11 @@ static void lacks_results(const struct window *w, struct report_data *d)
 		{ REPORT_LACKS_FORKS, "forks" },
 		{ REPORT_LACKS_FUTEX, "futex waits" },
 		{ REPORT_LACKS_SOFTNET, "softnet backlog" },
+		{ REPORT_LACKS_PIDS, "pid_max and threads-max" },
+		{ REPORT_LACKS_LISTENERS, "listening sockets" },
+		{ REPORT_LACKS_UDP_SOCKS, "UDP counters and sockets" },
 	};
-	char list[200] = "";
+	char list[280] = "";
 	size_t used = 0;
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -596,6 +601,7 @@ int window_results(struct window *w, struct report_data *d)
 	disk_results(w, d);
 	net_results(w, d);
 	fs_results(w, d);
+	pids_results(w, d);
 	lacks_results(w, d);
 	if (w->pf) {
 		d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);

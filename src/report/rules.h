@@ -15,6 +15,10 @@ int rule_process_churn(const struct report_data *d, struct report_findings *f);
 int rule_lock_contention(const struct report_data *d, struct report_findings *f);
 /* Whether p's switching and CPU make it worth a look at its threads' futex waits. */
 bool lock_contention_candidate(const struct rp_proc *p);
+/* rules_mem.c */
+int rule_memory_growth(const struct report_data *d, struct report_findings *f);
+/* rules_pids.c */
+int rule_pid_exhaustion(const struct report_data *d, struct report_findings *f);
 /* rules_cpu.c */
 int rule_cpu_bound_user(const struct report_data *d, struct report_findings *f);
 int rule_cpu_bound_kernel(const struct report_data *d, struct report_findings *f);

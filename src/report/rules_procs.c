@@ -3,7 +3,11 @@
  * that it has not reaped. Each holds a PID (and a slot of its cgroup's
  * pids.max) until the parent calls wait() or exits itself.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "report/findings.h"
 #include "report/rules.h"
@@ -40,11 +44,51 @@ int rule_zombies(const struct report_data *d, struct report_findings *f)
 /*
  * process-churn: new processes created at CHURN_WARN_PER_S or more a
  * second. Each lives too briefly for a sampler to see, so their CPU shows
- * up as host busy time that no sampled process accounts for.
+ * up as host busy time that no sampled process accounts for; the finding
+ * says how much, and names the parents that spawn them (results_procs.c).
  */
+static void spawner_words(const struct report_data *d, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->nspawners && used < size; i++) {
+		const struct rp_spawner *s = &d->spawners[i];
+		int n;
+
+		if (s->forks_s > 0)
+			n = snprintf(buf + used, size - used, "%sPID %d %s (%.0f forks/s)",
+				     i ? ", " : "", (int)s->pid, s->comm[0] ? s->comm : "?",
+				     s->forks_s);
+		else if (s->child_pct > 0)
+			n = snprintf(buf + used, size - used,
+				     "%sPID %d %s (its children used %.0f%% of a CPU)",
+				     i ? ", " : "", (int)s->pid, s->comm[0] ? s->comm : "?",
+				     s->child_pct);
+		else
+			n = snprintf(buf + used, size - used, "%sPID %d %s (%u children seen)",
+				     i ? ", " : "", (int)s->pid, s->comm[0] ? s->comm : "?",
+				     s->seen);
+		if (n > 0)
+			used += (size_t)n;
+	}
+}
+
+/* Whether a process name can go into a command line as it is (names are anyone's to choose). */
+static bool shell_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
+			return false;
+	return true;
+}
+
 int rule_process_churn(const struct report_data *d, struct report_findings *f)
 {
 	struct rp_finding *x;
+	char who[600];
 
 	if (!d->have_forks || d->forks_per_s < CHURN_WARN_PER_S)
 		return 0;
@@ -52,12 +96,31 @@ int rule_process_churn(const struct report_data *d, struct report_findings *f)
 			      d->forks_per_s >= CHURN_CRIT_PER_S ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = d->forks_per_s;
+	spawner_words(d, who, sizeof(who));
+	for (size_t i = 0; i < d->nspawners; i++)
+		finding_pid(x, d->spawners[i].pid);
+	if (d->nspawners) {
+		x->subject.pid = d->spawners[0].pid;
+		set_str(x->subject.comm, sizeof(x->subject.comm), d->spawners[0].comm);
+	}
 	finding_say(x,
-		    "%.0f new processes a second were created during the window: short-lived "
-		    "processes too brief to sample, whose CPU no process shown accounts for.",
-		    d->forks_per_s);
+		    "%.0f new processes a second were created during the window%s%s; %.0f%% of a "
+		    "CPU went to processes too short-lived to sample (busy time no sampled process "
+		    "accounts for).",
+		    d->forks_per_s, who[0] ? ", by " : "", who, d->unsampled_pct);
 	finding_brief(x, "%.0f new processes/s", d->forks_per_s);
-	finding_next(x, "See which programs are exec'd, and by whom", "triage probe syscalls -d 5");
+	/* a child runs as its parent's comm until its execve(): -C catches every exec it makes */
+	if (d->nspawners && shell_word(d->spawners[0].comm))
+		finding_next(x, "See which programs its children exec",
+			     "triage probe trace execve -C %s -d 5", d->spawners[0].comm);
+	else
+		finding_next(x, "See which programs are exec'd, and by whom",
+			     "triage probe syscalls -d 5");
 	finding_ev(x, "forks_per_s", d->forks_per_s, "processes/s");
+	finding_ev(x, "unsampled_cpu", d->unsampled_pct, "% of one CPU");
+	if (d->nspawners && d->spawners[0].forks_s > 0)
+		finding_ev(x, "parent_forks_per_s", d->spawners[0].forks_s, "processes/s");
+	else if (d->nspawners)
+		finding_ev(x, "parent_children_cpu", d->spawners[0].child_pct, "% of one CPU");
 	return 0;
 }

@@ -52,6 +52,8 @@ struct report_host_snap {
 	bool have_fs;
 	struct file_handles files; /* /proc/sys/fs/file-nr */
 	bool have_files;
+	struct task_caps caps; /* kernel.pid_max, kernel.threads-max (pid-exhaustion) */
+	bool have_caps;
 	bool have_cpu, have_psi[RP_PSI_COUNT], have_mem, have_vm, have_disks, have_ifaces,
 	    have_uptime, have_tcp[RP_MAX_NETNS + 1];
 };
@@ -98,16 +100,19 @@ enum report_lack {
 	REPORT_LACKS_CGROUPS = 1 << 0,
 	REPORT_LACKS_KMSG = 1 << 1,
 	REPORT_LACKS_TCP = 1 << 2,
-	REPORT_LACKS_PLACEMENT = 1 << 3, /* processes' allowed CPUs and cgroups */
-	REPORT_LACKS_EBPF = 1 << 4,	 /* the eBPF enrichment */
-	REPORT_LACKS_SOFTIRQS = 1 << 5,	 /* /proc/softirqs: irq-saturated names no vector */
-	REPORT_LACKS_CONNTRACK = 1 << 6, /* the conntrack table's fill: no conntrack-full */
-	REPORT_LACKS_FS = 1 << 7,	 /* filesystems' space and inodes, and their writers */
-	REPORT_LACKS_FD = 1 << 8,	 /* file handles, processes' descriptors and limits */
-	REPORT_LACKS_PARENTS = 1 << 9,	 /* processes' parents: no zombies by parent */
-	REPORT_LACKS_FORKS = 1 << 10,	 /* /proc/stat's fork counter: no process-churn */
-	REPORT_LACKS_FUTEX = 1 << 11,	 /* threads' futex waits: no lock-contention */
-	REPORT_LACKS_SOFTNET = 1 << 12,	 /* /proc/net/softnet_stat: no per-CPU backlog drops */
+	REPORT_LACKS_PLACEMENT = 1 << 3,  /* processes' allowed CPUs and cgroups */
+	REPORT_LACKS_EBPF = 1 << 4,	  /* the eBPF enrichment */
+	REPORT_LACKS_SOFTIRQS = 1 << 5,	  /* /proc/softirqs: irq-saturated names no vector */
+	REPORT_LACKS_CONNTRACK = 1 << 6,  /* the conntrack table's fill: no conntrack-full */
+	REPORT_LACKS_FS = 1 << 7,	  /* filesystems' space and inodes, and their writers */
+	REPORT_LACKS_FD = 1 << 8,	  /* file handles, processes' descriptors and limits */
+	REPORT_LACKS_PARENTS = 1 << 9,	  /* processes' parents: no zombies by parent */
+	REPORT_LACKS_FORKS = 1 << 10,	  /* /proc/stat's fork counter: no process-churn */
+	REPORT_LACKS_FUTEX = 1 << 11,	  /* threads' futex waits: no lock-contention */
+	REPORT_LACKS_SOFTNET = 1 << 12,	  /* /proc/net/softnet_stat: no per-CPU backlog drops */
+	REPORT_LACKS_PIDS = 1 << 13,	  /* kernel.pid_max, threads-max: no host pid-exhaustion */
+	REPORT_LACKS_LISTENERS = 1 << 14, /* listeners' queues: tcp-listen-overflows names none */
+	REPORT_LACKS_UDP_SOCKS = 1 << 15, /* UDP sockets' drops: udp-drops names no socket */
 };
 
 struct report_source {

@@ -24,6 +24,13 @@ struct acc {
 	uint64_t start;
 	uint64_t usr0, sys0, nv0, niv0, w0, maj0;
 	uint64_t usr, sys, nv, niv, w, maj;
+	/* memory-growth: RSS (kB) at its first and last sample, and the sample intervals it grew in
+	 */
+	uint64_t rss0, rss;
+	unsigned rss_steps, rss_grew;
+	/* process-churn: its parent, and the CPU of its reaped children (cutime + cstime) */
+	pid_t ppid;
+	int64_t child0, child;
 	struct cpuset ran;
 	unsigned nthreads, seen;
 	bool from_start; /* read at the window's first sample */
@@ -114,6 +121,8 @@ static void acc_first(struct acc *a, const struct pidstat_snap *s, bool at_start
 	a->niv0 = at_start ? s->nivcsw : 0;
 	a->w0 = at_start ? s->wtime : 0;
 	a->maj0 = at_start ? s->majflt : 0;
+	a->child0 = at_start ? s->cutime + s->cstime : 0;
+	a->rss0 = s->rss; /* a level, not a counter: where it was first seen */
 }
 
 static void acc_update(struct acc *a, const struct pidstat_task *t, const struct pidstat_snap *s)
@@ -121,7 +130,14 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 	/* a thread that used CPU since the last sample ran on (at least) its last CPU */
 	if (t->leader && a->seen && s->utime + s->stime > a->usr + a->sys)
 		cpuset_add(&a->ran, s->processor);
+	if (a->seen) {
+		a->rss_steps++;
+		a->rss_grew += s->rss > a->rss;
+	}
 	a->seen++;
+	a->rss = s->rss;
+	a->child = s->cutime + s->cstime;
+	a->ppid = t->ppid;
 	a->usr = s->utime;
 	a->sys = s->stime;
 	a->nv = s->nvcsw;
@@ -317,6 +333,9 @@ void task_sampler_rebase(struct task_sampler *ts)
 		a->niv0 = a->niv;
 		a->w0 = a->w;
 		a->maj0 = a->maj;
+		a->child0 = a->child;
+		a->rss0 = a->rss;
+		a->rss_steps = a->rss_grew = 0;
 		a->from_start = true;
 		memset(&a->ran, 0, sizeof(a->ran));
 		if (k != i)
@@ -355,6 +374,14 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 	p->nvcswch_s = seconds > 0 ? (double)(a->niv - a->niv0) / seconds : 0;
 	p->wait_pct = pct_of(a->w - a->w0, hz, seconds);
 	p->majflt_s = seconds > 0 ? (double)(a->maj - a->maj0) / seconds : 0;
+	p->ppid = a->ppid;
+	p->from_start = a->from_start;
+	p->rss0_kb = a->rss0;
+	p->rss_kb = a->rss;
+	p->rss_steps = a->rss_steps;
+	p->rss_grew = a->rss_grew;
+	p->child_pct =
+	    a->child > a->child0 ? pct_of((uint64_t)(a->child - a->child0), hz, seconds) : 0;
 	for (; k < left && a[k].pid == a->pid && a[k].tid; k++) {
 		double pct = pct_of(a[k].usr - a[k].usr0 + a[k].sys - a[k].sys0, hz, seconds);
 		double demand = pct + pct_of(a[k].w - a[k].w0, hz, seconds);

@@ -66,6 +66,35 @@
 #define LOCK_FUTEX_SHARE 0.5
 #define LOCK_SAME_WORD_MIN 2
 
+/*
+ * memory-growth: a process sampled from the window's first task sample to
+ * its last whose RSS rose in more than MEM_GROWTH_MOST of the intervals
+ * between samples, and in at least MEM_GROWTH_MIN_STEPS (an allocation a
+ * sample cuts in two rises in two), by at least
+ * MEM_GROWTH_WARN_MIB_S a second over the window (3.5 GiB an hour: a leak
+ * that fills a small machine's memory within a working day), and, where
+ * its tightest limit is known (its memory cgroup's, else MemAvailable),
+ * reaching it at that rate within MEM_GROWTH_WARN_S: a window of seconds
+ * cannot tell a slow leak from a compiler's heap still filling, but
+ * either one an hour from the limit is the operator's problem. A process
+ * that allocates once and stops grew in one interval only. Critical
+ * within MEM_GROWTH_CRIT_S: the OOM killer is minutes away.
+ */
+#define MEM_GROWTH_WARN_MIB_S 1.0
+#define MEM_GROWTH_WARN_S 3600.0
+#define MEM_GROWTH_MOST 0.5
+#define MEM_GROWTH_MIN_STEPS 3
+#define MEM_GROWTH_CRIT_S 600.0
+
+/*
+ * pid-exhaustion: the host's tasks (/proc/loadavg's count of all threads)
+ * against kernel.pid_max or kernel.threads-max, or a pids cgroup's
+ * pids.current against its pids.max: warning from PIDS_WARN_PCT, critical
+ * at PIDS_CRIT_PCT (fork() and clone() fail with EAGAIN).
+ */
+#define PIDS_WARN_PCT 90.0
+#define PIDS_CRIT_PCT 100.0
+
 /* Collection. */
 #define REPORT_TASK_SAMPLE_BUDGET 0.03 /* task samples may use 3% of one CPU */
 #define REPORT_KMSG_RECENT_S 300.0     /* kernel log: the window and 5 minutes before it */

@@ -89,9 +89,9 @@ echo "ok: premise: the live report finds tcp-retransmits, $re of $out, the kerne
 
 # the mask: one line, naming what a recording does not keep
 mask=$(awk '/^Skipped/ { s = 1 } s && $1 == "source" { sub(/^  source +/, ""); print }' "$work/replay.txt")
-[ "$mask" = "not recorded: cgroups, kernel log, eBPF, softirqs, conntrack table, filesystems, descriptors, parents, forks, futex waits, softnet backlog" ] || fail "the mask line: '$mask'"
+[ "$mask" = "not recorded: cgroups, kernel log, eBPF, softirqs, conntrack table, filesystems, descriptors, parents, forks, futex waits, softnet backlog, pid_max and threads-max, listening sockets, UDP counters and sockets" ] || fail "the mask line: '$mask'"
 # what the live report skipped for the parts the mask names
-masked='^  (cgroups|kernel-log|softirqs|softnet|filesystem|fd|ebpf[a-z-]*) '
+masked='^  (cgroups|kernel-log|softirqs|softnet|filesystem|fd|pids|ebpf[a-z-]*) '
 section() { # FILE FIRST-LINE: the lines of one section
 	awk -v h="$2" '$0 == h { s = 1; print; next } s && /^$/ { exit } s' "$1"
 }

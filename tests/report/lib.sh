@@ -271,8 +271,8 @@ rs_expect_naming() {
 #     is either not ours, or ours and watched (RS_WATCH) with the kernel's
 #     schedstat showing it waited >= 10% of the run in the run queue;
 #   - per-task kinds (cpu-bound-*, cpu-contention, lock-contention,
-#     load-uninterruptible, cpu-throttled, swapping) naming only PIDs that
-#     are not ours;
+#     load-uninterruptible, cpu-throttled, swapping, memory-growth: a
+#     compiler's heap grows for seconds) naming only PIDs that are not ours;
 #   - single-cpu-hot when some CPU was >= 90% busy;
 #   - disk-saturated on a device the kernel counted >= 50% busy;
 #   - memory-pressure when PSI memory some was >= 1%;
@@ -306,7 +306,7 @@ RS_BACKGROUND='
 	(.kind == "cpu-saturated" and ($o.cpu_busy_pct.cpu >= 80 or ($o.psi_some_pct.cpu // 0) >= 10))
 	or (.kind == "cpu-contention" and $o.cpu_busy_pct.cpu >= 80 and (pids | all(foreign_pid or waited)))
 	or ((named_ours | not) and (pids | all(foreign_pid)) and (
-			(.kind | IN("cpu-bound-user", "cpu-bound-kernel", "cpu-contention", "lock-contention", "load-uninterruptible", "cpu-throttled", "swapping"))
+			(.kind | IN("cpu-bound-user", "cpu-bound-kernel", "cpu-contention", "lock-contention", "load-uninterruptible", "cpu-throttled", "swapping", "memory-growth"))
 			or (.kind == "single-cpu-hot" and ([$o.cpu_busy_pct | to_entries[] | select(.key != "cpu") | .value] | max) >= 90)
 			or (.kind == "disk-saturated" and ($o.disk_util_pct[.subject.device // ""] // 0) >= 50)
 			or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)

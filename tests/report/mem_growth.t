@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
+# Scenario: a leak and an allocation, side by side in one window.
+#   - report_leak grow 20: allocates and touches 2 MiB every 100 ms (a
+#     steady 20 MiB/s, in huge pages: little CPU) inside a v1 memory
+#     cgroup limited to 1 GiB;
+#   - report_leak once 300 ... usr1: allocates and touches 200 MiB at
+#     once when told (SIGUSR1, 1.2 s into the report's 3 s window), and
+#     stops: not a leak.
+# Oracle: the kernel's RSS of both (/proc/PID/status VmRSS) read just
+# before and just after the report, and the cgroup's limit
+# (memory.limit_in_bytes, which we set).
+# Expected: the first finding (past lib.sh's background ones) is
+# memory-growth naming the leaker and the cgroup, critical (the limit is
+# seconds away, not 10 minutes), with a rate within 20% of the kernel's
+# and RSS figures inside the kernel's (the report's window lies inside
+# ours), the limit 1024 MiB; and no memory-growth finding names the
+# one-time allocator.
+. "$SRC/tests/report/lib.sh"
+rs_require
+rs_mkcgroup memory "triage-leak-$$"
+echo $((1 << 30)) >"$RS_CG/memory.limit_in_bytes" || fail "cannot set the memory limit"
+rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_leak" grow 20 700 60
+leak=$(rs_said leaker)
+rs_start "$BUILD/workloads/report_leak" once 200 60 usr1
+once=$(rs_said leaker)
+rs_favour "$once" # its one allocation must not be spread over the window by a loaded machine
+rss() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
+now() { date +%s.%N; }
+# both VmRSS every 50 ms through the run: the kernel's timelines of the leak and the one rise
+( while :; do echo "$(now) $(rss "$once") $(rss "$leak")"; sleep 0.05; done ) >"$RS_TMP/once.rss" &
+sampler=$!
+rs_undo "kill $sampler"
+t0=$(now) l0=$(rss "$leak") o0=$(rss "$once")
+out=$RS_TMP/r.json
+( sleep 1.2; kill -USR1 "$once" ) &
+rs_report "$out" -d 3 --no-bpf
+t1=$(now) l1=$(rss "$leak") o1=$(rss "$once")
+kill "$sampler" 2>/dev/null
+rate=$(awk -v a="$l0" -v b="$l1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", (b - a) / 1024 / (e - s) }')
+awk -v r="$rate" 'BEGIN { exit !(r >= 12) }' || fail "premise: the leaker grew only $rate MiB/s by the kernel's VmRSS"
+echo "ok: premise: the kernel's VmRSS: leaker $l0 -> $l1 kB ($rate MiB/s)"
+
+MINE=".kind == \"memory-growth\" and .subject.pid == $leak"
+first="[.findings[] | select(($RS_BACKGROUND) | not)][0] | $MINE and .severity == \"critical\"
+	and .subject.cgroup == \"/triage-leak-$$\""
+jq -e --slurpfile o "$out.oracle" --argjson ours "$(rs_ours)" --argjson names '[]' \
+	"(\$o[0]) as \$o | $RS_DEFS $first" "$out" >/dev/null ||
+	fail "the first finding is not a critical memory-growth of PID $leak in /triage-leak-$$: $(jq -c '.findings[0]' "$out")"
+echo "ok: first finding: memory-growth, PID $leak, cgroup /triage-leak-$$, critical"
+ev() { jq -r "[.findings[] | select($MINE)][0].evidence[] | select(.metric == \"$1\") | .value" "$out"; }
+got=$(ev rss_growth) s0=$(ev rss_start) s1=$(ev rss_end) lim=$(ev limit) ttl=$(ev time_to_limit)
+# the kernel's rate over the report's own span: from when the leaker's
+# VmRSS first reached the report's start figure to when it first reached
+# its end figure (the leak's pace varies on a loaded machine: a rate over a
+# longer span is no oracle for this one)
+krate=$(awk -v a="$s0" -v b="$s1" '$3 / 1024 >= a - 0.01 && !ta { ta = $1 } $3 / 1024 >= b - 0.01 && !tb { tb = $1 }
+	END { if (ta && tb > ta) printf "%.1f", (b - a) / (tb - ta); else print 0 }' "$RS_TMP/once.rss")
+awk -v g="$got" -v r="$krate" 'BEGIN { exit !(r > 0 && g >= 0.8 * r && g <= 1.2 * r) }' ||
+	fail "the report's rate $got MiB/s is not within 20% of the kernel's $krate MiB/s over the same RSS span"
+awk -v a="$s0" -v b="$s1" -v k0="$l0" -v k1="$l1" 'BEGIN { exit !(a >= k0 / 1024 - 1 && b <= k1 / 1024 + 1) }' ||
+	fail "the report's RSS $s0 -> $s1 MiB is not inside the kernel's $((l0 / 1024)) -> $((l1 / 1024)) MiB"
+[ "$lim" = 1024 ] || fail "the limit is $lim MiB, not the cgroup's 1024"
+awk -v t="$ttl" -v g="$got" -v b="$s1" 'BEGIN { exit !(t > 0 && t <= (1024 - b) / g + 1) }' ||
+	fail "time to the limit $ttl s is not what ${s1} MiB of 1024 at $got MiB/s leaves"
+echo "ok: $got MiB/s (kernel: $krate over the same span), RSS $s0 -> $s1 MiB, the 1024 MiB limit in $ttl s"
+# the allocator: its one rise must have been quick (the kernel's VmRSS
+# timeline) for the window to see it as one: a loaded machine can spread
+# a 300 MiB allocation over seconds, and then it did grow in most samples
+rise=$(awk -v a="$o0" -v b="$o1" '$2 > a + (b - a) / 10 && !s { s = $1 } $2 >= a + (b - a) * 9 / 10 && !e { e = $1 }
+	END { printf "%.2f", e - s }' "$RS_TMP/once.rss")
+if [ $((o1 - o0)) -ge $((150 * 1024)) ] && awk -v r="$rise" 'BEGIN { exit !(r < 1) }'; then
+	echo "ok: premise: the allocator's VmRSS went $o0 -> $o1 kB within $rise s, during the run"
+	jq -e "[.findings[] | select(.kind == \"memory-growth\" and .subject.pid == $once)] | length == 0" "$out" >/dev/null ||
+		fail "memory-growth names the allocate-once process $once"
+	echo "ok: no memory-growth for the allocate-once process $once"
+else
+	echo "note: the allocator's VmRSS went $o0 -> $o1 kB over $rise s: not one quick allocation inside the run on this loaded machine, so the allocate-once check is not made"
+fi
+rs_judge "$out" "$MINE or (.kind == \"memory-growth\" and .subject.pid == $once)" false "triage-leak-$$"
