@@ -15,9 +15,20 @@ static bool have_finding(const struct metric_set *m, size_t start, const char *r
 	return false;
 }
 
+/* The finding's sentence (its brief form, else the summary) and next command, as labels. */
+static int add_info(struct metric_set *m, const struct metric_sample *sev,
+		    const struct rp_finding *x)
+{
+	const char *lv[] = { sev->lv[0], sev->lv[1], x->brief[0] ? x->brief : x->summary,
+			     x->next };
+
+	return metric_add_labels(m, M_REPORT_FINDING_INFO, lv, 4, 1);
+}
+
 int collect_findings_metrics(const struct report_findings *f, struct metric_set *m)
 {
 	static const double sev_value[] = { [SEV_CRITICAL] = 3, [SEV_WARNING] = 2, [SEV_INFO] = 1 };
+	const struct rp_finding *kept_f[COLLECT_MAX_FINDINGS];
 	unsigned count[3] = { 0 };
 	size_t start = m->n, kept = 0;
 	int rc = 0;
@@ -40,7 +51,10 @@ int collect_findings_metrics(const struct report_findings *f, struct metric_set 
 		if (have_finding(m, start, rule, subject))
 			continue;
 		rc = metric_add(m, M_REPORT_FINDING, rule, subject, sev_value[x->sev]);
-		kept++;
+		kept_f[kept++] = x;
 	}
+	/* then each kept finding's words, for alert annotations (as many series) */
+	for (size_t i = 0; i < kept && !rc; i++)
+		rc = add_info(m, &m->s[start + i], kept_f[i]);
 	return rc;
 }

@@ -394,9 +394,12 @@ TEST(findings_become_metrics)
 	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_CRITICAL);
 	x->subject.pid = 10;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
+	finding_brief(x, "%s", "x uses 99% of a CPU");
+	finding_next(x, "Profile it", "%s", "triage probe profile -p 10 -d 10");
 	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_WARNING); /* same name: the worse is kept */
 	x->subject.pid = 11;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
+	finding_say(x, "%s", "the lesser one");
 	x = finding_add(&f, RK_DISK_SATURATED, SEV_WARNING);
 	snprintf(x->subject.device, sizeof(x->subject.device), "%s", "sda");
 	finding_add(&f, RK_CPU_SATURATED, SEV_WARNING);
@@ -405,7 +408,8 @@ TEST(findings_become_metrics)
 		x->subject.cpu = i;
 	}
 	ASSERT_EQ(collect_findings_metrics(&f, &m), 0);
-	ASSERT_UEQ(m.n, 3 + COLLECT_MAX_FINDINGS);
+	/* the counts, the kept findings, then each kept one's words */
+	ASSERT_UEQ(m.n, 3 + 2 * COLLECT_MAX_FINDINGS);
 	ASSERT_EQ(m.s[0].id, M_REPORT_FINDINGS);
 	ASSERT_STREQ(m.s[0].lv[0], "critical");
 	ASSERT_NEAR(m.s[0].value, 1, 0);
@@ -417,9 +421,16 @@ TEST(findings_become_metrics)
 	ASSERT_STREQ(m.s[4].lv[1], "sda");
 	ASSERT_STREQ(m.s[5].lv[1], "host");
 	ASSERT_STREQ(m.s[6].lv[1], "cpu0");
+	/* the words of the finding kept (the critical one), by rule and subject */
+	ASSERT_EQ(m.s[3 + COLLECT_MAX_FINDINGS].id, M_REPORT_FINDING_INFO);
+	ASSERT_STREQ(m.s[3 + COLLECT_MAX_FINDINGS].lv[1], "x\ny 1 2");
+	ASSERT_STREQ(m.s[3 + COLLECT_MAX_FINDINGS].lv[2], "x uses 99% of a CPU");
+	ASSERT_STREQ(m.s[3 + COLLECT_MAX_FINDINGS].lv[3], "triage probe profile -p 10 -d 10");
+	ASSERT_STREQ(m.s[4 + COLLECT_MAX_FINDINGS].lv[1], "sda");
 	out = open_memstream(&text, &len);
 	m.timestamp = 60;
-	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)m.n);
+	/* text labels are Prometheus only: no Graphite line for them */
+	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)(3 + COLLECT_MAX_FINDINGS));
 	fclose(out);
 	/* a sanitised name carries the FNV-1a 64 of its bytes (Python's reckoning) */
 	ASSERT_TRUE(
@@ -432,6 +443,9 @@ TEST(findings_become_metrics)
 	fclose(out);
 	ASSERT_TRUE(strstr(text, "triage_report_finding_severity{rule=\"cpu-bound-user\","
 				 "subject=\"x\\ny 1 2\"} 3\n") != NULL);
+	ASSERT_TRUE(strstr(text, "triage_report_finding_info{rule=\"cpu-bound-user\","
+				 "subject=\"x\\ny 1 2\",sentence=\"x uses 99% of a CPU\","
+				 "next=\"triage probe profile -p 10 -d 10\"} 1\n") != NULL);
 	free(text);
 	metric_set_release(&m);
 	report_findings_release(&f);
