@@ -48,6 +48,8 @@ TEST_PKGS="
  libc6-dbg
  graphite-carbon
  prometheus
+ prometheus-alertmanager
+ graphite-web
  scdoc
  man-db
  groff-base
