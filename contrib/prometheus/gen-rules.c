@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 
 	collect_alert_rules_defaults(&o);
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--job") && i + 1 < argc && collect_alert_rules_job_ok(argv[i + 1]))
+		if (!strcmp(argv[i], "--job") && i + 1 < argc &&
+		    collect_alert_rules_job_ok(argv[i + 1]))
 			o.job = argv[++i];
 		else if (!strcmp(argv[i], "--for") && i + 1 < argc && !set_for(&o, argv[i + 1]))
 			i++;

@@ -27,8 +27,7 @@ int collect_alert_rules_duration_ok(const char *s)
 {
 	size_t digits = strspn(s, "0123456789");
 
-	return digits > 0 && digits < 8 && s[digits] && strchr("smh", s[digits]) &&
-	       !s[digits + 1];
+	return digits > 0 && digits < 8 && s[digits] && strchr("smh", s[digits]) && !s[digits + 1];
 }
 
 int collect_alert_rules_job_ok(const char *s)
@@ -115,14 +114,16 @@ static void silent_group(const struct collect_alert_rules_opts *o, FILE *f)
 	fprintf(f, "        annotations:\n");
 	fprintf(f, "          summary: '{{ $labels.instance }} stopped reporting: its collector "
 		   "does not answer the scrape'\n");
-	fprintf(f, "          next: 'systemctl status triage-collect (on {{ $labels.instance }})'\n");
+	fprintf(f,
+		"          next: 'systemctl status triage-collect (on {{ $labels.instance }})'\n");
 	/* reported lately, not now, and not already down above: dropped from discovery */
 	fprintf(f, "      - alert: TriageHostAbsent\n");
-	fprintf(f,
-		"        expr: max_over_time(triage_report_findings{job=\"%s\",severity=\"critical\"}"
-		"[15m]) unless on(job, instance) triage_report_findings{job=\"%s\","
-		"severity=\"critical\"} unless on(job, instance) (up{job=\"%s\"} == 0)\n",
-		o->job, o->job, o->job);
+	fprintf(
+	    f,
+	    "        expr: max_over_time(triage_report_findings{job=\"%s\",severity=\"critical\"}"
+	    "[15m]) unless on(job, instance) triage_report_findings{job=\"%s\","
+	    "severity=\"critical\"} unless on(job, instance) (up{job=\"%s\"} == 0)\n",
+	    o->job, o->job, o->job);
 	fprintf(f, "        for: %s\n", o->for_silent);
 	fprintf(f, "        labels:\n          severity: warning\n          resource: host\n");
 	fprintf(f, "        annotations:\n");
@@ -146,8 +147,8 @@ static void fleet_group(const struct collect_alert_rules_opts *o, FILE *f)
 		 "(triage_report_finding_severity{job=\"%s\"}))",
 		 o->job);
 	record(f, "rule:triage_report_finding_severity:hosts", e);
-	snprintf(e, sizeof(e), "max by (job, instance) (triage_report_finding_severity{job=\"%s\"})",
-		 o->job);
+	snprintf(e, sizeof(e),
+		 "max by (job, instance) (triage_report_finding_severity{job=\"%s\"})", o->job);
 	record(f, "instance:triage_report_finding_severity:max", e);
 	snprintf(e, sizeof(e), "sum by (job, severity) (triage_report_findings{job=\"%s\"})",
 		 o->job);
@@ -160,10 +161,11 @@ static void fleet_group(const struct collect_alert_rules_opts *o, FILE *f)
 
 int collect_alert_rules_render(const struct collect_alert_rules_opts *o, FILE *f)
 {
-	fprintf(f, "# Prometheus rules for triage collect, generated from the report's kinds\n"
-		   "# table (src/report/kinds.c) by src/collect/alertrules.c: do not edit, run\n"
-		   "# make rules. docs/fleet.md explains the alerts, for: and labels.\n"
-		   "# Scrape job: %s. for: critical %s, warning %s, info %s, silent hosts %s.\n",
+	fprintf(f,
+		"# Prometheus rules for triage collect, generated from the report's kinds\n"
+		"# table (src/report/kinds.c) by src/collect/alertrules.c: do not edit, run\n"
+		"# make rules. docs/fleet.md explains the alerts, for: and labels.\n"
+		"# Scrape job: %s. for: critical %s, warning %s, info %s, silent hosts %s.\n",
 		o->job, o->for_sev[SEV_CRITICAL], o->for_sev[SEV_WARNING], o->for_sev[SEV_INFO],
 		o->for_silent);
 	fprintf(f, "groups:\n");

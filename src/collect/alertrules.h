@@ -13,9 +13,9 @@
 #include "report/report.h"
 
 struct collect_alert_rules_opts {
-	const char *job;	       /* the scrape job of the collectors: "triage" */
+	const char *job;		   /* the scrape job of the collectors: "triage" */
 	const char *for_sev[SEV_INFO + 1]; /* `for:` of each severity's alerts */
-	const char *for_silent;	       /* `for:` of the host-stopped-reporting alerts */
+	const char *for_silent;		   /* `for:` of the host-stopped-reporting alerts */
 };
 
 /* The defaults: job "triage", for 2m critical, 5m warning, 15m info, 2m silent. */

@@ -19,8 +19,7 @@ static bool have_finding(const struct metric_set *m, size_t start, const char *r
 static int add_info(struct metric_set *m, const struct metric_sample *sev,
 		    const struct rp_finding *x)
 {
-	const char *lv[] = { sev->lv[0], sev->lv[1], x->brief[0] ? x->brief : x->summary,
-			     x->next };
+	const char *lv[] = { sev->lv[0], sev->lv[1], x->brief[0] ? x->brief : x->summary, x->next };
 
 	return metric_add_labels(m, M_REPORT_FINDING_INFO, lv, 4, 1);
 }

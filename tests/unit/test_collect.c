@@ -9,12 +9,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "collect/alertrules.h"
 #include "collect/findings.h"
 #include "collect/graphite.h"
 #include "collect/groups.h"
 #include "collect/http.h"
 #include "collect/model.h"
 #include "procfs/task_info.h"
+#include "report/kinds.h"
 #include "report/findings.h"
 #include "unit.h"
 
@@ -451,6 +453,40 @@ TEST(findings_become_metrics)
 	report_findings_release(&f);
 }
 
+/* The rules file: a job and for: of our choosing, one alert per kind and severity. */
+TEST(alert_rules_follow_the_kinds_table)
+{
+	struct collect_alert_rules_opts o;
+	char *text = NULL, want[160];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	collect_alert_rules_defaults(&o);
+	o.job = "nodes";
+	o.for_sev[SEV_WARNING] = "30s";
+	ASSERT_EQ(collect_alert_rules_render(&o, out), 0);
+	fclose(out);
+	ASSERT_TRUE(strstr(text, "      - alert: TriageCpuBoundUserWarning\n        expr: "
+				 "triage_report_finding_severity{job=\"nodes\",rule=\"cpu-bound-"
+				 "user\"} == 2\n        for: 30s\n") != NULL);
+	ASSERT_TRUE(strstr(text, "up{job=\"nodes\"} == 0") != NULL);
+	ASSERT_TRUE(strstr(text, "job=\"triage\"") == NULL);
+	for (int k = 0; k < RK_COUNT; k++) {
+		snprintf(want, sizeof(want), "rule=\"%s\"} == 1\n        for: 15m\n",
+			 report_kind_name((enum report_kind)k));
+		ASSERT_TRUE(strstr(text, want) != NULL);
+	}
+	free(text);
+	ASSERT_TRUE(collect_alert_rules_duration_ok("0s"));
+	ASSERT_TRUE(collect_alert_rules_duration_ok("15m"));
+	ASSERT_TRUE(!collect_alert_rules_duration_ok("5"));
+	ASSERT_TRUE(!collect_alert_rules_duration_ok("5m\n"));
+	ASSERT_TRUE(!collect_alert_rules_duration_ok("m"));
+	ASSERT_TRUE(collect_alert_rules_job_ok("node-exporter.2"));
+	ASSERT_TRUE(!collect_alert_rules_job_ok("a\"} or vector(1"));
+	ASSERT_TRUE(!collect_alert_rules_job_ok(""));
+}
+
 /*
  * Names that sanitise alike keep apart (issue 27): a clean name as it is,
  * a changed one with "_" and the FNV-1a 64 of its bytes (computed apart,
@@ -537,5 +573,6 @@ int main(void)
 	RUN(&st, findings_become_metrics);
 	RUN(&st, json_render);
 	RUN(&st, colliding_names_stay_apart);
+	RUN(&st, alert_rules_follow_the_kinds_table);
 	UNIT_MAIN_END(&st);
 }
