@@ -12,7 +12,8 @@
 #                                   host is scraped and Graphite has its points
 #   fleet_fill_fs N                 a full tmpfs inside host N's mount namespace;
 #                                   sets $fleet_mnt (the finding's subject)
-#   fleet_hog N                     a CPU spinner inside host N (named fleethog)
+#   fleet_hog N [SECONDS]           a CPU spinner inside host N (named fleethog);
+#                                   sets $fleet_hog_pid
 #   fleet_kill_collector N          SIGKILL host N's collector
 #   fleet_in N CMD...               run CMD in host N's namespaces
 #   prom_query EXPR                 the query API's JSON for EXPR, now
@@ -30,6 +31,11 @@
 FLEET_N=${FLEET_N:-3}
 FLEET_FOR=${FLEET_FOR:-0s}
 PY=/usr/bin/python3
+fleet_t0=$(date +%s.%N)
+# "[+2.1s] what": where the time goes, in the test's log (stderr)
+fleet_note() {
+	echo "[+$(awk -v a="$fleet_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')s] $*" >&2
+}
 
 fleet_need() {
 	[ "$(id -u)" = 0 ] || skip "needs root (namespaces, veth, mounts)"
@@ -277,13 +283,16 @@ fleet_start() {
 	fleet_start_alertmanager
 	fleet_start_prometheus
 	for ((n = 1; n <= FLEET_N; n++)); do fleet_start_host "$n"; done
+	fleet_note "started; waiting for the services"
 	fleet_wait_port 127.0.0.1 "$fleet_hport" 30 "$work/webhook.out"
 	fleet_wait_port 127.0.0.1 "$fleet_amport" 30 "$work/alertmanager.out"
 	fleet_wait_port 127.0.0.1 "$fleet_pport" 30 "$work/prometheus.out"
 	fleet_wait_port "$fleet_net.1" "$fleet_line" 60 "$work/carbon.out"
 	fleet_wait_port 127.0.0.1 "$fleet_gport" 60 "$work/gweb.out"
+	fleet_note "every service listens"
 	prom_wait "up{job=\"triage\"} == 1" "length == $FLEET_N" 30 ||
 		fail "Prometheus does not scrape all $FLEET_N hosts: $(prom_query up)"
+	fleet_note "Prometheus scrapes $FLEET_N hosts"
 }
 
 # A tmpfs of 1 MiB filled to the last byte, mounted in host N's mount
@@ -297,9 +306,19 @@ fleet_fill_fs() {
 		fail "cannot fill a tmpfs in host $n"
 }
 
+# A CPU spinner named fleethog inside host N for at most $2 s (default 30);
+# $fleet_hog_pid is its PID as this side sees it (kill it when done).
 fleet_hog() {
-	fleet_in "$1" "$BUILD/workloads/collect_named" fleethog spin 300 >/dev/null &
+	local i
+	fleet_in "$1" "$BUILD/workloads/collect_named" fleethog spin "${2:-30}" >/dev/null &
 	started="$started $!"
+	for ((i = 0; i < 100; i++)); do
+		fleet_hog_pid=$(cat "/proc/$!/task/$!/children" 2>/dev/null)
+		fleet_hog_pid=${fleet_hog_pid%% *}
+		[ -n "$fleet_hog_pid" ] && return 0
+		sleep 0.05
+	done
+	fail "the hog did not start in host $1"
 }
 
 fleet_kill_collector() {

@@ -4,12 +4,12 @@
 # real Alertmanager with a recording webhook, carbon-cache and graphite-web.
 # A full filesystem made inside host 2 must be host 2's alone: in
 # Prometheus's series, in the alerts Alertmanager sent, and in Graphite;
+# a spinner in host 1 is a process of host 1 only;
 # then host 3's collector, killed, must be a host that stopped reporting.
 # Oracles: the kernel's statvfs of the tmpfs inside host 2 (`stat -f`:
 # no block free), and findmnt inside hosts 1 and 3 (no such mount there);
 # for the dead host, the kernel's word that the collector is gone (kill -0).
 . "$SRC/tests/fleet/lib.sh" three_hosts
-t0=$(date +%s.%N)
 fleet_start
 fleet_fill_fs 2
 free=$(fleet_in 2 stat -f -c %a "$fleet_mnt") || fail "stat -f in host 2"
@@ -33,6 +33,7 @@ info=$(prom_query "triage_report_finding_info{rule=\"filesystem-full\",subject=\
 prom_wait "rule:triage_report_finding_severity:hosts{rule=\"filesystem-full\"}" 'length == 1' 10 ||
 	fail "no fleet count for filesystem-full"
 
+fleet_note "Prometheus has the finding"
 # Alertmanager: the critical alert for host 2, its words read from the info series
 amsel=".labels.alertname == \"TriageFilesystemFullCritical\" and .labels.subject == \"$fleet_mnt\""
 fleet_alerts_wait "$amsel and .status == \"firing\"" 20 ||
@@ -44,6 +45,7 @@ jq -e --arg m "$fleet_mnt" '(.annotations.sentence | contains($m) and contains("
 	(.annotations.next | contains($m)) and .labels.severity == "critical"' <<<"$a" >/dev/null ||
 	fail "the alert lacks the finding's sentence or next command: $a"
 
+fleet_note "Alertmanager sent the alert"
 # Graphite: host 2's prefix (its own host name) holds the finding, 3 = critical
 g=$(graphite_render "triage.*.report.finding.filesystem-full.*full$$*")
 for ((i = 0; i < 50; i++)); do
@@ -55,6 +57,17 @@ targets=$(jq -r '[.[].target | split(".")[1]] | sort | unique | join(",")' <<<"$
 [ "$targets" = host2 ] || fail "Graphite has the finding under '$targets', not host2 alone: $g"
 last=$(jq -r '[.[0].datapoints[][0] | select(. != null)] | last' <<<"$g")
 [ "$last" = 3 ] || fail "Graphite's last point for the finding is $last, not 3"
+
+fleet_note "Graphite has the finding"
+# a process of host 1 is host 1's alone: a spinner there is a group of
+# host 1's collector only (its own PID namespace and /proc)
+fleet_hog 1 20
+prom_wait 'triage_process_cpu_seconds_total{group="fleethog",mode="user"} > 0' 'length >= 1' 10 ||
+	fail "no CPU seconds for host 1's fleethog: $(prom_query 'triage_process_procs')"
+got=$(prom_query 'triage_process_procs{group="fleethog"}' | jq -r '[.data.result[].metric.host] | sort | join(",")')
+[ "$got" = host1 ] || fail "fleethog seen on '$got', not host1 alone"
+kill -9 "$fleet_hog_pid"
+fleet_note "the hog seen on host 1 only"
 
 # host 3 stops reporting: its collector killed, Prometheus sees up == 0 and
 # the silent-host alert reaches the webhook; hosts 1 and 2 stay up
@@ -68,7 +81,9 @@ fleet_alerts_wait '.labels.alertname == "TriageHostDown" and .labels.host == "ho
 down=$(fleet_alerts | jq -r 'select(.labels.alertname == "TriageHostDown") | .labels.host' |
 	sort -u | paste -sd,)
 [ "$down" = host3 ] || fail "hosts reported down: '$down'"
+fleet_note "host 3 down alerted"
 prom_wait "job:triage_hosts_reporting:count" ".[0].value[1] == \"$((FLEET_N - 1))\"" 10 ||
 	fail "the fleet does not count $((FLEET_N - 1)) hosts reporting"
-echo "ok: filesystem-full on host2 only (Prometheus, Alertmanager, Graphite); host3 down alerted;" \
-	"$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+echo "ok: filesystem-full on host2 only (Prometheus, Alertmanager, Graphite); a hog on host1 only;" \
+	"host3 down alerted;" \
+	"$(awk -v a="$fleet_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
