@@ -76,7 +76,6 @@ fleet_subnet() {
 # each joined by a veth pair whose inner end is eth0.
 fleet_net() {
 	local n ns br="tfb$$"
-	fleet_net=$(fleet_subnet) || fail "no free 10.250.x.0/24"
 	ip link add "$br" type bridge || skip "cannot make a bridge"
 	undo "ip link del '$br' 2>/dev/null"
 	ip addr add "$fleet_net.1/24" dev "$br" && ip link set "$br" up || fail "bridge address"
@@ -89,14 +88,13 @@ fleet_net() {
 			ip -n "$ns" addr add "$fleet_net.1$n/24" dev eth0 &&
 			ip -n "$ns" link set eth0 up && ip -n "$ns" link set lo up ||
 			fail "cannot set up host $n's network"
-		fleet_instance[n]="$fleet_net.1$n:9977"
 	done
 }
 
 # Host N: its own PID, mount and UTS namespaces inside its network one; PID
 # 1 there is a shell that names the host and runs the collector.
 fleet_start_host() {
-	local n=$1 i kids
+	local n=$1
 	mkdir -p "$work/host$n"
 	ip netns exec "tf$$-$n" unshare --pid --mount --uts --fork --kill-child --mount-proc \
 		bash -c 'hostname "$1"; shift; "$@" 2>"'"$work/host$n/collect.err"'" & echo $! >"'"$work/host$n/collector"'"; wait' \
@@ -104,20 +102,26 @@ fleet_start_host() {
 		--graphite "$fleet_net.1:$fleet_line" >"$work/host$n/init.out" 2>&1 &
 	fleet_unshare[n]=$!
 	started="$started $!"
-	for ((i = 0; i < 100; i++)); do
+}
+
+# Host N's init and collector PIDs as this side sees them, once it runs.
+fleet_host_pids() {
+	local n=$1 i kids
+	for ((i = 0; i < 200; i++)); do
 		kids=$(cat "/proc/${fleet_unshare[n]}/task/${fleet_unshare[n]}/children" 2>/dev/null)
 		[ -n "$kids" ] && [ -s "$work/host$n/collector" ] && break
 		sleep 0.05
 	done
 	fleet_pid[n]=${kids%% *}
 	[ -n "${fleet_pid[n]}" ] || fail "host $n did not start: $(cat "$work/host$n/init.out")"
-	# the collector's PID as this side sees it: the init's only child
+	# the collector: the init's only child
 	for ((i = 0; i < 100; i++)); do
 		fleet_collector[n]=$(cat "/proc/${fleet_pid[n]}/task/${fleet_pid[n]}/children" 2>/dev/null)
 		fleet_collector[n]=${fleet_collector[n]%% *}
-		[ -n "${fleet_collector[n]}" ] && break
+		[ -n "${fleet_collector[n]}" ] && return 0
 		sleep 0.05
 	done
+	fail "host $n's collector did not start: $(cat "$work/host$n/collect.err")"
 }
 
 fleet_in() {
@@ -270,19 +274,25 @@ fleet_wait_port() {
 fleet_start() {
 	local n
 	fleet_need
-	fleet_net
+	fleet_net=$(fleet_subnet) || fail "no free 10.250.x.0/24"
+	for ((n = 1; n <= FLEET_N; n++)); do fleet_instance[n]="$fleet_net.1$n:9977"; done
 	fleet_line=$(free_port) fleet_cacheq=$(free_port) fleet_gport=$(free_port)
 	fleet_hport=$(free_port) fleet_amport=$(free_port) fleet_pport=$(free_port)
 	fleet_prom="http://127.0.0.1:$fleet_pport"
 	fleet_am="http://127.0.0.1:$fleet_amport"
 	fleet_graphite="http://127.0.0.1:$fleet_gport"
-	# the slow starters first (Python), all at once
-	fleet_start_carbon
+	# what binds loopback first (graphite-web, a Python start, the slowest),
+	# then the network while they start, then carbon on it and the hosts
 	fleet_start_graphite_web
 	fleet_start_webhook
 	fleet_start_alertmanager
 	fleet_start_prometheus
+	fleet_note "loopback services started"
+	fleet_net
+	fleet_note "network up"
+	fleet_start_carbon
 	for ((n = 1; n <= FLEET_N; n++)); do fleet_start_host "$n"; done
+	for ((n = 1; n <= FLEET_N; n++)); do fleet_host_pids "$n"; done
 	fleet_note "started; waiting for the services"
 	fleet_wait_port 127.0.0.1 "$fleet_hport" 30 "$work/webhook.out"
 	fleet_wait_port 127.0.0.1 "$fleet_amport" 30 "$work/alertmanager.out"
