@@ -16,11 +16,14 @@ static bool have_finding(const struct metric_set *m, size_t start, const char *r
 }
 
 /* The finding's sentence (its brief form, else the summary) and next command, as labels. */
-static int add_info(struct metric_set *m, const struct metric_sample *sev,
-		    const struct rp_finding *x)
+static int add_info(struct metric_set *m, size_t sev_at, const struct rp_finding *x)
 {
-	const char *lv[] = { sev->lv[0], sev->lv[1], x->brief[0] ? x->brief : x->summary, x->next };
+	char rule[COLLECT_LABEL_MAX], subject[COLLECT_LABEL_MAX];
+	const char *lv[] = { rule, subject, x->brief[0] ? x->brief : x->summary, x->next };
 
+	/* copies: adding to m may move m->s */
+	snprintf(rule, sizeof(rule), "%s", m->s[sev_at].lv[0]);
+	snprintf(subject, sizeof(subject), "%s", m->s[sev_at].lv[1]);
 	return metric_add_labels(m, M_REPORT_FINDING_INFO, lv, 4, 1);
 }
 
@@ -54,6 +57,6 @@ int collect_findings_metrics(const struct report_findings *f, struct metric_set 
 	}
 	/* then each kept finding's words, for alert annotations (as many series) */
 	for (size_t i = 0; i < kept && !rc; i++)
-		rc = add_info(m, &m->s[start + i], kept_f[i]);
+		rc = add_info(m, start + i, kept_f[i]);
 	return rc;
 }

@@ -331,8 +331,17 @@ fleet_hog() {
 	fail "the hog did not start in host $1"
 }
 
+# SIGKILL host N's collector; returns once the kernel says it is dead (gone,
+# or a zombie its init has not reaped yet), 1 if it never does.
 fleet_kill_collector() {
-	kill -9 "${fleet_collector[$1]}" || fail "host $1's collector was not running"
+	local pid=${fleet_collector[$1]} i state
+	kill -9 "$pid" || fail "host $1's collector was not running"
+	for ((i = 0; i < 100; i++)); do
+		state=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$pid/stat" 2>/dev/null)
+		case $state in "" | Z | X) return 0 ;; esac
+		sleep 0.05
+	done
+	return 1
 }
 
 prom_query() {
