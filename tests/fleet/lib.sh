@@ -48,6 +48,23 @@ fleet_need() {
 	[ -x "$BUILD/gen-rules" ] || fail "$BUILD/gen-rules missing: run make"
 }
 
+# A loopback TCP port for Prometheus, Alertmanager or carbon, from this
+# suite's own range (19300-19399: the collect tests use 19000-19099, plot
+# and probe 19200-19219), moving on from the last one handed out. The
+# Python services bind port 0 and say which port they got (no race).
+fleet_port() {
+	local n i port
+	n=$(cat "$work/.fleetport" 2>/dev/null || echo $(($$ % 100)))
+	for ((i = 0; i < 100; i++)); do
+		port=$((19300 + (n + i) % 100))
+		listening "$port" && continue
+		echo $((n + i + 1)) >"$work/.fleetport"
+		echo "$port"
+		return 0
+	done
+	return 1
+}
+
 # Undone on exit, last first: the namespaces and the bridge.
 fleet_undo=""
 fleet_cleanup() {
@@ -147,7 +164,7 @@ fleet_start_carbon() {
 		LINE_RECEIVER_PORT = $fleet_line
 		ENABLE_UDP_LISTENER = False
 		PICKLE_RECEIVER_INTERFACE = 127.0.0.1
-		PICKLE_RECEIVER_PORT = $(free_port)
+		PICKLE_RECEIVER_PORT = $(fleet_port)
 		CACHE_QUERY_INTERFACE = 127.0.0.1
 		CACHE_QUERY_PORT = $fleet_cacheq
 		CARBON_METRIC_INTERVAL = 0
@@ -183,17 +200,20 @@ fleet_start_graphite_web() {
 		class Quiet(WSGIRequestHandler):
 		    def log_message(self, *args):
 		        pass
-		make_server('127.0.0.1', int(sys.argv[1]), get_wsgi_application(),
-		            handler_class=Quiet).serve_forever()
+		server = make_server('127.0.0.1', 0, get_wsgi_application(), handler_class=Quiet)
+		with open(sys.argv[1] + '.tmp', 'w') as f:
+		    f.write('%d\n' % server.server_port)
+		os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+		server.serve_forever()
 	PY
-	$PY "$work/gweb/serve.py" "$fleet_gport" >"$work/gweb.out" 2>&1 &
+	$PY "$work/gweb/serve.py" "$work/gweb.port" >"$work/gweb.out" 2>&1 &
 	started="$started $!"
 }
 
 # The webhook: each POST body (one Alertmanager notification) as a line.
 fleet_start_webhook() {
 	cat >"$work/webhook.py" <<-'PY'
-		import json, sys
+		import json, os, sys
 		from http.server import HTTPServer, BaseHTTPRequestHandler
 		out = open(sys.argv[2], 'a')
 		class Hook(BaseHTTPRequestHandler):
@@ -205,10 +225,14 @@ fleet_start_webhook() {
 		        self.end_headers()
 		    def log_message(self, *args):
 		        pass
-		HTTPServer(('127.0.0.1', int(sys.argv[1])), Hook).serve_forever()
+		server = HTTPServer(('127.0.0.1', 0), Hook)
+		with open(sys.argv[1] + '.tmp', 'w') as f:
+		    f.write('%d\n' % server.server_port)
+		os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+		server.serve_forever()
 	PY
 	: >"$work/alerts.jsonl"
-	$PY "$work/webhook.py" "$fleet_hport" "$work/alerts.jsonl" >"$work/webhook.out" 2>&1 &
+	$PY "$work/webhook.py" "$work/webhook.port" "$work/alerts.jsonl" >"$work/webhook.out" 2>&1 &
 	started="$started $!"
 }
 
@@ -271,20 +295,31 @@ fleet_wait_port() {
 	fail "nothing listens on $host:$port after ${secs}s ($log)"
 }
 
+# The port a Python service wrote to $1, waiting up to $2 s; fails with $3.
+fleet_port_file() {
+	local i
+	for ((i = 0; i < $2 * 20; i++)); do
+		[ -s "$1" ] && cat "$1" && return 0
+		sleep 0.05
+	done
+	tail -5 "$3" >&2
+	fail "no port in $1 after $2 s ($3)"
+}
+
 fleet_start() {
 	local n
 	fleet_need
 	fleet_net=$(fleet_subnet) || fail "no free 10.250.x.0/24"
 	for ((n = 1; n <= FLEET_N; n++)); do fleet_instance[n]="$fleet_net.1$n:9977"; done
-	fleet_line=$(free_port) fleet_cacheq=$(free_port) fleet_gport=$(free_port)
-	fleet_hport=$(free_port) fleet_amport=$(free_port) fleet_pport=$(free_port)
+	fleet_line=$(fleet_port) fleet_cacheq=$(fleet_port)
+	fleet_amport=$(fleet_port) fleet_pport=$(fleet_port)
 	fleet_prom="http://127.0.0.1:$fleet_pport"
 	fleet_am="http://127.0.0.1:$fleet_amport"
-	fleet_graphite="http://127.0.0.1:$fleet_gport"
 	# what binds loopback first (graphite-web, a Python start, the slowest),
 	# then the network while they start, then carbon on it and the hosts
 	fleet_start_graphite_web
 	fleet_start_webhook
+	fleet_hport=$(fleet_port_file "$work/webhook.port" 30 "$work/webhook.out") || exit 1
 	fleet_start_alertmanager
 	fleet_start_prometheus
 	fleet_note "loopback services started"
@@ -294,11 +329,11 @@ fleet_start() {
 	for ((n = 1; n <= FLEET_N; n++)); do fleet_start_host "$n"; done
 	for ((n = 1; n <= FLEET_N; n++)); do fleet_host_pids "$n"; done
 	fleet_note "started; waiting for the services"
-	fleet_wait_port 127.0.0.1 "$fleet_hport" 30 "$work/webhook.out"
 	fleet_wait_port 127.0.0.1 "$fleet_amport" 30 "$work/alertmanager.out"
 	fleet_wait_port 127.0.0.1 "$fleet_pport" 30 "$work/prometheus.out"
 	fleet_wait_port "$fleet_net.1" "$fleet_line" 60 "$work/carbon.out"
-	fleet_wait_port 127.0.0.1 "$fleet_gport" 60 "$work/gweb.out"
+	fleet_gport=$(fleet_port_file "$work/gweb.port" 60 "$work/gweb.out") || exit 1
+	fleet_graphite="http://127.0.0.1:$fleet_gport"
 	fleet_note "every service listens"
 	prom_wait "up{job=\"triage\"} == 1" "length == $FLEET_N" 30 ||
 		fail "Prometheus does not scrape all $FLEET_N hosts: $(prom_query up)"

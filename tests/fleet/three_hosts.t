@@ -77,10 +77,12 @@ prom_wait "up{job=\"triage\",host=\"host3\"} == 0" 'length == 1' 10 ||
 	fail "Prometheus still sees host 3 up: $(prom_query up)"
 fleet_alerts_wait '.labels.alertname == "TriageHostDown" and .labels.host == "host3"' 20 ||
 	fail "no TriageHostDown for host 3: $(fleet_alerts | jq -c .labels | tail -5)"
-down=$(fleet_alerts | jq -r 'select(.labels.alertname == "TriageHostDown") | .labels.host' |
-	sort -u | paste -sd,)
-[ "$down" = host3 ] || fail "hosts reported down: '$down'"
 fleet_note "host 3 down alerted"
+# Hosts 1 and 2 report on. (Not "were never alerted down": on a machine
+# loaded enough, a live collector can miss the 1 s scrape timeout for the
+# 3 s the test's rules wait, and that alert would be right.)
+prom_wait 'up{job="triage",host=~"host1|host2"} == 1' 'length == 2' 10 ||
+	fail "hosts 1 and 2 do not report: $(prom_query up)"
 prom_wait "job:triage_hosts_reporting:count" ".[0].value[1] == \"$((FLEET_N - 1))\"" 10 ||
 	fail "the fleet does not count $((FLEET_N - 1)) hosts reporting"
 echo "ok: filesystem-full on host2 only (Prometheus, Alertmanager, Graphite); a hog on host1 only;" \
