@@ -48,8 +48,10 @@ jq -e --arg m "$fleet_mnt" '(.annotations.sentence | contains($m) and contains("
 
 fleet_note "Alertmanager sent the alert"
 # Graphite: host 2's prefix (its own host name) holds the finding, 3 = critical
+# (carbon creates a new series' whisper file from its cache when its writer
+# gets to it, later on a loaded machine: wait for it up to 30 s)
 g=$(graphite_render "triage.*.report.finding.filesystem-full.*full$$*")
-for ((i = 0; i < 50; i++)); do
+for ((i = 0; i < 150; i++)); do
 	jq -e '[.[].datapoints[][0] | select(. != null)] | length > 0' <<<"$g" >/dev/null && break
 	sleep 0.2
 	g=$(graphite_render "triage.*.report.finding.filesystem-full.*full$$*")
