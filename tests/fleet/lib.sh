@@ -178,7 +178,8 @@ fleet_start_carbon() {
 # graphite-web's Django application under wsgiref, over carbon's whisper
 # files and its cache (so points not yet written are seen too).
 fleet_start_graphite_web() {
-	mkdir -p "$work/gweb/log"
+	# graphite-web serves only a whisper directory that exists when it starts
+	mkdir -p "$work/gweb/log" "$work/carbon/data/whisper"
 	cat >"$work/gweb/triage_graphite_settings.py" <<-PY
 		SECRET_KEY = 'triage-fleet-test'
 		STORAGE_DIR = '$work/gweb'
@@ -189,6 +190,11 @@ fleet_start_graphite_web() {
 		DATABASES = {'default': {'NAME': '$work/gweb/graphite.db', 'ENGINE': 'django.db.backends.sqlite3'}}
 		CARBONLINK_HOSTS = ['127.0.0.1:$fleet_cacheq']
 		TAGDB = ''
+		# no caching: a query made before carbon created a file must not
+		# hide it for minutes (graphite-web caches finds and renders)
+		FIND_CACHE_DURATION = 0
+		DEFAULT_CACHE_DURATION = 0
+		CACHES = {'default': {'BACKEND': 'django.core.cache.backends.dummy.DummyCache'}}
 	PY
 	cat >"$work/gweb/serve.py" <<-'PY'
 		import os, sys
