@@ -51,6 +51,8 @@ TEST_PKGS="
  graphite-carbon
  graphite-web
  prometheus
+ prometheus-alertmanager
+ graphite-web
  scdoc
  man-db
  groff-base

@@ -30,44 +30,36 @@ static bool headline_figure(const struct rp_finding *x, double *value)
 	return false;
 }
 
-/*
- * Each kept finding's headline figure, as M_REPORT_FINDING_VALUE with the
- * same labels: the samples from start on are the kept findings, and the
- * finding each came from is the first in f with its rule and subject.
- */
-static int add_figures(const struct report_findings *f, struct metric_set *m, size_t start,
-		       size_t end)
+/* The kept finding's headline figure, as M_REPORT_FINDING_VALUE with its severity series' labels. */
+static int add_figure(struct metric_set *m, size_t sev_at, const struct rp_finding *x)
 {
-	int rc = 0;
+	char rule[COLLECT_LABEL_MAX], subject[COLLECT_LABEL_MAX];
+	double v;
 
-	for (size_t k = start; k < end && !rc; k++) {
-		for (size_t i = 0; i < f->n; i++) {
-			const struct rp_finding *x = &f->f[i];
-			char subject[COLLECT_LABEL_MAX];
-			double v;
+	if (!headline_figure(x, &v))
+		return 0;
+	/* copies: adding to m may move m->s */
+	snprintf(rule, sizeof(rule), "%s", m->s[sev_at].lv[0]);
+	snprintf(subject, sizeof(subject), "%s", m->s[sev_at].lv[1]);
+	return metric_add(m, M_REPORT_FINDING_VALUE, rule, subject, v);
+}
 
-			if (strcmp(report_kind_name(x->kind), m->s[k].lv[0]))
-				continue;
-			report_subject_label(&x->subject, REPORT_LABEL_METRIC, subject,
-					     sizeof(subject));
-			if (strcmp(subject, m->s[k].lv[1]))
-				continue;
-			if (headline_figure(x, &v)) {
-				/* m->s may move: copy the labels before adding */
-				char rule[COLLECT_LABEL_MAX];
+/* The finding's sentence (its brief form, else the summary) and next command, as labels. */
+static int add_info(struct metric_set *m, size_t sev_at, const struct rp_finding *x)
+{
+	char rule[COLLECT_LABEL_MAX], subject[COLLECT_LABEL_MAX];
+	const char *lv[] = { rule, subject, x->brief[0] ? x->brief : x->summary, x->next };
 
-				snprintf(rule, sizeof(rule), "%s", m->s[k].lv[0]);
-				rc = metric_add(m, M_REPORT_FINDING_VALUE, rule, subject, v);
-			}
-			break;
-		}
-	}
-	return rc;
+	/* copies: adding to m may move m->s */
+	snprintf(rule, sizeof(rule), "%s", m->s[sev_at].lv[0]);
+	snprintf(subject, sizeof(subject), "%s", m->s[sev_at].lv[1]);
+	return metric_add_labels(m, M_REPORT_FINDING_INFO, lv, 4, 1);
 }
 
 int collect_findings_metrics(const struct report_findings *f, struct metric_set *m)
 {
 	static const double sev_value[] = { [SEV_CRITICAL] = 3, [SEV_WARNING] = 2, [SEV_INFO] = 1 };
+	const struct rp_finding *kept_f[COLLECT_MAX_FINDINGS];
 	unsigned count[3] = { 0 };
 	size_t start = m->n, kept = 0;
 	int rc = 0;
@@ -90,7 +82,13 @@ int collect_findings_metrics(const struct report_findings *f, struct metric_set 
 		if (have_finding(m, start, rule, subject))
 			continue;
 		rc = metric_add(m, M_REPORT_FINDING, rule, subject, sev_value[x->sev]);
-		kept++;
+		kept_f[kept++] = x;
 	}
-	return rc ? rc : add_figures(f, m, start, m->n);
+	/* then each kept finding's figure, for the fleet view */
+	for (size_t i = 0; i < kept && !rc; i++)
+		rc = add_figure(m, start + i, kept_f[i]);
+	/* then each kept finding's words, for alert annotations (as many series) */
+	for (size_t i = 0; i < kept && !rc; i++)
+		rc = add_info(m, start + i, kept_f[i]);
+	return rc;
 }

@@ -176,6 +176,12 @@ const struct metric_family metric_families[M_COUNT] = {
 				     G,
 				     "report.finding_value.{0}.{1}",
 				     { "rule", "subject" } },
+	[M_REPORT_FINDING_INFO] = { "triage_report_finding_info",
+				    "The sentence and next command of each finding in "
+				    "triage_report_finding_severity (value 1; Prometheus only).",
+				    G,
+				    NULL,
+				    { "rule", "subject", "sentence", "next" } },
 	[M_GRAPHITE_DROPPED] = { "triage_collect_graphite_dropped_points_total",
 				 "Graphite points dropped because the buffer was full.",
 				 C,
@@ -193,8 +199,8 @@ const struct metric_family metric_families[M_COUNT] = {
 			       {} },
 };
 
-int metric_add(struct metric_set *m, enum metric_id id, const char *l0, const char *l1,
-	       double value)
+int metric_add_labels(struct metric_set *m, enum metric_id id, const char *const *lv, int nlv,
+		      double value)
 {
 	struct metric_sample *s;
 
@@ -202,10 +208,18 @@ int metric_add(struct metric_set *m, enum metric_id id, const char *l0, const ch
 		return -ENOMEM;
 	s = &m->s[m->n++];
 	s->id = id;
-	snprintf(s->lv[0], sizeof(s->lv[0]), "%s", l0 ? l0 : "");
-	snprintf(s->lv[1], sizeof(s->lv[1]), "%s", l1 ? l1 : "");
+	for (int l = 0; l < COLLECT_MAX_LABELS; l++)
+		snprintf(s->lv[l], sizeof(s->lv[l]), "%s", l < nlv && lv[l] ? lv[l] : "");
 	s->value = value;
 	return 0;
+}
+
+int metric_add(struct metric_set *m, enum metric_id id, const char *l0, const char *l1,
+	       double value)
+{
+	const char *lv[] = { l0, l1 };
+
+	return metric_add_labels(m, id, lv, 2, value);
 }
 
 void metric_set_clear(struct metric_set *m)

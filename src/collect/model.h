@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define COLLECT_MAX_LABELS 2
+#define COLLECT_MAX_LABELS 4
 #define COLLECT_LABEL_MAX 160
 
 enum metric_type { METRIC_COUNTER, METRIC_GAUGE };
@@ -19,7 +19,8 @@ enum metric_type { METRIC_COUNTER, METRIC_GAUGE };
 /*
  * One metric family. name: the Prometheus name (counters end in _total).
  * graphite: the path below the prefix, "{0}" and "{1}" standing for the
- * sanitised label values ("process.{0}.cpu_seconds.{1}").
+ * sanitised label values ("process.{0}.cpu_seconds.{1}"); NULL for a
+ * family Graphite cannot carry (text as label values: Prometheus only).
  */
 struct metric_family {
 	const char *name;
@@ -67,6 +68,7 @@ enum metric_id {
 	M_REPORT_FINDINGS,
 	M_REPORT_FINDING,
 	M_REPORT_FINDING_VALUE,
+	M_REPORT_FINDING_INFO,
 	M_GRAPHITE_DROPPED,
 	M_GRAPHITE_BUFFERED,
 	M_SAMPLE_SECONDS,
@@ -90,6 +92,9 @@ struct metric_set {
 /* Appends a sample (label values l0, l1 or NULL); 0 or -ENOMEM. */
 int metric_add(struct metric_set *m, enum metric_id id, const char *l0, const char *l1,
 	       double value);
+/* The same with up to COLLECT_MAX_LABELS values (lv[i] NULL or missing: ""). */
+int metric_add_labels(struct metric_set *m, enum metric_id id, const char *const *lv, int nlv,
+		      double value);
 void metric_set_clear(struct metric_set *m);
 void metric_set_release(struct metric_set *m);
 
@@ -109,7 +114,10 @@ void graphite_component(const char *in, char *out, size_t size);
 void graphite_label(const char *in, char *out, size_t size);
 /* A prefix ("triage.host"): each dot-separated part sanitised; "" -> "triage". */
 void graphite_prefix(const char *in, char *out, size_t size);
-/* One "path value timestamp\n" line per sample; returns the line count or -errno. */
+/*
+ * One "path value timestamp\n" line per sample of a family with a Graphite
+ * path; returns the line count or -errno.
+ */
 long collect_render_graphite(const struct metric_set *m, const char *prefix, FILE *f);
 
 /*

@@ -8,3 +8,17 @@ $(OUTPUT)/src/util/dl_mhd.o: CFLAGS += $(if $(MHD_SONAME),-DTRIAGE_MHD_SONAME='"
 # (src/util/dl_webconfig.c): a collector without one never maps them.
 # The guard's unit test makes its own bcrypt hashes (crypt_gensalt_rn).
 $(OUTPUT)/unit/test_httpguard: LDLIBS += -lcrypt
+# The Prometheus rules file comes from the report's kinds table: the build
+# makes $(OUTPUT)/triage.rules.yml with the generator below, make rules
+# copies it over the shipped contrib/prometheus/triage.rules.yml, and
+# tests/collect/rules_file.t fails while the two differ.
+$(OUTPUT)/gen-rules: contrib/prometheus/gen-rules.c $(OUTPUT)/libtriage.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(OUTPUT)/libtriage.a $(LDLIBS)
+$(OUTPUT)/triage.rules.yml: $(OUTPUT)/gen-rules
+	$(call msg,GEN,$@)
+	$(Q)$(OUTPUT)/gen-rules >$@
+EXTRA_TARGETS += $(OUTPUT)/triage.rules.yml
+.PHONY: rules
+rules: $(OUTPUT)/triage.rules.yml
+	$(Q)cp $< contrib/prometheus/triage.rules.yml

@@ -121,12 +121,17 @@ static void graphite_path(const struct metric_sample *s, FILE *f)
 
 long collect_render_graphite(const struct metric_set *m, const char *prefix, FILE *f)
 {
+	long lines = 0;
+
 	for (size_t i = 0; i < m->n; i++) {
+		if (!metric_families[m->s[i].id].graphite)
+			continue;
 		fprintf(f, "%s.", prefix);
 		graphite_path(&m->s[i], f);
 		fprintf(f, " %.15g %lld\n", m->s[i].value, (long long)m->timestamp);
+		lines++;
 	}
-	return ferror(f) ? -EIO : (long)m->n;
+	return ferror(f) ? -EIO : lines;
 }
 
 void collect_prom_label_escape(const char *in, char *out, size_t size)
@@ -251,7 +256,9 @@ int collect_render_json(const struct metric_set *m, const char *prefix, FILE *f)
 		for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++)
 			json_kv_string(&w, fam->labels[l], s->lv[l]);
 		json_end(&w);
-		if (pf) {
+		if (pf && !fam->graphite) {
+			fclose(pf);
+		} else if (pf) {
 			fprintf(pf, "%s.", prefix);
 			graphite_path(s, pf);
 			if (!fclose(pf))

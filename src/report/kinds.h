@@ -5,7 +5,8 @@
  * in docs/report.md. report_evaluate walks this table; live, recorded and
  * collected windows all go through it. Adding a kind over data the window
  * already has: an enum entry in report.h, a row in kinds.c, the rule
- * (declared in rules.h), its doc row and its unit test.
+ * (declared in rules.h), its doc row and its unit test, then `make rules`
+ * (its Prometheus alerts, contrib/prometheus/triage.rules.yml).
  */
 #ifndef TRIAGE_REPORT_KINDS_H
 #define TRIAGE_REPORT_KINDS_H

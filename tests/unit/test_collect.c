@@ -9,12 +9,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "collect/alertrules.h"
 #include "collect/findings.h"
 #include "collect/graphite.h"
 #include "collect/groups.h"
 #include "collect/http.h"
 #include "collect/model.h"
 #include "procfs/task_info.h"
+#include "report/kinds.h"
 #include "report/findings.h"
 #include "unit.h"
 
@@ -394,9 +396,12 @@ TEST(findings_become_metrics)
 	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_CRITICAL);
 	x->subject.pid = 10;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
+	finding_brief(x, "%s", "x uses 99% of a CPU");
+	finding_next(x, "Profile it", "%s", "triage probe profile -p 10 -d 10");
 	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_WARNING); /* same name: the worse is kept */
 	x->subject.pid = 11;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
+	finding_say(x, "%s", "the lesser one");
 	x = finding_add(&f, RK_DISK_SATURATED, SEV_WARNING);
 	snprintf(x->subject.device, sizeof(x->subject.device), "%s", "sda");
 	finding_add(&f, RK_CPU_SATURATED, SEV_WARNING);
@@ -405,7 +410,8 @@ TEST(findings_become_metrics)
 		x->subject.cpu = i;
 	}
 	ASSERT_EQ(collect_findings_metrics(&f, &m), 0);
-	ASSERT_UEQ(m.n, 3 + COLLECT_MAX_FINDINGS);
+	/* the counts, the kept findings, then each kept one's words */
+	ASSERT_UEQ(m.n, 3 + 2 * COLLECT_MAX_FINDINGS);
 	ASSERT_EQ(m.s[0].id, M_REPORT_FINDINGS);
 	ASSERT_STREQ(m.s[0].lv[0], "critical");
 	ASSERT_NEAR(m.s[0].value, 1, 0);
@@ -417,9 +423,16 @@ TEST(findings_become_metrics)
 	ASSERT_STREQ(m.s[4].lv[1], "sda");
 	ASSERT_STREQ(m.s[5].lv[1], "host");
 	ASSERT_STREQ(m.s[6].lv[1], "cpu0");
+	/* the words of the finding kept (the critical one), by rule and subject */
+	ASSERT_EQ(m.s[3 + COLLECT_MAX_FINDINGS].id, M_REPORT_FINDING_INFO);
+	ASSERT_STREQ(m.s[3 + COLLECT_MAX_FINDINGS].lv[1], "x\ny 1 2");
+	ASSERT_STREQ(m.s[3 + COLLECT_MAX_FINDINGS].lv[2], "x uses 99% of a CPU");
+	ASSERT_STREQ(m.s[3 + COLLECT_MAX_FINDINGS].lv[3], "triage probe profile -p 10 -d 10");
+	ASSERT_STREQ(m.s[4 + COLLECT_MAX_FINDINGS].lv[1], "sda");
 	out = open_memstream(&text, &len);
 	m.timestamp = 60;
-	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)m.n);
+	/* text labels are Prometheus only: no Graphite line for them */
+	ASSERT_EQ(collect_render_graphite(&m, "t", out), (long)(3 + COLLECT_MAX_FINDINGS));
 	fclose(out);
 	/* a sanitised name carries the FNV-1a 64 of its bytes (Python's reckoning) */
 	ASSERT_TRUE(
@@ -432,9 +445,46 @@ TEST(findings_become_metrics)
 	fclose(out);
 	ASSERT_TRUE(strstr(text, "triage_report_finding_severity{rule=\"cpu-bound-user\","
 				 "subject=\"x\\ny 1 2\"} 3\n") != NULL);
+	ASSERT_TRUE(strstr(text, "triage_report_finding_info{rule=\"cpu-bound-user\","
+				 "subject=\"x\\ny 1 2\",sentence=\"x uses 99% of a CPU\","
+				 "next=\"triage probe profile -p 10 -d 10\"} 1\n") != NULL);
 	free(text);
 	metric_set_release(&m);
 	report_findings_release(&f);
+}
+
+/* The rules file: a job and for: of our choosing, one alert per kind and severity. */
+TEST(alert_rules_follow_the_kinds_table)
+{
+	struct collect_alert_rules_opts o;
+	char *text = NULL, want[160];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	collect_alert_rules_defaults(&o);
+	o.job = "nodes";
+	o.for_sev[SEV_WARNING] = "30s";
+	ASSERT_EQ(collect_alert_rules_render(&o, out), 0);
+	fclose(out);
+	ASSERT_TRUE(strstr(text, "      - alert: TriageCpuBoundUserWarning\n        expr: "
+				 "triage_report_finding_severity{job=\"nodes\",rule=\"cpu-bound-"
+				 "user\"} == 2\n        for: 30s\n") != NULL);
+	ASSERT_TRUE(strstr(text, "up{job=\"nodes\"} == 0") != NULL);
+	ASSERT_TRUE(strstr(text, "job=\"triage\"") == NULL);
+	for (int k = 0; k < RK_COUNT; k++) {
+		snprintf(want, sizeof(want), "rule=\"%s\"} == 1\n        for: 15m\n",
+			 report_kind_name((enum report_kind)k));
+		ASSERT_TRUE(strstr(text, want) != NULL);
+	}
+	free(text);
+	ASSERT_TRUE(collect_alert_rules_duration_ok("0s"));
+	ASSERT_TRUE(collect_alert_rules_duration_ok("15m"));
+	ASSERT_TRUE(!collect_alert_rules_duration_ok("5"));
+	ASSERT_TRUE(!collect_alert_rules_duration_ok("5m\n"));
+	ASSERT_TRUE(!collect_alert_rules_duration_ok("m"));
+	ASSERT_TRUE(collect_alert_rules_job_ok("node-exporter.2"));
+	ASSERT_TRUE(!collect_alert_rules_job_ok("a\"} or vector(1"));
+	ASSERT_TRUE(!collect_alert_rules_job_ok(""));
 }
 
 /*
@@ -523,5 +573,6 @@ int main(void)
 	RUN(&st, findings_become_metrics);
 	RUN(&st, json_render);
 	RUN(&st, colliding_names_stay_apart);
+	RUN(&st, alert_rules_follow_the_kinds_table);
 	UNIT_MAIN_END(&st);
 }
