@@ -30,7 +30,8 @@ static bool headline_figure(const struct rp_finding *x, double *value)
 	return false;
 }
 
-/* The kept finding's headline figure, as M_REPORT_FINDING_VALUE with its severity series' labels. */
+/* The kept finding's headline figure, as M_REPORT_FINDING_VALUE with its severity series' labels.
+ */
 static int add_figure(struct metric_set *m, size_t sev_at, const struct rp_finding *x)
 {
 	char rule[COLLECT_LABEL_MAX], subject[COLLECT_LABEL_MAX];

@@ -14,7 +14,7 @@ fail=0
 mk() { make --no-print-directory -s -C "$SRC" OUTPUT="${BUILD#"$SRC"/}" "$@"; }
 
 # every page, named here so a command's page cannot go missing unnoticed
-pages="triage.1 triage-collect.1 triage-doctor.1 triage-load.1 triage-pidstat.1 triage-plot.1
+pages="triage.1 triage-collect.1 triage-doctor.1 triage-fleet.1 triage-load.1 triage-pidstat.1 triage-plot.1
 triage-probe.1 triage-record.1 triage-replay.1 triage-report.1 triage-u32.1 triage-version.1"
 have=$(cd "$SRC/docs/man" && for f in *.1.scd; do echo "${f%.scd}"; done | sort)
 [ "$have" = "$(printf '%s\n' $pages | sort)" ] || {

@@ -62,6 +62,18 @@ last=$(jq -r '[.[0].datapoints[][0] | select(. != null)] | last' <<<"$g")
 [ "$last" = 3 ] || fail "Graphite's last point for the finding is $last, not 3"
 
 fleet_note "Graphite has the finding"
+# triage fleet names the same finding on host 2 alone, from either store
+fp=$("$TRIAGE" fleet --prometheus "$fleet_prom" --host-label host -i 1 --json) ||
+	fail "triage fleet --prometheus exited $?"
+jq -e --arg m "$fleet_mnt" '[.findings[] | select(.kind == "filesystem-full") | .entries[]
+	| select(.subject == $m) | .host] == ["host2"] and .hosts == 3' <<<"$fp" >/dev/null ||
+	fail "triage fleet (Prometheus) does not name $fleet_mnt on host2 alone: $fp"
+fg=$("$TRIAGE" fleet --graphite "$fleet_graphite" --prefix 'triage.*' -i 1 --json) ||
+	fail "triage fleet --graphite exited $?"
+jq -e '[.findings[] | select(.kind == "filesystem-full") | .entries[]
+	| select(.severity == "critical") | .host] == ["host2"]' <<<"$fg" >/dev/null ||
+	fail "triage fleet (Graphite) does not name a critical filesystem-full on host2 alone: $fg"
+fleet_note "triage fleet names it, both stores"
 # a process of host 1 is host 1's alone: a spinner there is a group of
 # host 1's collector only (its own PID namespace and /proc)
 fleet_hog 1 20
@@ -80,6 +92,11 @@ prom_wait "up{job=\"triage\",host=\"host3\"} == 0" 'length == 1' 10 ||
 fleet_alerts_wait '.labels.alertname == "TriageHostDown" and .labels.host == "host3"' 20 ||
 	fail "no TriageHostDown for host 3: $(fleet_alerts | jq -c .labels | tail -5)"
 fleet_note "host 3 down alerted"
+fp=$("$TRIAGE" fleet --prometheus "$fleet_prom" --host-label host -i 1 --json) ||
+	fail "triage fleet --prometheus exited $?"
+jq -e '.findings[0].kind == "stopped-reporting" and
+	any(.findings[0].entries[]; .host == "host3" and .up_zero)' <<<"$fp" >/dev/null ||
+	fail "triage fleet does not show host3 as stopped reporting first: $fp"
 # Hosts 1 and 2 report on. (Not "were never alerted down": on a machine
 # loaded enough, a live collector can miss the 1 s scrape timeout for the
 # 3 s the test's rules wait, and that alert would be right.)
