@@ -20,20 +20,13 @@ void pidstat_colors_init(struct pidstat_colors *c, const char *s_colors, const c
 
 /*
  * The renderers' writes: a dozen short pieces a row (2,000 threads and four
- * reports are 100,000 an interval), where fwrite's own path cost a third of
- * pidstat's instructions. The bytes go straight into the stream's buffer
- * when they fit, as glibc's putc macro does (one thread writes: no lock);
- * otherwise, and on a libc without that buffer layout, through fwrite.
+ * reports are 100,000 an interval). One thread writes, so the stream's lock
+ * is skipped. (Writing into glibc's FILE buffer directly, as its putc macro
+ * does, was tried and overflowed the buffer of a line-buffered terminal
+ * stream: tests/hostile/names.t, replay pidstat -t on a pty.)
  */
 static inline void pidstat_write(FILE *f, const char *s, size_t len)
 {
-#ifdef __GLIBC__
-	if (f->_IO_write_ptr && (size_t)(f->_IO_write_end - f->_IO_write_ptr) >= len) {
-		memcpy(f->_IO_write_ptr, s, len);
-		f->_IO_write_ptr += len;
-		return;
-	}
-#endif
 	fwrite_unlocked(s, 1, len, f);
 }
 
