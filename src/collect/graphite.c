@@ -107,6 +107,44 @@ static long unacked_lines(const struct graphite_batch *b, uint64_t acked)
 	return lines;
 }
 
+/*
+ * Lines of b written whole and transmitted but not acknowledged: stream bytes
+ * [acked, sent_end). carbon's kernel may hold them (its ACK delayed or on the
+ * way), and a reset does not take them back.
+ */
+static long lines_on_the_wire(const struct graphite_batch *b, uint64_t acked, uint64_t sent_end)
+{
+	uint64_t lo = acked > b->start ? acked - b->start : 0;
+	uint64_t hi = sent_end > b->start ? sent_end - b->start : 0;
+	long lines = 0;
+
+	if (hi > b->off)
+		hi = b->off;
+	for (uint64_t i = lo; i < hi; i++)
+		lines += b->text[i] == '\n';
+	return lines;
+}
+
+/*
+ * One look at the socket: the stream's acknowledged bytes, and where the
+ * bytes transmitted end (the send queue's untransmitted part, SIOCOUTQNSD,
+ * never left). Both from the same moment, so a line is never counted both
+ * acknowledged and on the wire.
+ */
+static void wire_state(const struct graphite_out *g, uint64_t *acked, uint64_t *sent_end)
+{
+	int outq = 0, unsent = 0;
+
+	*acked = *sent_end = 0;
+	if (!live(g) || ioctl(g->fd, SIOCOUTQ, &outq) || ioctl(g->fd, SIOCOUTQNSD, &unsent) ||
+	    outq < 0 || unsent < 0)
+		return;
+	*sent_end = g->conn_sent > (uint64_t)unsent ? g->conn_sent - (uint64_t)unsent : 0;
+	if (g->fin_sent && outq > 0)
+		outq--; /* the FIN takes a sequence number */
+	*acked = g->conn_sent > (uint64_t)outq ? g->conn_sent - (uint64_t)outq : 0;
+}
+
 long graphite_pending_points(const struct graphite_out *g)
 {
 	uint64_t acked = acked_bytes(g);
@@ -165,10 +203,13 @@ static void disconnect(struct graphite_out *g, double now, bool reset)
 static void evict_head(struct graphite_out *g)
 {
 	struct graphite_batch *b = batch_at(g, 0);
-	uint64_t acked = acked_bytes(g);
+	uint64_t acked, sent_end;
 
+	wire_state(g, &acked, &sent_end);
 	g->dropped += (uint64_t)unacked_lines(b, acked);
 	if (live(g) && b->off && !b->acked) {
+		/* counted dropped, and again here as lines carbon may have */
+		g->dropped_in_flight += (uint64_t)lines_on_the_wire(b, acked, sent_end);
 		free_head(g);
 		note(g, "buffer full while carbon was not reading: connection reset", 0);
 		disconnect(g, runloop_mono_s(), true);

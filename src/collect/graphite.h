@@ -52,12 +52,13 @@ struct graphite_out {
 	unsigned addr_next;	  /* which resolved address the next attempt tries */
 	struct graphite_batch *b; /* a ring of cap batches */
 	size_t head, n, cap;
-	size_t bytes, max_bytes;  /* the batches' text, and its bound */
-	uint64_t conn_sent;	  /* bytes sent on the current connection */
-	uint64_t seq;		  /* ticks so far */
-	uint64_t dropped;	  /* points that left the buffer undelivered */
-	uint64_t points;	  /* points ever enqueued */
-	double backoff, next_try; /* monotonic seconds */
+	size_t bytes, max_bytes;    /* the batches' text, and its bound */
+	uint64_t conn_sent;	    /* bytes sent on the current connection */
+	uint64_t seq;		    /* ticks so far */
+	uint64_t dropped;	    /* points that left the buffer undelivered */
+	uint64_t dropped_in_flight; /* of those, written whole and unacknowledged at a reset */
+	uint64_t points;	    /* points ever enqueued */
+	double backoff, next_try;   /* monotonic seconds */
 	unsigned reconnects;
 	int state;     /* 0 not yet known, 1 up, -1 down */
 	char why[320]; /* the reason of the last failure */

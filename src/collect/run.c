@@ -249,9 +249,15 @@ static int run_loop(struct collector *c)
 
 		fprintf(o->err,
 			"triage collect: graphite %s:%s: %llu points, %llu dropped, %ld not sent "
-			"at exit\n",
+			"at exit",
 			c->g.host, c->g.port, (unsigned long long)c->g.points,
 			(unsigned long long)c->g.dropped, unsent);
+		if (c->g.dropped_in_flight)
+			fprintf(o->err,
+				" (of the dropped, %llu were on the wire when a full buffer reset "
+				"the connection: carbon may have them)",
+				(unsigned long long)c->g.dropped_in_flight);
+		fputc('\n', o->err);
 	}
 	return rc;
 }

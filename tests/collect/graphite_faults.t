@@ -7,7 +7,7 @@
 #   stall: a peer with a 4 KiB receive window that reads nothing until the
 #     collector has reset a connection for a full buffer, then everything,
 #     while the buffer holds 1 batch of 100 processes
-#     (each batch bigger than the window): some batches must go; delivered = produced - dropped exactly (none unsent: the
+#     (each batch bigger than the window): some batches must go; delivered = produced - dropped (plus at most the lines on the wire at a reset; none unsent: the
 #     peer reads at the end), every line whole (three fields, our prefix,
 #     a timestamp on the grid: no line glued to a cut one).
 #   reset: a peer that resets every connection: nothing is delivered (the
@@ -57,6 +57,11 @@ run_collector() {
 	summary=$(grep -o '[0-9]* points, [0-9]* dropped, [0-9]* not sent' "$work/err") ||
 		fail "no summary at exit: $(cat "$work/err")"
 	read -r produced _ dropped _ unsent _ <<<"$summary"
+	# of the dropped, lines written whole but unacknowledged when a full
+	# buffer reset the connection: carbon's kernel may hold them (a delayed
+	# ACK), and a reset does not take them back
+	in_flight=$(grep -o 'of the dropped, [0-9]* were on the wire' "$work/err" | grep -o '[0-9]*') ||
+		in_flight=0
 }
 
 # --- stall
@@ -72,9 +77,11 @@ bad=$(grep -cvE "^$prefix\.[A-Za-z0-9_.-]+ [-0-9.e+]+ [0-9]+$" "$work/lines.stal
 delivered=$(awk '{ print $1, $3 }' "$work/lines.stall" | sort -u | wc -l)
 [ "$dropped" -gt 0 ] || fail "nothing dropped: the premise (a 1-batch buffer overflowing) failed ($summary)"
 [ "$unsent" = 0 ] || fail "$unsent points not sent at exit to a peer that was reading"
-[ "$delivered" = $((produced - dropped)) ] ||
-	fail "stall: the sink got $delivered distinct points; produced $produced - dropped $dropped = $((produced - dropped))"
-stall_msg="stall: $produced produced, $dropped dropped, $delivered delivered"
+# exact where TCP lets it be: every line not counted dropped arrived, and
+# of the dropped ones only those on the wire at a reset may have
+[ "$delivered" -ge $((produced - dropped)) ] && [ "$delivered" -le $((produced - dropped + in_flight)) ] ||
+	fail "stall: the sink got $delivered distinct points; produced $produced - dropped $dropped = $((produced - dropped)) (+ at most $in_flight on the wire at a reset)"
+stall_msg="stall: $produced produced, $dropped dropped ($in_flight of them on the wire at a reset), $delivered delivered"
 
 # --- reset
 start_peer reset
