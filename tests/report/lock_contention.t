@@ -114,4 +114,10 @@ for p in "$sleeper" "$relay"; do
 		fail "lock-contention names $p (the sleeper $sleeper or the relay $relay)"
 done
 echo "ok: no lock-contention names the sleeper $sleeper or the relay $relay"
-rs_judge "$out" "$mine" false
+# The sleeper's 8 threads wake ~850 times a second each: on 2 CPUs their
+# wake-ups queue behind one another, and the kernel's schedstat counts it
+# (tens of % of the window summed over threads, even on an idle machine).
+# cpu-contention naming only our watched processes, with the kernel showing
+# each waited >= 10% of the run, is true of them, not a false alarm.
+waited_ours=".kind == \"cpu-contention\" and (pids | length > 0) and (pids | all(waited))"
+rs_judge "$out" "$mine" "$waited_ours"
