@@ -294,7 +294,8 @@ int cmd_replay(int argc, char **argv)
 		return bad("no such file", c.path);
 	if (rc == -EINVAL || rc == -EPROTO)
 		return bad(rc == -EINVAL ? "not an SQLite file"
-					 : "not a triage recording of schema version 1 to 3",
+					 : "not a triage recording of schema version "
+					   RECORD_SCHEMA_VERSIONS,
 			   c.path);
 	if (rc) {
 		cmd_error("replay", "cannot open '%s': %s", c.path, strerror(-rc));

@@ -42,6 +42,7 @@ enum {
 	S_NET,
 	S_TCP,
 	S_DISK_RATE,
+	S_PROC_RATE,
 	S_TASK,
 	S_SAMPLE,
 	S_DTASK,
@@ -63,6 +64,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO tcp VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk_rate VALUES(?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO proc_rate VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -85,6 +87,8 @@ struct recorder {
 	bool run_ok;
 	/* the report's window, fed from run's table each interval (no second read) */
 	struct task_sampler *win;
+	/* the report's figures of each process over one interval (proc_rate: what plot draws) */
+	struct task_sampler *ivs;
 	struct runloop_clock clk;
 	pid_t self;
 	int lock_fd; /* the file, held open for its one-writer lock */
@@ -421,6 +425,48 @@ static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
 	return rc;
 }
 
+/* One process's row of proc_rate: the report's figures over the interval. */
+static int insert_proc_rate(struct recorder *r, int64_t iv, const struct rp_proc *p)
+{
+	sqlite3_stmt *st = r->st[S_PROC_RATE];
+	const double v[] = { p->usr_pct,  p->sys_pct,	 p->cswch_s,   p->nvcswch_s,
+			     p->wait_pct, p->read_Bps, p->write_Bps };
+
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_int64(st, 2, p->pid);
+	sqlite3_bind_int(st, 3, p->exited);
+	sqlite3_bind_text(st, 4, p->comm, -1, SQLITE_STATIC);
+	for (int i = 0; i < (int)(sizeof(v) / sizeof(v[0])); i++)
+		sqlite3_bind_double(st, 5 + i, v[i]);
+	sqlite3_bind_int64(st, 12, (int64_t)p->rss_kb);
+	sqlite3_bind_int64(st, 13, p->nthreads);
+	return step_done(r, st);
+}
+
+/*
+ * Each process's figures over the interval, computed by the report's own
+ * sampler (task_sampler_results) from the table just read: what v_group
+ * sums, so that plot draws the number a report over that interval judges.
+ * The interval's sampler then starts the next interval here.
+ */
+static int insert_proc_rates(struct recorder *r, int64_t iv, int curr, double seconds)
+{
+	struct rp_proc *procs = NULL;
+	size_t n = 0;
+	unsigned threads;
+	int rc = task_sampler_feed(r->ivs, &r->run.table, curr);
+
+	if (!rc && r->prev_iv && seconds > 0)
+		rc = task_sampler_results(r->ivs, seconds, r->self, &procs, &n, &threads);
+	if (rc)
+		return fail(r, rc, "cannot follow the interval: %s", strerror(-rc));
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = insert_proc_rate(r, iv, &procs[i]);
+	free(procs);
+	task_sampler_rebase(r->ivs);
+	return rc;
+}
+
 static int insert_net(struct recorder *r, int64_t iv)
 {
 	const struct iface_stats *is = &r->snap->ifaces;
@@ -601,7 +647,7 @@ static double wall_now(const struct recorder *r)
 static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 {
 	struct report_host_snap *snap;
-	double ts = wall_now(r);
+	double ts = wall_now(r), seconds;
 	uint64_t uptime = 0;
 	int curr = (int)(k & 1), rc;
 
@@ -618,11 +664,13 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	report_host_read(&r->rd, r->snap);
 	if (sqlite3_step(r->st[S_BEGIN]) != SQLITE_DONE || sqlite3_reset(r->st[S_BEGIN]))
 		return fail(r, -EIO, "cannot write '%s': %s", r->o->path, sqlite3_errmsg(r->db));
+	seconds = (double)(uptime - r->prev_uptime) / 100.0;
 	rc = insert_interval(r, ts, uptime, iv);
 	rc = rc ? rc : insert_tasks(r, *iv, curr);
+	rc = rc ? rc : insert_proc_rates(r, *iv, curr, seconds);
 	rc = rc ? rc : insert_psi(r, *iv);
 	rc = rc ? rc : insert_disks(r, *iv);
-	rc = rc ? rc : insert_disk_rates(r, *iv, (double)(uptime - r->prev_uptime) / 100.0);
+	rc = rc ? rc : insert_disk_rates(r, *iv, seconds);
 	rc = rc ? rc : insert_net(r, *iv);
 	rc = rc ? rc : insert_tcp(r, *iv);
 	rc = rc ? rc : finish_interval(r, *iv);
@@ -736,7 +784,10 @@ static int open_reader(struct recorder *r)
 	return 0;
 }
 
-/* The report's sampler, fed from run's table: it reads nothing itself (as in a replay). */
+/*
+ * The report's samplers, fed from run's table: they read nothing themselves
+ * (as in a replay). One follows the findings' window, one each interval.
+ */
 static int open_window(struct recorder *r)
 {
 	struct host_facts h = r->host;
@@ -744,6 +795,7 @@ static int open_window(struct recorder *r)
 
 	h.fixture = true; /* no door of its own to the kernel */
 	rc = task_sampler_open(&r->win, NULL, &h, NULL, 0, 0, false);
+	rc = rc ? rc : task_sampler_open(&r->ivs, NULL, &h, NULL, 0, 0, false);
 	return rc ? fail(r, rc, "cannot open the findings window: %s", strerror(-rc)) : 0;
 }
 
@@ -813,8 +865,8 @@ static int open_all(struct recorder *r)
 	if (rc)
 		r->err->on = RECORD_FAULT_FILE;
 	if (rc == -EPROTO)
-		return fail(r, rc, "'%s' is not a triage record file of schema version 1 to %d",
-			    o->path, RECORD_SCHEMA_VERSION);
+		return fail(r, rc, "'%s' is not a triage record file of schema version %s",
+			    o->path, RECORD_SCHEMA_VERSIONS);
 	if (rc)
 		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
 			    rc == -EINVAL ? "not an SQLite database" : strerror(-rc));
@@ -835,6 +887,7 @@ static void close_all(struct recorder *r)
 	if (r->lock_fd >= 0)
 		close(r->lock_fd); /* the lock goes with it */
 	task_sampler_close(r->win);
+	task_sampler_close(r->ivs);
 	if (r->run_ok)
 		pidstat_run_release(&r->run);
 	pidstat_opts_release(&r->popts);
@@ -942,6 +995,10 @@ static int delete_before(sqlite3 *db, int64_t cut)
 		"DELETE FROM psi WHERE iv < ?1",
 		"DELETE FROM disk WHERE iv < ?1",
 		"DELETE FROM net WHERE iv < ?1",
+		"DELETE FROM tcp WHERE iv < ?1",
+		"DELETE FROM disk_rate WHERE iv < ?1",
+		"DELETE FROM proc_rate WHERE iv < ?1",
+		"DELETE FROM placement WHERE iv < ?1",
 		"DELETE FROM dtask WHERE iv < ?1",
 		"DELETE FROM finding WHERE iv_to < ?1",
 		"DELETE FROM interval WHERE id < ?1",

@@ -3,8 +3,8 @@
  * raw counters per interval in tables, the rates other programs want in
  * views (the v_* contract with triage plot). PRAGMA user_version and
  * meta.schema_version both carry the version. Schema 1 files (no
- * task.cmdline) and schema 2 files (no tcp) are read as they are and
- * upgraded when recorded into.
+ * task.cmdline), schema 2 files (no tcp) and schema 3 files (no proc_rate)
+ * are read as they are and upgraded when recorded into.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -30,6 +30,53 @@
 	" PRIMARY KEY(iv, device)) WITHOUT ROWID;\n"                                              \
 	"CREATE TABLE placement(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, allowed TEXT,\n"      \
 	" cgroup TEXT, PRIMARY KEY(iv, tgid)) WITHOUT ROWID;\n"
+
+/*
+ * schema 4: each process's figures over each interval, as the report's
+ * sampler computes them (task_sampler_results over the interval alone): the
+ * rates v_group sums, stored so that plot draws what the report judged.
+ */
+#define SCHEMA4_TABLES_SQL                                                                    \
+	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n" \
+	" comm TEXT, usr_pct REAL, sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL,\n" \
+	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                   \
+	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"
+
+/* schema 4: the groups (processes by comm) from the stored rates, not a second formula */
+#define V_GROUP_SQL                                                                           \
+	"CREATE VIEW v_group AS SELECT i.ts AS ts, p.comm AS grp, sum(p.usr_pct) AS usr,\n"    \
+	" sum(p.sys_pct) AS sys, sum(p.cswch_s) AS cswch_s, sum(p.nvcswch_s) AS nvcswch_s,\n"  \
+	" 10.0 * sum(p.wait_pct) AS runq_ms_s, sum(p.rss_kb) AS rss_kb,\n"                    \
+	" sum(p.read_Bps) AS read_Bps, sum(p.write_Bps) AS write_Bps, sum(p.threads) AS threads\n" \
+	" FROM interval i JOIN proc_rate p ON p.iv = i.id GROUP BY p.iv, p.comm;\n"
+
+/*
+ * An older file's intervals get their processes' rates once, when it is
+ * upgraded: the figures its schema 3 view computed (each process present at
+ * both ends of the interval; threads' switches and run-queue wait from
+ * their last earlier row); from then on the recorder stores them.
+ */
+#define PROC_RATE_BACKFILL_SQL                                                                  \
+	"INSERT INTO proc_rate WITH\n"                                                          \
+	" hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"              \
+	" pr AS (SELECT i.id AS iv, i.dur AS dur, t.tgid AS tgid, t.comm AS comm,\n"           \
+	"  s.utime - q.utime AS du, s.stime - q.stime AS ds, s.rss_kb AS rss,\n"               \
+	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"  \
+	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw,\n" \
+	"  s.nthreads AS nthreads\n"                                                            \
+	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"    \
+	"  t.thread = 0 JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n" \
+	" th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"           \
+	"  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"                     \
+	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"    \
+	"  t.thread = 1 JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM\n" \
+	"  sample q2 WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run\n"             \
+	"  GROUP BY s.iv, t.tgid)\n"                                                            \
+	" SELECT pr.iv, pr.tgid, 0, pr.comm, 100.0 * du / hz.hz / pr.dur,\n"                   \
+	"  100.0 * ds / hz.hz / pr.dur, coalesce(th.nv, 0) / pr.dur, coalesce(th.niv, 0) / pr.dur,\n" \
+	"  100.0 * coalesce(th.w, 0) / hz.hz / pr.dur, dr / pr.dur, dw / pr.dur, rss, nthreads\n" \
+	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"         \
+	"DROP VIEW v_group;\n" V_GROUP_SQL
 
 /* schema 3: the rates the recorder stored (report_disk_rates), not a second formula */
 #define V_DISK_SQL                                                                          \
@@ -80,7 +127,7 @@ static const char schema_sql[] =
     "CREATE TABLE net(iv INTEGER NOT NULL, iface TEXT NOT NULL, rx_bytes INTEGER,\n"
     " rx_packets INTEGER, rx_errs INTEGER, rx_drop INTEGER, tx_bytes INTEGER,\n"
     " tx_packets INTEGER, tx_errs INTEGER, tx_drop INTEGER,\n"
-    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n" SCHEMA3_TABLES_SQL
+    " PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n" SCHEMA3_TABLES_SQL SCHEMA4_TABLES_SQL
     /*
      * a task: thread 0 is a process row (tid = tgid), 1 a thread of tgid;
      * cmdline (schema 2) is read once, for process rows
@@ -118,27 +165,7 @@ static const char schema_sql[] =
     " SELECT ts, cpu, 100.0 * us / tot AS usr, 100.0 * ni / tot AS nice, 100.0 * sy / tot AS sys,\n"
     "  100.0 * io / tot AS iowait, 100.0 * hi / tot AS irq, 100.0 * si / tot AS soft,\n"
     "  100.0 * st / tot AS steal, 100.0 * id / tot AS idle FROM t WHERE tot > 0;\n"
-    "CREATE VIEW v_group AS WITH\n"
-    " hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"
-    " pr AS (SELECT i.id AS iv, i.ts AS ts, i.dur AS dur, t.tgid AS tgid, t.comm AS comm,\n"
-    "  s.utime - q.utime AS du, s.stime - q.stime AS ds, s.rss_kb AS rss,\n"
-    "  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"
-    "  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw,\n"
-    "  s.nthreads AS nthreads\n"
-    "  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND t.thread = 0\n"
-    "  JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n"
-    " th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"
-    "  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"
-    "  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND t.thread = 1\n"
-    "  JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM sample q2\n"
-    "  WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run GROUP BY s.iv, t.tgid)\n"
-    " SELECT pr.ts AS ts, pr.comm AS grp, 100.0 * sum(du) / hz.hz / pr.dur AS usr,\n"
-    "  100.0 * sum(ds) / hz.hz / pr.dur AS sys, coalesce(sum(th.nv), 0) / pr.dur AS cswch_s,\n"
-    "  coalesce(sum(th.niv), 0) / pr.dur AS nvcswch_s,\n"
-    "  1000.0 * coalesce(sum(th.w), 0) / hz.hz / pr.dur AS runq_ms_s, sum(rss) AS rss_kb,\n"
-    "  sum(dr) / pr.dur AS read_Bps, sum(dw) / pr.dur AS write_Bps, sum(nthreads) AS threads\n"
-    " FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid\n"
-    " GROUP BY pr.iv, pr.comm;\n"
+    V_GROUP_SQL
     "CREATE VIEW v_load AS SELECT ts, load1, load5, load15, runnable, d_counted AS blocked\n"
     " FROM interval;\n"
     "CREATE VIEW v_psi AS SELECT i.ts AS ts, p.resource AS resource, p.some_avg10 AS some_avg10,\n"
@@ -309,7 +336,7 @@ static int create_schema(sqlite3 *db)
 	return rc ? rc : create_views(db);
 }
 
-/* An existing file: its version (1 to 3, both stamps agreeing), -EPROTO if not ours. */
+/* An existing file: its version (1 to 4, both stamps agreeing), -EPROTO if not ours. */
 int record_db_version(sqlite3 *db)
 {
 	int64_t uv;
@@ -327,7 +354,8 @@ int record_db_version(sqlite3 *db)
 
 /*
  * A file to record into: a schema 1 file gains task.cmdline (NULL in its old
- * rows), a schema 1 or 2 file the tcp table (empty for its old intervals).
+ * rows), a schema 1 or 2 file the tcp table (empty for its old intervals),
+ * a schema 1 to 3 file proc_rate (its old intervals' rates filled once).
  */
 static int writable_schema(sqlite3 *db)
 {
@@ -335,9 +363,12 @@ static int writable_schema(sqlite3 *db)
 
 	if (v == 1)
 		v = migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
-				    DISK_RATE_BACKFILL_SQL);
+				    DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL);
 	else if (v == 2)
-		v = migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL);
+		v = migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL
+				    PROC_RATE_BACKFILL_SQL);
+	else if (v == 3)
+		v = migrate(db, SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL);
 	return v < 0 ? v : create_views(db);
 }
 

@@ -72,6 +72,8 @@ struct rp_proc {
 	/* process-churn: its parent, and its reaped children's CPU (% of one CPU) */
 	pid_t ppid;
 	double child_pct;
+	/* bytes/s read and written, where the sampler reads I/O (record's does); 0: not read */
+	double read_Bps, write_Bps;
 };
 
 /* A task in D (uninterruptible) seen by the load core. */

@@ -24,6 +24,9 @@ struct acc {
 	uint64_t start;
 	uint64_t usr0, sys0, nv0, niv0, w0, maj0;
 	uint64_t usr, sys, nv, niv, w, maj;
+	/* bytes read and written (the sampler's table read with I/O); no_io: unreadable once */
+	uint64_t rd0, wr0, rd, wr;
+	bool no_io, no_io_last; /* since the window's start; at the last sample */
 	/* memory-growth: RSS (kB) at its first and last sample, and the sample intervals it grew in
 	 */
 	uint64_t rss0, rss;
@@ -123,6 +126,8 @@ static void acc_first(struct acc *a, const struct pidstat_snap *s, bool at_start
 	a->maj0 = at_start ? s->majflt : 0;
 	a->child0 = at_start ? s->cutime + s->cstime : 0;
 	a->rss0 = s->rss; /* a level, not a counter: where it was first seen */
+	a->rd0 = at_start ? s->read_bytes : 0;
+	a->wr0 = at_start ? s->write_bytes : 0;
 }
 
 static void acc_update(struct acc *a, const struct pidstat_task *t, const struct pidstat_snap *s)
@@ -144,6 +149,10 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 	a->niv = s->nivcsw;
 	a->w = s->wtime;
 	a->maj = s->majflt;
+	a->rd = s->read_bytes;
+	a->wr = s->write_bytes;
+	a->no_io_last = t->flags & TASK_NO_IO;
+	a->no_io = a->no_io || a->no_io_last;
 	a->nthreads = t->nthreads;
 	text_copy(a->comm, sizeof(a->comm), t->comm);
 }
@@ -333,6 +342,9 @@ void task_sampler_rebase(struct task_sampler *ts)
 		a->niv0 = a->niv;
 		a->w0 = a->w;
 		a->maj0 = a->maj;
+		a->rd0 = a->rd;
+		a->wr0 = a->wr;
+		a->no_io = a->no_io_last;
 		a->child0 = a->child;
 		a->rss0 = a->rss;
 		a->rss_steps = a->rss_grew = 0;
@@ -374,6 +386,10 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 	p->nvcswch_s = seconds > 0 ? (double)(a->niv - a->niv0) / seconds : 0;
 	p->wait_pct = pct_of(a->w - a->w0, hz, seconds);
 	p->majflt_s = seconds > 0 ? (double)(a->maj - a->maj0) / seconds : 0;
+	if (seconds > 0 && !a->no_io && a->rd >= a->rd0 && a->wr >= a->wr0) {
+		p->read_Bps = (double)(a->rd - a->rd0) / seconds;
+		p->write_Bps = (double)(a->wr - a->wr0) / seconds;
+	}
 	p->ppid = a->ppid;
 	p->from_start = a->from_start;
 	p->rss0_kb = a->rss0;
