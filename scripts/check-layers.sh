@@ -105,8 +105,8 @@ module_of() {
 # of src/X/ defines starts with one of X's prefixes (its own name, or one of
 # its files' where a file is a small library of its own); names from "__"
 # are the compiler's and the sanitizers'. A module not listed is not
-# checked yet: procfs (its parsers are named by the file they read), and
-# report and record, which are being reworked (issue 23). util's pcap_, MHD_,
+# checked yet: procfs (its parsers are named by the file they read: cpuset_,
+# hostread_, meminfo_parse ...; renaming them touches every core). util's pcap_, MHD_,
 # yaml_, gnutls_, crypt_r and curl_ (json-c: json_) are the shims of src/util/dl_*.c: libraries loaded at first use,
 # whose functions they define under the library's own names.
 module_prefixes() {
@@ -117,6 +117,8 @@ module_prefixes() {
 		load load_
 		pidstat pidstat_
 		plot plot_
+		record record_
+		report report_
 		probe probe_ doctor_ elf_ hist_ offcpu_ profile_ runq_ stack_ stacks_ symtab_ syscall_ syms_ sp_ sc_ tr_
 		runloop runloop_
 		u32 u32_

@@ -194,9 +194,9 @@ static int replay_pidstat(const struct replay_cli *c, struct sqlite3 *db,
 	}
 	runloop_stop_init(&stop);
 	runloop_clock_list(&clk, &stop, w->times, (int)w->n);
-	if (pidstat_replay_open(&rp, db, w, &clk.step, &src) ||
+	if (record_replay_open(&rp, db, w, &clk.step, &src) ||
 	    pidstat_run_init(&r, &o, NULL, &w->host, &env)) {
-		pidstat_replay_close(rp);
+		record_replay_close(rp);
 		pidstat_opts_release(&o);
 		return pidstat_write_failure(stderr, PIDSTAT_E_NOMEM, ENOMEM);
 	}
@@ -214,7 +214,7 @@ static int replay_pidstat(const struct replay_cli *c, struct sqlite3 *db,
 	status = rc == PIDSTAT_E_STDOUT ? cmd_stdout_failed(EXIT_OK, r.err_errno)
 					: pidstat_write_failure(stderr, rc, r.err_errno);
 	pidstat_run_release(&r);
-	pidstat_replay_close(rp);
+	record_replay_close(rp);
 	pidstat_opts_release(&o);
 	return status;
 }
@@ -293,9 +293,9 @@ int cmd_replay(int argc, char **argv)
 	if (rc == -ENOENT)
 		return bad("no such file", c.path);
 	if (rc == -EINVAL || rc == -EPROTO)
-		return bad(rc == -EINVAL ? "not an SQLite file"
-					 : "not a triage recording of schema version "
-					   RECORD_SCHEMA_VERSIONS,
+		return bad(rc == -EINVAL
+			       ? "not an SQLite file"
+			       : "not a triage recording of schema version " RECORD_SCHEMA_VERSIONS,
 			   c.path);
 	if (rc) {
 		cmd_error("replay", "cannot open '%s': %s", c.path, strerror(-rc));

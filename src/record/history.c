@@ -364,7 +364,7 @@ static int rec_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_look
 		      " ORDER BY tgid, tid",
 		      r->rw->ids[r->k], on_dtask, out);
 	if (!rc)
-		task_sampler_mark_whole_window(ts, out);
+		report_task_sampler_mark_whole_window(ts, out);
 	return rc;
 }
 
@@ -465,7 +465,7 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 			 (long long)rw->ids[b]);
 		r->placed = any_row(db, sql);
 	}
-	rc = read_tasks ? pidstat_replay_open(&r->rp, db, rw, &r->step, &tasks) : 0;
+	rc = read_tasks ? record_replay_open(&r->rp, db, rw, &r->step, &tasks) : 0;
 	if (rc)
 		return rc;
 	r->src = (struct report_source){
@@ -492,7 +492,7 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 
 /*
  * live: the recorder's own sampler, fed every interval of the window as it
- * was recorded (task_sampler_feed); NULL: the samples are read back from db.
+ * was recorded (report_task_sampler_feed); NULL: the samples are read back from db.
  */
 static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a, size_t b,
 			  struct task_sampler *live, const struct procfs *pf, struct report_data *d)
@@ -516,7 +516,7 @@ static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a,
 	if (!rc)
 		rc = report_collect_source(&r->src, live, d);
 	if (r->rp)
-		pidstat_replay_close(r->rp);
+		record_replay_close(r->rp);
 	free(r);
 	return rc;
 }
@@ -689,9 +689,9 @@ int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
 		      " WHERE id = ?1",
 		      iv, on_loadavg, &(struct loadavg_dest){ &s->kernel, &s->have_loadavg });
 	rc = rc ? rc : load_psi(db, iv, s->psi, s->have_psi, PSI_CPU, PSI_MEMORY, PSI_IO);
-	if (!rc && !(rc = pidstat_replay_open(&rp, db, w, &step, &src))) {
+	if (!rc && !(rc = record_replay_open(&rp, db, w, &step, &src))) {
 		rc = scan_threads(src, w->recorder, s);
-		pidstat_replay_close(rp);
+		record_replay_close(rp);
 	}
 	/* the D threads as the load core judged them while recording */
 	rc = rc ? rc

@@ -166,10 +166,10 @@ static int task_id(struct recorder *r, const struct pidstat_task *t, struct tkey
 	int thread = t->leader != NULL;
 	sqlite3_stmt *st = r->st[S_TASK];
 	struct tkey *k;
-	int rc = tcache_find(c, tgid, thread ? t->pid : 0, &k);
+	int rc = record_tcache_find(c, tgid, thread ? t->pid : 0, &k);
 
 	if (!rc && !k)
-		rc = tcache_add(c, tgid, t->pid, thread, &k);
+		rc = record_tcache_add(c, tgid, t->pid, thread, &k);
 	if (rc)
 		return fail(r, rc, "out of memory");
 	*slot = k;
@@ -292,7 +292,7 @@ static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 	const struct pidstat_table *tb = &r->run.table;
 	int rc = 0;
 
-	tcache_begin(&r->cache);
+	record_tcache_begin(&r->cache);
 	for (size_t i = 0; i < tb->len && !rc; i++) {
 		const struct pidstat_task *t = tb->order[i];
 		pid_t tgid = t->leader ? t->leader->pid : t->pid;
@@ -308,7 +308,7 @@ static int insert_tasks(struct recorder *r, int64_t iv, int curr)
 		else if (t->state == 'D')
 			rc = insert_dtask(r, iv, t);
 	}
-	if (!rc && tcache_end(&r->cache))
+	if (!rc && record_tcache_end(&r->cache))
 		rc = fail(r, -ENOMEM, "out of memory");
 	return rc;
 }
@@ -429,7 +429,7 @@ static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
 static int insert_proc_rate(struct recorder *r, int64_t iv, const struct rp_proc *p)
 {
 	sqlite3_stmt *st = r->st[S_PROC_RATE];
-	const double v[] = { p->usr_pct,  p->sys_pct,	 p->cswch_s,   p->nvcswch_s,
+	const double v[] = { p->usr_pct,  p->sys_pct,  p->cswch_s,  p->nvcswch_s,
 			     p->wait_pct, p->read_Bps, p->write_Bps };
 
 	sqlite3_bind_int64(st, 1, iv);
@@ -445,7 +445,7 @@ static int insert_proc_rate(struct recorder *r, int64_t iv, const struct rp_proc
 
 /*
  * Each process's figures over the interval, computed by the report's own
- * sampler (task_sampler_results) from the table just read: what v_group
+ * sampler (report_task_sampler_results) from the table just read: what v_group
  * sums, so that plot draws the number a report over that interval judges.
  * The interval's sampler then starts the next interval here.
  */
@@ -454,16 +454,16 @@ static int insert_proc_rates(struct recorder *r, int64_t iv, int curr, double se
 	struct rp_proc *procs = NULL;
 	size_t n = 0;
 	unsigned threads;
-	int rc = task_sampler_feed(r->ivs, &r->run.table, curr);
+	int rc = report_task_sampler_feed(r->ivs, &r->run.table, curr);
 
 	if (!rc && r->prev_iv && seconds > 0)
-		rc = task_sampler_results(r->ivs, seconds, r->self, &procs, &n, &threads);
+		rc = report_task_sampler_results(r->ivs, seconds, r->self, &procs, &n, &threads);
 	if (rc)
 		return fail(r, rc, "cannot follow the interval: %s", strerror(-rc));
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = insert_proc_rate(r, iv, &procs[i]);
 	free(procs);
-	task_sampler_rebase(r->ivs);
+	report_task_sampler_rebase(r->ivs);
 	return rc;
 }
 
@@ -707,7 +707,7 @@ static int sample(void *ctx, unsigned k)
 
 	if (rc)
 		return rc;
-	rc = task_sampler_feed(r->win, &r->run.table, (int)(k & 1));
+	rc = report_task_sampler_feed(r->win, &r->run.table, (int)(k & 1));
 	if (rc)
 		return fail(r, rc, "cannot follow the window: %s", strerror(-rc));
 	ts = wall_now(r);
@@ -718,8 +718,8 @@ static int sample(void *ctx, unsigned k)
 		if (record_findings(r->db, r->win_from, iv, r->win, r->pf))
 			return fail(r, -EIO, "cannot evaluate the window: %s",
 				    sqlite3_errmsg(r->db));
-		task_sampler_rebase(r->win); /* this interval starts the next window */
-		r->find_netns = true;	     /* its namespaces, from the next interval */
+		report_task_sampler_rebase(r->win); /* this interval starts the next window */
+		r->find_netns = true;		    /* its namespaces, from the next interval */
 		r->win_from = iv;
 		r->win_start = ts;
 	}
@@ -794,8 +794,8 @@ static int open_window(struct recorder *r)
 	int rc;
 
 	h.fixture = true; /* no door of its own to the kernel */
-	rc = task_sampler_open(&r->win, NULL, &h, NULL, 0, 0, false);
-	rc = rc ? rc : task_sampler_open(&r->ivs, NULL, &h, NULL, 0, 0, false);
+	rc = report_task_sampler_open(&r->win, NULL, &h, NULL, 0, 0, false);
+	rc = rc ? rc : report_task_sampler_open(&r->ivs, NULL, &h, NULL, 0, 0, false);
 	return rc ? fail(r, rc, "cannot open the findings window: %s", strerror(-rc)) : 0;
 }
 
@@ -865,8 +865,8 @@ static int open_all(struct recorder *r)
 	if (rc)
 		r->err->on = RECORD_FAULT_FILE;
 	if (rc == -EPROTO)
-		return fail(r, rc, "'%s' is not a triage record file of schema version %s",
-			    o->path, RECORD_SCHEMA_VERSIONS);
+		return fail(r, rc, "'%s' is not a triage record file of schema version %s", o->path,
+			    RECORD_SCHEMA_VERSIONS);
 	if (rc)
 		return fail(r, rc, "cannot open '%s' for writing: %s", o->path,
 			    rc == -EINVAL ? "not an SQLite database" : strerror(-rc));
@@ -886,13 +886,13 @@ static void close_all(struct recorder *r)
 	record_db_close(r->db);
 	if (r->lock_fd >= 0)
 		close(r->lock_fd); /* the lock goes with it */
-	task_sampler_close(r->win);
-	task_sampler_close(r->ivs);
+	report_task_sampler_close(r->win);
+	report_task_sampler_close(r->ivs);
 	if (r->run_ok)
 		pidstat_run_release(&r->run);
 	pidstat_opts_release(&r->popts);
 	procfs_close(r->pf);
-	tcache_release(&r->cache);
+	record_tcache_release(&r->cache);
 	free(r->carried);
 	free(r->stray);
 	free(r->blob);

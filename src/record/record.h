@@ -102,12 +102,12 @@ struct pidstat_replay;
 
 /*
  * A pidstat_source over w whose current sample is *step (1-based, the
- * run-loop clock's step). Free with pidstat_replay_close().
+ * run-loop clock's step). Free with record_replay_close().
  */
-int pidstat_replay_open(struct pidstat_replay **out, struct sqlite3 *db,
-			const struct record_window *w, const int *step,
-			const struct pidstat_source **src);
-void pidstat_replay_close(struct pidstat_replay *p);
+int record_replay_open(struct pidstat_replay **out, struct sqlite3 *db,
+		       const struct record_window *w, const int *step,
+		       const struct pidstat_source **src);
+void record_replay_close(struct pidstat_replay *p);
 
 struct report_data;
 /* The report's data over intervals w->ids[a] .. w->ids[b] (a < b). */

@@ -33,20 +33,20 @@
 
 /*
  * schema 4: each process's figures over each interval, as the report's
- * sampler computes them (task_sampler_results over the interval alone): the
+ * sampler computes them (report_task_sampler_results over the interval alone): the
  * rates v_group sums, stored so that plot draws what the report judged.
  */
-#define SCHEMA4_TABLES_SQL                                                                    \
-	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n" \
+#define SCHEMA4_TABLES_SQL                                                                       \
+	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n"   \
 	" comm TEXT, usr_pct REAL, sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL,\n" \
-	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                   \
+	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                    \
 	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"
 
 /* schema 4: the groups (processes by comm) from the stored rates, not a second formula */
-#define V_GROUP_SQL                                                                           \
-	"CREATE VIEW v_group AS SELECT i.ts AS ts, p.comm AS grp, sum(p.usr_pct) AS usr,\n"    \
-	" sum(p.sys_pct) AS sys, sum(p.cswch_s) AS cswch_s, sum(p.nvcswch_s) AS nvcswch_s,\n"  \
-	" 10.0 * sum(p.wait_pct) AS runq_ms_s, sum(p.rss_kb) AS rss_kb,\n"                    \
+#define V_GROUP_SQL                                                                                \
+	"CREATE VIEW v_group AS SELECT i.ts AS ts, p.comm AS grp, sum(p.usr_pct) AS usr,\n"        \
+	" sum(p.sys_pct) AS sys, sum(p.cswch_s) AS cswch_s, sum(p.nvcswch_s) AS nvcswch_s,\n"      \
+	" 10.0 * sum(p.wait_pct) AS runq_ms_s, sum(p.rss_kb) AS rss_kb,\n"                         \
 	" sum(p.read_Bps) AS read_Bps, sum(p.write_Bps) AS write_Bps, sum(p.threads) AS threads\n" \
 	" FROM interval i JOIN proc_rate p ON p.iv = i.id GROUP BY p.iv, p.comm;\n"
 
@@ -56,26 +56,27 @@
  * both ends of the interval; threads' switches and run-queue wait from
  * their last earlier row); from then on the recorder stores them.
  */
-#define PROC_RATE_BACKFILL_SQL                                                                  \
-	"INSERT INTO proc_rate WITH\n"                                                          \
-	" hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"              \
-	" pr AS (SELECT i.id AS iv, i.dur AS dur, t.tgid AS tgid, t.comm AS comm,\n"           \
-	"  s.utime - q.utime AS du, s.stime - q.stime AS ds, s.rss_kb AS rss,\n"               \
-	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"  \
-	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw,\n" \
-	"  s.nthreads AS nthreads\n"                                                            \
-	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"    \
-	"  t.thread = 0 JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n" \
-	" th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"           \
-	"  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"                     \
-	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"    \
-	"  t.thread = 1 JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM\n" \
-	"  sample q2 WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run\n"             \
-	"  GROUP BY s.iv, t.tgid)\n"                                                            \
-	" SELECT pr.iv, pr.tgid, 0, pr.comm, 100.0 * du / hz.hz / pr.dur,\n"                   \
-	"  100.0 * ds / hz.hz / pr.dur, coalesce(th.nv, 0) / pr.dur, coalesce(th.niv, 0) / pr.dur,\n" \
+#define PROC_RATE_BACKFILL_SQL                                                                    \
+	"INSERT INTO proc_rate WITH\n"                                                            \
+	" hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"                 \
+	" pr AS (SELECT i.id AS iv, i.dur AS dur, t.tgid AS tgid, t.comm AS comm,\n"              \
+	"  s.utime - q.utime AS du, s.stime - q.stime AS ds, s.rss_kb AS rss,\n"                  \
+	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"     \
+	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw,\n"   \
+	"  s.nthreads AS nthreads\n"                                                              \
+	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"       \
+	"  t.thread = 0 JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n"   \
+	" th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"              \
+	"  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"                        \
+	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"       \
+	"  t.thread = 1 JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM\n"    \
+	"  sample q2 WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run\n"                \
+	"  GROUP BY s.iv, t.tgid)\n"                                                              \
+	" SELECT pr.iv, pr.tgid, 0, pr.comm, 100.0 * du / hz.hz / pr.dur,\n"                      \
+	"  100.0 * ds / hz.hz / pr.dur, coalesce(th.nv, 0) / pr.dur, coalesce(th.niv, 0) / "      \
+	"pr.dur,\n"                                                                               \
 	"  100.0 * coalesce(th.w, 0) / hz.hz / pr.dur, dr / pr.dur, dw / pr.dur, rss, nthreads\n" \
-	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"         \
+	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"           \
 	"DROP VIEW v_group;\n" V_GROUP_SQL
 
 /* schema 3: the rates the recorder stored (report_disk_rates), not a second formula */
@@ -164,8 +165,7 @@ static const char schema_sql[] =
     " t AS (SELECT *, us + ni + sy + id + io + hi + si + st AS tot FROM d)\n"
     " SELECT ts, cpu, 100.0 * us / tot AS usr, 100.0 * ni / tot AS nice, 100.0 * sy / tot AS sys,\n"
     "  100.0 * io / tot AS iowait, 100.0 * hi / tot AS irq, 100.0 * si / tot AS soft,\n"
-    "  100.0 * st / tot AS steal, 100.0 * id / tot AS idle FROM t WHERE tot > 0;\n"
-    V_GROUP_SQL
+    "  100.0 * st / tot AS steal, 100.0 * id / tot AS idle FROM t WHERE tot > 0;\n" V_GROUP_SQL
     "CREATE VIEW v_load AS SELECT ts, load1, load5, load15, runnable, d_counted AS blocked\n"
     " FROM interval;\n"
     "CREATE VIEW v_psi AS SELECT i.ts AS ts, p.resource AS resource, p.some_avg10 AS some_avg10,\n"
@@ -362,8 +362,9 @@ static int writable_schema(sqlite3 *db)
 	int v = record_db_version(db);
 
 	if (v == 1)
-		v = migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
-				    DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL);
+		v = migrate(db,
+			    "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
+				DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL);
 	else if (v == 2)
 		v = migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL
 				    PROC_RATE_BACKFILL_SQL);

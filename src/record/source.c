@@ -340,8 +340,8 @@ static int read_cmdline(void *ctx, pid_t tgid, char *buf, size_t size)
 	" s.no_io, s.nvcsw, s.nivcsw, s.nthreads, s.processor, s.rt_priority, s.policy, 0,"   \
 	" s.state, s.task FROM sample s JOIN task t ON t.id = s.task"
 
-int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct record_window *w,
-			const int *step, const struct pidstat_source **src)
+int record_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct record_window *w,
+		       const int *step, const struct pidstat_source **src)
 {
 	struct pidstat_replay *p = calloc(1, sizeof(*p));
 
@@ -359,7 +359,7 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 			       "SELECT uptime_cs, jiffies, memtotal_kb, carried FROM interval"
 			       " WHERE id = ?",
 			       -1, &p->iv, NULL) != SQLITE_OK) {
-		pidstat_replay_close(p);
+		record_replay_close(p);
 		return -EIO;
 	}
 	p->src = (struct pidstat_source){ .ctx = p,
@@ -371,7 +371,7 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 	if (record_db_version(db) >= 2) {
 		if (sqlite3_prepare_v2(db, "SELECT cmdline FROM task WHERE id = ?", -1, &p->cmdline,
 				       NULL) != SQLITE_OK) {
-			pidstat_replay_close(p);
+			record_replay_close(p);
 			return -EIO;
 		}
 		p->src.read_cmdline = read_cmdline;
@@ -381,7 +381,7 @@ int pidstat_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct r
 	return 0;
 }
 
-void pidstat_replay_close(struct pidstat_replay *p)
+void record_replay_close(struct pidstat_replay *p)
 {
 	if (!p)
 		return;

@@ -76,7 +76,7 @@ static int tcache_take(struct tcache *c, struct tkey *k)
 	return 0;
 }
 
-void tcache_begin(struct tcache *c)
+void record_tcache_begin(struct tcache *c)
 {
 	c->list.size = sizeof(struct tkey *);
 	c->gen++;
@@ -97,7 +97,7 @@ static int tcache_seen(struct tcache *c, struct tkey *k)
  * keeping the tasks it passes that stay; out of order (the pidstat table
  * never is) a binary search over last interval's list finds it.
  */
-int tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k)
+int record_tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k)
 {
 	const struct tcache_key key = { tgid, sub };
 	struct tkey **e;
@@ -119,7 +119,7 @@ int tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k)
 }
 
 /* Ends the walk: the rest that stay join the new list, the others are freed. */
-int tcache_end(struct tcache *c)
+int record_tcache_end(struct tcache *c)
 {
 	struct tkey **e;
 	int rc = 0;
@@ -143,7 +143,7 @@ int tcache_end(struct tcache *c)
 	return 0;
 }
 
-void tcache_release(struct tcache *c)
+void record_tcache_release(struct tcache *c)
 {
 	for (size_t i = 0; i < c->list.nlast; i++)
 		free(*(struct tkey **)kmerge_at(&c->list, i));
@@ -158,7 +158,7 @@ void tcache_release(struct tcache *c)
 }
 
 /* A new entry for (tgid, tid, thread), seen and taken into this interval's list. */
-int tcache_add(struct tcache *c, pid_t tgid, pid_t tid, bool thread, struct tkey **k)
+int record_tcache_add(struct tcache *c, pid_t tgid, pid_t tid, bool thread, struct tkey **k)
 {
 	*k = aligned_alloc(64, (sizeof(**k) + 63) / 64 * 64);
 	if (!*k)

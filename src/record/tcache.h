@@ -51,22 +51,22 @@ struct tcache {
 };
 
 /* Starts an interval's walk (a zeroed tcache is ready for it). */
-void tcache_begin(struct tcache *c);
+void record_tcache_begin(struct tcache *c);
 /*
  * The entry for (tgid, sub: 0 for the process row, else the thread's tid),
  * marked seen and taken into this interval's list; *k is NULL when the list has none. 0 or
  * -ENOMEM.
  */
-int tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k);
+int record_tcache_find(struct tcache *c, pid_t tgid, pid_t sub, struct tkey **k);
 /* A new, zeroed entry for (tgid, tid, thread), seen in this interval and in its list. */
-int tcache_add(struct tcache *c, pid_t tgid, pid_t tid, bool thread, struct tkey **k);
+int record_tcache_add(struct tcache *c, pid_t tgid, pid_t tid, bool thread, struct tkey **k);
 /*
  * Ends the walk: the last interval's entries not found in this one stay
  * one more interval if they were seen in the last, the others are freed;
  * the new list, sorted, is the one the next walk reads. 0 or -ENOMEM.
  */
-int tcache_end(struct tcache *c);
-void tcache_release(struct tcache *c);
+int record_tcache_end(struct tcache *c);
+void record_tcache_release(struct tcache *c);
 
 /* Sorts ids ascending (*stray: room for the ones out of order, grown as needed); 0 or -ENOMEM. */
 int record_sort_ids(int64_t *id, size_t n, int64_t **stray, size_t *stray_cap);

@@ -249,7 +249,8 @@ static void visit(void *ctx, const char *dir)
 		track(c, dir, &w);
 }
 
-int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set, bool *any_mount)
+int report_cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set,
+			 bool *any_mount)
 {
 	*any_mount = false;
 	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
@@ -275,13 +276,13 @@ int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *se
 	return 0;
 }
 
-void cg_scan_end(const struct procfs *pf, const char *prefix, struct cg_set *set)
+void report_cg_scan_end(const struct procfs *pf, const char *prefix, struct cg_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
 		set->t[i].have_end = read_counters(pf, prefix, &set->t[i], &set->t[i].end);
 }
 
-void cg_set_release(struct cg_set *set)
+void report_cg_set_release(struct cg_set *set)
 {
 	free(set->t);
 	memset(set, 0, sizeof(*set));
@@ -371,8 +372,8 @@ static bool eventful(const struct rp_cgroup *g)
 	       g->failcnt || g->io_rbytes || g->io_wbytes;
 }
 
-size_t cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,
-		  struct rp_cgroup *out, size_t max)
+size_t report_cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,
+			 struct rp_cgroup *out, size_t max)
 {
 	size_t n = 0;
 

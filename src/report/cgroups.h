@@ -35,11 +35,12 @@ struct cg_set {
  * hierarchy was there. prefix goes before every path: "" for a live root,
  * "stepN/" for a fixture's step N (its own sys/fs/cgroup).
  */
-int cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set, bool *any_mount);
-void cg_scan_end(const struct procfs *pf, const char *prefix, struct cg_set *set);
+int report_cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_set *set,
+			 bool *any_mount);
+void report_cg_scan_end(const struct procfs *pf, const char *prefix, struct cg_set *set);
 /* The window's deltas, cgroups with events first; returns how many were written. */
-size_t cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,
-		  struct rp_cgroup *out, size_t max);
-void cg_set_release(struct cg_set *set);
+size_t report_cg_results(const struct procfs *pf, const char *prefix, const struct cg_set *set,
+			 struct rp_cgroup *out, size_t max);
+void report_cg_set_release(struct cg_set *set);
 
 #endif

@@ -60,7 +60,7 @@ static int live_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_loo
 {
 	struct window *w = ctx;
 
-	return task_sampler_dtasks(ts, w->pf, out);
+	return report_task_sampler_dtasks(ts, w->pf, out);
 }
 
 static int live_read_placement(void *ctx, struct rp_proc *p)
@@ -127,7 +127,7 @@ static void sample_runnable(struct window *w)
 
 static int take_task_sample(struct window *w)
 {
-	int rc = task_sampler_sample(w->ts);
+	int rc = report_task_sampler_sample(w->ts);
 
 	w->task_samples++;
 	return rc;
@@ -146,10 +146,10 @@ static int window_begin(struct window *w)
 	report_host_find_netns(&w->rd);
 	w->src->read_host(w->src->ctx, &w->h[0]);
 	snprintf(w->cg_prefix, sizeof(w->cg_prefix), "%s", w->host.fixture ? "step1/" : "");
-	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
+	if (report_cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
-	rc = task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids, w->o->fd_budget,
-			       w->o->task_io);
+	rc = report_task_sampler_open(&w->ts, w->pf, &w->host, w->o->pids, w->o->npids,
+				      w->o->fd_budget, w->o->task_io);
 	if (rc)
 		return rc;
 	runloop_clock_window(&w->clk, &span);
@@ -232,7 +232,7 @@ static int window_end(struct window *w)
 	if (w->pf) {
 		if (w->host.fixture)
 			snprintf(w->cg_prefix, sizeof(w->cg_prefix), "step%d/", w->last_step);
-		cg_scan_end(w->pf, w->cg_prefix, &w->cg);
+		report_cg_scan_end(w->pf, w->cg_prefix, &w->cg);
 	}
 	w->have_load = !w->src->read_load(w->src->ctx, &w->load);
 	return w->src->read_dtasks(w->src->ctx, w->ts, &w->d1);
@@ -281,9 +281,9 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 	if (!rc)
 		rc = window_end(w);
 	if (!rc)
-		rc = window_results(w, d);
-	task_sampler_close(w->ts);
-	cg_set_release(&w->cg);
+		rc = report_window_results(w, d);
+	report_task_sampler_close(w->ts);
+	report_cg_set_release(&w->cg);
 	procfs_close(w->pf);
 	free(w);
 	return rc;
@@ -318,8 +318,8 @@ int report_window_open(struct report_window **out, const struct report_opts *o)
 	if (!rc) {
 		w->self = w->host.fixture ? 0 : getpid();
 		live_source(w);
-		rc = task_sampler_open(&w->ts, w->pf, &w->host, o->pids, o->npids, o->fd_budget,
-				       o->task_io);
+		rc = report_task_sampler_open(&w->ts, w->pf, &w->host, o->pids, o->npids,
+					      o->fd_budget, o->task_io);
 	}
 	if (rc) {
 		report_window_close(rw);
@@ -333,15 +333,15 @@ void report_window_close(struct report_window *rw)
 {
 	if (!rw)
 		return;
-	task_sampler_close(rw->w.ts);
-	cg_set_release(&rw->w.cg);
+	report_task_sampler_close(rw->w.ts);
+	report_cg_set_release(&rw->w.cg);
 	procfs_close(rw->w.pf);
 	free(rw);
 }
 
 const struct pidstat_table *report_window_tasks(const struct report_window *rw, int *curr)
 {
-	return task_sampler_table(rw->w.ts, curr);
+	return report_task_sampler_table(rw->w.ts, curr);
 }
 
 void report_window_host(const struct report_window *rw, struct report_host_view *v)
@@ -375,10 +375,10 @@ static int rolling_begin(struct window *w, bool first, double now)
 		w->h[0] = w->h[1];
 		report_host_read_tcp(&w->rd, &w->h[0]); /* the namespaces may have changed */
 	}
-	cg_set_release(&w->cg);
-	if (cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
+	report_cg_set_release(&w->cg);
+	if (report_cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
-	task_sampler_rebase(w->ts);
+	report_task_sampler_rebase(w->ts);
 	w->wall0 = time(NULL);
 	w->t0 = now;
 	w->task_samples = 1;
@@ -398,7 +398,7 @@ static int rolling_begin(struct window *w, bool first, double now)
 int report_window_sample(struct report_window *rw, struct report_data *d, bool *have)
 {
 	struct window *w = &rw->w;
-	int rc = task_sampler_sample(w->ts);
+	int rc = report_task_sampler_sample(w->ts);
 	double now = runloop_mono_s();
 
 	*have = false;
@@ -411,7 +411,7 @@ int report_window_sample(struct report_window *rw, struct report_data *d, bool *
 	sample_runnable(w);
 	w->t1 = now;
 	rc = window_end(w);
-	rc = rc ? rc : window_results(w, d);
+	rc = rc ? rc : report_window_results(w, d);
 	if (rc) {
 		report_data_release(d);
 		return rc;
@@ -453,16 +453,16 @@ int report_collect_source(const struct report_source *src, struct task_sampler *
 	w->wall0 = src->wall0;
 	w->ts = fed;
 	if (!fed) {
-		rc = task_sampler_open(&w->ts, NULL, &w->host, NULL, 0, 0, false);
+		rc = report_task_sampler_open(&w->ts, NULL, &w->host, NULL, 0, 0, false);
 		if (!rc)
-			task_sampler_set_source(w->ts, src->tasks);
+			report_task_sampler_set_source(w->ts, src->tasks);
 	}
 	rc = rc ? rc : src->read_host(src->ctx, &w->h[0]);
 	rc = rc ? rc : source_steps(w, fed != NULL);
 	rc = rc ? rc : window_end(w);
-	rc = rc ? rc : window_results(w, d);
+	rc = rc ? rc : report_window_results(w, d);
 	if (!fed)
-		task_sampler_close(w->ts);
+		report_task_sampler_close(w->ts);
 	free(w);
 	return rc;
 }

@@ -43,17 +43,17 @@ struct window {
 };
 
 /* The kernel log's events within the window and the recent past. */
-void kmsg_results(const struct window *w, struct report_data *d);
-/* softnet_results.c: the CPUs whose backlog dropped packets over the window */
-void softnet_results(const struct window *w, struct report_data *d);
+void report_kmsg_results(const struct window *w, struct report_data *d);
+/* report_softnet_results.c: the CPUs whose backlog dropped packets over the window */
+void report_softnet_results(const struct window *w, struct report_data *d);
 
 /* results_procs.c: memory-growth, pid-exhaustion and process-churn's parents */
 /* seconds: between the window's first and last task samples */
-void growth_results(const struct window *w, double seconds, struct report_data *d);
-void pids_results(const struct window *w, struct report_data *d);
-int spawner_results(const struct window *w, struct report_data *d);
+void report_growth_results(const struct window *w, double seconds, struct report_data *d);
+void report_pids_results(const struct window *w, struct report_data *d);
+int report_spawner_results(const struct window *w, struct report_data *d);
 
 /* Turns the window's readings into the rules' data. */
-int window_results(struct window *w, struct report_data *d);
+int report_window_results(struct window *w, struct report_data *d);
 
 #endif

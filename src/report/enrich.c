@@ -104,7 +104,7 @@ void report_enrich_free(struct report_data *d)
 static void detail(struct rp_finding *x, const char *text)
 {
 	if (x->ndetails < RP_MAX_DETAILS)
-		set_str(x->details[x->ndetails++], sizeof(x->details[0]), text);
+		report_set_str(x->details[x->ndetails++], sizeof(x->details[0]), text);
 }
 
 static void runq_detail(struct probe_enrich *e, struct rp_finding *x)
@@ -209,11 +209,11 @@ static void runq_checked(struct probe_enrich *e, struct report_findings *f)
 		return;
 	c = &f->checked[f->nchecked++];
 	memset(c, 0, sizeof(*c));
-	set_str(c->resource, sizeof(c->resource), report_resource_name(RES_CPU_RUNQ));
-	checked_figure(c, "waits", (double)q.count, "waits");
-	checked_figure(c, "p50", (double)q.p50_ns / 1e6, "ms");
-	checked_figure(c, "p99", (double)q.p99_ns / 1e6, "ms");
-	checked_figure(c, "max", (double)q.max_ns / 1e6, "ms");
+	report_set_str(c->resource, sizeof(c->resource), report_resource_name(RES_CPU_RUNQ));
+	report_checked_figure(c, "waits", (double)q.count, "waits");
+	report_checked_figure(c, "p50", (double)q.p50_ns / 1e6, "ms");
+	report_checked_figure(c, "p99", (double)q.p99_ns / 1e6, "ms");
+	report_checked_figure(c, "max", (double)q.max_ns / 1e6, "ms");
 	snprintf(
 	    c->summary, sizeof(c->summary),
 	    "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, "

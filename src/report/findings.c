@@ -9,7 +9,7 @@
 
 #include "util/grow.h"
 
-void set_str(char *dst, size_t size, const char *src)
+void report_set_str(char *dst, size_t size, const char *src)
 {
 	size_t n = strnlen(src, size - 1);
 
@@ -17,7 +17,8 @@ void set_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-struct rp_finding *finding_add(struct report_findings *f, enum report_kind k, enum report_sev sev)
+struct rp_finding *report_finding_add(struct report_findings *f, enum report_kind k,
+				      enum report_sev sev)
 {
 	struct rp_finding *x;
 
@@ -31,7 +32,7 @@ struct rp_finding *finding_add(struct report_findings *f, enum report_kind k, en
 	return x;
 }
 
-void finding_say(struct rp_finding *x, const char *fmt, ...)
+void report_finding_say(struct rp_finding *x, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,7 +41,7 @@ void finding_say(struct rp_finding *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-void finding_brief(struct rp_finding *x, const char *fmt, ...)
+void report_finding_brief(struct rp_finding *x, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -49,18 +50,18 @@ void finding_brief(struct rp_finding *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-void finding_next(struct rp_finding *x, const char *lead, const char *fmt, ...)
+void report_finding_next(struct rp_finding *x, const char *lead, const char *fmt, ...)
 {
 	va_list ap;
 
-	set_str(x->lead, sizeof(x->lead), lead);
+	report_set_str(x->lead, sizeof(x->lead), lead);
 
 	va_start(ap, fmt);
 	vsnprintf(x->next, sizeof(x->next), fmt, ap);
 	va_end(ap);
 }
 
-void finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit)
+void report_finding_ev(struct rp_finding *x, const char *metric, double value, const char *unit)
 {
 	if (x->nev >= RP_MAX_EVIDENCE)
 		return;
@@ -70,7 +71,7 @@ void finding_ev(struct rp_finding *x, const char *metric, double value, const ch
 	x->nev++;
 }
 
-void checked_figure(struct rp_checked *c, const char *metric, double value, const char *unit)
+void report_checked_figure(struct rp_checked *c, const char *metric, double value, const char *unit)
 {
 	if (c->nfig >= RP_MAX_FIGURES)
 		return;
@@ -80,7 +81,7 @@ void checked_figure(struct rp_checked *c, const char *metric, double value, cons
 	c->nfig++;
 }
 
-void finding_pid(struct rp_finding *x, pid_t pid)
+void report_finding_pid(struct rp_finding *x, pid_t pid)
 {
 	struct rp_subject *s = &x->subject;
 
@@ -124,7 +125,7 @@ static enum cg_controller kind_controller(enum report_kind k)
 	}
 }
 
-const char *proc_cgroup_for(const struct rp_proc *p, enum report_kind k)
+const char *report_proc_cgroup_for(const struct rp_proc *p, enum report_kind k)
 {
 	enum cg_controller c = kind_controller(k);
 
@@ -135,18 +136,18 @@ const char *proc_cgroup_for(const struct rp_proc *p, enum report_kind k)
 	return p->cgroups[c];
 }
 
-void subject_proc(struct rp_finding *x, const struct rp_proc *p)
+void report_subject_proc(struct rp_finding *x, const struct rp_proc *p)
 {
-	const char *cg = proc_cgroup_for(p, x->kind);
+	const char *cg = report_proc_cgroup_for(p, x->kind);
 
 	x->subject.pid = p->pid;
 	x->subject.exited = p->exited;
-	set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+	report_set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
 	if (below_root(cg)) /* the root cgroup says nothing */
-		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), cg);
+		report_set_str(x->subject.cgroup, sizeof(x->subject.cgroup), cg);
 }
 
-const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid)
+const struct rp_proc *report_proc_by_pid(const struct report_data *d, pid_t pid)
 {
 	for (size_t i = 0; i < d->nprocs; i++)
 		if (d->procs[i].pid == pid)
@@ -154,7 +155,7 @@ const struct rp_proc *proc_by_pid(const struct report_data *d, pid_t pid)
 	return NULL;
 }
 
-void pid_list(const pid_t *pids, size_t n, char *buf, size_t size)
+void report_pid_list(const pid_t *pids, size_t n, char *buf, size_t size)
 {
 	size_t used = 0;
 
@@ -175,7 +176,7 @@ static void all_cpus(int ncpu, struct cpuset *s)
 		cpuset_add(s, (unsigned)c);
 }
 
-void placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size)
+void report_placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size)
 {
 	char ran[64], allowed[64];
 	struct cpuset all;
@@ -210,8 +211,8 @@ void report_findings_release(struct report_findings *f)
 	f->n = f->cap = 0;
 }
 
-const char *psi_phrase(const struct report_data *d, enum rp_psi which, const char *before,
-		       const char *after, char *buf, size_t size)
+const char *report_psi_phrase(const struct report_data *d, enum rp_psi which, const char *before,
+			      const char *after, char *buf, size_t size)
 {
 	if (d->have_psi[which])
 		snprintf(buf, size, "%s%.0f%%%s", before, d->psi_some[which], after);

@@ -141,7 +141,7 @@ static uint64_t own_netns(const struct procfs *pf)
 	return strtoull(open + 1, NULL, 10);
 }
 
-void kmsg_results(const struct window *w, struct report_data *d)
+void report_kmsg_results(const struct window *w, struct report_data *d)
 {
 	struct kctx k = { d, 0, 0, 0, own_netns(w->pf) };
 	int rc;

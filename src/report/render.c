@@ -111,37 +111,37 @@ void report_render_plain(FILE *out, const struct report_data *d, const struct re
 
 static void json_subject(struct json_writer *w, const struct rp_subject *s)
 {
-	json_key(w, rj(RJ_SUBJECT));
+	json_key(w, report_json_key(RJ_SUBJECT));
 	json_object_begin(w);
 	if (s->pid)
-		json_kv_int(w, rj(RJ_PID), s->pid);
+		json_kv_int(w, report_json_key(RJ_PID), s->pid);
 	if (s->exited)
-		json_kv_bool(w, rj(RJ_EXITED), true);
+		json_kv_bool(w, report_json_key(RJ_EXITED), true);
 	if (s->tid)
-		json_kv_int(w, rj(RJ_TID), s->tid);
+		json_kv_int(w, report_json_key(RJ_TID), s->tid);
 	if (s->comm[0])
-		json_kv_string(w, rj(RJ_COMM), s->comm);
+		json_kv_string(w, report_json_key(RJ_COMM), s->comm);
 	if (s->cgroup[0])
-		json_kv_string(w, rj(RJ_CGROUP), s->cgroup);
+		json_kv_string(w, report_json_key(RJ_CGROUP), s->cgroup);
 	if (s->mount[0])
-		json_kv_string(w, rj(RJ_MOUNT), s->mount);
+		json_kv_string(w, report_json_key(RJ_MOUNT), s->mount);
 	if (s->device[0])
-		json_kv_string(w, rj(RJ_DEVICE), s->device);
+		json_kv_string(w, report_json_key(RJ_DEVICE), s->device);
 	if (s->fstype[0])
-		json_kv_string(w, rj(RJ_FSTYPE), s->fstype);
+		json_kv_string(w, report_json_key(RJ_FSTYPE), s->fstype);
 	if (s->iface[0])
-		json_kv_string(w, rj(RJ_INTERFACE), s->iface);
+		json_kv_string(w, report_json_key(RJ_INTERFACE), s->iface);
 	if (s->cpu >= 0)
-		json_kv_int(w, rj(RJ_CPU), s->cpu);
+		json_kv_int(w, report_json_key(RJ_CPU), s->cpu);
 	if (s->npids) {
-		json_key(w, rj(RJ_PIDS));
+		json_key(w, report_json_key(RJ_PIDS));
 		json_array_begin(w);
 		for (size_t i = 0; i < s->npids; i++)
 			json_int(w, s->pids[i]);
 		json_end(w);
 	}
 	if (s->nhogs) {
-		json_key(w, rj(RJ_HOGS));
+		json_key(w, report_json_key(RJ_HOGS));
 		json_array_begin(w);
 		for (size_t i = 0; i < s->nhogs; i++)
 			json_int(w, s->hogs[i]);
@@ -159,9 +159,9 @@ static void json_evidence(struct json_writer *w, const char *key, const struct r
 	json_array_begin(w);
 	for (int i = 0; i < n; i++) {
 		json_object_begin(w);
-		json_kv_string(w, rj(RJ_METRIC), ev[i].metric);
-		json_kv_double(w, rj(RJ_VALUE), ev[i].value, 2);
-		json_kv_string(w, rj(RJ_UNIT), ev[i].unit);
+		json_kv_string(w, report_json_key(RJ_METRIC), ev[i].metric);
+		json_kv_double(w, report_json_key(RJ_VALUE), ev[i].value, 2);
+		json_kv_string(w, report_json_key(RJ_UNIT), ev[i].unit);
 		json_end(w);
 	}
 	json_end(w);
@@ -170,18 +170,18 @@ static void json_evidence(struct json_writer *w, const char *key, const struct r
 static void json_finding(struct json_writer *w, const struct rp_finding *x)
 {
 	json_object_begin(w);
-	json_kv_string(w, rj(RJ_KIND), report_kind_name(x->kind));
-	json_kv_string(w, rj(RJ_SEVERITY), report_sev_name(x->sev));
+	json_kv_string(w, report_json_key(RJ_KIND), report_kind_name(x->kind));
+	json_kv_string(w, report_json_key(RJ_SEVERITY), report_sev_name(x->sev));
 	json_subject(w, &x->subject);
-	json_kv_string(w, rj(RJ_SUMMARY), x->summary);
-	json_evidence(w, rj(RJ_EVIDENCE), x->ev, x->nev);
-	json_key(w, rj(RJ_NEXT));
+	json_kv_string(w, report_json_key(RJ_SUMMARY), x->summary);
+	json_evidence(w, report_json_key(RJ_EVIDENCE), x->ev, x->nev);
+	json_key(w, report_json_key(RJ_NEXT));
 	if (x->next[0])
 		json_string(w, x->next);
 	else
 		json_null(w);
 	if (x->ndetails) {
-		json_key(w, rj(RJ_DETAILS));
+		json_key(w, report_json_key(RJ_DETAILS));
 		json_array_begin(w);
 		for (int i = 0; i < x->ndetails; i++)
 			json_string(w, x->details[i]);
@@ -194,24 +194,24 @@ static void json_header(struct json_writer *w, const struct report_data *d)
 {
 	char t[32];
 
-	json_key(w, rj(RJ_HOST));
+	json_key(w, report_json_key(RJ_HOST));
 	json_object_begin(w);
-	json_kv_string(w, rj(RJ_HOSTNAME), d->hostname);
-	json_kv_int(w, rj(RJ_CPUS), d->ncpu);
+	json_kv_string(w, report_json_key(RJ_HOSTNAME), d->hostname);
+	json_kv_int(w, report_json_key(RJ_CPUS), d->ncpu);
 	json_end(w);
-	json_key(w, rj(RJ_KERNEL));
+	json_key(w, report_json_key(RJ_KERNEL));
 	json_object_begin(w);
-	json_kv_string(w, rj(RJ_RELEASE), d->release);
+	json_kv_string(w, report_json_key(RJ_RELEASE), d->release);
 	if (d->version[0])
-		json_kv_string(w, rj(RJ_VERSION), d->version);
+		json_kv_string(w, report_json_key(RJ_VERSION), d->version);
 	json_end(w);
-	json_key(w, rj(RJ_WINDOW));
+	json_key(w, report_json_key(RJ_WINDOW));
 	json_object_begin(w);
 	iso_time(d->start, t, sizeof(t));
-	json_kv_string(w, rj(RJ_START), t);
+	json_kv_string(w, report_json_key(RJ_START), t);
 	iso_time(d->end, t, sizeof(t));
-	json_kv_string(w, rj(RJ_END), t);
-	json_kv_double(w, rj(RJ_SECONDS), d->seconds, 2);
+	json_kv_string(w, report_json_key(RJ_END), t);
+	json_kv_double(w, report_json_key(RJ_SECONDS), d->seconds, 2);
 	json_end(w);
 }
 
@@ -220,28 +220,29 @@ void report_render_json(struct json_writer *w, const struct report_data *d,
 {
 	json_object_begin(w);
 	json_header(w, d);
-	json_kv_string(w, rj(RJ_HEADLINE), f->headline);
-	json_key(w, rj(RJ_FINDINGS));
+	json_kv_string(w, report_json_key(RJ_HEADLINE), f->headline);
+	json_key(w, report_json_key(RJ_FINDINGS));
 	json_array_begin(w);
 	for (size_t i = 0; i < f->n; i++)
 		json_finding(w, &f->f[i]);
 	json_end(w);
-	json_key(w, rj(RJ_CHECKED));
+	json_key(w, report_json_key(RJ_CHECKED));
 	json_array_begin(w);
 	for (size_t i = 0; i < f->nchecked; i++) {
 		json_object_begin(w);
-		json_kv_string(w, rj(RJ_RESOURCE), f->checked[i].resource);
-		json_kv_string(w, rj(RJ_CHECKED_SUMMARY), f->checked[i].summary);
-		json_evidence(w, rj(RJ_FIGURES), f->checked[i].fig, f->checked[i].nfig);
+		json_kv_string(w, report_json_key(RJ_RESOURCE), f->checked[i].resource);
+		json_kv_string(w, report_json_key(RJ_CHECKED_SUMMARY), f->checked[i].summary);
+		json_evidence(w, report_json_key(RJ_FIGURES), f->checked[i].fig,
+			      f->checked[i].nfig);
 		json_end(w);
 	}
 	json_end(w);
-	json_key(w, rj(RJ_SKIPPED));
+	json_key(w, report_json_key(RJ_SKIPPED));
 	json_array_begin(w);
 	for (size_t i = 0; i < d->nskipped; i++) {
 		json_object_begin(w);
-		json_kv_string(w, rj(RJ_WHAT), d->skipped[i].what);
-		json_kv_string(w, rj(RJ_WHY), d->skipped[i].why);
+		json_kv_string(w, report_json_key(RJ_WHAT), d->skipped[i].what);
+		json_kv_string(w, report_json_key(RJ_WHY), d->skipped[i].why);
 		json_end(w);
 	}
 	json_end(w);

@@ -53,12 +53,13 @@ struct rp_proc {
 	bool has_allowed;
 	bool exited; /* before the window's end: its figures cover the part it lived */
 	char cgroup[RP_CGROUP_MAX]; /* the most specific path (what a recording keeps) */
-	/* each controller's group (enum cg_controller; "" when not read): subject_proc's pick */
+	/* each controller's group (enum cg_controller; "" when not read): report_subject_proc's
+	 * pick */
 	char cgroups[CGC_COUNT][RP_CGROUP_MAX];
 	int nice; /* its main thread's, at the window's end (with placement) */
 	bool has_nice;
 	/*
-	 * Lock-contention candidates only (lock_contention_candidate), at the
+	 * Lock-contention candidates only (report_lock_contention_candidate), at the
 	 * window's end: its threads, how many slept in a futex wait, the most
 	 * of them on one futex word (one lock's queue), and how many waited
 	 * on a word not known (wchan only)
@@ -486,7 +487,8 @@ struct rp_checked {
 };
 
 /* Adds a figure to a checked entry (dropped when full). */
-void checked_figure(struct rp_checked *c, const char *metric, double value, const char *unit);
+void report_checked_figure(struct rp_checked *c, const char *metric, double value,
+			   const char *unit);
 
 struct report_findings {
 	struct rp_finding *f;

@@ -419,7 +419,7 @@ static void futex_results(const struct window *w, struct report_data *d)
 		struct rp_proc *p = &d->procs[i];
 		struct futex_waiters fw;
 
-		if (!lock_contention_candidate(p) ||
+		if (!report_lock_contention_candidate(p) ||
 		    w->src->read_futex_waiters(w->src->ctx, p->pid, &fw))
 			continue;
 		p->has_futex = true;
@@ -480,7 +480,7 @@ static size_t count_zombies(const struct pidstat_table *tb, struct rp_zparent *a
 static int zombie_results(const struct window *w, struct report_data *d)
 {
 	int curr;
-	const struct pidstat_table *tb = task_sampler_table(w->ts, &curr);
+	const struct pidstat_table *tb = report_task_sampler_table(w->ts, &curr);
 	struct rp_zparent *all;
 	size_t n;
 
@@ -506,7 +506,8 @@ static int zombie_results(const struct window *w, struct report_data *d)
 static int task_results(struct window *w, struct report_data *d)
 {
 	double s = w->host.fixture ? d->seconds : w->t1 - w->t0;
-	int rc = task_sampler_results(w->ts, s, w->self, &d->procs, &d->nprocs, &d->threads_seen);
+	int rc =
+	    report_task_sampler_results(w->ts, s, w->self, &d->procs, &d->nprocs, &d->threads_seen);
 
 	if (rc)
 		return rc;
@@ -515,8 +516,8 @@ static int task_results(struct window *w, struct report_data *d)
 		placement(w, d);
 	fd_results(w, d);
 	futex_results(w, d);
-	growth_results(w, s, d);
-	rc = spawner_results(w, d);
+	report_growth_results(w, s, d);
+	rc = report_spawner_results(w, d);
 	return rc ? rc : zombie_results(w, d);
 }
 
@@ -585,7 +586,7 @@ static void lacks_results(const struct window *w, struct report_data *d)
 			    w->src->lacks_why ? w->src->lacks_why : "not supplied", list);
 }
 
-int window_results(struct window *w, struct report_data *d)
+int report_window_results(struct window *w, struct report_data *d)
 {
 	int rc;
 
@@ -594,21 +595,22 @@ int window_results(struct window *w, struct report_data *d)
 	cpu_results(w, d);
 	softirq_results(w, d);
 	conntrack_results(w, d);
-	softnet_results(w, d);
+	report_softnet_results(w, d);
 	psi_results(w, d);
 	load_results(w, d);
 	mem_results(w, d);
 	disk_results(w, d);
 	net_results(w, d);
 	fs_results(w, d);
-	pids_results(w, d);
+	report_pids_results(w, d);
 	lacks_results(w, d);
 	if (w->pf) {
-		d->ncgroups = cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);
+		d->ncgroups =
+		    report_cg_results(w->pf, w->cg_prefix, &w->cg, d->cgroups, RP_MAX_CGROUPS);
 		d->have_cgroups = w->cg_mounted;
 		if (!w->cg_mounted)
 			report_skip(d, "cgroups", "no cgroup hierarchy under /sys/fs/cgroup");
-		kmsg_results(w, d);
+		report_kmsg_results(w, d);
 	}
 	rc = task_results(w, d);
 	return rc;

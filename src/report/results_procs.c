@@ -58,7 +58,7 @@ static int by_rate(const void *a, const void *b)
  * over the time between the first and last task samples, when the RSS was
  * read (not the host counters' window, which starts before the first).
  */
-void growth_results(const struct window *w, double seconds, struct report_data *d)
+void report_growth_results(const struct window *w, double seconds, struct report_data *d)
 {
 	struct rp_grower all[RP_MAX_GROWERS * 4];
 	size_t n = 0;
@@ -185,7 +185,7 @@ static void pidcg_results(const struct window *w, struct report_data *d)
 	}
 }
 
-void pids_results(const struct window *w, struct report_data *d)
+void report_pids_results(const struct window *w, struct report_data *d)
 {
 	const struct report_host_snap *h = &w->h[1];
 
@@ -272,7 +272,7 @@ static bool bpf_spawners(struct report_data *d)
  * time), and the processes the samples saw born during the window,
  * counted by parent.
  */
-int spawner_results(const struct window *w, struct report_data *d)
+int report_spawner_results(const struct window *w, struct report_data *d)
 {
 	struct rp_spawner *all;
 	size_t n = 0;

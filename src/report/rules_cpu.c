@@ -82,24 +82,24 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	/* niced: it takes what others leave, by design; cpu-contention names whom it delays */
 	enum report_sev sev = yields_by_design(p) ? SEV_INFO : ceiling ? SEV_CRITICAL : SEV_DEFAULT;
 	struct rp_finding *x =
-	    finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
+	    report_finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
 	char place[160], sw[200], thr[96], dem[160];
 
 	if (!x)
 		return -ENOMEM;
-	subject_proc(x, p);
+	report_subject_proc(x, p);
 	x->weight = cpu;
-	placement_words(p, d->ncpu, place, sizeof(place));
+	report_placement_words(p, d->ncpu, place, sizeof(place));
 	switch_words(p, sw, sizeof(sw));
 	nice_words(p, sw, sizeof(sw));
 	thread_words(p, thr, sizeof(thr));
 	demand_words(p, dem, sizeof(dem));
-	finding_brief(x, "PID %d %s used %.0f%% of one CPU, %.0f%% of it in %s", (int)p->pid,
-		      p->comm, cpu, kernel ? 100 - user_share * 100 : user_share * 100,
-		      kernel ? "the kernel" : "user space");
+	report_finding_brief(x, "PID %d %s used %.0f%% of one CPU, %.0f%% of it in %s", (int)p->pid,
+			     p->comm, cpu, kernel ? 100 - user_share * 100 : user_share * 100,
+			     kernel ? "the kernel" : "user space");
 	/* an exited process cannot be probed: say so instead of suggesting it */
 	if (kernel) {
-		finding_say(
+		report_finding_say(
 		    x,
 		    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in the kernel, so the time "
 		    "goes to system calls or kernel work%s%s%s; %s%s",
@@ -107,30 +107,31 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 		    place[0] ? "; " : "", place, sw,
 		    p->exited ? "; it exited before the window ended." : ".");
 		if (!p->exited)
-			finding_next(x, "Count its syscalls", "triage probe syscalls -p %d -d 10",
-				     (int)p->pid);
+			report_finding_next(x, "Count its syscalls",
+					    "triage probe syscalls -p %d -d 10", (int)p->pid);
 	} else {
-		finding_say(x,
-			    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so "
-			    "the time goes to %s%s; %s%s%s%s",
-			    (int)p->pid, p->comm, cpu, thr, user_share * 100,
-			    user_share >= CPU_USER_SHARE ? "its own code"
-							 : "its own code more than the kernel",
-			    dem, place, place[0] ? "; " : "", sw,
-			    p->exited ? "; it exited before the window ended." : ".");
+		report_finding_say(
+		    x,
+		    "PID %d %s used %.0f%% of one CPU%s, %.0f%% of it in user space, so "
+		    "the time goes to %s%s; %s%s%s%s",
+		    (int)p->pid, p->comm, cpu, thr, user_share * 100,
+		    user_share >= CPU_USER_SHARE ? "its own code"
+						 : "its own code more than the kernel",
+		    dem, place, place[0] ? "; " : "", sw,
+		    p->exited ? "; it exited before the window ended." : ".");
 		if (!p->exited)
-			finding_next(x, "Profile it", "triage probe profile -p %d -d 10",
-				     (int)p->pid);
+			report_finding_next(x, "Profile it", "triage probe profile -p %d -d 10",
+					    (int)p->pid);
 	}
-	finding_ev(x, "cpu", cpu, "% of one CPU");
-	finding_ev(x, "usr", p->usr_pct, "% of one CPU");
-	finding_ev(x, "sys", p->sys_pct, "% of one CPU");
-	finding_ev(x, "busiest_thread", p->top_thread_pct, "% of one CPU");
-	finding_ev(x, "busiest_thread_demand", p->top_demand_pct, "% of the window");
-	finding_ev(x, "nvcswch", p->nvcswch_s, "/s");
-	finding_ev(x, "cswch", p->cswch_s, "/s");
-	finding_ev(x, "runq_wait", p->wait_pct, "% of the window");
-	finding_ev(x, "cpus_ran_on", cpuset_count(&p->ran), "CPUs");
+	report_finding_ev(x, "cpu", cpu, "% of one CPU");
+	report_finding_ev(x, "usr", p->usr_pct, "% of one CPU");
+	report_finding_ev(x, "sys", p->sys_pct, "% of one CPU");
+	report_finding_ev(x, "busiest_thread", p->top_thread_pct, "% of one CPU");
+	report_finding_ev(x, "busiest_thread_demand", p->top_demand_pct, "% of the window");
+	report_finding_ev(x, "nvcswch", p->nvcswch_s, "/s");
+	report_finding_ev(x, "cswch", p->cswch_s, "/s");
+	report_finding_ev(x, "runq_wait", p->wait_pct, "% of the window");
+	report_finding_ev(x, "cpus_ran_on", cpuset_count(&p->ran), "CPUs");
 	return 0;
 }
 
@@ -145,7 +146,7 @@ static void name_top(const struct report_data *d, struct rp_finding *x, char *bu
 
 		if (cpu_of(p) < 1)
 			break;
-		finding_pid(x, p->pid);
+		report_finding_pid(x, p->pid);
 		n = snprintf(buf + used, size - used, "%sPID %d %s %.0f%%", i ? ", " : "",
 			     (int)p->pid, p->comm, cpu_of(p));
 		if (n < 0 || (size_t)n >= size - used)
@@ -154,7 +155,7 @@ static void name_top(const struct report_data *d, struct rp_finding *x, char *bu
 	}
 }
 
-int rule_cpu_saturated(const struct report_data *d, struct report_findings *f)
+int report_rule_cpu_saturated(const struct report_data *d, struct report_findings *f)
 {
 	double per_cpu = d->ncpu ? d->runnable_avg / d->ncpu : 0;
 	bool psi = d->have_psi[RP_PSI_CPU] && d->psi_some[RP_PSI_CPU] >= PSI_CPU_SOME_WARN_PCT;
@@ -163,28 +164,28 @@ int rule_cpu_saturated(const struct report_data *d, struct report_findings *f)
 
 	if (d->all.busy < CPU_SATURATED_BUSY_PCT || !(per_cpu > CPU_SATURATED_QUEUE_RATIO || psi))
 		return 0;
-	if (!(x = finding_add(f, RK_CPU_SATURATED, SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_CPU_SATURATED, SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = d->all.busy;
 	name_top(d, x, top, sizeof(top));
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
-	finding_brief(x, "All %d CPUs were %.0f%% busy with %.1f tasks runnable on average",
-		      d->ncpu, d->all.busy, d->runnable_avg);
-	finding_say(
+	report_finding_brief(x, "All %d CPUs were %.0f%% busy with %.1f tasks runnable on average",
+			     d->ncpu, d->all.busy, d->runnable_avg);
+	report_finding_say(
 	    x,
 	    "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per "
 	    "CPU)%s; the biggest consumers: %s.",
 	    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
-	    psi_phrase(d, RP_PSI_CPU, "; some task waited for a CPU ", " of the time (PSI)",
-		       psi_words, sizeof(psi_words)),
+	    report_psi_phrase(d, RP_PSI_CPU, "; some task waited for a CPU ", " of the time (PSI)",
+			      psi_words, sizeof(psi_words)),
 	    top[0] ? top : "none");
-	finding_next(x, "See how long tasks wait for a CPU", "triage probe runq -d 10");
-	finding_ev(x, "cpu_busy", d->all.busy, "%");
-	finding_ev(x, "runnable", d->runnable_avg, "tasks");
-	finding_ev(x, "cpus", d->ncpu, "CPUs");
+	report_finding_next(x, "See how long tasks wait for a CPU", "triage probe runq -d 10");
+	report_finding_ev(x, "cpu_busy", d->all.busy, "%");
+	report_finding_ev(x, "runnable", d->runnable_avg, "tasks");
+	report_finding_ev(x, "cpus", d->ncpu, "CPUs");
 	if (d->have_psi[RP_PSI_CPU])
-		finding_ev(x, "psi_cpu_some", d->psi_some[RP_PSI_CPU], "%");
+		report_finding_ev(x, "psi_cpu_some", d->psi_some[RP_PSI_CPU], "%");
 	return 0;
 }
 
@@ -201,7 +202,7 @@ static void on_cpu(const struct report_data *d, int cpu, struct rp_finding *x, c
 
 		if (!cpuset_has(&p->ran, (unsigned)cpu) || cpu_of(p) < 5)
 			continue;
-		finding_pid(x, p->pid);
+		report_finding_pid(x, p->pid);
 		n = snprintf(buf + used, size - used, "%sPID %d %s %.0f%%%s", used ? ", " : "",
 			     (int)p->pid, p->comm, cpu_of(p),
 			     p->has_allowed && cpuset_count(&p->allowed) == 1 ? " (pinned)" : "");
@@ -211,7 +212,7 @@ static void on_cpu(const struct report_data *d, int cpu, struct rp_finding *x, c
 	}
 }
 
-int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
+int report_rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
 {
 	int hot = -1, others = 0;
 	double rest = 0;
@@ -232,27 +233,28 @@ int rule_single_cpu_hot(const struct report_data *d, struct report_findings *f)
 		}
 	if (!others || rest / others > CPU_COLD_AVG_PCT)
 		return 0;
-	if (!(x = finding_add(f, RK_SINGLE_CPU_HOT, SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_SINGLE_CPU_HOT, SEV_DEFAULT)))
 		return -ENOMEM;
 	x->subject.cpu = hot;
 	x->weight = d->cpu[hot].busy;
 	on_cpu(d, hot, x, who, sizeof(who));
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
-	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
-	finding_brief(x, "CPU %d was %.0f%% busy while the other CPUs averaged %.0f%%", hot,
-		      d->cpu[hot].busy, rest / others);
-	finding_say(x,
-		    "CPU %d was %.0f%% busy while the other %d CPU%s averaged %.0f%%: work that "
-		    "cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.",
-		    hot, d->cpu[hot].busy, others, others > 1 ? "s" : "", rest / others, hot,
-		    who[0] ? who : "no process seen");
+	report_pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
+	report_finding_brief(x, "CPU %d was %.0f%% busy while the other CPUs averaged %.0f%%", hot,
+			     d->cpu[hot].busy, rest / others);
+	report_finding_say(
+	    x,
+	    "CPU %d was %.0f%% busy while the other %d CPU%s averaged %.0f%%: work that "
+	    "cannot spread (a single thread, pinning or IRQ affinity); on CPU %d: %s.",
+	    hot, d->cpu[hot].busy, others, others > 1 ? "s" : "", rest / others, hot,
+	    who[0] ? who : "no process seen");
 	if (pids[0])
-		finding_next(x, "Watch its tasks per thread", "triage pidstat -u -t -p %s 1 5",
-			     pids);
-	finding_ev(x, "cpu_busy", d->cpu[hot].busy, "%");
-	finding_ev(x, "others_busy_avg", rest / others, "%");
-	finding_ev(x, "irq", d->cpu[hot].irq, "%");
+		report_finding_next(x, "Watch its tasks per thread",
+				    "triage pidstat -u -t -p %s 1 5", pids);
+	report_finding_ev(x, "cpu_busy", d->cpu[hot].busy, "%");
+	report_finding_ev(x, "others_busy_avg", rest / others, "%");
+	report_finding_ev(x, "irq", d->cpu[hot].irq, "%");
 	return 0;
 }
 
@@ -345,10 +347,10 @@ static unsigned name_victims(const struct report_data *d, struct rp_finding *x, 
 	while (named < RP_MAX_PIDS && (p = next_victim(d, p))) {
 		int k;
 
-		finding_pid(x, p->pid);
+		report_finding_pid(x, p->pid);
 		if (++named > TOP_NAMED)
 			continue; /* in pids, not in the sentence */
-		placement_words(p, d->ncpu, place, sizeof(place));
+		report_placement_words(p, d->ncpu, place, sizeof(place));
 		k = used < size ? snprintf(list + used, size - used,
 					   "%sPID %d %s waited %.0f%% with %.0f involuntary "
 					   "switches/s%s%s",
@@ -361,7 +363,7 @@ static unsigned name_victims(const struct report_data *d, struct rp_finding *x, 
 	return n;
 }
 
-int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
+int report_rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 {
 	const struct rp_proc *worst = next_victim(d, NULL);
 	struct rp_finding *x = NULL;
@@ -370,32 +372,33 @@ int rule_cpu_contention(const struct report_data *d, struct report_findings *f)
 
 	if (!worst)
 		return 0;
-	if (!(x = finding_add(f, RK_CPU_CONTENTION, SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_CPU_CONTENTION, SEV_DEFAULT)))
 		return -ENOMEM;
-	subject_proc(x, worst);
+	report_subject_proc(x, worst);
 	x->weight = worst->wait_pct;
 	n = name_victims(d, x, list, sizeof(list));
 	name_hogs(d, worst, x, hogs, sizeof(hogs));
 	snprintf(alone, sizeof(alone),
 		 "no process that did not wait itself used %.0f%% of a CPU where PID %d ran",
 		 CONTENTION_HOG_PCT, (int)worst->pid);
-	finding_say(x,
-		    "%u process%s runnable but waiting for a CPU (run-queue delay, %% of the "
-		    "window summed over threads): %s; %s%s.",
-		    n, n > 1 ? "es were" : " was", list,
-		    hogs[0] ? "meanwhile the CPU went to " : alone, hogs);
-	finding_brief(x,
-		      "%u process%s runnable but waiting for a CPU, PID %d %s %.0f%% of the window",
-		      n, n > 1 ? "es were" : " was", (int)worst->pid, worst->comm, worst->wait_pct);
-	finding_next(x, "See its run-queue latency", "triage probe runq -p %d -d 10",
-		     (int)worst->pid);
-	finding_ev(x, "runq_wait", worst->wait_pct, "% of the window");
-	finding_ev(x, "nvcswch", worst->nvcswch_s, "/s");
-	finding_ev(x, "processes", n, "processes");
+	report_finding_say(
+	    x,
+	    "%u process%s runnable but waiting for a CPU (run-queue delay, %% of the "
+	    "window summed over threads): %s; %s%s.",
+	    n, n > 1 ? "es were" : " was", list, hogs[0] ? "meanwhile the CPU went to " : alone,
+	    hogs);
+	report_finding_brief(
+	    x, "%u process%s runnable but waiting for a CPU, PID %d %s %.0f%% of the window", n,
+	    n > 1 ? "es were" : " was", (int)worst->pid, worst->comm, worst->wait_pct);
+	report_finding_next(x, "See its run-queue latency", "triage probe runq -p %d -d 10",
+			    (int)worst->pid);
+	report_finding_ev(x, "runq_wait", worst->wait_pct, "% of the window");
+	report_finding_ev(x, "nvcswch", worst->nvcswch_s, "/s");
+	report_finding_ev(x, "processes", n, "processes");
 	return 0;
 }
 
-int rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
+int report_rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->ncgroups; i++) {
 		const struct rp_cgroup *g = &d->cgroups[i];
@@ -406,18 +409,18 @@ int rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
 		if (!g->has_cpu || g->periods < THROTTLED_MIN_PERIODS ||
 		    share < THROTTLED_PERIODS_PCT)
 			continue;
-		if (!(x = finding_add(f, RK_CPU_THROTTLED, SEV_DEFAULT)))
+		if (!(x = report_finding_add(f, RK_CPU_THROTTLED, SEV_DEFAULT)))
 			return -ENOMEM;
-		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
+		report_set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
 		for (size_t k = 0; k < g->npids; k++)
-			finding_pid(x, g->pids[k]);
+			report_finding_pid(x, g->pids[k]);
 		if (g->npids)
 			x->subject.pid = g->pids[0];
 		x->weight = share;
-		pid_list(g->pids, g->npids, pids, sizeof(pids));
-		finding_brief(x, "cgroup %s was throttled in %.0f%% of its CPU periods", g->path,
-			      share);
-		finding_say(
+		report_pid_list(g->pids, g->npids, pids, sizeof(pids));
+		report_finding_brief(x, "cgroup %s was throttled in %.0f%% of its CPU periods",
+				     g->path, share);
+		report_finding_say(
 		    x,
 		    "cgroup %s (v%d) ran out of its CPU quota of %.2f CPUs in %llu of %llu periods "
 		    "(%.0f%%) and was throttled for %.1f s in the %.1f s window%s%s.",
@@ -425,10 +428,10 @@ int rule_cpu_throttled(const struct report_data *d, struct report_findings *f)
 		    (unsigned long long)g->periods, share, (double)g->throttled_us / 1e6,
 		    d->seconds, pids[0] ? "; processes: " : "", pids);
 		if (pids[0])
-			finding_next(x, "", "triage pidstat -u -p %s 1 5", pids);
-		finding_ev(x, "throttled_periods", share, "%");
-		finding_ev(x, "throttled_time", (double)g->throttled_us / 1e6, "s");
-		finding_ev(x, "quota", g->quota_cpus, "CPUs");
+			report_finding_next(x, "", "triage pidstat -u -p %s 1 5", pids);
+		report_finding_ev(x, "throttled_periods", share, "%");
+		report_finding_ev(x, "throttled_time", (double)g->throttled_us / 1e6, "s");
+		report_finding_ev(x, "quota", g->quota_cpus, "CPUs");
 	}
 	return 0;
 }
@@ -473,12 +476,12 @@ static int cpu_bound_procs(const struct report_data *d, struct report_findings *
 	return 0;
 }
 
-int rule_cpu_bound_user(const struct report_data *d, struct report_findings *f)
+int report_rule_cpu_bound_user(const struct report_data *d, struct report_findings *f)
 {
 	return cpu_bound_procs(d, f, false);
 }
 
-int rule_cpu_bound_kernel(const struct report_data *d, struct report_findings *f)
+int report_rule_cpu_bound_kernel(const struct report_data *d, struct report_findings *f)
 {
 	return cpu_bound_procs(d, f, true);
 }

@@ -79,9 +79,9 @@ static const char *shell_quoted(const char *path, char *buf, size_t size)
 
 static void fs_subject(struct rp_finding *x, const struct rp_fs *fs)
 {
-	set_str(x->subject.mount, sizeof(x->subject.mount), fs->mount);
-	set_str(x->subject.device, sizeof(x->subject.device), fs->device);
-	set_str(x->subject.fstype, sizeof(x->subject.fstype), fs->fstype);
+	report_set_str(x->subject.mount, sizeof(x->subject.mount), fs->mount);
+	report_set_str(x->subject.device, sizeof(x->subject.device), fs->device);
+	report_set_str(x->subject.fstype, sizeof(x->subject.fstype), fs->fstype);
 	for (size_t i = 0; i < fs->nwriters && x->subject.npids < RP_MAX_PIDS; i++)
 		x->subject.pids[x->subject.npids++] = fs->writers[i];
 }
@@ -94,7 +94,7 @@ static void writers_words(const struct report_data *d, const struct rp_fs *fs, c
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < fs->nwriters && i < 3 && n + 1 < size; i++) {
-		const struct rp_proc *p = proc_by_pid(d, fs->writers[i]);
+		const struct rp_proc *p = report_proc_by_pid(d, fs->writers[i]);
 
 		n += (size_t)snprintf(buf + n, size - n, "%s PID %d%s%s%s",
 				      i ? "," : " Open for writing by", (int)fs->writers[i],
@@ -113,7 +113,7 @@ static const char *pidstat_words(const struct rp_fs *fs, char *buf, size_t size)
 
 	if (!fs->nwriters)
 		return "";
-	pid_list(fs->writers, fs->nwriters, pids, sizeof(pids));
+	report_pid_list(fs->writers, fs->nwriters, pids, sizeof(pids));
 	snprintf(buf, size, "triage pidstat -d -p %s 1 5; ", pids);
 	return buf;
 }
@@ -129,7 +129,7 @@ static int space_finding(const struct report_data *d, const struct rp_fs *fs,
 
 	if (sev == SEV_DEFAULT)
 		return 0;
-	if (!(x = finding_add(f, RK_FILESYSTEM_FULL, sev)))
+	if (!(x = report_finding_add(f, RK_FILESYSTEM_FULL, sev)))
 		return -ENOMEM;
 	fs_subject(x, fs);
 	x->weight = fs->used_pct;
@@ -137,31 +137,34 @@ static int space_finding(const struct report_data *d, const struct rp_fs *fs,
 	bytes_words((double)fs->avail_bytes, left, sizeof(left));
 	bytes_words((double)fs->size_bytes, size, sizeof(size));
 	if (eta_s >= 0 && fs->avail_bytes)
-		finding_brief(x, "%s (%s) is %.0f%% full, full in %s", fs->mount, fs->fstype,
-			      fs->used_pct, eta_words(eta_s, eta, sizeof(eta)));
+		report_finding_brief(x, "%s (%s) is %.0f%% full, full in %s", fs->mount, fs->fstype,
+				     fs->used_pct, eta_words(eta_s, eta, sizeof(eta)));
 	else
-		finding_brief(x, "%s (%s) is %.0f%% full", fs->mount, fs->fstype, fs->used_pct);
+		report_finding_brief(x, "%s (%s) is %.0f%% full", fs->mount, fs->fstype,
+				     fs->used_pct);
 	if (!fs->avail_bytes)
-		finding_say(x,
-			    "%s (%s) is %.0f%% full: nothing left of %s for non-root users, so "
-			    "writes fail with ENOSPC.%s",
-			    fs->mount, fs->fstype, fs->used_pct, size, who);
+		report_finding_say(
+		    x,
+		    "%s (%s) is %.0f%% full: nothing left of %s for non-root users, so "
+		    "writes fail with ENOSPC.%s",
+		    fs->mount, fs->fstype, fs->used_pct, size, who);
 	else if (eta_s >= 0)
-		finding_say(x,
-			    "%s (%s) is %.0f%% full (%s left of %s), filling %s/s: full in %s.%s",
-			    fs->mount, fs->fstype, fs->used_pct, left, size,
-			    bytes_words(fs->fill_bytes_s, rate, sizeof(rate)),
-			    eta_words(eta_s, eta, sizeof(eta)), who);
+		report_finding_say(
+		    x, "%s (%s) is %.0f%% full (%s left of %s), filling %s/s: full in %s.%s",
+		    fs->mount, fs->fstype, fs->used_pct, left, size,
+		    bytes_words(fs->fill_bytes_s, rate, sizeof(rate)),
+		    eta_words(eta_s, eta, sizeof(eta)), who);
 	else
-		finding_say(x, "%s (%s) is %.0f%% full (%s left of %s).%s", fs->mount, fs->fstype,
-			    fs->used_pct, left, size, who);
-	finding_next(x, "See what fills it", "%sdu -xh --max-depth=2 %s | sort -h | tail",
-		     pidstat_words(fs, ps, sizeof(ps)), shell_quoted(fs->mount, q, sizeof(q)));
-	finding_ev(x, "used", fs->used_pct, "%");
-	finding_ev(x, "avail", (double)fs->avail_bytes, "bytes");
-	finding_ev(x, "fill_rate", fs->fill_bytes_s, "bytes/s");
+		report_finding_say(x, "%s (%s) is %.0f%% full (%s left of %s).%s", fs->mount,
+				   fs->fstype, fs->used_pct, left, size, who);
+	report_finding_next(x, "See what fills it", "%sdu -xh --max-depth=2 %s | sort -h | tail",
+			    pidstat_words(fs, ps, sizeof(ps)),
+			    shell_quoted(fs->mount, q, sizeof(q)));
+	report_finding_ev(x, "used", fs->used_pct, "%");
+	report_finding_ev(x, "avail", (double)fs->avail_bytes, "bytes");
+	report_finding_ev(x, "fill_rate", fs->fill_bytes_s, "bytes/s");
 	if (eta_s >= 0)
-		finding_ev(x, "full_in", eta_s, "s");
+		report_finding_ev(x, "full_in", eta_s, "s");
 	return 0;
 }
 
@@ -176,42 +179,44 @@ static int inode_finding(const struct report_data *d, const struct rp_fs *fs,
 
 	if (sev == SEV_DEFAULT || !fs->files)
 		return 0;
-	if (!(x = finding_add(f, RK_INODES_FULL, sev)))
+	if (!(x = report_finding_add(f, RK_INODES_FULL, sev)))
 		return -ENOMEM;
 	fs_subject(x, fs);
 	x->weight = fs->inodes_pct;
 	writers_words(d, fs, who, sizeof(who));
-	finding_brief(x, "%s (%s) has used %.0f%% of its inodes", fs->mount, fs->fstype,
-		      fs->inodes_pct);
+	report_finding_brief(x, "%s (%s) has used %.0f%% of its inodes", fs->mount, fs->fstype,
+			     fs->inodes_pct);
 	if (!fs->files_free)
-		finding_say(x,
-			    "%s (%s) has used all its %llu inodes (space %.0f%% used): creating a "
-			    "file fails with ENOSPC.%s",
-			    fs->mount, fs->fstype, (unsigned long long)fs->files, fs->used_pct,
-			    who);
+		report_finding_say(
+		    x,
+		    "%s (%s) has used all its %llu inodes (space %.0f%% used): creating a "
+		    "file fails with ENOSPC.%s",
+		    fs->mount, fs->fstype, (unsigned long long)fs->files, fs->used_pct, who);
 	else if (eta_s >= 0)
-		finding_say(x,
-			    "%s (%s) has used %.0f%% of its inodes (%llu of %llu free), %.0f more "
-			    "a second: none left in %s.%s",
-			    fs->mount, fs->fstype, fs->inodes_pct,
-			    (unsigned long long)fs->files_free, (unsigned long long)fs->files,
-			    fs->fill_inodes_s, eta_words(eta_s, eta, sizeof(eta)), who);
+		report_finding_say(
+		    x,
+		    "%s (%s) has used %.0f%% of its inodes (%llu of %llu free), %.0f more "
+		    "a second: none left in %s.%s",
+		    fs->mount, fs->fstype, fs->inodes_pct, (unsigned long long)fs->files_free,
+		    (unsigned long long)fs->files, fs->fill_inodes_s,
+		    eta_words(eta_s, eta, sizeof(eta)), who);
 	else
-		finding_say(x, "%s (%s) has used %.0f%% of its inodes (%llu of %llu free).%s",
-			    fs->mount, fs->fstype, fs->inodes_pct,
-			    (unsigned long long)fs->files_free, (unsigned long long)fs->files, who);
-	finding_next(x, "See where the inodes went",
-		     "%sdu -x --inodes --max-depth=2 %s | sort -n | tail",
-		     pidstat_words(fs, ps, sizeof(ps)), shell_quoted(fs->mount, q, sizeof(q)));
-	finding_ev(x, "inodes_used", fs->inodes_pct, "%");
-	finding_ev(x, "inodes_free", (double)fs->files_free, "inodes");
-	finding_ev(x, "inode_fill_rate", fs->fill_inodes_s, "inodes/s");
+		report_finding_say(
+		    x, "%s (%s) has used %.0f%% of its inodes (%llu of %llu free).%s", fs->mount,
+		    fs->fstype, fs->inodes_pct, (unsigned long long)fs->files_free,
+		    (unsigned long long)fs->files, who);
+	report_finding_next(
+	    x, "See where the inodes went", "%sdu -x --inodes --max-depth=2 %s | sort -n | tail",
+	    pidstat_words(fs, ps, sizeof(ps)), shell_quoted(fs->mount, q, sizeof(q)));
+	report_finding_ev(x, "inodes_used", fs->inodes_pct, "%");
+	report_finding_ev(x, "inodes_free", (double)fs->files_free, "inodes");
+	report_finding_ev(x, "inode_fill_rate", fs->fill_inodes_s, "inodes/s");
 	if (eta_s >= 0)
-		finding_ev(x, "full_in", eta_s, "s");
+		report_finding_ev(x, "full_in", eta_s, "s");
 	return 0;
 }
 
-int rule_filesystem_full(const struct report_data *d, struct report_findings *f)
+int report_rule_filesystem_full(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nfs; i++)
 		if (space_finding(d, &d->fs[i], f))
@@ -219,7 +224,7 @@ int rule_filesystem_full(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
-int rule_inodes_full(const struct report_data *d, struct report_findings *f)
+int report_rule_inodes_full(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nfs; i++)
 		if (inode_finding(d, &d->fs[i], f))

@@ -7,44 +7,47 @@
 #include "report/rules.h"
 #include "report/thresholds.h"
 
-bool disk_is_saturated(const struct rp_disk *k)
+bool report_disk_is_saturated(const struct rp_disk *k)
 {
 	return k->util_pct >= DISK_UTIL_WARN_PCT && k->aqu_sz >= DISK_QUEUE_WARN &&
 	       k->await_ms >= DISK_AWAIT_WARN_MS;
 }
 
-int rule_disk_saturated(const struct report_data *d, struct report_findings *f)
+int report_rule_disk_saturated(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->ndisks; i++) {
 		const struct rp_disk *k = &d->disks[i];
 		struct rp_finding *x;
 		char psi[64];
 
-		if (!disk_is_saturated(k))
+		if (!report_disk_is_saturated(k))
 			continue;
-		if (!(x = finding_add(f, RK_DISK_SATURATED, SEV_DEFAULT)))
+		if (!(x = report_finding_add(f, RK_DISK_SATURATED, SEV_DEFAULT)))
 			return -ENOMEM;
-		set_str(x->subject.device, sizeof(x->subject.device), k->name);
+		report_set_str(x->subject.device, sizeof(x->subject.device), k->name);
 		x->weight = k->aqu_sz;
-		finding_brief(x,
-			      "Device %s was busy %.0f%% of the window with %.1f requests queued "
-			      "waiting %.0f ms",
-			      k->name, k->util_pct, k->aqu_sz, k->await_ms);
-		finding_say(x,
-			    "Device %s is saturated: busy %.0f%% of the window with %.2f requests "
-			    "queued or in flight on average (aqu-sz) each waiting %.2f ms (await): "
-			    "requests wait for the device, not only use it; %.0f reads/s (%.0f "
-			    "kB/s), %.0f writes/s (%.0f kB/s)%s.",
-			    k->name, k->util_pct, k->aqu_sz, k->await_ms, k->r_s, k->rkb_s, k->w_s,
-			    k->wkb_s,
-			    psi_phrase(d, RP_PSI_IO, "; some task waited on I/O ",
-				       " of the time (PSI)", psi, sizeof(psi)));
-		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
-		finding_ev(x, "util", k->util_pct, "%");
-		finding_ev(x, "aqu_sz", k->aqu_sz, "requests");
-		finding_ev(x, "await", k->await_ms, "ms");
-		finding_ev(x, "r_s", k->r_s, "/s");
-		finding_ev(x, "w_s", k->w_s, "/s");
+		report_finding_brief(
+		    x,
+		    "Device %s was busy %.0f%% of the window with %.1f requests queued "
+		    "waiting %.0f ms",
+		    k->name, k->util_pct, k->aqu_sz, k->await_ms);
+		report_finding_say(
+		    x,
+		    "Device %s is saturated: busy %.0f%% of the window with %.2f requests "
+		    "queued or in flight on average (aqu-sz) each waiting %.2f ms (await): "
+		    "requests wait for the device, not only use it; %.0f reads/s (%.0f "
+		    "kB/s), %.0f writes/s (%.0f kB/s)%s.",
+		    k->name, k->util_pct, k->aqu_sz, k->await_ms, k->r_s, k->rkb_s, k->w_s,
+		    k->wkb_s,
+		    report_psi_phrase(d, RP_PSI_IO, "; some task waited on I/O ",
+				      " of the time (PSI)", psi, sizeof(psi)));
+		report_finding_next(x, "See which processes do the I/O",
+				    "triage pidstat -d -p ALL 1 5");
+		report_finding_ev(x, "util", k->util_pct, "%");
+		report_finding_ev(x, "aqu_sz", k->aqu_sz, "requests");
+		report_finding_ev(x, "await", k->await_ms, "ms");
+		report_finding_ev(x, "r_s", k->r_s, "/s");
+		report_finding_ev(x, "w_s", k->w_s, "/s");
 	}
 	return 0;
 }
@@ -178,9 +181,9 @@ static unsigned io_waiters(const struct report_data *d, const struct stall *st,
 			continue;
 		if (!n++) {
 			x->subject.pid = t->pid;
-			set_str(x->subject.comm, sizeof(x->subject.comm), t->comm);
+			report_set_str(x->subject.comm, sizeof(x->subject.comm), t->comm);
 		}
-		finding_pid(x, t->pid);
+		report_finding_pid(x, t->pid);
 		k = used < size ? snprintf(buf + used, size - used, "%sPID %d %s (%s%s%s%s)",
 					   used ? ", " : "", (int)t->pid, t->comm, t->reason,
 					   t->frame[0] ? " in " : "", t->frame,
@@ -265,28 +268,28 @@ static void io_cause(const struct report_data *d, const struct stall *st, struct
 		double use = limit_use_pct(g, d->seconds);
 
 		limit_words(g, d->seconds, lim, sizeof(lim));
-		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
+		report_set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->path);
 		snprintf(cause, size,
 			 ": cgroup %s throttles them (%s limits %s: %.0f%% of the limit)", g->path,
 			 g->version == 1 ? "v1 blkio.throttle" : "v2 io.max", lim, use);
 		snprintf(why, wsize, ", throttled by cgroup %s", g->path);
 		x->weight += use;
-		finding_ev(x, "limit_use", use, "%");
-		finding_ev(x, "read_rate", (double)g->io_rbytes / d->seconds, "B/s");
-		finding_ev(x, "write_rate", (double)g->io_wbytes / d->seconds, "B/s");
+		report_finding_ev(x, "limit_use", use, "%");
+		report_finding_ev(x, "read_rate", (double)g->io_rbytes / d->seconds, "B/s");
+		report_finding_ev(x, "write_rate", (double)g->io_wbytes / d->seconds, "B/s");
 		if (g->io_limit.rbps)
-			finding_ev(x, "read_bps_limit", (double)g->io_limit.rbps, "B/s");
+			report_finding_ev(x, "read_bps_limit", (double)g->io_limit.rbps, "B/s");
 		if (g->io_limit.wbps)
-			finding_ev(x, "write_bps_limit", (double)g->io_limit.wbps, "B/s");
+			report_finding_ev(x, "write_bps_limit", (double)g->io_limit.wbps, "B/s");
 		if (!x->subject.npids)
 			for (size_t i = 0; i < g->npids; i++)
-				finding_pid(x, g->pids[i]);
+				report_finding_pid(x, g->pids[i]);
 		if (!x->subject.pid && g->npids)
 			x->subject.pid = g->pids[0];
 	} else if (st->cause == STALL_NETFS) {
 		const char *fs = netfs_waited(d);
 
-		set_str(x->subject.fstype, sizeof(x->subject.fstype), fs);
+		report_set_str(x->subject.fstype, sizeof(x->subject.fstype), fs);
 		snprintf(cause, size, ": the tasks wait on a %s file system, not on a local disk",
 			 fs);
 		snprintf(why, wsize, ", on a %s file system", fs);
@@ -298,15 +301,16 @@ static void stall_next(const struct stall *st, struct rp_finding *x)
 	char pids[200];
 
 	if (!x->subject.npids) {
-		finding_next(x, "See which processes do the I/O", "triage pidstat -d -p ALL 1 5");
+		report_finding_next(x, "See which processes do the I/O",
+				    "triage pidstat -d -p ALL 1 5");
 		return;
 	}
-	pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
+	report_pid_list(x->subject.pids, x->subject.npids, pids, sizeof(pids));
 	if (st->cause == STALL_NETFS)
-		finding_next(x, "See where they wait", "triage probe offcpu -p %d -d 10",
-			     (int)x->subject.pid);
+		report_finding_next(x, "See where they wait", "triage probe offcpu -p %d -d 10",
+				    (int)x->subject.pid);
 	else
-		finding_next(x, "See their I/O rates", "triage pidstat -d -p %s 1 5", pids);
+		report_finding_next(x, "See their I/O rates", "triage pidstat -d -p %s 1 5", pids);
 }
 
 /* One io-stall finding: the stall's waiters and cause, with the host's PSI and busiest disk. */
@@ -318,27 +322,28 @@ static int stall_finding(const struct report_data *d, const struct stall *st, do
 	char who[600], cause[600], why[300], disk[160] = "";
 	unsigned n;
 
-	if (!(x = finding_add(f, RK_IO_STALL,
-			      psi >= PSI_IO_SOME_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_IO_STALL,
+				     psi >= PSI_IO_SOME_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
-	finding_ev(x, "psi_io_some", psi, "%");
+	report_finding_ev(x, "psi_io_some", psi, "%");
 	n = io_waiters(d, st, x, who, sizeof(who));
 	x->weight = 1000.0 * n; /* most waiters first, then the fullest use of a limit */
 	io_cause(d, st, x, cause, sizeof(cause), why, sizeof(why));
 	if (b) {
 		snprintf(disk, sizeof(disk), " (busiest %s: %.0f%% busy, %.2f requests queued)",
 			 b->name, b->util_pct, b->aqu_sz);
-		finding_ev(x, "disk_util", b->util_pct, "%");
-		finding_ev(x, "disk_aqu_sz", b->aqu_sz, "requests");
+		report_finding_ev(x, "disk_util", b->util_pct, "%");
+		report_finding_ev(x, "disk_aqu_sz", b->aqu_sz, "requests");
 	}
-	finding_ev(x, "io_waiters", n, "tasks");
-	finding_say(x,
-		    "Some task waited on I/O %.0f%% of the window (PSI io some) while no disk was "
-		    "saturated%s%s; %s%s.",
-		    psi, disk, cause,
-		    n ? "in D on I/O at the end: " : "no task was caught in D on I/O", who);
-	finding_brief(x, "Tasks waited on I/O %.0f%% of the window with no disk saturated%s", psi,
-		      why);
+	report_finding_ev(x, "io_waiters", n, "tasks");
+	report_finding_say(
+	    x,
+	    "Some task waited on I/O %.0f%% of the window (PSI io some) while no disk was "
+	    "saturated%s%s; %s%s.",
+	    psi, disk, cause, n ? "in D on I/O at the end: " : "no task was caught in D on I/O",
+	    who);
+	report_finding_brief(x, "Tasks waited on I/O %.0f%% of the window with no disk saturated%s",
+			     psi, why);
 	stall_next(st, x);
 	return 0;
 }
@@ -348,7 +353,7 @@ static int stall_finding(const struct report_data *d, const struct stall *st, do
  * or ran at its limit, the waiters on network or FUSE file systems; when
  * neither, one naming whatever waited.
  */
-int rule_io_stall(const struct report_data *d, struct report_findings *f)
+int report_rule_io_stall(const struct report_data *d, struct report_findings *f)
 {
 	double psi = d->have_psi[RP_PSI_IO] ? d->psi_some[RP_PSI_IO] : 0;
 	struct stall st = { STALL_NETFS, NULL };
@@ -357,7 +362,7 @@ int rule_io_stall(const struct report_data *d, struct report_findings *f)
 	if (psi < PSI_IO_SOME_WARN_PCT)
 		return 0;
 	for (size_t i = 0; i < d->ndisks; i++)
-		if (disk_is_saturated(&d->disks[i]))
+		if (report_disk_is_saturated(&d->disks[i]))
 			return 0; /* disk-saturated explains the wait */
 	for (size_t i = 0; i < d->ncgroups; i++) {
 		struct stall c = { STALL_CGROUP, &d->cgroups[i] };
@@ -378,7 +383,7 @@ int rule_io_stall(const struct report_data *d, struct report_findings *f)
 	return made ? 0 : stall_finding(d, &st, psi, f);
 }
 
-int rule_net_drops(const struct report_data *d, struct report_findings *f)
+int report_rule_net_drops(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nifaces; i++) {
 		const struct rp_iface *n = &d->ifaces[i];
@@ -387,25 +392,25 @@ int rule_net_drops(const struct report_data *d, struct report_findings *f)
 
 		if (bad < NET_DROPS_MIN || (double)bad / d->seconds < NET_DROPS_WARN_S)
 			continue;
-		if (!(x = finding_add(f, RK_NET_DROPS, SEV_DEFAULT)))
+		if (!(x = report_finding_add(f, RK_NET_DROPS, SEV_DEFAULT)))
 			return -ENOMEM;
-		set_str(x->subject.iface, sizeof(x->subject.iface), n->name);
+		report_set_str(x->subject.iface, sizeof(x->subject.iface), n->name);
 		x->weight = (double)bad;
-		finding_say(
+		report_finding_say(
 		    x,
 		    "Interface %s dropped %llu received and %llu sent packets and counted %llu "
 		    "receive and %llu send errors in %.1f s (rx %.0f kB/s, tx %.0f kB/s).",
 		    n->name, (unsigned long long)n->rx_drop, (unsigned long long)n->tx_drop,
 		    (unsigned long long)n->rx_errs, (unsigned long long)n->tx_errs, d->seconds,
 		    n->rx_kb_s, n->tx_kb_s);
-		finding_brief(x, "Interface %s dropped or errored %llu packets in %.1f s", n->name,
-			      (unsigned long long)bad, d->seconds);
-		finding_next(x, "", "ip -s -s link show dev %s", n->name);
-		finding_ev(x, "rx_drop", (double)n->rx_drop, "packets");
-		finding_ev(x, "tx_drop", (double)n->tx_drop, "packets");
-		finding_ev(x, "errors", (double)(n->rx_errs + n->tx_errs), "packets");
+		report_finding_brief(x, "Interface %s dropped or errored %llu packets in %.1f s",
+				     n->name, (unsigned long long)bad, d->seconds);
+		report_finding_next(x, "", "ip -s -s link show dev %s", n->name);
+		report_finding_ev(x, "rx_drop", (double)n->rx_drop, "packets");
+		report_finding_ev(x, "tx_drop", (double)n->tx_drop, "packets");
+		report_finding_ev(x, "errors", (double)(n->rx_errs + n->tx_errs), "packets");
 	}
-	return rule_softnet_drops(d, f); /* and the CPUs' backlogs (rules_host.c) */
+	return report_rule_softnet_drops(d, f); /* and the CPUs' backlogs (rules_host.c) */
 }
 
 /* "in our network namespace" or "in the network namespace of PID 12 comm". */
@@ -419,11 +424,11 @@ static void netns_words(const struct report_data *d, const struct rp_netns *ns,
 		return;
 	}
 	for (size_t k = 0; k < ns->npids; k++)
-		finding_pid(x, ns->pids[k]);
+		report_finding_pid(x, ns->pids[k]);
 	x->subject.pid = ns->pids[0];
-	p = proc_by_pid(d, ns->pids[0]);
+	p = report_proc_by_pid(d, ns->pids[0]);
 	if (p)
-		set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+		report_set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
 	snprintf(buf, size, "in the network namespace of PID %d%s%s (%zu process%s)",
 		 (int)ns->pids[0], p ? " " : "", p ? p->comm : "", ns->npids,
 		 ns->npids > 1 ? "es" : "");
@@ -466,29 +471,29 @@ static int retransmits(const struct report_data *d, const struct rp_netns *ns,
 
 	if (lost < TCP_RETRANS_MIN || share < TCP_RETRANS_WARN_PCT)
 		return 0;
-	if (!(x = finding_add(f, RK_TCP_RETRANSMITS,
-			      share >= TCP_RETRANS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_TCP_RETRANSMITS,
+				     share >= TCP_RETRANS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = share;
 	netns_words(d, ns, x, where, sizeof(where));
-	finding_say(
+	report_finding_say(
 	    x,
 	    "TCP retransmitted %llu of %llu segments sent (%.1f%%) %s: packets are lost on the way "
 	    "(drops, congestion, a filter).",
 	    (unsigned long long)lost, (unsigned long long)(ns->out_segs + ns->retrans_segs), share,
 	    where);
-	finding_brief(x, "TCP retransmitted %.1f%% of the segments sent %s", share, where);
+	report_finding_brief(x, "TCP retransmitted %.1f%% of the segments sent %s", share, where);
 	if (ns->ours)
-		finding_next(x, RETRANS_LEAD, "ss -tin state established");
+		report_finding_next(x, RETRANS_LEAD, "ss -tin state established");
 	else
-		finding_next(x, RETRANS_LEAD, "nsenter -t %d -n ss -tin state established",
-			     (int)ns->pids[0]);
-	finding_ev(x, "retrans_segs", (double)lost, "segments");
-	finding_ev(x, "out_segs", (double)ns->out_segs, "segments");
+		report_finding_next(x, RETRANS_LEAD, "nsenter -t %d -n ss -tin state established",
+				    (int)ns->pids[0]);
+	report_finding_ev(x, "retrans_segs", (double)lost, "segments");
+	report_finding_ev(x, "out_segs", (double)ns->out_segs, "segments");
 	if (lost != ns->retrans_segs)
-		finding_ev(x, "syn_retrans_to_full_queues", (double)(ns->retrans_segs - lost),
-			   "segments");
-	finding_ev(x, "retrans", share, "%");
+		report_finding_ev(x, "syn_retrans_to_full_queues",
+				  (double)(ns->retrans_segs - lost), "segments");
+	report_finding_ev(x, "retrans", share, "%");
 	return 0;
 }
 
@@ -505,7 +510,7 @@ static int name_listener(const struct report_data *d, const struct rp_netns *ns,
 			 struct rp_finding *x, const char *where)
 {
 	const struct rp_listener *l = &ns->full;
-	const struct rp_proc *p = l->pid ? proc_by_pid(d, l->pid) : NULL;
+	const struct rp_proc *p = l->pid ? report_proc_by_pid(d, l->pid) : NULL;
 	char sock[RP_ADDR_MAX + 12], owner[RP_COMM_MAX + 48], queue[64];
 
 	listener_words(l, sock, sizeof(sock));
@@ -513,8 +518,8 @@ static int name_listener(const struct report_data *d, const struct rp_netns *ns,
 		x->subject.pid = l->pid;
 		x->subject.comm[0] = '\0';
 		if (p)
-			set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
-		finding_pid(x, l->pid);
+			report_set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+		report_finding_pid(x, l->pid);
 		snprintf(owner, sizeof(owner), "PID %d%s%s", (int)l->pid, p ? " " : "",
 			 p ? p->comm : "");
 	} else {
@@ -525,25 +530,26 @@ static int name_listener(const struct report_data *d, const struct rp_netns *ns,
 			 (unsigned long long)l->queue, (unsigned long long)l->backlog);
 	else
 		snprintf(queue, sizeof(queue), "%llu waiting", (unsigned long long)l->queue);
-	finding_say(x,
-		    "TCP listener %s of %s has a full accept queue (%s): it overflowed %llu times "
-		    "and dropped %llu connection attempts in %.1f s %s; the process does not "
-		    "accept() as fast as connections arrive.",
-		    sock, owner, queue, (unsigned long long)ns->listen_overflows,
-		    (unsigned long long)ns->listen_drops, d->seconds, where);
-	finding_brief(x, "TCP listener %s of %s overflowed its accept queue %llu times", sock,
-		      owner, (unsigned long long)ns->listen_overflows);
+	report_finding_say(
+	    x,
+	    "TCP listener %s of %s has a full accept queue (%s): it overflowed %llu times "
+	    "and dropped %llu connection attempts in %.1f s %s; the process does not "
+	    "accept() as fast as connections arrive.",
+	    sock, owner, queue, (unsigned long long)ns->listen_overflows,
+	    (unsigned long long)ns->listen_drops, d->seconds, where);
+	report_finding_brief(x, "TCP listener %s of %s overflowed its accept queue %llu times",
+			     sock, owner, (unsigned long long)ns->listen_overflows);
 	if (ns->ours)
-		finding_next(x, "", "ss -ltnp 'sport = :%u'", l->port);
+		report_finding_next(x, "", "ss -ltnp 'sport = :%u'", l->port);
 	else
-		finding_next(x, "", "nsenter -t %d -n ss -ltnp 'sport = :%u'", (int)ns->pids[0],
-			     l->port);
-	finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
-	finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
-	finding_ev(x, "port", (double)l->port, "port");
-	finding_ev(x, "accept_queue", (double)l->queue, "connections");
+		report_finding_next(x, "", "nsenter -t %d -n ss -ltnp 'sport = :%u'",
+				    (int)ns->pids[0], l->port);
+	report_finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
+	report_finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
+	report_finding_ev(x, "port", (double)l->port, "port");
+	report_finding_ev(x, "accept_queue", (double)l->queue, "connections");
 	if (l->has_backlog)
-		finding_ev(x, "backlog", (double)l->backlog, "connections");
+		report_finding_ev(x, "backlog", (double)l->backlog, "connections");
 	return 0;
 }
 
@@ -558,22 +564,23 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 		return 0;
 	crit = d->seconds > 0 &&
 	       (double)ns->listen_overflows >= TCP_LISTEN_OVERFLOW_CRIT_S * d->seconds;
-	if (!(x = finding_add(f, RK_TCP_LISTEN_OVERFLOWS, crit ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_TCP_LISTEN_OVERFLOWS,
+				     crit ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = (double)ns->listen_drops;
 	netns_words(d, ns, x, where, sizeof(where));
 	if (ns->has_full)
 		return name_listener(d, ns, x, where);
-	finding_say(x,
-		    "TCP listen queues overflowed %llu times and dropped %llu connection attempts "
-		    "%s: a server accepts connections more slowly than they arrive.",
-		    (unsigned long long)ns->listen_overflows, (unsigned long long)ns->listen_drops,
-		    where);
-	finding_brief(x, "TCP listen queues overflowed %llu times %s",
-		      (unsigned long long)ns->listen_overflows, where);
-	finding_next(x, "", "ss -ltn");
-	finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
-	finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
+	report_finding_say(
+	    x,
+	    "TCP listen queues overflowed %llu times and dropped %llu connection attempts "
+	    "%s: a server accepts connections more slowly than they arrive.",
+	    (unsigned long long)ns->listen_overflows, (unsigned long long)ns->listen_drops, where);
+	report_finding_brief(x, "TCP listen queues overflowed %llu times %s",
+			     (unsigned long long)ns->listen_overflows, where);
+	report_finding_next(x, "", "ss -ltn");
+	report_finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
+	report_finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");
 	return 0;
 }
 
@@ -581,7 +588,7 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 static void udp_socket_words(const struct report_data *d, const struct rp_udp_sock *u,
 			     struct rp_finding *x, char *buf, size_t size)
 {
-	const struct rp_proc *p = u->pid ? proc_by_pid(d, u->pid) : NULL;
+	const struct rp_proc *p = u->pid ? report_proc_by_pid(d, u->pid) : NULL;
 	bool v6 = strchr(u->addr, ':') != NULL;
 	char owner[RP_COMM_MAX + 32] = "a process not found";
 
@@ -589,8 +596,8 @@ static void udp_socket_words(const struct report_data *d, const struct rp_udp_so
 		x->subject.pid = u->pid;
 		x->subject.comm[0] = '\0';
 		if (p)
-			set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
-		finding_pid(x, u->pid);
+			report_set_str(x->subject.comm, sizeof(x->subject.comm), p->comm);
+		report_finding_pid(x, u->pid);
 		snprintf(owner, sizeof(owner), "PID %d%s%s", (int)u->pid, p ? " " : "",
 			 p ? p->comm : "");
 	}
@@ -607,33 +614,35 @@ static int udp_drops(const struct report_data *d, const struct rp_netns *ns,
 
 	if (!ns->has_udp || d->seconds <= 0 || per_s < UDP_RCVBUF_WARN_S)
 		return 0;
-	if (!(x = finding_add(f, RK_UDP_DROPS,
-			      per_s >= UDP_RCVBUF_CRIT_S ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_UDP_DROPS,
+				     per_s >= UDP_RCVBUF_CRIT_S ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = per_s;
 	netns_words(d, ns, x, where, sizeof(where));
 	if (ns->has_udp_top)
 		udp_socket_words(d, &ns->udp_top, x, sock, sizeof(sock));
-	finding_say(x,
-		    "UDP dropped %llu datagrams for a full receive buffer (%.0f/s) %s%s: the "
-		    "receiver reads more slowly than datagrams arrive, or its SO_RCVBUF is too "
-		    "small.",
-		    (unsigned long long)ns->udp_rcvbuf_errors, per_s, where, sock);
-	finding_brief(x, "UDP dropped %.0f datagrams/s for a full receive buffer %s", per_s, where);
+	report_finding_say(
+	    x,
+	    "UDP dropped %llu datagrams for a full receive buffer (%.0f/s) %s%s: the "
+	    "receiver reads more slowly than datagrams arrive, or its SO_RCVBUF is too "
+	    "small.",
+	    (unsigned long long)ns->udp_rcvbuf_errors, per_s, where, sock);
+	report_finding_brief(x, "UDP dropped %.0f datagrams/s for a full receive buffer %s", per_s,
+			     where);
 	if (ns->ours)
-		finding_next(x, "", "ss -uanmp");
+		report_finding_next(x, "", "ss -uanmp");
 	else
-		finding_next(x, "", "nsenter -t %d -n ss -uanmp", (int)ns->pids[0]);
-	finding_ev(x, "rcvbuf_errors", (double)ns->udp_rcvbuf_errors, "datagrams");
-	finding_ev(x, "in_errors", (double)ns->udp_in_errors, "datagrams");
+		report_finding_next(x, "", "nsenter -t %d -n ss -uanmp", (int)ns->pids[0]);
+	report_finding_ev(x, "rcvbuf_errors", (double)ns->udp_rcvbuf_errors, "datagrams");
+	report_finding_ev(x, "in_errors", (double)ns->udp_in_errors, "datagrams");
 	if (ns->has_udp_top) {
-		finding_ev(x, "port", (double)ns->udp_top.port, "port");
-		finding_ev(x, "socket_drops", (double)ns->udp_top.drops, "datagrams");
+		report_finding_ev(x, "port", (double)ns->udp_top.port, "port");
+		report_finding_ev(x, "socket_drops", (double)ns->udp_top.drops, "datagrams");
 	}
 	return 0;
 }
 
-int rule_udp_drops(const struct report_data *d, struct report_findings *f)
+int report_rule_udp_drops(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nnetns; i++)
 		if (udp_drops(d, &d->netns[i], f))
@@ -641,7 +650,7 @@ int rule_udp_drops(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
-int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f)
+int report_rule_tcp_retransmits(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nnetns; i++)
 		if (retransmits(d, &d->netns[i], f))
@@ -649,7 +658,7 @@ int rule_tcp_retransmits(const struct report_data *d, struct report_findings *f)
 	return 0;
 }
 
-int rule_tcp_listen_overflows(const struct report_data *d, struct report_findings *f)
+int report_rule_tcp_listen_overflows(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nnetns; i++)
 		if (listen_overflows(d, &d->netns[i], f))
@@ -677,16 +686,16 @@ static const char *event_words(enum kmsg_event e)
 static int io_error(const struct rp_kevent *e, struct report_findings *f)
 {
 	struct rp_finding *x =
-	    finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_DEFAULT : SEV_WARNING);
+	    report_finding_add(f, RK_DISK_ERRORS, e->in_window ? SEV_DEFAULT : SEV_WARNING);
 
 	if (!x)
 		return -ENOMEM;
-	set_str(x->subject.device, sizeof(x->subject.device), e->device);
+	report_set_str(x->subject.device, sizeof(x->subject.device), e->device);
 	x->weight = -e->age_s;
-	finding_say(x, "The kernel logged an I/O error on %s %.0f s ago: \"%s\".", e->device,
-		    e->age_s, e->text);
-	finding_next(x, "", "dmesg -T | grep -w %s", e->device);
-	finding_ev(x, "age", e->age_s, "s");
+	report_finding_say(x, "The kernel logged an I/O error on %s %.0f s ago: \"%s\".", e->device,
+			   e->age_s, e->text);
+	report_finding_next(x, "", "dmesg -T | grep -w %s", e->device);
+	report_finding_ev(x, "age", e->age_s, "s");
 	return 0;
 }
 
@@ -698,21 +707,21 @@ static int kernel_event(const struct rp_kevent *e, struct report_findings *f)
 
 	if (e->event == KMSG_OTHER_ERROR)
 		sev = SEV_INFO;
-	if (!(x = finding_add(f, RK_KERNEL_ERRORS, sev)))
+	if (!(x = report_finding_add(f, RK_KERNEL_ERRORS, sev)))
 		return -ENOMEM;
 	x->subject.pid = e->pid;
-	set_str(x->subject.comm, sizeof(x->subject.comm), e->comm);
+	report_set_str(x->subject.comm, sizeof(x->subject.comm), e->comm);
 	x->weight = -e->age_s;
-	finding_say(x, "The kernel logged %s %.0f s ago: \"%s\".", event_words(e->event), e->age_s,
-		    e->text);
-	finding_next(x, "", "dmesg -T --level=emerg,alert,crit,err,warn");
-	finding_ev(x, "age", e->age_s, "s");
+	report_finding_say(x, "The kernel logged %s %.0f s ago: \"%s\".", event_words(e->event),
+			   e->age_s, e->text);
+	report_finding_next(x, "", "dmesg -T --level=emerg,alert,crit,err,warn");
+	report_finding_ev(x, "age", e->age_s, "s");
 	return 0;
 }
 
 #define RP_MAX_OTHER_ERRORS 3 /* plain error lines reported; the rest are counted */
 
-int rule_disk_errors(const struct report_data *d, struct report_findings *f)
+int report_rule_disk_errors(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nkevents; i++)
 		if (d->kevents[i].event == KMSG_IO_ERROR && io_error(&d->kevents[i], f))
@@ -721,7 +730,7 @@ int rule_disk_errors(const struct report_data *d, struct report_findings *f)
 }
 
 /* Hung tasks, lockups, segfaults, other errors (I/O errors and OOM kills have their kinds). */
-int rule_kernel_errors(const struct report_data *d, struct report_findings *f)
+int report_rule_kernel_errors(const struct report_data *d, struct report_findings *f)
 {
 	unsigned other = 0;
 
@@ -734,7 +743,7 @@ int rule_kernel_errors(const struct report_data *d, struct report_findings *f)
 			continue;
 		if (e->event == KMSG_OTHER_ERROR && ++other > RP_MAX_OTHER_ERRORS)
 			continue;
-		if (e->event == KMSG_HUNG_TASK ? kmsg_hung_task(e, f) : kernel_event(e, f))
+		if (e->event == KMSG_HUNG_TASK ? report_kmsg_hung_task(e, f) : kernel_event(e, f))
 			return -ENOMEM;
 	}
 	return 0;

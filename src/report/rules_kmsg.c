@@ -10,7 +10,7 @@
 #include "report/findings.h"
 #include "report/rules.h"
 
-const struct rp_kevent *kmsg_event_of(const struct report_data *d, enum kmsg_event ev)
+const struct rp_kevent *report_kmsg_event_of(const struct report_data *d, enum kmsg_event ev)
 {
 	for (size_t i = 0; i < d->nkevents; i++)
 		if (d->kevents[i].event == ev)
@@ -31,16 +31,16 @@ static void blocker_words(const struct rp_kevent *e, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-int kmsg_hung_task(const struct rp_kevent *e, struct report_findings *f)
+int report_kmsg_hung_task(const struct rp_kevent *e, struct report_findings *f)
 {
 	struct rp_finding *x =
-	    finding_add(f, RK_KERNEL_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
+	    report_finding_add(f, RK_KERNEL_ERRORS, e->in_window ? SEV_CRITICAL : SEV_WARNING);
 	char why[RP_COMM_MAX + 96], times[48] = "";
 
 	if (!x)
 		return -ENOMEM;
 	x->subject.pid = e->pid;
-	set_str(x->subject.comm, sizeof(x->subject.comm), e->comm);
+	report_set_str(x->subject.comm, sizeof(x->subject.comm), e->comm);
 	if (e->owner_pid)
 		x->subject.pids[x->subject.npids++] = e->owner_pid;
 	x->weight = -e->age_s;
@@ -50,21 +50,22 @@ int kmsg_hung_task(const struct rp_kevent *e, struct report_findings *f)
 			 e->age_s);
 	else
 		snprintf(times, sizeof(times), " %.0f s ago", e->age_s);
-	finding_say(x,
-		    "The kernel reported PID %d %s hung: blocked in D for more than %u s without "
-		    "running%s%s.",
-		    e->pid, e->comm, e->blocked_s, times, why);
-	finding_brief(x, "PID %d %s hung, blocked for more than %u s%s", e->pid, e->comm,
-		      e->blocked_s, why);
+	report_finding_say(
+	    x,
+	    "The kernel reported PID %d %s hung: blocked in D for more than %u s without "
+	    "running%s%s.",
+	    e->pid, e->comm, e->blocked_s, times, why);
+	report_finding_brief(x, "PID %d %s hung, blocked for more than %u s%s", e->pid, e->comm,
+			     e->blocked_s, why);
 	if (e->owner_pid)
-		finding_next(x, "See where the lock's owner is", "cat /proc/%d/stack",
-			     e->owner_pid);
+		report_finding_next(x, "See where the lock's owner is", "cat /proc/%d/stack",
+				    e->owner_pid);
 	else
-		finding_next(x, "See where it waits", "cat /proc/%d/stack", e->pid);
-	finding_ev(x, "blocked", e->blocked_s, "s");
-	finding_ev(x, "reports", e->reports, "reports");
-	finding_ev(x, "age", e->age_s, "s");
+		report_finding_next(x, "See where it waits", "cat /proc/%d/stack", e->pid);
+	report_finding_ev(x, "blocked", e->blocked_s, "s");
+	report_finding_ev(x, "reports", e->reports, "reports");
+	report_finding_ev(x, "age", e->age_s, "s");
 	if (e->owner_pid)
-		finding_ev(x, "owner_pid", e->owner_pid, "pid");
+		report_finding_ev(x, "owner_pid", e->owner_pid, "pid");
 	return 0;
 }

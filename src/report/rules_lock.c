@@ -20,7 +20,7 @@ static double thread_avg_pct(const struct rp_proc *p)
 	return p->nthreads ? (p->usr_pct + p->sys_pct) / p->nthreads : 0;
 }
 
-bool lock_contention_candidate(const struct rp_proc *p)
+bool report_lock_contention_candidate(const struct rp_proc *p)
 {
 	return !p->exited && p->nthreads >= LOCK_MIN_THREADS && p->cswch_s >= LOCK_CSWCH_S &&
 	       thread_avg_pct(p) < LOCK_THREAD_CPU_PCT;
@@ -51,42 +51,43 @@ static void word_words(const struct rp_proc *p, char *buf, size_t size)
 
 static int contended(const struct rp_proc *p, struct report_findings *f)
 {
-	struct rp_finding *x = finding_add(f, RK_LOCK_CONTENTION, SEV_DEFAULT);
+	struct rp_finding *x = report_finding_add(f, RK_LOCK_CONTENTION, SEV_DEFAULT);
 	double cpu = p->usr_pct + p->sys_pct;
 	char word[80];
 
 	if (!x)
 		return -ENOMEM;
-	subject_proc(x, p);
+	report_subject_proc(x, p);
 	x->weight = p->cswch_s;
 	word_words(p, word, sizeof(word));
-	finding_brief(x, "PID %d %s: %u of %u threads waiting on a lock, %.0f switches/s",
-		      (int)p->pid, p->comm, p->futex_waiting, p->futex_threads, p->cswch_s);
-	finding_say(x,
-		    "PID %d %s switched voluntarily %.0f times a second across %u threads while "
-		    "using %.1f%% of one CPU (%.1f%% per thread), and %u of its %u threads were "
-		    "asleep in a futex wait at the window's end%s: its threads take turns on a "
-		    "lock (a mutex or condition variable) instead of working.",
-		    (int)p->pid, p->comm, p->cswch_s, p->nthreads, cpu, thread_avg_pct(p),
-		    p->futex_waiting, p->futex_threads, word);
-	finding_next(x, "See where its threads sleep", "triage probe offcpu -p %d -d 10",
-		     (int)p->pid);
-	finding_ev(x, "cswch", p->cswch_s, "/s");
-	finding_ev(x, "cpu", cpu, "% of one CPU");
-	finding_ev(x, "cpu_per_thread", thread_avg_pct(p), "% of one CPU");
-	finding_ev(x, "threads", p->futex_threads, "threads");
-	finding_ev(x, "futex_waiting", p->futex_waiting, "threads");
+	report_finding_brief(x, "PID %d %s: %u of %u threads waiting on a lock, %.0f switches/s",
+			     (int)p->pid, p->comm, p->futex_waiting, p->futex_threads, p->cswch_s);
+	report_finding_say(
+	    x,
+	    "PID %d %s switched voluntarily %.0f times a second across %u threads while "
+	    "using %.1f%% of one CPU (%.1f%% per thread), and %u of its %u threads were "
+	    "asleep in a futex wait at the window's end%s: its threads take turns on a "
+	    "lock (a mutex or condition variable) instead of working.",
+	    (int)p->pid, p->comm, p->cswch_s, p->nthreads, cpu, thread_avg_pct(p), p->futex_waiting,
+	    p->futex_threads, word);
+	report_finding_next(x, "See where its threads sleep", "triage probe offcpu -p %d -d 10",
+			    (int)p->pid);
+	report_finding_ev(x, "cswch", p->cswch_s, "/s");
+	report_finding_ev(x, "cpu", cpu, "% of one CPU");
+	report_finding_ev(x, "cpu_per_thread", thread_avg_pct(p), "% of one CPU");
+	report_finding_ev(x, "threads", p->futex_threads, "threads");
+	report_finding_ev(x, "futex_waiting", p->futex_waiting, "threads");
 	if (p->futex_no_word < p->futex_waiting)
-		finding_ev(x, "futex_same_word", p->futex_same_word, "threads");
+		report_finding_ev(x, "futex_same_word", p->futex_same_word, "threads");
 	return 0;
 }
 
-int rule_lock_contention(const struct report_data *d, struct report_findings *f)
+int report_rule_lock_contention(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nprocs; i++) {
 		const struct rp_proc *p = &d->procs[i];
 
-		if (lock_contention_candidate(p) && queued_on_a_lock(p) && contended(p, f))
+		if (report_lock_contention_candidate(p) && queued_on_a_lock(p) && contended(p, f))
 			return -ENOMEM;
 	}
 	return 0;

@@ -67,41 +67,41 @@ static int grower_finding(const struct rp_grower *g, struct report_findings *f)
 	bool critical = t >= 0 && t < MEM_GROWTH_CRIT_S;
 	char from[32], to[32], lim[RP_CGROUP_MAX + 80], when[32];
 	struct rp_finding *x =
-	    finding_add(f, RK_MEMORY_GROWTH, critical ? SEV_CRITICAL : SEV_DEFAULT);
+	    report_finding_add(f, RK_MEMORY_GROWTH, critical ? SEV_CRITICAL : SEV_DEFAULT);
 
 	if (!x)
 		return -ENOMEM;
 	x->subject.pid = g->pid;
-	set_str(x->subject.comm, sizeof(x->subject.comm), g->comm);
+	report_set_str(x->subject.comm, sizeof(x->subject.comm), g->comm);
 	if (g->limit == RP_LIMIT_CGROUP)
-		set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->cgroup);
+		report_set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->cgroup);
 	x->weight = t >= 0 ? 1e9 - t : rate;
 	size_words((double)g->rss0_kb * 1024, from, sizeof(from));
 	size_words((double)g->rss_kb * 1024, to, sizeof(to));
 	if (t < 0) {
-		finding_say(x,
-			    "PID %d %s grew %.1f MiB/s (%s to %s in %.0f s, in %u of %u samples).",
-			    (int)g->pid, g->comm, rate, from, to, g->seconds, g->grew, g->steps);
+		report_finding_say(
+		    x, "PID %d %s grew %.1f MiB/s (%s to %s in %.0f s, in %u of %u samples).",
+		    (int)g->pid, g->comm, rate, from, to, g->seconds, g->grew, g->steps);
 	} else {
 		limit_words(g, lim, sizeof(lim));
 		time_words(t, when, sizeof(when));
-		finding_say(x,
-			    "PID %d %s grew %.1f MiB/s (%s to %s in %.0f s, in %u of %u samples): "
-			    "at this rate it reaches %s in %s.",
-			    (int)g->pid, g->comm, rate, from, to, g->seconds, g->grew, g->steps,
-			    lim, when);
+		report_finding_say(
+		    x,
+		    "PID %d %s grew %.1f MiB/s (%s to %s in %.0f s, in %u of %u samples): "
+		    "at this rate it reaches %s in %s.",
+		    (int)g->pid, g->comm, rate, from, to, g->seconds, g->grew, g->steps, lim, when);
 	}
-	finding_brief(x, "PID %d %s grew %.1f MiB/s", (int)g->pid, g->comm, rate);
-	finding_next(x, "Watch its memory, then see what maps grow", "triage pidstat -r -p %d 1 10",
-		     (int)g->pid);
-	finding_ev(x, "rss_growth", rate, "MiB/s");
-	finding_ev(x, "rss_start", (double)g->rss0_kb / 1024, "MiB");
-	finding_ev(x, "rss_end", (double)g->rss_kb / 1024, "MiB");
-	finding_ev(x, "grew_samples", g->grew, "intervals");
-	finding_ev(x, "samples", g->steps, "intervals");
+	report_finding_brief(x, "PID %d %s grew %.1f MiB/s", (int)g->pid, g->comm, rate);
+	report_finding_next(x, "Watch its memory, then see what maps grow",
+			    "triage pidstat -r -p %d 1 10", (int)g->pid);
+	report_finding_ev(x, "rss_growth", rate, "MiB/s");
+	report_finding_ev(x, "rss_start", (double)g->rss0_kb / 1024, "MiB");
+	report_finding_ev(x, "rss_end", (double)g->rss_kb / 1024, "MiB");
+	report_finding_ev(x, "grew_samples", g->grew, "intervals");
+	report_finding_ev(x, "samples", g->steps, "intervals");
 	if (t >= 0) {
-		finding_ev(x, "limit", (double)g->limit_bytes / MIB, "MiB");
-		finding_ev(x, "time_to_limit", t, "s");
+		report_finding_ev(x, "limit", (double)g->limit_bytes / MIB, "MiB");
+		report_finding_ev(x, "time_to_limit", t, "s");
 	}
 	return 0;
 }
@@ -114,7 +114,7 @@ static bool soon(const struct rp_grower *g)
 	return t < 0 || t < MEM_GROWTH_WARN_S;
 }
 
-int rule_memory_growth(const struct report_data *d, struct report_findings *f)
+int report_rule_memory_growth(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->ngrowers; i++)
 		if (grows(&d->growers[i]) && soon(&d->growers[i]) &&

@@ -19,40 +19,40 @@ static double share(uint64_t n, uint64_t max)
 static int cgroup_finding(const struct rp_pidcg *c, struct report_findings *f)
 {
 	double pct = share(c->current, c->max);
-	struct rp_finding *x =
-	    finding_add(f, RK_PID_EXHAUSTION, pct >= PIDS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT);
+	struct rp_finding *x = report_finding_add(
+	    f, RK_PID_EXHAUSTION, pct >= PIDS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT);
 	char refused[96] = "";
 
 	if (!x)
 		return -ENOMEM;
-	set_str(x->subject.cgroup, sizeof(x->subject.cgroup), c->path);
+	report_set_str(x->subject.cgroup, sizeof(x->subject.cgroup), c->path);
 	for (size_t i = 0; i < c->npids; i++)
-		finding_pid(x, c->pids[i]);
+		report_finding_pid(x, c->pids[i]);
 	x->weight = pct;
 	if (c->has_refused && c->refused)
 		snprintf(refused, sizeof(refused), " (it has refused %llu so far)",
 			 (unsigned long long)c->refused);
 	if (pct >= PIDS_CRIT_PCT)
-		finding_say(x,
-			    "Cgroup %s has %llu tasks, its whole pids.max (%llu): every fork() or "
-			    "clone() in it fails with EAGAIN%s.",
-			    c->path, (unsigned long long)c->current, (unsigned long long)c->max,
-			    refused);
+		report_finding_say(
+		    x,
+		    "Cgroup %s has %llu tasks, its whole pids.max (%llu): every fork() or "
+		    "clone() in it fails with EAGAIN%s.",
+		    c->path, (unsigned long long)c->current, (unsigned long long)c->max, refused);
 	else
-		finding_say(x, "Cgroup %s has %llu tasks, %.0f%% of its pids.max (%llu)%s.",
-			    c->path, (unsigned long long)c->current, pct,
-			    (unsigned long long)c->max, refused);
-	finding_brief(x, "cgroup %s at %llu of %llu tasks", c->path, (unsigned long long)c->current,
-		      (unsigned long long)c->max);
-	finding_next(
+		report_finding_say(x, "Cgroup %s has %llu tasks, %.0f%% of its pids.max (%llu)%s.",
+				   c->path, (unsigned long long)c->current, pct,
+				   (unsigned long long)c->max, refused);
+	report_finding_brief(x, "cgroup %s at %llu of %llu tasks", c->path,
+			     (unsigned long long)c->current, (unsigned long long)c->max);
+	report_finding_next(
 	    x, "See which processes hold its tasks",
 	    "ps -L -o pid,ppid,tid,stat,comm -p \"$(paste -sd, /sys/fs/cgroup%s%s/cgroup.procs)\"",
 	    c->version == 1 ? "/pids" : "", c->path[1] ? c->path : "");
-	finding_ev(x, "tasks", (double)c->current, "tasks");
-	finding_ev(x, "pids_max", (double)c->max, "tasks");
-	finding_ev(x, "used", pct, "%");
+	report_finding_ev(x, "tasks", (double)c->current, "tasks");
+	report_finding_ev(x, "pids_max", (double)c->max, "tasks");
+	report_finding_ev(x, "used", pct, "%");
 	if (c->has_refused)
-		finding_ev(x, "forks_refused", (double)c->refused, "forks");
+		report_finding_ev(x, "forks_refused", (double)c->refused, "forks");
 	return 0;
 }
 
@@ -65,23 +65,23 @@ static int host_finding(const struct report_data *d, const char *cap, uint64_t m
 
 	if (!max || pct < PIDS_WARN_PCT)
 		return 0;
-	if (!(x = finding_add(f, RK_PID_EXHAUSTION,
-			      pct >= PIDS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_PID_EXHAUSTION,
+				     pct >= PIDS_CRIT_PCT ? SEV_CRITICAL : SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = pct;
-	finding_say(x, "The host has %llu tasks, %.0f%% of kernel.%s (%llu)%s",
-		    (unsigned long long)d->tasks, pct, cap, (unsigned long long)max,
-		    pct >= PIDS_CRIT_PCT ? ": fork() and clone() fail with EAGAIN." : ".");
-	finding_brief(x, "%.0f%% of kernel.%s tasks in use", pct, cap);
-	finding_next(x, "See which processes hold the most tasks",
-		     "ps -e -o nlwp=,pid=,comm= | sort -n | tail");
-	finding_ev(x, "tasks", (double)d->tasks, "tasks");
-	finding_ev(x, cap[0] == 'p' ? "pid_max" : "threads_max", (double)max, "tasks");
-	finding_ev(x, "used", pct, "%");
+	report_finding_say(x, "The host has %llu tasks, %.0f%% of kernel.%s (%llu)%s",
+			   (unsigned long long)d->tasks, pct, cap, (unsigned long long)max,
+			   pct >= PIDS_CRIT_PCT ? ": fork() and clone() fail with EAGAIN." : ".");
+	report_finding_brief(x, "%.0f%% of kernel.%s tasks in use", pct, cap);
+	report_finding_next(x, "See which processes hold the most tasks",
+			    "ps -e -o nlwp=,pid=,comm= | sort -n | tail");
+	report_finding_ev(x, "tasks", (double)d->tasks, "tasks");
+	report_finding_ev(x, cap[0] == 'p' ? "pid_max" : "threads_max", (double)max, "tasks");
+	report_finding_ev(x, "used", pct, "%");
 	return 0;
 }
 
-int rule_pid_exhaustion(const struct report_data *d, struct report_findings *f)
+int report_rule_pid_exhaustion(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->npidcgs; i++) {
 		const struct rp_pidcg *c = &d->pidcgs[i];

@@ -16,23 +16,24 @@
 static int parent_finding(const struct rp_zparent *z, struct report_findings *f)
 {
 	const char *comm = z->comm[0] ? z->comm : "(not sampled)";
-	struct rp_finding *x = finding_add(
+	struct rp_finding *x = report_finding_add(
 	    f, RK_ZOMBIES, z->zombies >= ZOMBIE_CRIT_COUNT ? SEV_CRITICAL : SEV_DEFAULT);
 
 	if (!x)
 		return -ENOMEM;
 	x->subject.pid = z->ppid;
-	set_str(x->subject.comm, sizeof(x->subject.comm), z->comm);
+	report_set_str(x->subject.comm, sizeof(x->subject.comm), z->comm);
 	x->weight = z->zombies;
-	finding_say(x, "PID %d %s has %u zombie children: it does not wait() for them.",
-		    (int)z->ppid, comm, z->zombies);
-	finding_brief(x, "PID %d %s has %u zombie children", (int)z->ppid, comm, z->zombies);
-	finding_next(x, "List its children", "ps -o pid,ppid,stat,cmd --ppid %d", (int)z->ppid);
-	finding_ev(x, "zombies", z->zombies, "processes");
+	report_finding_say(x, "PID %d %s has %u zombie children: it does not wait() for them.",
+			   (int)z->ppid, comm, z->zombies);
+	report_finding_brief(x, "PID %d %s has %u zombie children", (int)z->ppid, comm, z->zombies);
+	report_finding_next(x, "List its children", "ps -o pid,ppid,stat,cmd --ppid %d",
+			    (int)z->ppid);
+	report_finding_ev(x, "zombies", z->zombies, "processes");
 	return 0;
 }
 
-int rule_zombies(const struct report_data *d, struct report_findings *f)
+int report_rule_zombies(const struct report_data *d, struct report_findings *f)
 {
 	for (size_t i = 0; i < d->nzparents; i++)
 		if (d->zparents[i].zombies >= ZOMBIE_WARN_COUNT &&
@@ -85,42 +86,45 @@ static bool shell_word(const char *s)
 	return true;
 }
 
-int rule_process_churn(const struct report_data *d, struct report_findings *f)
+int report_rule_process_churn(const struct report_data *d, struct report_findings *f)
 {
 	struct rp_finding *x;
 	char who[600];
 
 	if (!d->have_forks || d->forks_per_s < CHURN_WARN_PER_S)
 		return 0;
-	if (!(x = finding_add(f, RK_PROCESS_CHURN,
-			      d->forks_per_s >= CHURN_CRIT_PER_S ? SEV_CRITICAL : SEV_DEFAULT)))
+	if (!(x = report_finding_add(f, RK_PROCESS_CHURN,
+				     d->forks_per_s >= CHURN_CRIT_PER_S ? SEV_CRITICAL
+									: SEV_DEFAULT)))
 		return -ENOMEM;
 	x->weight = d->forks_per_s;
 	spawner_words(d, who, sizeof(who));
 	for (size_t i = 0; i < d->nspawners; i++)
-		finding_pid(x, d->spawners[i].pid);
+		report_finding_pid(x, d->spawners[i].pid);
 	if (d->nspawners) {
 		x->subject.pid = d->spawners[0].pid;
-		set_str(x->subject.comm, sizeof(x->subject.comm), d->spawners[0].comm);
+		report_set_str(x->subject.comm, sizeof(x->subject.comm), d->spawners[0].comm);
 	}
-	finding_say(x,
-		    "%.0f new processes a second were created during the window%s%s; %.0f%% of a "
-		    "CPU went to processes too short-lived to sample (busy time no sampled process "
-		    "accounts for).",
-		    d->forks_per_s, who[0] ? ", by " : "", who, d->unsampled_pct);
-	finding_brief(x, "%.0f new processes/s", d->forks_per_s);
+	report_finding_say(
+	    x,
+	    "%.0f new processes a second were created during the window%s%s; %.0f%% of a "
+	    "CPU went to processes too short-lived to sample (busy time no sampled process "
+	    "accounts for).",
+	    d->forks_per_s, who[0] ? ", by " : "", who, d->unsampled_pct);
+	report_finding_brief(x, "%.0f new processes/s", d->forks_per_s);
 	/* a child runs as its parent's comm until its execve(): -C catches every exec it makes */
 	if (d->nspawners && shell_word(d->spawners[0].comm))
-		finding_next(x, "See which programs its children exec",
-			     "triage probe trace execve -C %s -d 5", d->spawners[0].comm);
+		report_finding_next(x, "See which programs its children exec",
+				    "triage probe trace execve -C %s -d 5", d->spawners[0].comm);
 	else
-		finding_next(x, "See which programs are exec'd, and by whom",
-			     "triage probe syscalls -d 5");
-	finding_ev(x, "forks_per_s", d->forks_per_s, "processes/s");
-	finding_ev(x, "unsampled_cpu", d->unsampled_pct, "% of one CPU");
+		report_finding_next(x, "See which programs are exec'd, and by whom",
+				    "triage probe syscalls -d 5");
+	report_finding_ev(x, "forks_per_s", d->forks_per_s, "processes/s");
+	report_finding_ev(x, "unsampled_cpu", d->unsampled_pct, "% of one CPU");
 	if (d->nspawners && d->spawners[0].forks_s > 0)
-		finding_ev(x, "parent_forks_per_s", d->spawners[0].forks_s, "processes/s");
+		report_finding_ev(x, "parent_forks_per_s", d->spawners[0].forks_s, "processes/s");
 	else if (d->nspawners)
-		finding_ev(x, "parent_children_cpu", d->spawners[0].child_pct, "% of one CPU");
+		report_finding_ev(x, "parent_children_cpu", d->spawners[0].child_pct,
+				  "% of one CPU");
 	return 0;
 }

@@ -77,7 +77,7 @@ static const struct rj_row rows[RJ_KEY_COUNT] = {
 	KEY(RJ_WHY, RJO_SKIPPED, "why", RJT_STRING, true),
 };
 
-const char *rj(enum rj_key k)
+const char *report_json_key(enum rj_key k)
 {
 	return (unsigned)k < RJ_KEY_COUNT ? rows[k].name : "?";
 }

@@ -70,6 +70,6 @@ enum rj_key {
 };
 
 /* The key's name as written. */
-const char *rj(enum rj_key k);
+const char *report_json_key(enum rj_key k);
 
 #endif

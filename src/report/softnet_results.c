@@ -29,7 +29,7 @@ static void softnet_cpu(const struct softnet_cpu *a, const struct softnet_cpu *b
 	o->processed = (uint32_t)(b->processed - a->processed);
 }
 
-void softnet_results(const struct window *w, struct report_data *d)
+void report_softnet_results(const struct window *w, struct report_data *d)
 {
 	const struct report_host_snap *a = &w->h[0], *b = &w->h[1];
 

@@ -75,8 +75,9 @@ static struct acc *accs(const struct task_sampler *ts, size_t *n)
 	return kmerge_at(&ts->accs, 0);
 }
 
-int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
-		      const pid_t *pids, size_t npids, long fd_budget, bool io)
+int report_task_sampler_open(struct task_sampler **out, struct procfs *pf,
+			     const struct host_facts *h, const pid_t *pids, size_t npids,
+			     long fd_budget, bool io)
 {
 	struct task_sampler *ts = calloc(1, sizeof(*ts));
 	struct pidstat_env env = { .out = stderr, .fd_budget = fd_budget, .taskstats = true };
@@ -98,14 +99,14 @@ int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct
 	if (!rc)
 		rc = pidstat_run_init(&ts->run, &ts->opts, pf, &ts->host, &env);
 	if (rc) {
-		task_sampler_close(ts);
+		report_task_sampler_close(ts);
 		return rc;
 	}
 	*out = ts;
 	return 0;
 }
 
-void task_sampler_close(struct task_sampler *ts)
+void report_task_sampler_close(struct task_sampler *ts)
 {
 	if (!ts)
 		return;
@@ -250,7 +251,7 @@ static size_t update_in_place(struct task_sampler *ts, const struct pidstat_tabl
  * Merges tb's order (sorted by process, then thread) into the accumulators.
  * sum_threads: tb was read without --whole; process rows get its figures
  * from their threads (whole_from_threads). A task tb no longer lists stays,
- * marked gone, until the window ends (task_sampler_rebase): a process that
+ * marked gone, until the window ends (report_task_sampler_rebase): a process that
  * burnt a CPU and exited is still the window's answer.
  */
 static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, int curr,
@@ -299,12 +300,12 @@ static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, 
 	return 0;
 }
 
-void task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src)
+void report_task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src)
 {
 	ts->run.src = src;
 }
 
-int task_sampler_sample(struct task_sampler *ts)
+int report_task_sampler_sample(struct task_sampler *ts)
 {
 	int curr = (int)(ts->nsamples & 1);
 	int rc = pidstat_read_tasks(&ts->run, curr);
@@ -316,7 +317,7 @@ int task_sampler_sample(struct task_sampler *ts)
 	return rc;
 }
 
-int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, int curr)
+int report_task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, int curr)
 {
 	int rc = merge_order(ts, tb, curr, true);
 
@@ -326,7 +327,7 @@ int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, i
 }
 
 /* The next window starts here: the tasks gone in this one are forgotten. */
-void task_sampler_rebase(struct task_sampler *ts)
+void report_task_sampler_rebase(struct task_sampler *ts)
 {
 	size_t k = 0, nacc;
 	struct acc *acc = accs(ts, &nacc);
@@ -357,7 +358,7 @@ void task_sampler_rebase(struct task_sampler *ts)
 	kmerge_truncate(&ts->accs, k);
 }
 
-const struct pidstat_table *task_sampler_table(const struct task_sampler *ts, int *curr)
+const struct pidstat_table *report_task_sampler_table(const struct task_sampler *ts, int *curr)
 {
 	if (!ts->nsamples)
 		return NULL;
@@ -427,8 +428,8 @@ static int by_cpu_desc(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, struct rp_proc **out,
-			 size_t *n, unsigned *threads)
+int report_task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
+				struct rp_proc **out, size_t *n, unsigned *threads)
 {
 	size_t i = 0, m = 0, nacc;
 	const struct acc *acc = accs(ts, &nacc);
@@ -477,7 +478,7 @@ static bool slept_through(const struct task_sampler *ts, pid_t pid, pid_t tid)
 	       a->usr + a->sys == a->usr0 + a->sys0;
 }
 
-void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out)
+void report_task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out)
 {
 	for (size_t i = 0; i < out->n; i++)
 		out->t[i].whole_window = slept_through(ts, out->t[i].pid, out->t[i].tid);
@@ -505,7 +506,8 @@ static void judge_d_thread(const struct procfs *pf, const struct pidstat_task *t
 	load_task_judge(lt, frozen);
 }
 
-int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct dtask_look *out)
+int report_task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf,
+			       struct dtask_look *out)
 {
 	const struct pidstat_table *tb = &ts->run.table;
 

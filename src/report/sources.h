@@ -22,37 +22,38 @@ struct task_sampler;
  * step). pids/npids: only those processes (npids 0: all of them). io: also
  * read each process's I/O counters (for a caller that exports them).
  */
-int task_sampler_open(struct task_sampler **out, struct procfs *pf, const struct host_facts *h,
-		      const pid_t *pids, size_t npids, long fd_budget, bool io);
+int report_task_sampler_open(struct task_sampler **out, struct procfs *pf,
+			     const struct host_facts *h, const pid_t *pids, size_t npids,
+			     long fd_budget, bool io);
 struct pidstat_source;
 struct dtask_look;
 /* Samples from src instead of /proc from now on (a recording replayed). */
-void task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src);
+void report_task_sampler_set_source(struct task_sampler *ts, const struct pidstat_source *src);
 /* The D threads as recorded (out->t filled by the caller): whether each slept through. */
-void task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out);
+void report_task_sampler_mark_whole_window(const struct task_sampler *ts, struct dtask_look *out);
 /* Takes one sample of every task; window_start_ticks: the window's start since boot. */
-int task_sampler_sample(struct task_sampler *ts);
+int report_task_sampler_sample(struct task_sampler *ts);
 /*
  * Takes as the next sample a table the caller read itself (snapshot curr),
  * with threads and without --whole: one read of the tasks serves both (the
  * recorder's). The sampler's own /proc or source is not read.
  */
-int task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, int curr);
+int report_task_sampler_feed(struct task_sampler *ts, const struct pidstat_table *tb, int curr);
 /*
  * The processes seen in the last sample, with their figures between the
  * first sample and the last (seconds apart), busiest first. Skips self.
  */
-int task_sampler_results(struct task_sampler *ts, double seconds, pid_t self, struct rp_proc **out,
-			 size_t *n, unsigned *threads);
-void task_sampler_close(struct task_sampler *ts);
+int report_task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
+				struct rp_proc **out, size_t *n, unsigned *threads);
+void report_task_sampler_close(struct task_sampler *ts);
 /*
  * A rolling window: the last sample becomes the start of the next window
  * (every task's counters there are its new baseline); the tasks that exited
  * during the window are forgotten.
  */
-void task_sampler_rebase(struct task_sampler *ts);
+void report_task_sampler_rebase(struct task_sampler *ts);
 /* The pidstat table of the last sample and its snapshot index (NULL before one). */
-const struct pidstat_table *task_sampler_table(const struct task_sampler *ts, int *curr);
+const struct pidstat_table *report_task_sampler_table(const struct task_sampler *ts, int *curr);
 
 /* The D threads of the last sample, judged by the load core (where they wait, whether they count).
  */
@@ -62,6 +63,7 @@ struct dtask_look {
 	unsigned counted; /* every counted D thread (may exceed n) */
 };
 
-int task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf, struct dtask_look *out);
+int report_task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf,
+			       struct dtask_look *out);
 
 #endif

@@ -31,7 +31,7 @@ static struct rp_checked *checked(struct report_findings *f, const char *resourc
 		return NULL;
 	c = &f->checked[f->nchecked++];
 	memset(c, 0, sizeof(*c));
-	set_str(c->resource, sizeof(c->resource), resource);
+	report_set_str(c->resource, sizeof(c->resource), resource);
 	va_start(ap, fmt);
 	vsnprintf(c->summary, sizeof(c->summary), fmt, ap);
 	va_end(ap);
@@ -42,7 +42,7 @@ static struct rp_checked *checked(struct report_findings *f, const char *resourc
 static void fig(struct rp_checked *c, const char *metric, double value, const char *unit)
 {
 	if (c)
-		checked_figure(c, metric, value, unit);
+		report_checked_figure(c, metric, value, unit);
 }
 
 static void check_cpu(const struct report_data *d, struct report_findings *f)
@@ -61,7 +61,7 @@ static void check_cpu(const struct report_data *d, struct report_findings *f)
 		    "%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
 		    d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
 		    d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
-		    psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
+		    report_psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
 	fig(c, "cpus", d->ncpu, "CPUs");
 	fig(c, "busy", d->all.busy, "%");
 	fig(c, "usr", d->all.usr, "%");
@@ -105,7 +105,7 @@ static void check_memory(const struct report_data *d, struct report_findings *f)
 		    "%.1f of %.1f GiB available, swapping %.0f pages/s, %.0f major faults/s%s",
 		    (double)d->mem.available / 1048576.0, (double)d->mem.total / 1048576.0,
 		    d->swapin_s + d->swapout_s, d->majflt_s,
-		    psi_phrase(d, RP_PSI_MEM, ", PSI memory ", "", psi, sizeof(psi)));
+		    report_psi_phrase(d, RP_PSI_MEM, ", PSI memory ", "", psi, sizeof(psi)));
 	fig(c, "mem_available", (double)d->mem.available / 1048576.0, "GiB");
 	fig(c, "mem_total", (double)d->mem.total / 1048576.0, "GiB");
 	fig(c, "swap", d->swapin_s + d->swapout_s, "pages/s");
@@ -133,7 +133,7 @@ static void check_disk(const struct report_data *d, struct report_findings *f)
 		    "busiest device %s %.0f%% util (%.0f r/s, %.0f w/s, await %.2f ms, %.2f "
 		    "queued)%s",
 		    b->name, b->util_pct, b->r_s, b->w_s, b->await_ms, b->aqu_sz,
-		    psi_phrase(d, RP_PSI_IO, ", PSI io ", "", psi, sizeof(psi)));
+		    report_psi_phrase(d, RP_PSI_IO, ", PSI io ", "", psi, sizeof(psi)));
 	fig(c, "util", b->util_pct, "%");
 	fig(c, "r_s", b->r_s, "/s");
 	fig(c, "w_s", b->w_s, "/s");

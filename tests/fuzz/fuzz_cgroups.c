@@ -117,12 +117,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fill(start_files, sizeof(start_files) / sizeof(start_files[0]), &p, end);
 	if (procfs_open(&pf, root))
 		abort();
-	if (cg_scan_start(pf, "", &set, &any) == 0) {
+	if (report_cg_scan_start(pf, "", &set, &any) == 0) {
 		fill(end_files, sizeof(end_files) / sizeof(end_files[0]), &p, end);
-		cg_scan_end(pf, "", &set);
-		cg_results(pf, "", &set, out, RP_MAX_CGROUPS);
+		report_cg_scan_end(pf, "", &set);
+		report_cg_results(pf, "", &set, out, RP_MAX_CGROUPS);
 	}
-	cg_set_release(&set);
+	report_cg_set_release(&set);
 	procfs_close(pf);
 	return 0;
 }

@@ -30,7 +30,7 @@ static void walk_pidstat(struct sqlite3 *db, const struct record_window *w)
 	uint64_t up, jf, mt;
 	int step = 1;
 
-	if (pidstat_replay_open(&rp, db, w, &step, &src))
+	if (record_replay_open(&rp, db, w, &step, &src))
 		return;
 	for (step = 1; (size_t)step <= w->n && step <= 64; step++) {
 		src->read_system(src->ctx, &up, &jf);
@@ -49,7 +49,7 @@ static void walk_pidstat(struct sqlite3 *db, const struct record_window *w)
 	}
 	id_list_release(&pids);
 	id_list_release(&tids);
-	pidstat_replay_close(rp);
+	record_replay_close(rp);
 }
 
 static void time_forms(const uint8_t *data, size_t size)

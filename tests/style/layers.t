@@ -44,4 +44,34 @@ esac
 case $out in
 *util_fine*) echo "FAIL: a prefixed name was named: $out"; exit 1 ;;
 esac
+# ... and so do report and record objects (issue 23: set_str, pid_list, window_results).
+mkdir -p "$tmp/build/src/report" "$tmp/build/src/record"
+echo 'int report_fine(void) { return 1; } int set_str(void) { return 2; }' >"$tmp/rp.c"
+echo 'int record_fine(void) { return 1; } int tcache_find(void) { return 2; }' >"$tmp/rc.c"
+cc -c -o "$tmp/build/src/report/findings.o" "$tmp/rp.c" &&
+	cc -c -o "$tmp/build/src/record/tcache.o" "$tmp/rc.c" &&
+	(cd "$tmp" && ar rcsP cores.a build/src/report/findings.o build/src/record/tcache.o) || exit 1
+out=$(scripts/check-layers.sh "$tmp/cores.a") && { echo "FAIL: unprefixed report and record names passed"; exit 1; }
+case $out in
+*"findings.o: set_str"*"tcache.o: tcache_find"*) ;;
+*) echo "FAIL: the unprefixed report and record names are not named: $out"; exit 1 ;;
+esac
+case $out in
+*_fine*) echo "FAIL: a prefixed name was named: $out"; exit 1 ;;
+esac
+
+# A header marked "Internal to src/X" included by another core fails, named.
+mkdir -p "$tmp/tree/scripts" "$tmp/tree/src/alpha" "$tmp/tree/src/beta"
+cp scripts/check-layers.sh "$tmp/tree/scripts/"
+printf '/* Internal to src/alpha: its private state. */\nstruct alpha_state;\n' >"$tmp/tree/src/alpha/state.h"
+echo '#include "alpha/state.h"' >"$tmp/tree/src/alpha/alpha.c"
+echo '#include "alpha/state.h"' >"$tmp/tree/src/beta/beta.c"
+out=$("$tmp/tree/scripts/check-layers.sh" "$tmp/lib.a" 2>&1)
+case $out in
+*"alpha/state.h is internal to src/alpha/"*"beta/beta.c"*) ;;
+*) echo "FAIL: another core's include of an internal header is not refused: $out"; exit 1 ;;
+esac
+case $out in
+*"alpha/alpha.c"*) echo "FAIL: the owner's own include was refused: $out"; exit 1 ;;
+esac
 exit $rc

@@ -393,20 +393,21 @@ TEST(findings_become_metrics)
 	size_t len = 0;
 	FILE *out;
 
-	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_CRITICAL);
+	x = report_finding_add(&f, RK_CPU_BOUND_USER, SEV_CRITICAL);
 	x->subject.pid = 10;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
-	finding_brief(x, "%s", "x uses 99% of a CPU");
-	finding_next(x, "Profile it", "%s", "triage probe profile -p 10 -d 10");
-	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_WARNING); /* same name: the worse is kept */
+	report_finding_brief(x, "%s", "x uses 99% of a CPU");
+	report_finding_next(x, "Profile it", "%s", "triage probe profile -p 10 -d 10");
+	x = report_finding_add(&f, RK_CPU_BOUND_USER,
+			       SEV_WARNING); /* same name: the worse is kept */
 	x->subject.pid = 11;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "%s", "x\ny 1 2");
-	finding_say(x, "%s", "the lesser one");
-	x = finding_add(&f, RK_DISK_SATURATED, SEV_WARNING);
+	report_finding_say(x, "%s", "the lesser one");
+	x = report_finding_add(&f, RK_DISK_SATURATED, SEV_WARNING);
 	snprintf(x->subject.device, sizeof(x->subject.device), "%s", "sda");
-	finding_add(&f, RK_CPU_SATURATED, SEV_WARNING);
+	report_finding_add(&f, RK_CPU_SATURATED, SEV_WARNING);
 	for (int i = 0; i < 30; i++) {
-		x = finding_add(&f, RK_SINGLE_CPU_HOT, SEV_INFO);
+		x = report_finding_add(&f, RK_SINGLE_CPU_HOT, SEV_INFO);
 		x->subject.cpu = i;
 	}
 	ASSERT_EQ(collect_findings_metrics(&f, &m), 0);

@@ -357,12 +357,12 @@ TEST(collect_exports_figures)
 	struct rp_finding *x;
 	size_t nval = 0;
 
-	x = finding_add(&f, RK_CPU_BOUND_USER, SEV_WARNING);
+	x = report_finding_add(&f, RK_CPU_BOUND_USER, SEV_WARNING);
 	x->subject.pid = 7;
 	snprintf(x->subject.comm, sizeof(x->subject.comm), "relay");
-	finding_ev(x, "cpu", 94.5, "% of one CPU");
-	finding_ev(x, "usr", 90, "% of one CPU");
-	x = finding_add(&f, RK_DISK_ERRORS, SEV_CRITICAL); /* a kind without a figure */
+	report_finding_ev(x, "cpu", 94.5, "% of one CPU");
+	report_finding_ev(x, "usr", 90, "% of one CPU");
+	x = report_finding_add(&f, RK_DISK_ERRORS, SEV_CRITICAL); /* a kind without a figure */
 	snprintf(x->subject.device, sizeof(x->subject.device), "sda");
 	ASSERT_EQ(collect_findings_metrics(&f, &m), 0);
 	for (size_t i = 0; i < m.n; i++) {

@@ -117,7 +117,7 @@ static int read_events_in(const char *text, const char *netns, struct report_dat
 		w->h[0].have_uptime = w->h[1].have_uptime = true;
 		w->h[0].uptime_cs = START_CS;
 		w->h[1].uptime_cs = END_CS;
-		kmsg_results(w, d);
+		report_kmsg_results(w, d);
 		rc = d->have_kmsg ? 0 : -1;
 		procfs_close(w->pf);
 	}
@@ -339,7 +339,7 @@ TEST(softnet_deltas)
 				  "00002300 00000010 00000009 0 0 0 0 0 0 0 0 0 00000002\n"),
 				&w->h[1].softnet),
 		  0);
-	softnet_results(w, &d);
+	report_softnet_results(w, &d);
 	ASSERT_TRUE(d.have_softnet);
 	ASSERT_EQ(d.nsoftnet, 1);
 	ASSERT_EQ(d.softnet[0].cpu, 2);

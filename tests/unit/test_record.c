@@ -57,21 +57,22 @@ static int walk(struct tcache *c, const struct want_key *keys, size_t n, struct 
 {
 	int added = 0;
 
-	tcache_begin(c);
+	record_tcache_begin(c);
 	for (size_t i = 0; i < n; i++) {
 		struct tkey *k = NULL;
 
-		if (tcache_find(c, keys[i].tgid, keys[i].sub, &k))
+		if (record_tcache_find(c, keys[i].tgid, keys[i].sub, &k))
 			return -1;
 		if (!k) {
-			if (tcache_add(c, keys[i].tgid, keys[i].sub ? keys[i].sub : keys[i].tgid,
-				       keys[i].sub != 0, &k))
+			if (record_tcache_add(c, keys[i].tgid,
+					      keys[i].sub ? keys[i].sub : keys[i].tgid,
+					      keys[i].sub != 0, &k))
 				return -1;
 			added++;
 		}
 		got[i] = k;
 	}
-	return tcache_end(c) ? -1 : added;
+	return record_tcache_end(c) ? -1 : added;
 }
 
 /* Entry i of the cache's list (last interval's). */
@@ -139,7 +140,7 @@ TEST(tcache_walks_forgets_and_recovers_order)
 	ASSERT_TRUE(list_sorted(&c));
 	ASSERT_EQ(entry(&c, 3)->tid, 4);
 	ASSERT_EQ(got[4]->id, 5);
-	tcache_release(&c);
+	record_tcache_release(&c);
 }
 
 int main(void)

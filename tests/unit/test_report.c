@@ -469,11 +469,11 @@ TEST(lock_contention_boundaries)
 	/* no waiter's word readable (wchan only): the share alone decides */
 	locker(&d, 98)->futex_same_word = 0;
 	procs[8].futex_no_word = procs[8].futex_waiting;
-	ASSERT_TRUE(lock_contention_candidate(&procs[0]));
-	ASSERT_TRUE(!lock_contention_candidate(&procs[1]));
-	ASSERT_TRUE(!lock_contention_candidate(&procs[2]));
-	ASSERT_TRUE(!lock_contention_candidate(&procs[3]));
-	ASSERT_TRUE(!lock_contention_candidate(&procs[6]));
+	ASSERT_TRUE(report_lock_contention_candidate(&procs[0]));
+	ASSERT_TRUE(!report_lock_contention_candidate(&procs[1]));
+	ASSERT_TRUE(!report_lock_contention_candidate(&procs[2]));
+	ASSERT_TRUE(!report_lock_contention_candidate(&procs[3]));
+	ASSERT_TRUE(!report_lock_contention_candidate(&procs[6]));
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(count_kind(&f, RK_LOCK_CONTENTION), 2);
 	x = find_kind(&f, RK_LOCK_CONTENTION);
@@ -926,17 +926,17 @@ TEST(subject_cgroup_is_the_controllers)
 			 task_cgroups_path(&cg, (enum cg_controller)c));
 	ASSERT_STREQ(p->cgroup, "/process_api/abc"); /* the deepest: what was named before */
 	/* placement: cpu is the root, cpuset is not */
-	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_BOUND_USER), "/pinned");
-	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_CONTENTION), "/pinned");
-	ASSERT_STREQ(proc_cgroup_for(p, RK_MEMORY_PRESSURE), "/process_api/abc");
-	ASSERT_STREQ(proc_cgroup_for(p, RK_IO_STALL), "/io-limited");
+	ASSERT_STREQ(report_proc_cgroup_for(p, RK_CPU_BOUND_USER), "/pinned");
+	ASSERT_STREQ(report_proc_cgroup_for(p, RK_CPU_CONTENTION), "/pinned");
+	ASSERT_STREQ(report_proc_cgroup_for(p, RK_MEMORY_PRESSURE), "/process_api/abc");
+	ASSERT_STREQ(report_proc_cgroup_for(p, RK_IO_STALL), "/io-limited");
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(f.f[0].kind, RK_CPU_BOUND_USER);
 	ASSERT_STREQ(f.f[0].subject.cgroup, "/pinned");
 	report_findings_release(&f);
 	/* a cpu group below the root (a quota, a weight) explains CPU kinds */
 	snprintf(p->cgroups[CGC_CPU], sizeof(p->cgroups[CGC_CPU]), "/batch");
-	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_BOUND_USER), "/batch");
+	ASSERT_STREQ(report_proc_cgroup_for(p, RK_CPU_BOUND_USER), "/batch");
 	/* every group at the root: no cgroup in the subject */
 	for (int c = 0; c < CGC_COUNT; c++)
 		snprintf(p->cgroups[c], sizeof(p->cgroups[c]), "/");
@@ -945,7 +945,7 @@ TEST(subject_cgroup_is_the_controllers)
 	report_findings_release(&f);
 	/* a recording keeps one path per process: that one */
 	memset(p->cgroups, 0, sizeof(p->cgroups));
-	ASSERT_STREQ(proc_cgroup_for(p, RK_CPU_BOUND_USER), "/process_api/abc");
+	ASSERT_STREQ(report_proc_cgroup_for(p, RK_CPU_BOUND_USER), "/process_api/abc");
 }
 
 TEST(net_drops_boundary)
@@ -1152,18 +1152,18 @@ TEST(placement_sentences)
 	memset(&p, 0, sizeof(p));
 	p.has_allowed = true;
 	cpuset_add(&p.allowed, 2);
-	placement_words(&p, 4, buf, sizeof(buf));
+	report_placement_words(&p, 4, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "pinned to CPU 2");
 	memset(&p.allowed, 0, sizeof(p.allowed));
 	for (unsigned c = 0; c < 4; c++)
 		cpuset_add(&p.allowed, c);
 	cpuset_add(&p.ran, 0);
 	cpuset_add(&p.ran, 1);
-	placement_words(&p, 4, buf, sizeof(buf));
+	report_placement_words(&p, 4, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "ran on CPUs 0-1, allowed on all");
 	memset(&p.ran, 0, sizeof(p.ran));
 	cpuset_add(&p.ran, 3);
-	placement_words(&p, 8, buf, sizeof(buf));
+	report_placement_words(&p, 8, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "ran on CPU 3 only, allowed on 0-3");
 }
 
@@ -1531,8 +1531,8 @@ TEST(subject_label_forms)
 TEST(json_keys_named)
 {
 	for (int k = 0; k < RJ_KEY_COUNT; k++) {
-		ASSERT_TRUE(rj((enum rj_key)k) != NULL);
-		ASSERT_TRUE(strcmp(rj((enum rj_key)k), "?") != 0);
+		ASSERT_TRUE(report_json_key((enum rj_key)k) != NULL);
+		ASSERT_TRUE(strcmp(report_json_key((enum rj_key)k), "?") != 0);
 	}
 }
 
