@@ -8,6 +8,7 @@
 
 #include "procfs/task_info.h"
 #include "util/grow.h"
+#include "util/kmerge.h"
 
 enum { C_UTIME, C_STIME, C_WTIME, C_NVCSW, C_NIVCSW, C_READ, C_WRITE, NCTR };
 
@@ -32,8 +33,7 @@ struct group_table {
 	double hz;
 	struct group *g;
 	size_t ng, capg;
-	struct seen *old, *cur;
-	size_t nold, capold, ncur, capcur, j;
+	struct kmerge seen; /* struct seen by pid: the last sample's; this one's, as it is read */
 	size_t *order;
 	size_t caporder;
 };
@@ -47,6 +47,7 @@ int group_table_new(struct group_table **out, enum group_by by, const struct pro
 	gt->by = by;
 	gt->pf = pf;
 	gt->hz = hz > 0 ? hz : 100;
+	kmerge_init(&gt->seen, sizeof(struct seen));
 	*out = gt;
 	return 0;
 }
@@ -56,8 +57,7 @@ void group_table_free(struct group_table *gt)
 	if (!gt)
 		return;
 	free(gt->g);
-	free(gt->old);
-	free(gt->cur);
+	kmerge_release(&gt->seen);
 	free(gt->order);
 	free(gt);
 }
@@ -102,8 +102,14 @@ void group_table_begin(struct group_table *gt)
 		gt->g[i].rss_kb = 0;
 		gt->g[i].threads = gt->g[i].procs = 0;
 	}
-	gt->ncur = 0;
-	gt->j = 0;
+	kmerge_begin(&gt->seen);
+}
+
+static int seen_cmp(const void *entry, const void *key)
+{
+	pid_t a = ((const struct seen *)entry)->pid, b = *(const pid_t *)key;
+
+	return (a > b) - (a < b);
 }
 
 int group_table_add(void *ctx, const struct proc_row *r)
@@ -115,13 +121,14 @@ int group_table_add(void *ctx, const struct proc_row *r)
 	struct seen *s;
 	struct group *g;
 
-	if (util_grow(&gt->cur, &gt->capcur, gt->ncur + 1, sizeof(*gt->cur)))
+	while (kmerge_pass(&gt->seen, &r->pid, seen_cmp))
+		; /* processes gone since the last sample */
+	prev = kmerge_take(&gt->seen, &r->pid, seen_cmp);
+	if (prev && prev->start != r->start)
+		prev = NULL; /* its pid reused */
+	s = kmerge_push(&gt->seen);
+	if (!s)
 		return -ENOMEM;
-	while (gt->j < gt->nold && gt->old[gt->j].pid < r->pid)
-		gt->j++;
-	if (gt->j < gt->nold && gt->old[gt->j].pid == r->pid && gt->old[gt->j].start == r->start)
-		prev = &gt->old[gt->j];
-	s = &gt->cur[gt->ncur++];
 	s->pid = r->pid;
 	s->start = r->start;
 	memcpy(s->c, c, sizeof(c));
@@ -165,8 +172,11 @@ static void group_table_prune(struct group_table *gt)
 		if (gt->g[i].procs)
 			gt->g[n++] = gt->g[i];
 	}
-	for (size_t i = 0; i < gt->nold; i++) /* the sample just swapped in */
-		gt->old[i].group = map[gt->old[i].group];
+	for (size_t i = 0; i < gt->seen.nlast; i++) { /* the sample just swapped in */
+		struct seen *s = kmerge_at(&gt->seen, i);
+
+		s->group = map[s->group];
+	}
 	gt->ng = n;
 	free(map);
 }
@@ -214,15 +224,10 @@ static int group_metrics(const struct group *g, double hz, struct metric_set *m)
 
 int group_table_metrics(struct group_table *gt, unsigned top, struct metric_set *m)
 {
-	struct seen *tmp = gt->old;
-	size_t cap = gt->capold, n;
+	size_t n;
 	int rc = 0;
 
-	gt->old = gt->cur;
-	gt->capold = gt->capcur;
-	gt->nold = gt->ncur;
-	gt->cur = tmp;
-	gt->capcur = cap;
+	kmerge_end(&gt->seen); /* this sample's processes are the next one's start */
 	group_table_prune(gt);
 	if (util_grow(&gt->order, &gt->caporder, gt->ng + 1, sizeof(*gt->order)))
 		return -ENOMEM;

@@ -10,6 +10,7 @@
 #include "procfs/task_bpf.h"
 #include "procfs/task_stat_cache.h"
 #include "util/grow.h"
+#include "util/kmerge.h"
 
 /* /proc's clock: USER_HZ, as nsec_to_clock_t() divides. */
 #define NSEC_PER_TICK 10000000ull
@@ -192,8 +193,7 @@ struct task_source {
 	char why[224];
 	struct task_bpf *bpf;
 	struct task_stat_cache cache;
-	struct prev_times *prev, *next; /* by tid, as the iterator walks */
-	size_t nprev, nnext, cap_prev, cap_next;
+	struct kmerge times; /* struct prev_times by tid, as the iterator walks */
 	struct id_list pids, tids;
 	struct id_list hidden; /* processes the iterator does not show: read from /proc */
 };
@@ -292,6 +292,7 @@ int task_source_open_for(struct task_source **out, const struct procfs *pf, bool
 	s->pf = pf;
 	s->want = want;
 	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	kmerge_init(&s->times, sizeof(struct prev_times));
 	task_stat_cache_init(&s->cache, fixture || fd_budget < 0 ? 0 : (size_t)fd_budget);
 	if (door == TASK_DOOR_BPF && fixture) {
 		err = -EINVAL; /* a fixture has no kernel behind it */
@@ -343,8 +344,7 @@ void task_source_close(struct task_source *s)
 		return;
 	task_bpf_close(s->bpf);
 	task_stat_cache_release(&s->cache);
-	free(s->prev);
-	free(s->next);
+	kmerge_release(&s->times);
 	id_list_release(&s->pids);
 	id_list_release(&s->tids);
 	id_list_release(&s->hidden);
@@ -429,12 +429,19 @@ static void name_from_rec(char *out, size_t size, const struct tasks_rec *r)
 	}
 }
 
-/* Our floor for tid from the last scan (prev is in tid order, as the iterator walks). */
-static const struct prev_times *find_prev(const struct task_source *s, size_t *pos, pid_t tid)
+static int times_cmp(const void *entry, const void *key)
 {
-	while (*pos < s->nprev && s->prev[*pos].tid < tid)
-		(*pos)++;
-	return *pos < s->nprev && s->prev[*pos].tid == tid ? &s->prev[*pos] : NULL;
+	pid_t a = ((const struct prev_times *)entry)->tid, b = *(const pid_t *)key;
+
+	return (a > b) - (a < b);
+}
+
+/* Our floor for tid from the last scan (in tid order, as the iterator walks). */
+static const struct prev_times *find_prev(struct task_source *s, pid_t tid)
+{
+	while (kmerge_pass(&s->times, &tid, times_cmp))
+		;
+	return kmerge_take(&s->times, &tid, times_cmp);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -563,7 +570,7 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 			continue;
 		{
 			struct task_whole *w = &set->v[lead].whole;
-			struct prev_times *keep = &s->next[lead];
+			struct prev_times *keep = kmerge_next_at(&s->times, lead);
 			uint64_t pu = keep->gu, ps = keep->gs;
 
 			task_cputime_adjust(recs[lead].group.sum_exec + rtime, w->utime + ut,
@@ -647,14 +654,15 @@ static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tg
 static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid)
 {
 	struct tasks_rec *recs;
-	size_t n, pos = 0, kept = 0, walked;
+	size_t n, kept = 0, walked;
 	bool active = s->want & TASK_WANT_ACTIVE_ONLY;
 	int err = task_bpf_read(s->bpf, active, &recs, &n, &walked);
 
 	if (err)
 		return err;
+	kmerge_begin(&s->times);
 	if (util_grow(&set->v, &set->cap, n ? n : 1, sizeof(*set->v)) ||
-	    util_grow(&s->next, &s->cap_next, n ? n : 1, sizeof(*s->next)))
+	    kmerge_reserve(&s->times, n ? n : 1))
 		return -ENOMEM;
 	/* the records stay in the door's buffer; drop the skipped process in place */
 	for (size_t i = 0; i < n; i++) {
@@ -667,26 +675,18 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 	set->len = kept;
 	set->scanned = walked - (n - kept);
 	for (size_t i = 0; i < kept; i++) {
+		const struct prev_times *ours = find_prev(s, (pid_t)recs[i].tid);
+
 		memset(&set->v[i], 0, sizeof(set->v[i]));
-		memset(&s->next[i], 0, sizeof(s->next[i]));
-		sample_from_rec(&set->v[i], &recs[i], find_prev(s, &pos, (pid_t)recs[i].tid),
-				&s->next[i], s->page_size);
+		/* reserved above: this scan's floors, in the records' order */
+		sample_from_rec(&set->v[i], &recs[i], ours, kmerge_push(&s->times), s->page_size);
 	}
 	if (!active && (err = find_hidden(s, recs, n)))
 		return err;
 	if ((err = add_hidden(s, set, skip_tgid)) || (err = set_order(set)))
 		return err;
 	add_groups(s, set, recs, kept);
-	{
-		struct prev_times *t = s->prev;
-		size_t cap = s->cap_prev;
-
-		s->prev = s->next;
-		s->cap_prev = s->cap_next;
-		s->nprev = kept;
-		s->next = t;
-		s->cap_next = cap;
-	}
+	kmerge_end(&s->times); /* this scan's floors are the next one's */
 	return 0;
 }
 
