@@ -31,7 +31,7 @@ static unsigned long stat_pass(const struct procfs *pf, const struct id_list *pi
 	for (size_t i = 0; i < pids->len; i++) {
 		struct fd_usage u;
 
-		if (!limits_read_fd_usage(pf, pids->ids[i], &u))
+		if (!procfs_limits_read_fd_usage(pf, pids->ids[i], &u))
 			n += u.open;
 	}
 	return n;
@@ -50,7 +50,7 @@ static unsigned long walk_pass(const struct procfs *pf, const struct id_list *pi
 
 		snprintf(path, sizeof(path), "%d/limits", (int)pids->ids[i]);
 		if ((len = procfs_read(pf, path, buf, sizeof(buf))) < 0 ||
-		    limits_nofile_parse(buf, (size_t)len, &soft, &hard))
+		    procfs_limits_nofile_parse(buf, (size_t)len, &soft, &hard))
 			continue;
 		snprintf(path, sizeof(path), "%d/fd", (int)pids->ids[i]);
 		if ((c = procfs_count_fds(pf, path)) >= 0)
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	tw = (cpu_us() - t0) / rounds;
 	printf("processes %zu descriptors %lu walked %lu stat_us %.0f walk_us %.0f\n", pids.len,
 	       fds, walked, ts, tw);
-	id_list_release(&pids);
+	procfs_id_list_release(&pids);
 	procfs_close(pf);
 	return 0;
 }

@@ -203,7 +203,7 @@ int cmd_task_door(const char *cmd, enum task_door *door)
 	const char *v = getenv("TRIAGE_TASK_SOURCE");
 	enum task_door d = TASK_DOOR_AUTO;
 
-	if (v && *v && task_door_parse(v, &d)) {
+	if (v && *v && procfs_task_door_parse(v, &d)) {
 		cmd_error(cmd, "TRIAGE_TASK_SOURCE wants auto, proc or bpf: '%s'", v);
 		return EXIT_USAGE;
 	}
@@ -214,5 +214,5 @@ int cmd_task_door(const char *cmd, enum task_door *door)
 void cmd_say_door(const char *cmd, const struct task_source *ts)
 {
 	fprintf(stderr, "triage %s: task source: %s (%s)\n", cmd,
-		task_door_name(task_source_door(ts)), task_source_why(ts));
+		procfs_task_door_name(procfs_task_source_door(ts)), procfs_task_source_why(ts));
 }

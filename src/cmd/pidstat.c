@@ -112,7 +112,7 @@ static int open_root(struct session *s)
 		cmd_error("pidstat", "cannot open root '%s': %s", s->opts.root, strerror(-rc));
 		return EXIT_USAGE;
 	}
-	if (host_facts_load(&s->host, s->pf)) {
+	if (procfs_host_facts_load(&s->host, s->pf)) {
 		cmd_error("pidstat", "bad fixture meta in '%s'", s->opts.root);
 		return EXIT_USAGE;
 	}

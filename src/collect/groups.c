@@ -72,9 +72,9 @@ static void group_name(const struct group_table *gt, const struct proc_row *r, c
 		snprintf(out, size, "%s/%d", r->comm, (int)r->pid);
 		return;
 	case GROUP_CGROUP:
-		if (task_read_cgroups(gt->pf, r->pid, &cg))
+		if (procfs_task_read_cgroups(gt->pf, r->pid, &cg))
 			memset(&cg, 0, sizeof(cg)); /* gone, or unreadable: the root */
-		snprintf(out, size, "%s", task_cgroups_cpu_path(&cg));
+		snprintf(out, size, "%s", procfs_task_cgroups_cpu_path(&cg));
 		return;
 	default:
 		snprintf(out, size, "%s", r->comm);

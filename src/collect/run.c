@@ -53,7 +53,7 @@ static int collector_open(struct collector *c, const struct collect_opts *o)
 	c->o = o;
 	if (rc)
 		return rc;
-	rc = host_facts_load(&c->host, c->pf);
+	rc = procfs_host_facts_load(&c->host, c->pf);
 	if (!rc) {
 		const char *p = o->prefix;
 		char def[300];

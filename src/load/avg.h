@@ -49,7 +49,7 @@ void load_fixed_format(uint64_t fixed, unsigned long *ipart, unsigned *hundredth
  */
 uint64_t load_fixed_from_printed(unsigned long ipart, unsigned hundredths);
 
-/* Same, from a parsed double such as loadavg_parse() gives (e.g. 2.35). */
+/* Same, from a parsed double such as procfs_loadavg_parse() gives (e.g. 2.35). */
 uint64_t load_fixed_from_double(double printed);
 
 static inline double load_fixed_to_double(uint64_t fixed, unsigned shift)

@@ -22,11 +22,11 @@ int load_source_open(struct load_source *s, const char *root, enum task_door doo
 	err = procfs_open(&s->pf, root);
 	if (err)
 		return err;
-	err = host_facts_load(&s->facts, s->pf);
+	err = procfs_host_facts_load(&s->facts, s->pf);
 	if (!err) {
 		s->fixture = s->facts.fixture;
-		err = task_source_open_for(&s->tasks, s->pf, s->fixture, door,
-					   TASK_WANT_ACTIVE_ONLY, fd_budget, &w);
+		err = procfs_task_source_open_for(&s->tasks, s->pf, s->fixture, door,
+						  TASK_WANT_ACTIVE_ONLY, fd_budget, &w);
 	}
 	if (err) {
 		procfs_close(s->pf);
@@ -38,8 +38,8 @@ int load_source_open(struct load_source *s, const char *root, enum task_door doo
 
 void load_source_close(struct load_source *s)
 {
-	task_set_release(&s->set);
-	task_source_close(s->tasks);
+	procfs_task_set_release(&s->set);
+	procfs_task_source_close(s->tasks);
 	s->tasks = NULL;
 	procfs_close(s->pf);
 	s->pf = NULL;
@@ -60,7 +60,7 @@ static double source_now(const struct load_source *s)
 	if (!s->fixture)
 		return runloop_mono_s();
 	n = procfs_read(s->pf, "uptime", buf, sizeof(buf));
-	if (n <= 0 || uptime_parse(buf, (size_t)n, &cs))
+	if (n <= 0 || procfs_uptime_parse(buf, (size_t)n, &cs))
 		return 0;
 	return (double)cs / 100.0;
 }

@@ -18,11 +18,11 @@ static void read_kernel_figures(const struct procfs *pf, struct load_snapshot *s
 	char buf[1024], path[32];
 	ssize_t n = procfs_read(pf, "loadavg", buf, sizeof(buf));
 
-	snap->have_loadavg = n > 0 && loadavg_parse(buf, (size_t)n, &snap->kernel) == 0;
+	snap->have_loadavg = n > 0 && procfs_loadavg_parse(buf, (size_t)n, &snap->kernel) == 0;
 	for (int r = 0; r < PSI_COUNT; r++) {
 		snprintf(path, sizeof(path), "pressure/%s", load_psi_resource_name(r));
 		n = procfs_read(pf, path, buf, sizeof(buf));
-		snap->have_psi[r] = n > 0 && psi_parse(buf, (size_t)n, &snap->psi[r]) == 0;
+		snap->have_psi[r] = n > 0 && procfs_psi_parse(buf, (size_t)n, &snap->psi[r]) == 0;
 	}
 }
 
@@ -68,15 +68,15 @@ static void fill_task(const struct procfs *pf, const struct load_scan_opts *opts
 	t->kernel_thread = pid == 2 || ts->ppid == 2; /* children of kthreadd */
 	snprintf(t->comm, sizeof(t->comm), "%s", ts->comm);
 	strcpy(t->cgroup, "?");
-	if (task_read_cgroups(pf, pid, &cg) == 0) {
+	if (procfs_task_read_cgroups(pf, pid, &cg) == 0) {
 		snprintf(t->cgroup, sizeof(t->cgroup), "%s", cg.display);
 		if (ts->state == 'D')
-			frozen = cgroup_is_frozen(pf, &cg);
+			frozen = procfs_cgroup_is_frozen(pf, &cg);
 	}
 	if (ts->state == 'D') {
-		if (task_read_wchan(pf, pid, tid, t->wchan, sizeof(t->wchan)) < 0)
+		if (procfs_task_read_wchan(pf, pid, tid, t->wchan, sizeof(t->wchan)) < 0)
 			t->wchan[0] = '\0';
-		if (!opts->want_stacks || task_read_stack(pf, pid, tid, &t->stack) < 0)
+		if (!opts->want_stacks || procfs_task_read_stack(pf, pid, tid, &t->stack) < 0)
 			t->stack.nframes = 0;
 	}
 	load_task_judge(t, frozen);
@@ -104,7 +104,7 @@ int load_snapshot_take(const struct procfs *pf, const struct load_scan_opts *opt
 
 	memset(snap, 0, sizeof(*snap));
 	read_kernel_figures(pf, snap);
-	err = task_source_scan(opts->tasks, opts->set, opts->skip_pid);
+	err = procfs_task_source_scan(opts->tasks, opts->set, opts->skip_pid);
 	snap->threads_scanned = err ? 0 : (unsigned)set->scanned;
 	for (size_t i = 0; err == 0 && i < set->len; i++) {
 		const struct task_sample *ts = &set->v[set->order[i]];

@@ -29,7 +29,7 @@ void load_avg_figures(const char *text, char *out, size_t size)
 void load_watch_init(struct watch_state *ws, const char *loadavg_text, double now, int ncpu)
 {
 	memset(ws, 0, sizeof(*ws));
-	if (loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel) == 0) {
+	if (procfs_loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel) == 0) {
 		for (int k = 0; k < 3; k++) {
 			ws->total[k] = load_fixed_from_double(ws->kernel.load[k]);
 			ws->before[k] = ws->total[k] << (WATCH_FINE_SHIFT - LOAD_FSHIFT);
@@ -213,7 +213,7 @@ int load_watch_kernel_tick(struct watch_state *ws, const char *loadavg_text, dou
 	bool folded;
 
 	load_avg_figures(loadavg_text, figures, sizeof(figures));
-	loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel);
+	procfs_loadavg_parse(loadavg_text, strlen(loadavg_text), &ws->kernel);
 	folded = fold_due(ws, figures, now);
 	if (folded)
 		watch_fold(ws);

@@ -14,7 +14,7 @@ int pidstat_cpu_count(const struct procfs *pf, const struct host_facts *h)
 		return h->ncpu;
 	/* no /sys count: the cpuN lines of /proc/stat, as sysstat falls back */
 	n = procfs_read(pf, "stat", buf, sizeof(buf));
-	if (n > 0 && !sys_stat_parse(buf, (size_t)n, &st))
+	if (n > 0 && !procfs_sys_stat_parse(buf, (size_t)n, &st))
 		return (int)st.ncpu_lines;
 	return 0;
 }

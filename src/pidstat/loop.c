@@ -23,15 +23,15 @@ static int read_system(struct pidstat_run *r, int curr)
 			   : 0;
 	n = procfs_read(r->pf, "uptime", buf, sizeof(buf));
 
-	if (n < 0 || uptime_parse(buf, (size_t)n, &r->uptime_cs[curr]))
+	if (n < 0 || procfs_uptime_parse(buf, (size_t)n, &r->uptime_cs[curr]))
 		return PIDSTAT_E_UPTIME;
 	n = procfs_read(r->pf, "stat", buf, sizeof(buf));
 	if (n < 0) {
 		r->err_errno = (int)-n;
 		return PIDSTAT_E_STAT;
 	}
-	if (!sys_stat_parse(buf, (size_t)n, &st))
-		r->tot_jiffies[curr] = sys_stat_total(&st);
+	if (!procfs_sys_stat_parse(buf, (size_t)n, &st))
+		r->tot_jiffies[curr] = procfs_sys_stat_total(&st);
 	return 0;
 }
 
@@ -62,7 +62,7 @@ static void read_memtotal(struct pidstat_run *r)
 		return;
 	}
 	n = procfs_read(r->pf, "meminfo", buf, sizeof(buf));
-	if (n < 0 || meminfo_total_parse(buf, (size_t)n, &r->memtotal_kb))
+	if (n < 0 || procfs_meminfo_total_parse(buf, (size_t)n, &r->memtotal_kb))
 		r->memtotal_kb = 0;
 }
 

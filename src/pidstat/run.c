@@ -55,9 +55,10 @@ static size_t listed_tasks(const struct pidstat_opts *o, const struct procfs *pf
 
 		snprintf(path, sizeof(path), "%d/stat", (int)o->pids[i]);
 		len = procfs_read(pf, path, buf, sizeof(buf));
-		tasks += len > 0 && !pid_stat_parse(buf, (size_t)len, &st) && st.num_threads > 0
-			     ? (size_t)st.num_threads
-			     : 1;
+		tasks +=
+		    len > 0 && !procfs_pid_stat_parse(buf, (size_t)len, &st) && st.num_threads > 0
+			? (size_t)st.num_threads
+			: 1;
 	}
 	return n ? tasks * o->npids / n : 0;
 }
@@ -79,7 +80,7 @@ static struct task_work pidstat_work(const struct pidstat_opts *o, const struct 
 	} else if (!o->threads && !procfs_list_pids(pf, &pids)) {
 		w.tasks = pids.len ? pids.len : 1;
 	}
-	id_list_release(&pids);
+	procfs_id_list_release(&pids);
 	return w;
 }
 
@@ -108,14 +109,14 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	compile_filters(r, o);
 	if (live_host(r)) {
 		struct task_work w = pidstat_work(o, pf, env->scans);
-		int err =
-		    task_source_open_for(&r->tasks, pf, false, env->door, TASK_WANT_ALL, 0, &w);
+		int err = procfs_task_source_open_for(&r->tasks, pf, false, env->door,
+						      TASK_WANT_ALL, 0, &w);
 
 		if (err)
 			return err;
 		/* the bpf door has the status fields itself */
-		if (env->taskstats && task_source_door(r->tasks) != TASK_DOOR_BPF)
-			r->use_taskstats = taskstats_open(&r->ts) == 0;
+		if (env->taskstats && procfs_task_source_door(r->tasks) != TASK_DOOR_BPF)
+			r->use_taskstats = procfs_taskstats_open(&r->ts) == 0;
 	} else if (env->door == TASK_DOOR_BPF) {
 		return -EINVAL; /* a fixture root has no kernel to iterate */
 	}
@@ -126,10 +127,10 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 
 void pidstat_run_release(struct pidstat_run *r)
 {
-	taskstats_close(&r->ts);
-	task_source_close(r->tasks);
+	procfs_taskstats_close(&r->ts);
+	procfs_task_source_close(r->tasks);
 	r->tasks = NULL;
-	task_set_release(&r->set);
+	procfs_task_set_release(&r->set);
 	if (r->comm_re_ok)
 		regfree(&r->comm_re);
 	if (r->proc_re_ok)

@@ -125,7 +125,7 @@ static int read_stat(struct pidstat_run *r, struct pidstat_task *t, struct pidst
 	close = open ? strrchr(open + 1, ')') : NULL;
 	if (!close || close - open - 1 >= (long)sizeof(t->comm))
 		return -EINVAL;
-	if (pid_stat_parse(buf, (size_t)n, &st))
+	if (procfs_pid_stat_parse(buf, (size_t)n, &st))
 		return -EINVAL;
 	*reused = (t->flags & TASK_KNOWN) && st.starttime != t->start;
 	t->start = st.starttime;
@@ -163,7 +163,7 @@ static void read_sched(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	s->wtime = 0;
 	s->slices = 0;
 	s->sched_ok = false;
-	if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss)) {
+	if (n > 0 && !procfs_pid_schedstat_parse(buf, (size_t)n, &ss)) {
 		s->wtime = ss.wait_ns * (uint64_t)r->host->hz / 1000000000ull;
 		s->slices = ss.slices;
 		s->sched_ok = true;
@@ -179,7 +179,7 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 
 	if (n < 0)
 		return -ESRCH;
-	pid_status_parse(buf, (size_t)n, &st);
+	procfs_pid_status_parse(buf, (size_t)n, &st);
 	if (st.has_uid)
 		t->uid = st.uid_real;
 	if (st.has_threads)
@@ -214,7 +214,7 @@ static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, str
 		rc = pre->rc;
 		b = *pre->brief;
 	} else {
-		rc = taskstats_query(&r->ts, t->pid, &b);
+		rc = procfs_taskstats_query(&r->ts, t->pid, &b);
 	}
 	if (rc == 0) {
 		t->uid = b.uid;
@@ -244,7 +244,7 @@ static void read_io(struct pidstat_run *r, struct pidstat_task *t, struct pidsta
 	t->flags &= ~TASK_NO_IO;
 	if (n < 0)
 		return;
-	pid_io_parse(buf, (size_t)n, &io);
+	procfs_pid_io_parse(buf, (size_t)n, &io);
 	s->read_bytes = io.read_bytes;
 	s->write_bytes = io.write_bytes;
 	s->cancelled_write_bytes = io.cancelled_write_bytes;
@@ -313,7 +313,7 @@ static int read_smaps(struct pidstat_run *r, struct pidstat_task *t, struct pids
 		*end = '\0';
 		while (st.state < 3 && (nl = memchr(p, '\n', (size_t)(end - p)))) {
 			*nl = '\0';
-			smaps_stack_line(&st, p);
+			procfs_smaps_stack_line(&st, p);
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -384,7 +384,7 @@ static int take_sample(struct pidstat_run *r, struct pidstat_task *t, struct pid
 		       bool *reused)
 {
 	pid_t tgid = t->leader ? t->leader->pid : t->pid;
-	const struct task_sample *ts = task_set_find(&r->set, tgid, t->pid);
+	const struct task_sample *ts = procfs_task_set_find(&r->set, tgid, t->pid);
 	bool whole = !t->leader;
 
 	if (!ts || (whole && !(ts->flags & TS_WHOLE)))
@@ -546,7 +546,7 @@ static bool prefetch(struct pidstat_run *r, struct prefetch *pf, const struct id
 	if (util_grow(&pf->b, &pf->cap_b, ids->len, sizeof(*pf->b)) ||
 	    util_grow(&pf->rc, &pf->cap_rc, ids->len, sizeof(*pf->rc)))
 		return false;
-	taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
+	procfs_taskstats_query_many(&r->ts, ids->ids, ids->len, pf->b, pf->rc);
 	return true;
 }
 
@@ -626,7 +626,7 @@ static int cmp_pid(const void *a, const void *b)
 static int set_threads(const struct pidstat_run *r, pid_t pid, struct id_list *tids)
 {
 	const struct task_set *set = &r->set;
-	size_t i = task_set_process(set, pid);
+	size_t i = procfs_task_set_process(set, pid);
 
 	tids->len = 0;
 	for (; i < set->len && set->v[set->order[i]].tgid == pid; i++) {
@@ -740,8 +740,8 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 	int rc;
 
 	/* the bpf door: one scan for the whole sample (a failed one: /proc, file by file) */
-	r->set_ready = r->tasks && task_source_door(r->tasks) == TASK_DOOR_BPF &&
-		       task_source_scan(r->tasks, &r->set, 0) == 0;
+	r->set_ready = r->tasks && procfs_task_source_door(r->tasks) == TASK_DOOR_BPF &&
+		       procfs_task_source_scan(r->tasks, &r->set, 0) == 0;
 	rc = sample_pids(r, &pids);
 	have = !rc && prefetch(r, &ppf, &pids);
 
@@ -752,8 +752,8 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 	}
 	if (!rc)
 		pidstat_table_commit(&r->table);
-	id_list_release(&pids);
-	id_list_release(&tids);
+	procfs_id_list_release(&pids);
+	procfs_id_list_release(&tids);
 	prefetch_release(&ppf);
 	prefetch_release(&tpf);
 	return rc;

@@ -19,7 +19,7 @@ void doctor_task_source_check(struct doc_report *r)
 	int err = procfs_open(&pf, "/");
 
 	if (!err)
-		err = task_source_open(&s, pf, false, TASK_DOOR_AUTO, TASK_WANT_ALL, 0);
+		err = procfs_task_source_open(&s, pf, false, TASK_DOOR_AUTO, TASK_WANT_ALL, 0);
 	if (err) {
 		doctor_check_add(r, "task_source", DOC_MISSING, NULL, "cannot read tasks: %s",
 				 strerror(-err));
@@ -27,26 +27,26 @@ void doctor_task_source_check(struct doc_report *r)
 		return;
 	}
 	t0 = runloop_mono_s() * 1e3;
-	err = task_source_scan(s, &set, 0);
+	err = procfs_task_source_scan(s, &set, 0);
 	t1 = runloop_mono_s() * 1e3;
-	if (task_source_door(s) == TASK_DOOR_BPF)
+	if (procfs_task_source_door(s) == TASK_DOOR_BPF)
 		doctor_check_add(
 		    r, "task_source", DOC_OK, NULL,
 		    "bpf: task iterator, %zu threads in %.2f ms (%s; pidstat, load, report, "
 		    "collect)",
-		    set.len, t1 - t0, task_source_why(s));
+		    set.len, t1 - t0, procfs_task_source_why(s));
 	else
 		doctor_check_add(
 		    r, "task_source", DOC_WARN,
 		    "run as root on a kernel with BTF and BPF iterators (5.8+) for the fast door",
-		    "proc: /proc file by file (%s); %zu threads in %.2f ms", task_source_why(s),
-		    err ? 0 : set.len, t1 - t0);
-	task_set_release(&set);
-	task_source_close(s);
+		    "proc: /proc file by file (%s); %zu threads in %.2f ms",
+		    procfs_task_source_why(s), err ? 0 : set.len, t1 - t0);
+	procfs_task_set_release(&set);
+	procfs_task_source_close(s);
 	procfs_close(pf);
 }
 
-/* One command's work, as its core describes it to task_source_open_for(). */
+/* One command's work, as its core describes it to procfs_task_source_open_for(). */
 struct door_case {
 	const char *cmd;
 	struct task_work w;
@@ -73,16 +73,17 @@ void doctor_task_door_check(struct doc_report *r)
 
 	if (procfs_open(&pf, "/"))
 		return;
-	threads = task_machine_threads(pf);
+	threads = procfs_task_machine_threads(pf);
 	if (!procfs_list_pids(pf, &pids) && pids.len)
 		cases[1].w.tasks = pids.len;
-	id_list_release(&pids);
+	procfs_id_list_release(&pids);
 	procfs_close(pf);
 	line[0] = '\0';
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]) && off < sizeof(line); i++) {
-		enum task_door d = task_door_for_work(&cases[i].w, threads, why, sizeof(why));
+		enum task_door d =
+		    procfs_task_door_for_work(&cases[i].w, threads, why, sizeof(why));
 		int n = snprintf(line + off, sizeof(line) - off, "%s%s: %s", i ? "; " : "",
-				 cases[i].cmd, task_door_name(d));
+				 cases[i].cmd, procfs_task_door_name(d));
 
 		off += n > 0 ? (size_t)n : 0;
 	}
@@ -156,7 +157,7 @@ int doctor_dump_tasks(FILE *out, const char *doors)
 
 	snprintf(list, sizeof(list), "%s", doors);
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == 8 || task_door_parse(tok, &door[n]) || door[n] == TASK_DOOR_AUTO)
+		if (n == 8 || procfs_task_door_parse(tok, &door[n]) || door[n] == TASK_DOOR_AUTO)
 			return -EINVAL;
 		n++;
 	}
@@ -168,17 +169,17 @@ int doctor_dump_tasks(FILE *out, const char *doors)
 	memset(src, 0, sizeof(src));
 	/* open every door first: the scans then follow each other closely */
 	for (size_t i = 0; i < n && !err; i++)
-		err = task_source_open(&src[i], pf, false, door[i], TASK_WANT_ALL, 0);
+		err = procfs_task_source_open(&src[i], pf, false, door[i], TASK_WANT_ALL, 0);
 	for (size_t i = 0; i < n && !err; i++)
-		err = task_source_scan(src[i], &set[i], 0);
+		err = procfs_task_source_scan(src[i], &set[i], 0);
 	for (size_t i = 0; i < n && !err; i++) {
-		fprintf(out, "# door %s\n", task_door_name(door[i]));
+		fprintf(out, "# door %s\n", procfs_task_door_name(door[i]));
 		for (size_t k = 0; k < set[i].len; k++)
 			put_sample(out, &set[i].v[set[i].order[k]]);
 	}
 	for (size_t i = 0; i < n; i++) {
-		task_set_release(&set[i]);
-		task_source_close(src[i]);
+		procfs_task_set_release(&set[i]);
+		procfs_task_source_close(src[i]);
 	}
 	procfs_close(pf);
 	return err;

@@ -93,7 +93,7 @@ int probe_process_tgid(int pid, int *tgid)
 	procfs_close(pf);
 	if (n <= 0)
 		return n < 0 ? (int)n : -ESRCH;
-	err = pid_status_parse(buf, (size_t)n, &st);
+	err = procfs_pid_status_parse(buf, (size_t)n, &st);
 	if (!err && st.tgid > 0)
 		*tgid = st.tgid;
 	return err;

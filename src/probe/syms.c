@@ -128,7 +128,8 @@ static int ksyms_read(FILE *f, struct symtab *out)
 		const char *name;
 		size_t len;
 
-		if (kallsyms_parse_line(line, &addr, &type, &name, &len) || !kallsyms_is_text(type))
+		if (procfs_kallsyms_parse_line(line, &addr, &type, &name, &len) ||
+		    !procfs_kallsyms_is_text(type))
 			continue;
 		any_addr |= addr != 0;
 		/* Global before local among aliases: the exported name reads best. */
@@ -481,7 +482,8 @@ static int own_vdso(const struct proc_syms *ps, uint64_t *start, uint64_t *size)
 	while (err && fgets(line, sizeof(line), f)) {
 		struct map_line m;
 
-		if (!maps_parse_line(line, &m) && m.path_len == 6 && !memcmp(m.path, "[vdso]", 6)) {
+		if (!procfs_maps_parse_line(line, &m) && m.path_len == 6 &&
+		    !memcmp(m.path, "[vdso]", 6)) {
 			*start = m.start;
 			*size = m.end - m.start;
 			err = 0;
@@ -569,7 +571,7 @@ int syms_proc_refresh(struct proc_syms *ps)
 	while (!err && fgets(line, sizeof(line), f)) {
 		struct map_line m;
 
-		if (!maps_parse_line(line, &m))
+		if (!procfs_maps_parse_line(line, &m))
 			err = add_map(ps, &maps, &n, &cap, &m);
 	}
 	fclose(f);

@@ -6,18 +6,18 @@
 
 #include "procfs/hoststats.h"
 
-void cpuset_add(struct cpuset *s, unsigned cpu)
+void procfs_cpuset_add(struct cpuset *s, unsigned cpu)
 {
 	if (cpu < HOST_MAX_CPUS)
 		s->w[cpu / 64] |= 1ull << (cpu % 64);
 }
 
-bool cpuset_has(const struct cpuset *s, unsigned cpu)
+bool procfs_cpuset_has(const struct cpuset *s, unsigned cpu)
 {
 	return cpu < HOST_MAX_CPUS && (s->w[cpu / 64] >> (cpu % 64)) & 1;
 }
 
-unsigned cpuset_count(const struct cpuset *s)
+unsigned procfs_cpuset_count(const struct cpuset *s)
 {
 	unsigned n = 0;
 
@@ -26,10 +26,10 @@ unsigned cpuset_count(const struct cpuset *s)
 	return n;
 }
 
-int cpuset_first(const struct cpuset *s)
+int procfs_cpuset_first(const struct cpuset *s)
 {
 	for (unsigned c = 0; c < HOST_MAX_CPUS; c++)
-		if (cpuset_has(s, c))
+		if (procfs_cpuset_has(s, c))
 			return (int)c;
 	return -1;
 }
@@ -47,7 +47,7 @@ static int take_cpu(const char **p, const char *end, unsigned *out)
 	return 0;
 }
 
-int cpulist_parse(const char *buf, size_t len, struct cpuset *out)
+int procfs_cpulist_parse(const char *buf, size_t len, struct cpuset *out)
 {
 	const char *p = buf, *end = buf + len;
 	unsigned lo, hi;
@@ -65,14 +65,14 @@ int cpulist_parse(const char *buf, size_t len, struct cpuset *out)
 				return -EINVAL;
 		}
 		for (unsigned c = lo; c <= hi && c < HOST_MAX_CPUS; c++)
-			cpuset_add(out, c);
+			procfs_cpuset_add(out, c);
 		if (p < end && *p++ != ',')
 			return -EINVAL;
 	}
 	return 0;
 }
 
-void cpulist_format(const struct cpuset *s, char *buf, size_t size)
+void procfs_cpulist_format(const struct cpuset *s, char *buf, size_t size)
 {
 	size_t used = 0;
 
@@ -81,9 +81,9 @@ void cpulist_format(const struct cpuset *s, char *buf, size_t size)
 		unsigned e = c;
 		int n;
 
-		if (!cpuset_has(s, c))
+		if (!procfs_cpuset_has(s, c))
 			continue;
-		while (e + 1 < HOST_MAX_CPUS && cpuset_has(s, e + 1))
+		while (e + 1 < HOST_MAX_CPUS && procfs_cpuset_has(s, e + 1))
 			e++;
 		if (e == c)
 			n = snprintf(buf + used, size - used, "%s%u", used ? "," : "", c);
@@ -96,7 +96,7 @@ void cpulist_format(const struct cpuset *s, char *buf, size_t size)
 	}
 }
 
-int status_cpus_allowed_parse(const char *buf, size_t len, struct cpuset *out)
+int procfs_status_cpus_allowed_parse(const char *buf, size_t len, struct cpuset *out)
 {
 	static const char key[] = "\nCpus_allowed_list:";
 	const char *end = buf + len, *p = memmem(buf, len, key, sizeof(key) - 1), *nl;
@@ -107,5 +107,5 @@ int status_cpus_allowed_parse(const char *buf, size_t len, struct cpuset *out)
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	nl = memchr(p, '\n', (size_t)(end - p));
-	return cpulist_parse(p, (size_t)((nl ? nl : end) - p), out);
+	return procfs_cpulist_parse(p, (size_t)((nl ? nl : end) - p), out);
 }

@@ -77,7 +77,7 @@ static int mount_line(struct cur *c, struct mount_entry *m)
 	return 0;
 }
 
-int mountinfo_parse(const char *buf, size_t len, struct mount_table *out)
+int procfs_mountinfo_parse(const char *buf, size_t len, struct mount_table *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -106,7 +106,7 @@ static bool in_list(const char *s, const char *const *list)
 	return false;
 }
 
-bool mount_stores_data(const struct mount_entry *m)
+bool procfs_mount_stores_data(const struct mount_entry *m)
 {
 	static const char *const always[] = { "tmpfs", "overlay", NULL };
 	/* Never filled by writes, or asking them may block (network, FUSE). */
@@ -126,7 +126,7 @@ bool mount_stores_data(const struct mount_entry *m)
 	return m->major != 0 || !strncmp(m->source, "/dev/", 5);
 }
 
-double fs_space_used_pct(const struct fs_space *s)
+double procfs_fs_space_used_pct(const struct fs_space *s)
 {
 	uint64_t used = s->blocks >= s->bfree ? s->blocks - s->bfree : 0;
 
@@ -135,7 +135,7 @@ double fs_space_used_pct(const struct fs_space *s)
 	return 100.0 * (double)used / (double)(used + s->bavail);
 }
 
-double fs_inodes_used_pct(const struct fs_space *s)
+double procfs_fs_inodes_used_pct(const struct fs_space *s)
 {
 	if (!s->files)
 		return 0;
@@ -143,7 +143,7 @@ double fs_inodes_used_pct(const struct fs_space *s)
 	       (double)s->files;
 }
 
-int fs_statvfs_live(const struct procfs *pf, const char *mnt, struct fs_space *out)
+int procfs_fs_statvfs_live(const struct procfs *pf, const char *mnt, struct fs_space *out)
 {
 	struct statvfs v;
 	int fd, rc;
@@ -166,7 +166,7 @@ int fs_statvfs_live(const struct procfs *pf, const char *mnt, struct fs_space *o
 	return 0;
 }
 
-int fs_statvfs_table_find(const char *buf, size_t len, const char *mnt, struct fs_space *out)
+int procfs_fs_statvfs_table_find(const char *buf, size_t len, const char *mnt, struct fs_space *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -193,19 +193,19 @@ int fs_statvfs_table_find(const char *buf, size_t len, const char *mnt, struct f
 	return -ENOENT;
 }
 
-int fs_statvfs_fixture(const struct procfs *pf, const char *mnt, struct fs_space *out)
+int procfs_fs_statvfs_fixture(const struct procfs *pf, const char *mnt, struct fs_space *out)
 {
 	char buf[16384];
 	ssize_t n = procfs_read(pf, "../statvfs", buf, sizeof(buf));
 
 	if (n < 0)
 		return (int)n;
-	return fs_statvfs_table_find(buf, (size_t)n, mnt, out);
+	return procfs_fs_statvfs_table_find(buf, (size_t)n, mnt, out);
 }
 
-fs_statvfs_fn fs_statvfs_for(bool fixture)
+fs_statvfs_fn procfs_fs_statvfs_for(bool fixture)
 {
-	return fixture ? fs_statvfs_fixture : fs_statvfs_live;
+	return fixture ? procfs_fs_statvfs_fixture : procfs_fs_statvfs_live;
 }
 
 static bool seen_device(const struct fs_usages *out, const struct mount_entry *m)
@@ -216,7 +216,7 @@ static bool seen_device(const struct fs_usages *out, const struct mount_entry *m
 	return false;
 }
 
-int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages *out)
+int procfs_fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages *out)
 {
 	struct mount_table *t = malloc(sizeof(*t));
 	char *buf = malloc(1 << 18);
@@ -230,13 +230,13 @@ int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages
 		return -ENOMEM;
 	}
 	n = procfs_read(pf, "self/mountinfo", buf, 1 << 18);
-	rc = n < 0 ? (int)n : mountinfo_parse(buf, (size_t)n, t);
+	rc = n < 0 ? (int)n : procfs_mountinfo_parse(buf, (size_t)n, t);
 	if (rc == -E2BIG)
 		rc = 0; /* the first FS_MAX_MOUNTS mounts are kept */
 	for (size_t i = 0; !rc && i < t->n; i++) {
 		struct fs_usage *u = &out->u[out->n];
 
-		if (!mount_stores_data(&t->m[i]) || seen_device(out, &t->m[i]))
+		if (!procfs_mount_stores_data(&t->m[i]) || seen_device(out, &t->m[i]))
 			continue;
 		if (statfn(pf, t->m[i].mnt, &u->s) || !u->s.blocks)
 			continue;
@@ -248,7 +248,7 @@ int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages
 	return rc;
 }
 
-bool fdinfo_writes_on(const char *buf, size_t len, int mnt_id)
+bool procfs_fdinfo_writes_on(const char *buf, size_t len, int mnt_id)
 {
 	char text[512];
 	const char *f, *m;
@@ -287,13 +287,13 @@ static bool writes_on(const struct procfs *pf, pid_t pid, int mnt_id)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		n = procfs_read_at(fd, e->d_name, buf, sizeof(buf));
-		found = n > 0 && fdinfo_writes_on(buf, (size_t)n, mnt_id);
+		found = n > 0 && procfs_fdinfo_writes_on(buf, (size_t)n, mnt_id);
 	}
 	closedir(d);
 	return found;
 }
 
-int fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, size_t *n)
+int procfs_fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, size_t *n)
 {
 	struct id_list pids = { 0 };
 	int rc = procfs_list_pids(pf, &pids);
@@ -302,6 +302,6 @@ int fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, 
 	for (size_t i = 0; !rc && i < pids.len && *n < max; i++)
 		if (writes_on(pf, pids.ids[i], mnt_id))
 			out[(*n)++] = pids.ids[i];
-	id_list_release(&pids);
+	procfs_id_list_release(&pids);
 	return rc;
 }

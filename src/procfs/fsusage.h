@@ -4,10 +4,10 @@
  * tmpfs, overlay), with their statvfs figures.
  *
  * statvfs is the one figure /proc does not carry, so it comes through a
- * seam: fs_statvfs_live asks the kernel about the mount point (under the
- * root), fs_statvfs_fixture reads a fixture's table beside its proc/
+ * seam: procfs_fs_statvfs_live asks the kernel about the mount point (under the
+ * root), procfs_fs_statvfs_fixture reads a fixture's table beside its proc/
  * ("statvfs": one "MOUNTPOINT FRSIZE BLOCKS BFREE BAVAIL FILES FFREE" a
- * line, the mount point escaped as in mountinfo). fs_statvfs_for() picks
+ * line, the mount point escaped as in mountinfo). procfs_fs_statvfs_for() picks
  * the one that fits the root.
  *
  * Parsers are pure; readers return 0 or -errno.
@@ -45,7 +45,7 @@ struct mount_table {
  * Every mount of a mountinfo text. Returns 0, -EINVAL on a line it cannot
  * read, -E2BIG when more than FS_MAX_MOUNTS (the first ones are kept).
  */
-int mountinfo_parse(const char *buf, size_t len, struct mount_table *out);
+int procfs_mountinfo_parse(const char *buf, size_t len, struct mount_table *out);
 
 /*
  * Whether writes to the mount can fill it: read-write, and block-backed
@@ -54,7 +54,7 @@ int mountinfo_parse(const char *buf, size_t len, struct mount_table *out);
  * read-only images (squashfs, iso9660, erofs), not network or FUSE ones
  * (whose statvfs may block on a server).
  */
-bool mount_stores_data(const struct mount_entry *m);
+bool procfs_mount_stores_data(const struct mount_entry *m);
 
 /* What statvfs(3) says, in bytes of frsize and inode counts. */
 struct fs_space {
@@ -62,21 +62,22 @@ struct fs_space {
 };
 
 /* Per cent of the space non-root can use that is used (df's Use%); 0 when blocks is 0. */
-double fs_space_used_pct(const struct fs_space *s);
+double procfs_fs_space_used_pct(const struct fs_space *s);
 /* Per cent of the inodes used; 0 when the filesystem has no inode count (files 0). */
-double fs_inodes_used_pct(const struct fs_space *s);
+double procfs_fs_inodes_used_pct(const struct fs_space *s);
 
 /* The statvfs seam: figures of the mount at mnt (an absolute path as mountinfo gives it). */
 typedef int (*fs_statvfs_fn)(const struct procfs *pf, const char *mnt, struct fs_space *out);
 
 /* The kernel's statvfs of <root>/mnt. */
-int fs_statvfs_live(const struct procfs *pf, const char *mnt, struct fs_space *out);
+int procfs_fs_statvfs_live(const struct procfs *pf, const char *mnt, struct fs_space *out);
 /* The line for mnt in the fixture's "statvfs" table beside its proc/ (-ENOENT if none). */
-int fs_statvfs_fixture(const struct procfs *pf, const char *mnt, struct fs_space *out);
+int procfs_fs_statvfs_fixture(const struct procfs *pf, const char *mnt, struct fs_space *out);
 /* Pure: the line for mnt in a statvfs table text; -ENOENT when absent. */
-int fs_statvfs_table_find(const char *buf, size_t len, const char *mnt, struct fs_space *out);
-/* fs_statvfs_fixture under a fixture root, else fs_statvfs_live. */
-fs_statvfs_fn fs_statvfs_for(bool fixture);
+int procfs_fs_statvfs_table_find(const char *buf, size_t len, const char *mnt,
+				 struct fs_space *out);
+/* procfs_fs_statvfs_fixture under a fixture root, else procfs_fs_statvfs_live. */
+fs_statvfs_fn procfs_fs_statvfs_for(bool fixture);
 
 struct fs_usage {
 	struct mount_entry m;
@@ -94,7 +95,7 @@ struct fs_usages {
  * statfn cannot read, or one with no size (ramfs), is left out. Returns 0,
  * or -errno when mountinfo cannot be read.
  */
-int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages *out);
+int procfs_fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages *out);
 
 /*
  * The processes with a file open for writing on the mount with ID mnt_id
@@ -102,9 +103,9 @@ int fsread_usage(const struct procfs *pf, fs_statvfs_fn statfn, struct fs_usages
  * One look at every descriptor of every process: for when a filesystem is
  * full, not for every sample. Returns 0 or -errno when /proc cannot be listed.
  */
-int fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, size_t *n);
+int procfs_fsread_writers(const struct procfs *pf, int mnt_id, pid_t *out, size_t max, size_t *n);
 
 /* Pure: whether an fdinfo text is a file open for writing on mount mnt_id. */
-bool fdinfo_writes_on(const char *buf, size_t len, int mnt_id);
+bool procfs_fdinfo_writes_on(const char *buf, size_t len, int mnt_id);
 
 #endif

@@ -55,7 +55,7 @@ static int meta_line(const char *line, size_t n, struct host_facts *h)
 	return 0;
 }
 
-int host_meta_parse(const char *buf, size_t len, struct host_facts *h)
+int procfs_host_meta_parse(const char *buf, size_t len, struct host_facts *h)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -70,7 +70,7 @@ int host_meta_parse(const char *buf, size_t len, struct host_facts *h)
 	return h->hz > 0 && h->pagesize > 0 ? 0 : -EINVAL;
 }
 
-int host_count_cpus(const struct procfs *pf)
+int procfs_host_count_cpus(const struct procfs *pf)
 {
 	int fd = openat(pf->root_fd, "sys/devices/system/cpu", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *de;
@@ -111,7 +111,7 @@ static void live_facts(struct host_facts *h)
 	h->start_time = time(NULL);
 }
 
-int host_facts_load(struct host_facts *h, const struct procfs *pf)
+int procfs_host_facts_load(struct host_facts *h, const struct procfs *pf)
 {
 	char buf[4096];
 	ssize_t n;
@@ -120,12 +120,12 @@ int host_facts_load(struct host_facts *h, const struct procfs *pf)
 	n = procfs_read_root(pf, "meta", buf, sizeof(buf));
 	if (n >= 0) {
 		h->fixture = true;
-		if (host_meta_parse(buf, (size_t)n, h))
+		if (procfs_host_meta_parse(buf, (size_t)n, h))
 			return -EINVAL;
 	} else {
 		live_facts(h);
 	}
-	h->ncpu = host_count_cpus(pf);
+	h->ncpu = procfs_host_count_cpus(pf);
 	if (h->ncpu < 0)
 		h->ncpu = 0;
 	return 0;

@@ -22,15 +22,15 @@ struct host_facts {
 };
 
 /* Fills h for the root pf was opened on. Returns 0 or -errno. */
-int host_facts_load(struct host_facts *h, const struct procfs *pf);
+int procfs_host_facts_load(struct host_facts *h, const struct procfs *pf);
 
 /*
  * Parses a fixture meta file ("key=value" lines: hz, pagesize, sysname,
  * release, nodename, machine, epoch). Pure; for tests and fuzzers too.
  */
-int host_meta_parse(const char *buf, size_t len, struct host_facts *h);
+int procfs_host_meta_parse(const char *buf, size_t len, struct host_facts *h);
 
 /* Counts cpuN directories under <root>/sys/devices/system/cpu; -errno if unreadable. */
-int host_count_cpus(const struct procfs *pf);
+int procfs_host_count_cpus(const struct procfs *pf);
 
 #endif

@@ -32,66 +32,66 @@ static int read_parse(const struct procfs *pf, const char *path, size_t size,
 
 static int p_cpu(const char *b, size_t n, void *o)
 {
-	return cpu_stat_parse(b, n, o);
+	return procfs_cpu_stat_parse(b, n, o);
 }
 static int p_mem(const char *b, size_t n, void *o)
 {
-	return meminfo_parse(b, n, o);
+	return procfs_meminfo_parse(b, n, o);
 }
 static int p_vm(const char *b, size_t n, void *o)
 {
-	return vmstat_parse(b, n, o);
+	return procfs_vmstat_parse(b, n, o);
 }
 static int p_disk(const char *b, size_t n, void *o)
 {
-	return diskstats_parse(b, n, o);
+	return procfs_diskstats_parse(b, n, o);
 }
 static int p_psi(const char *b, size_t n, void *o)
 {
-	return psi_parse(b, n, o);
+	return procfs_psi_parse(b, n, o);
 }
 static int p_load(const char *b, size_t n, void *o)
 {
-	return loadavg_parse(b, n, o);
+	return procfs_loadavg_parse(b, n, o);
 }
 static int p_uptime(const char *b, size_t n, void *o)
 {
-	return uptime_parse(b, n, o);
+	return procfs_uptime_parse(b, n, o);
 }
 static int p_netdev(const char *b, size_t n, void *o)
 {
-	return netdev_parse(b, n, o);
+	return procfs_netdev_parse(b, n, o);
 }
 static int p_snmp(const char *b, size_t n, void *o)
 {
-	return tcp_snmp_parse(b, n, o);
+	return procfs_tcp_snmp_parse(b, n, o);
 }
 static int p_netstat(const char *b, size_t n, void *o)
 {
-	return tcp_netstat_parse(b, n, o);
+	return procfs_tcp_netstat_parse(b, n, o);
 }
 
-int hostread_cpu_stat(const struct procfs *pf, struct cpu_stat *out)
+int procfs_hostread_cpu_stat(const struct procfs *pf, struct cpu_stat *out)
 {
 	return read_parse(pf, "stat", STAT_BUF, p_cpu, out);
 }
 
-int hostread_meminfo(const struct procfs *pf, struct meminfo *out)
+int procfs_hostread_meminfo(const struct procfs *pf, struct meminfo *out)
 {
 	return read_parse(pf, "meminfo", 16384, p_mem, out);
 }
 
-int hostread_vmstat(const struct procfs *pf, struct vmstat *out)
+int procfs_hostread_vmstat(const struct procfs *pf, struct vmstat *out)
 {
 	return read_parse(pf, "vmstat", 32768, p_vm, out);
 }
 
-int hostread_diskstats(const struct procfs *pf, struct disk_stats *out)
+int procfs_hostread_diskstats(const struct procfs *pf, struct disk_stats *out)
 {
 	return read_parse(pf, "diskstats", 65536, p_disk, out);
 }
 
-int hostread_psi(const struct procfs *pf, const char *name, struct psi *out)
+int procfs_hostread_psi(const struct procfs *pf, const char *name, struct psi *out)
 {
 	char path[64];
 
@@ -99,17 +99,17 @@ int hostread_psi(const struct procfs *pf, const char *name, struct psi *out)
 	return read_parse(pf, path, 1024, p_psi, out);
 }
 
-int hostread_loadavg(const struct procfs *pf, struct loadavg *out)
+int procfs_hostread_loadavg(const struct procfs *pf, struct loadavg *out)
 {
 	return read_parse(pf, "loadavg", 256, p_load, out);
 }
 
-int hostread_uptime_cs(const struct procfs *pf, uint64_t *uptime_cs)
+int procfs_hostread_uptime_cs(const struct procfs *pf, uint64_t *uptime_cs)
 {
 	return read_parse(pf, "uptime", 256, p_uptime, uptime_cs);
 }
 
-int hostread_netdev(const struct procfs *pf, const char *dir, struct iface_stats *out)
+int procfs_hostread_netdev(const struct procfs *pf, const char *dir, struct iface_stats *out)
 {
 	char path[64];
 
@@ -117,7 +117,7 @@ int hostread_netdev(const struct procfs *pf, const char *dir, struct iface_stats
 	return read_parse(pf, path, 32768, p_netdev, out);
 }
 
-int hostread_tcp(const struct procfs *pf, const char *dir, struct tcp_counters *out)
+int procfs_hostread_tcp(const struct procfs *pf, const char *dir, struct tcp_counters *out)
 {
 	char path[64];
 	int rc;
@@ -132,7 +132,7 @@ int hostread_tcp(const struct procfs *pf, const char *dir, struct tcp_counters *
 	return 0;
 }
 
-int hostread_root_file(const struct procfs *pf, const char *path, char *buf, size_t size)
+int procfs_hostread_root_file(const struct procfs *pf, const char *path, char *buf, size_t size)
 {
 	ssize_t n = procfs_read_root(pf, path, buf, size);
 
@@ -149,7 +149,7 @@ static void each_record(char *buf, size_t len, kmsg_fn fn, void *ctx)
 		size_t end = nl ? (size_t)(nl - buf) : len;
 		struct kmsg_record r;
 
-		if (buf[pos] != ' ' && !kmsg_record_parse(buf + pos, end - pos, &r))
+		if (buf[pos] != ' ' && !procfs_kmsg_record_parse(buf + pos, end - pos, &r))
 			fn(ctx, &r);
 		pos = end + 1;
 	}
@@ -172,7 +172,7 @@ static void read_device(int fd, kmsg_fn fn, void *ctx)
 	}
 }
 
-int hostread_kmsg(const struct procfs *pf, kmsg_fn fn, void *ctx)
+int procfs_hostread_kmsg(const struct procfs *pf, kmsg_fn fn, void *ctx)
 {
 	int fd = openat(pf->root_fd, "dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -193,7 +193,7 @@ int hostread_kmsg(const struct procfs *pf, kmsg_fn fn, void *ctx)
 	return 0;
 }
 
-int hostread_netns_id(const struct procfs *pf, pid_t pid, char *buf, size_t size)
+int procfs_hostread_netns_id(const struct procfs *pf, pid_t pid, char *buf, size_t size)
 {
 	char path[48];
 	ssize_t n;
@@ -248,8 +248,8 @@ static void walk_dir(struct walk *w, char *path, size_t size, int depth)
 	closedir(d);
 }
 
-int hostread_walk_dirs(const struct procfs *pf, const char *base, int max_depth, int max_dirs,
-		       dir_fn fn, void *ctx)
+int procfs_hostread_walk_dirs(const struct procfs *pf, const char *base, int max_depth,
+			      int max_dirs, dir_fn fn, void *ctx)
 {
 	struct walk w = { pf, max_depth, max_dirs, fn, ctx };
 	char path[512];

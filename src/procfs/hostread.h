@@ -11,23 +11,23 @@
 #include "procfs/parsers.h"
 #include "procfs/procfs.h"
 
-int hostread_cpu_stat(const struct procfs *pf, struct cpu_stat *out);
-int hostread_meminfo(const struct procfs *pf, struct meminfo *out);
-int hostread_vmstat(const struct procfs *pf, struct vmstat *out);
-int hostread_diskstats(const struct procfs *pf, struct disk_stats *out);
+int procfs_hostread_cpu_stat(const struct procfs *pf, struct cpu_stat *out);
+int procfs_hostread_meminfo(const struct procfs *pf, struct meminfo *out);
+int procfs_hostread_vmstat(const struct procfs *pf, struct vmstat *out);
+int procfs_hostread_diskstats(const struct procfs *pf, struct disk_stats *out);
 /* Reads "pressure/<name>" ("cpu", "io", "memory"). */
-int hostread_psi(const struct procfs *pf, const char *name, struct psi *out);
-int hostread_loadavg(const struct procfs *pf, struct loadavg *out);
-int hostread_uptime_cs(const struct procfs *pf, uint64_t *uptime_cs);
+int procfs_hostread_psi(const struct procfs *pf, const char *name, struct psi *out);
+int procfs_hostread_loadavg(const struct procfs *pf, struct loadavg *out);
+int procfs_hostread_uptime_cs(const struct procfs *pf, uint64_t *uptime_cs);
 /*
  * Network counters of the namespace that dir belongs to: dir is NULL for
  * our own (<proc>/net), or a PID (its <proc>/PID/net).
  */
-int hostread_netdev(const struct procfs *pf, const char *dir, struct iface_stats *out);
-int hostread_tcp(const struct procfs *pf, const char *dir, struct tcp_counters *out);
+int procfs_hostread_netdev(const struct procfs *pf, const char *dir, struct iface_stats *out);
+int procfs_hostread_tcp(const struct procfs *pf, const char *dir, struct tcp_counters *out);
 
 /* The network namespace of pid ("net:[4026531840]"); pid 0: our own. */
-int hostread_netns_id(const struct procfs *pf, pid_t pid, char *buf, size_t size);
+int procfs_hostread_netns_id(const struct procfs *pf, pid_t pid, char *buf, size_t size);
 
 /*
  * Calls fn with every directory under <root>/base (base itself first,
@@ -35,11 +35,11 @@ int hostread_netns_id(const struct procfs *pf, pid_t pid, char *buf, size_t size
  * and max_dirs in all. Returns 0, or -errno when base cannot be opened.
  */
 typedef void (*dir_fn)(void *ctx, const char *path);
-int hostread_walk_dirs(const struct procfs *pf, const char *base, int max_depth, int max_dirs,
-		       dir_fn fn, void *ctx);
+int procfs_hostread_walk_dirs(const struct procfs *pf, const char *base, int max_depth,
+			      int max_dirs, dir_fn fn, void *ctx);
 
 /* A file relative to the root (cgroup files: "sys/fs/cgroup/..."). */
-int hostread_root_file(const struct procfs *pf, const char *path, char *buf, size_t size);
+int procfs_hostread_root_file(const struct procfs *pf, const char *path, char *buf, size_t size);
 
 /*
  * Calls fn for every record of <root>/dev/kmsg (live: the kernel's ring
@@ -48,6 +48,6 @@ int hostread_root_file(const struct procfs *pf, const char *path, char *buf, siz
  * without privilege).
  */
 typedef void (*kmsg_fn)(void *ctx, const struct kmsg_record *r);
-int hostread_kmsg(const struct procfs *pf, kmsg_fn fn, void *ctx);
+int procfs_hostread_kmsg(const struct procfs *pf, kmsg_fn fn, void *ctx);
 
 #endif

@@ -70,12 +70,12 @@ static bool starts_with(const struct line *l, const char *s)
 	return (size_t)(l->end - l->p) >= n && !memcmp(l->p, s, n);
 }
 
-uint64_t cpu_times_total(const struct cpu_times *t)
+uint64_t procfs_cpu_times_total(const struct cpu_times *t)
 {
 	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq + t->steal;
 }
 
-uint64_t cpu_times_busy(const struct cpu_times *t)
+uint64_t procfs_cpu_times_busy(const struct cpu_times *t)
 {
 	return t->user + t->nice + t->system + t->irq + t->softirq + t->steal;
 }
@@ -111,7 +111,7 @@ static int cpu_line(struct line *l, struct cpu_stat *out)
 	return 0;
 }
 
-int cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out)
+int procfs_cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out)
 {
 	struct line l;
 	size_t pos = 0;
@@ -145,7 +145,7 @@ int cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out)
 	return total ? 0 : -EINVAL;
 }
 
-int keyed_u64(const char *buf, size_t len, const char *key, uint64_t *out)
+int procfs_keyed_u64(const char *buf, size_t len, const char *key, uint64_t *out)
 {
 	struct line l;
 	size_t pos = 0, klen = strlen(key);
@@ -163,25 +163,25 @@ int keyed_u64(const char *buf, size_t len, const char *key, uint64_t *out)
 	return -ENOENT;
 }
 
-int meminfo_parse(const char *buf, size_t len, struct meminfo *out)
+int procfs_meminfo_parse(const char *buf, size_t len, struct meminfo *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (keyed_u64(buf, len, "MemTotal", &out->total))
+	if (procfs_keyed_u64(buf, len, "MemTotal", &out->total))
 		return -EINVAL;
-	out->has_available = !keyed_u64(buf, len, "MemAvailable", &out->available);
-	(void)keyed_u64(buf, len, "SwapTotal", &out->swap_total);
-	(void)keyed_u64(buf, len, "SwapFree", &out->swap_free);
+	out->has_available = !procfs_keyed_u64(buf, len, "MemAvailable", &out->available);
+	(void)procfs_keyed_u64(buf, len, "SwapTotal", &out->swap_total);
+	(void)procfs_keyed_u64(buf, len, "SwapFree", &out->swap_free);
 	return 0;
 }
 
-int vmstat_parse(const char *buf, size_t len, struct vmstat *out)
+int procfs_vmstat_parse(const char *buf, size_t len, struct vmstat *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (keyed_u64(buf, len, "pgmajfault", &out->pgmajfault))
+	if (procfs_keyed_u64(buf, len, "pgmajfault", &out->pgmajfault))
 		return -EINVAL;
-	(void)keyed_u64(buf, len, "pswpin", &out->pswpin);
-	(void)keyed_u64(buf, len, "pswpout", &out->pswpout);
-	out->has_oom_kill = !keyed_u64(buf, len, "oom_kill", &out->oom_kill);
+	(void)procfs_keyed_u64(buf, len, "pswpin", &out->pswpin);
+	(void)procfs_keyed_u64(buf, len, "pswpout", &out->pswpout);
+	out->has_oom_kill = !procfs_keyed_u64(buf, len, "oom_kill", &out->oom_kill);
 	return 0;
 }
 
@@ -203,7 +203,7 @@ static int disk_line(struct line *l, struct disk_stat *d)
 	return 0;
 }
 
-int diskstats_parse(const char *buf, size_t len, struct disk_stats *out)
+int procfs_diskstats_parse(const char *buf, size_t len, struct disk_stats *out)
 {
 	struct line l;
 	size_t pos = 0;
@@ -250,7 +250,7 @@ static int iface_line(struct line *l, struct iface_stat *s)
 	return 0;
 }
 
-int netdev_parse(const char *buf, size_t len, struct iface_stats *out)
+int procfs_netdev_parse(const char *buf, size_t len, struct iface_stats *out)
 {
 	struct line l;
 	size_t pos = 0;
@@ -283,7 +283,8 @@ static int header_index(struct line l, const char *name)
 	return -1;
 }
 
-int snmp_counter(const char *buf, size_t len, const char *proto, const char *name, uint64_t *out)
+int procfs_snmp_counter(const char *buf, size_t len, const char *proto, const char *name,
+			uint64_t *out)
 {
 	struct line hdr, val;
 	size_t pos = 0, plen = strlen(proto);
@@ -316,44 +317,44 @@ int snmp_counter(const char *buf, size_t len, const char *proto, const char *nam
 	return -ENOENT;
 }
 
-int tcp_snmp_parse(const char *buf, size_t len, struct tcp_counters *out)
+int procfs_tcp_snmp_parse(const char *buf, size_t len, struct tcp_counters *out)
 {
-	if (snmp_counter(buf, len, "Tcp", "OutSegs", &out->out_segs) ||
-	    snmp_counter(buf, len, "Tcp", "RetransSegs", &out->retrans_segs))
+	if (procfs_snmp_counter(buf, len, "Tcp", "OutSegs", &out->out_segs) ||
+	    procfs_snmp_counter(buf, len, "Tcp", "RetransSegs", &out->retrans_segs))
 		return -EINVAL;
-	(void)snmp_counter(buf, len, "Tcp", "InErrs", &out->in_errs);
+	(void)procfs_snmp_counter(buf, len, "Tcp", "InErrs", &out->in_errs);
 	out->has_snmp = true;
 	return 0;
 }
 
-int tcp_netstat_parse(const char *buf, size_t len, struct tcp_counters *out)
+int procfs_tcp_netstat_parse(const char *buf, size_t len, struct tcp_counters *out)
 {
-	if (snmp_counter(buf, len, "TcpExt", "ListenOverflows", &out->listen_overflows) ||
-	    snmp_counter(buf, len, "TcpExt", "ListenDrops", &out->listen_drops))
+	if (procfs_snmp_counter(buf, len, "TcpExt", "ListenOverflows", &out->listen_overflows) ||
+	    procfs_snmp_counter(buf, len, "TcpExt", "ListenDrops", &out->listen_drops))
 		return -EINVAL;
-	(void)snmp_counter(buf, len, "TcpExt", "TCPSynRetrans", &out->syn_retrans);
+	(void)procfs_snmp_counter(buf, len, "TcpExt", "TCPSynRetrans", &out->syn_retrans);
 	out->has_ext = true;
 	return 0;
 }
 
-int cg_cpu_stat_parse(const char *buf, size_t len, struct cg_cpu_stat *out)
+int procfs_cg_cpu_stat_parse(const char *buf, size_t len, struct cg_cpu_stat *out)
 {
 	uint64_t ns;
 
 	memset(out, 0, sizeof(*out));
-	if (keyed_u64(buf, len, "nr_periods", &out->nr_periods) ||
-	    keyed_u64(buf, len, "nr_throttled", &out->nr_throttled))
+	if (procfs_keyed_u64(buf, len, "nr_periods", &out->nr_periods) ||
+	    procfs_keyed_u64(buf, len, "nr_throttled", &out->nr_throttled))
 		return -EINVAL;
-	if (!keyed_u64(buf, len, "throttled_usec", &out->throttled_us))
+	if (!procfs_keyed_u64(buf, len, "throttled_usec", &out->throttled_us))
 		return 0;
-	if (!keyed_u64(buf, len, "throttled_time", &ns)) {
+	if (!procfs_keyed_u64(buf, len, "throttled_time", &ns)) {
 		out->throttled_us = ns / 1000;
 		return 0;
 	}
 	return -EINVAL;
 }
 
-int cg_cpu_max_parse(const char *buf, size_t len, int64_t *quota_us, uint64_t *period_us)
+int procfs_cg_cpu_max_parse(const char *buf, size_t len, int64_t *quota_us, uint64_t *period_us)
 {
 	struct line l = { buf, buf + len };
 	char word[32];
@@ -373,14 +374,14 @@ int cg_cpu_max_parse(const char *buf, size_t len, int64_t *quota_us, uint64_t *p
 	return take_u64(&l, period_us);
 }
 
-int cg_mem_events_parse(const char *buf, size_t len, struct cg_mem_events *out)
+int procfs_cg_mem_events_parse(const char *buf, size_t len, struct cg_mem_events *out)
 {
 	memset(out, 0, sizeof(*out));
-	(void)keyed_u64(buf, len, "low", &out->low);
-	(void)keyed_u64(buf, len, "high", &out->high);
-	(void)keyed_u64(buf, len, "max", &out->max);
-	(void)keyed_u64(buf, len, "oom", &out->oom);
-	return keyed_u64(buf, len, "oom_kill", &out->oom_kill) ? -EINVAL : 0;
+	(void)procfs_keyed_u64(buf, len, "low", &out->low);
+	(void)procfs_keyed_u64(buf, len, "high", &out->high);
+	(void)procfs_keyed_u64(buf, len, "max", &out->max);
+	(void)procfs_keyed_u64(buf, len, "oom", &out->oom);
+	return procfs_keyed_u64(buf, len, "oom_kill", &out->oom_kill) ? -EINVAL : 0;
 }
 
 /* Copies the line at *pos (without its newline) into out; false at the end. */
@@ -412,7 +413,7 @@ static uint64_t eq_value(const char *line, const char *key)
 	return 0;
 }
 
-int cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out)
+int procfs_cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out)
 {
 	char line[256];
 	size_t pos = 0;
@@ -432,8 +433,8 @@ int cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out)
 	return -ENOENT;
 }
 
-int cg_blkio_limit_parse(const char *buf, size_t len, unsigned *major, unsigned *minor,
-			 uint64_t *value)
+int procfs_cg_blkio_limit_parse(const char *buf, size_t len, unsigned *major, unsigned *minor,
+				uint64_t *value)
 {
 	char line[128];
 	size_t pos = 0;
@@ -459,8 +460,8 @@ static bool device_wanted(unsigned major, unsigned minor, unsigned ma, unsigned 
 	return major == CG_ANY_DEVICE || (ma == major && mi == minor);
 }
 
-int cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
-		     struct cg_io_stat *out)
+int procfs_cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+			    struct cg_io_stat *out)
 {
 	char line[512];
 	size_t pos = 0;
@@ -482,8 +483,8 @@ int cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor
 	return any || !len ? 0 : -EINVAL;
 }
 
-int cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
-			uint64_t *reads, uint64_t *writes)
+int procfs_cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+			       uint64_t *reads, uint64_t *writes)
 {
 	char line[128], op[16];
 	size_t pos = 0;
@@ -503,7 +504,7 @@ int cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned mi
 	return 0;
 }
 
-int kmsg_record_parse(const char *line, size_t len, struct kmsg_record *out)
+int procfs_kmsg_record_parse(const char *line, size_t len, struct kmsg_record *out)
 {
 	struct line l = { line, line + len };
 	const char *semi = memchr(line, ';', len);

@@ -31,10 +31,10 @@ struct cpu_stat {
 	uint64_t forks; /* "processes": forks and clones since boot */
 };
 
-int cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out);
-uint64_t cpu_times_total(const struct cpu_times *t);
+int procfs_cpu_stat_parse(const char *buf, size_t len, struct cpu_stat *out);
+uint64_t procfs_cpu_times_total(const struct cpu_times *t);
 /* Ticks not idle and not iowait. */
-uint64_t cpu_times_busy(const struct cpu_times *t);
+uint64_t procfs_cpu_times_busy(const struct cpu_times *t);
 
 /*
  * The value of key in a "key value" or "key: value [kB]" file (meminfo,
@@ -42,7 +42,7 @@ uint64_t cpu_times_busy(const struct cpu_times *t);
  * whole key at the start of a line matches. Returns 0, -ENOENT if absent,
  * -EINVAL if its value is not a number.
  */
-int keyed_u64(const char *buf, size_t len, const char *key, uint64_t *out);
+int procfs_keyed_u64(const char *buf, size_t len, const char *key, uint64_t *out);
 
 /* The /proc/meminfo lines the report uses, in kB. */
 struct meminfo {
@@ -50,7 +50,7 @@ struct meminfo {
 	bool has_available;
 };
 
-int meminfo_parse(const char *buf, size_t len, struct meminfo *out);
+int procfs_meminfo_parse(const char *buf, size_t len, struct meminfo *out);
 
 /* The /proc/vmstat counters the report uses. */
 struct vmstat {
@@ -58,7 +58,7 @@ struct vmstat {
 	bool has_oom_kill;
 };
 
-int vmstat_parse(const char *buf, size_t len, struct vmstat *out);
+int procfs_vmstat_parse(const char *buf, size_t len, struct vmstat *out);
 
 #define DISK_NAME_MAX 32
 #define HOST_MAX_DISKS 128
@@ -77,7 +77,7 @@ struct disk_stats {
 	size_t n;
 };
 
-int diskstats_parse(const char *buf, size_t len, struct disk_stats *out);
+int procfs_diskstats_parse(const char *buf, size_t len, struct disk_stats *out);
 
 #define IFACE_NAME_MAX 32
 #define HOST_MAX_IFACES 64
@@ -94,14 +94,15 @@ struct iface_stats {
 	size_t n;
 };
 
-int netdev_parse(const char *buf, size_t len, struct iface_stats *out);
+int procfs_netdev_parse(const char *buf, size_t len, struct iface_stats *out);
 
 /*
  * A counter of /proc/net/snmp or /proc/net/netstat: a header line
  * "Proto: Name1 Name2 ..." followed by "Proto: v1 v2 ...". Returns 0,
  * -ENOENT if the protocol or name is absent, -EINVAL on a malformed pair.
  */
-int snmp_counter(const char *buf, size_t len, const char *proto, const char *name, uint64_t *out);
+int procfs_snmp_counter(const char *buf, size_t len, const char *proto, const char *name,
+			uint64_t *out);
 
 /* The TCP counters the report uses (snmp Tcp:, netstat TcpExt:). */
 struct tcp_counters {
@@ -111,8 +112,8 @@ struct tcp_counters {
 	bool has_snmp, has_ext;
 };
 
-int tcp_snmp_parse(const char *buf, size_t len, struct tcp_counters *out);
-int tcp_netstat_parse(const char *buf, size_t len, struct tcp_counters *out);
+int procfs_tcp_snmp_parse(const char *buf, size_t len, struct tcp_counters *out);
+int procfs_tcp_netstat_parse(const char *buf, size_t len, struct tcp_counters *out);
 
 /* cgroup CPU bandwidth counters, v1 (ns) and v2 (us) normalised to us. */
 struct cg_cpu_stat {
@@ -120,17 +121,17 @@ struct cg_cpu_stat {
 };
 
 /* v2 cpu.stat ("throttled_usec") or v1 cpu.stat ("throttled_time", ns). */
-int cg_cpu_stat_parse(const char *buf, size_t len, struct cg_cpu_stat *out);
+int procfs_cg_cpu_stat_parse(const char *buf, size_t len, struct cg_cpu_stat *out);
 
 /* v2 cpu.max "QUOTA PERIOD" ("max" = no quota): quota_us < 0 for none. */
-int cg_cpu_max_parse(const char *buf, size_t len, int64_t *quota_us, uint64_t *period_us);
+int procfs_cg_cpu_max_parse(const char *buf, size_t len, int64_t *quota_us, uint64_t *period_us);
 
 /* v2 memory.events (v1: memory.oom_control's oom_kill; failcnt separately). */
 struct cg_mem_events {
 	uint64_t low, high, max, oom, oom_kill;
 };
 
-int cg_mem_events_parse(const char *buf, size_t len, struct cg_mem_events *out);
+int procfs_cg_mem_events_parse(const char *buf, size_t len, struct cg_mem_events *out);
 
 /* A cgroup's I/O limits on one device; 0: no limit of that kind. */
 struct cg_io_limit {
@@ -142,7 +143,7 @@ struct cg_io_limit {
  * v2 io.max ("MAJ:MIN rbps=N wbps=max riops=max wiops=max" a line): the
  * first device with a limit. -ENOENT when no device has one.
  */
-int cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out);
+int procfs_cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out);
 
 /*
  * One v1 blkio.throttle.{read,write}_{bps,iops}_device file ("MAJ:MIN N" a
@@ -151,8 +152,8 @@ int cg_io_max_parse(const char *buf, size_t len, struct cg_io_limit *out);
  * when there is none.
  */
 #define CG_ANY_DEVICE 0xffffffffu
-int cg_blkio_limit_parse(const char *buf, size_t len, unsigned *major, unsigned *minor,
-			 uint64_t *value);
+int procfs_cg_blkio_limit_parse(const char *buf, size_t len, unsigned *major, unsigned *minor,
+				uint64_t *value);
 
 /* I/O a cgroup did, summed over its devices. */
 struct cg_io_stat {
@@ -163,16 +164,16 @@ struct cg_io_stat {
  * v2 io.stat ("MAJ:MIN rbytes=N wbytes=N rios=N wios=N ..." a line): of
  * device major:minor, or summed over all when major is CG_ANY_DEVICE.
  */
-int cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
-		     struct cg_io_stat *out);
+int procfs_cg_io_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+			    struct cg_io_stat *out);
 
 /*
  * v1 blkio.throttle.io_service_bytes or io_serviced ("MAJ:MIN Read N"
  * lines, then "Total N"): the reads and writes of device major:minor, or
  * summed over all when major is CG_ANY_DEVICE.
  */
-int cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
-			uint64_t *reads, uint64_t *writes);
+int procfs_cg_blkio_stat_parse(const char *buf, size_t len, unsigned major, unsigned minor,
+			       uint64_t *reads, uint64_t *writes);
 
 /* One /dev/kmsg record: "PRIO,SEQ,TS_US,FLAGS[,...];MESSAGE". */
 #define KMSG_TEXT_MAX 512
@@ -186,7 +187,7 @@ struct kmsg_record {
 };
 
 /* Parses one record line (continuation lines starting with ' ' are not records). */
-int kmsg_record_parse(const char *line, size_t len, struct kmsg_record *out);
+int procfs_kmsg_record_parse(const char *line, size_t len, struct kmsg_record *out);
 
 /* What a kernel log message is about, for the report's rules. */
 enum kmsg_event {
@@ -224,7 +225,7 @@ struct kmsg_class {
  * disables this message", call traces, registers) are KMSG_NONE whatever
  * their level: the report's first line says what happened.
  */
-void kmsg_classify(const struct kmsg_record *r, struct kmsg_class *out);
+void procfs_kmsg_classify(const struct kmsg_record *r, struct kmsg_class *out);
 
 /*
  * A CPU list ("0-3,8,10-11") into a bitmap of HOST_MAX_CPUS bits. CPUs
@@ -235,15 +236,15 @@ struct cpuset {
 	uint64_t w[CPUSET_WORDS];
 };
 
-int cpulist_parse(const char *buf, size_t len, struct cpuset *out);
+int procfs_cpulist_parse(const char *buf, size_t len, struct cpuset *out);
 /* The Cpus_allowed_list line of /proc/PID/status. */
-int status_cpus_allowed_parse(const char *buf, size_t len, struct cpuset *out);
+int procfs_status_cpus_allowed_parse(const char *buf, size_t len, struct cpuset *out);
 /* Writes the set as a list ("0-1,3") into buf; "" for an empty set. */
-void cpulist_format(const struct cpuset *s, char *buf, size_t size);
-void cpuset_add(struct cpuset *s, unsigned cpu);
-bool cpuset_has(const struct cpuset *s, unsigned cpu);
-unsigned cpuset_count(const struct cpuset *s);
+void procfs_cpulist_format(const struct cpuset *s, char *buf, size_t size);
+void procfs_cpuset_add(struct cpuset *s, unsigned cpu);
+bool procfs_cpuset_has(const struct cpuset *s, unsigned cpu);
+unsigned procfs_cpuset_count(const struct cpuset *s);
 /* Lowest CPU in the set, or -1. */
-int cpuset_first(const struct cpuset *s);
+int procfs_cpuset_first(const struct cpuset *s);
 
 #endif

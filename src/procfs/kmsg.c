@@ -288,7 +288,7 @@ static bool classify_table_full(const struct kmsg_record *r, struct kmsg_class *
 	return c->event != KMSG_NONE;
 }
 
-void kmsg_classify(const struct kmsg_record *r, struct kmsg_class *c)
+void procfs_kmsg_classify(const struct kmsg_record *r, struct kmsg_class *c)
 {
 	const char *t = r->text, *p;
 

@@ -54,7 +54,7 @@ static int take_limit(const char **p, const char *end, uint64_t *out)
 	return take_num(p, end, out);
 }
 
-int limit_value_parse(const char *buf, size_t len, uint64_t *out)
+int procfs_limit_value_parse(const char *buf, size_t len, uint64_t *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -63,7 +63,7 @@ int limit_value_parse(const char *buf, size_t len, uint64_t *out)
 	return skip_blanks(p, end) == end ? 0 : -EINVAL;
 }
 
-int file_nr_parse(const char *buf, size_t len, struct file_handles *out)
+int procfs_file_nr_parse(const char *buf, size_t len, struct file_handles *out)
 {
 	const char *p = buf, *end = buf + len;
 	uint64_t unused;
@@ -80,7 +80,7 @@ static int read_value(const struct procfs *pf, const char *path, uint64_t *out)
 	char buf[64];
 	ssize_t n = procfs_read(pf, path, buf, sizeof(buf));
 
-	return n < 0 ? (int)n : limit_value_parse(buf, (size_t)n, out);
+	return n < 0 ? (int)n : procfs_limit_value_parse(buf, (size_t)n, out);
 }
 
 static int read_root_value(const struct procfs *pf, const char *path, uint64_t *out)
@@ -88,32 +88,32 @@ static int read_root_value(const struct procfs *pf, const char *path, uint64_t *
 	char buf[64];
 	ssize_t n = procfs_read_root(pf, path, buf, sizeof(buf));
 
-	return n < 0 ? (int)n : limit_value_parse(buf, (size_t)n, out);
+	return n < 0 ? (int)n : procfs_limit_value_parse(buf, (size_t)n, out);
 }
 
-int limits_read_file_handles(const struct procfs *pf, struct file_handles *out)
+int procfs_limits_read_file_handles(const struct procfs *pf, struct file_handles *out)
 {
 	char buf[128];
 	ssize_t n = procfs_read(pf, "sys/fs/file-nr", buf, sizeof(buf));
 
-	return n < 0 ? (int)n : file_nr_parse(buf, (size_t)n, out);
+	return n < 0 ? (int)n : procfs_file_nr_parse(buf, (size_t)n, out);
 }
 
-int limits_read_task_caps(const struct procfs *pf, struct task_caps *out)
+int procfs_limits_read_task_caps(const struct procfs *pf, struct task_caps *out)
 {
 	int rc = read_value(pf, "sys/kernel/pid_max", &out->pid_max);
 
 	return rc ? rc : read_value(pf, "sys/kernel/threads-max", &out->threads_max);
 }
 
-int limits_read_conntrack(const struct procfs *pf, struct conntrack_fill *out)
+int procfs_limits_read_conntrack(const struct procfs *pf, struct conntrack_fill *out)
 {
 	int rc = read_value(pf, "sys/net/netfilter/nf_conntrack_count", &out->count);
 
 	return rc ? rc : read_value(pf, "sys/net/netfilter/nf_conntrack_max", &out->max);
 }
 
-int limits_read_cg_pids(const struct procfs *pf, const char *dir, struct cg_pids *out)
+int procfs_limits_read_cg_pids(const struct procfs *pf, const char *dir, struct cg_pids *out)
 {
 	char path[512];
 	int rc;
@@ -126,7 +126,7 @@ int limits_read_cg_pids(const struct procfs *pf, const char *dir, struct cg_pids
 	return read_root_value(pf, path, &out->max);
 }
 
-int limits_nofile_parse(const char *buf, size_t len, uint64_t *soft, uint64_t *hard)
+int procfs_limits_nofile_parse(const char *buf, size_t len, uint64_t *soft, uint64_t *hard)
 {
 	static const char key[] = "Max open files";
 	const char *p = buf, *end = buf + len;
@@ -156,7 +156,7 @@ static long fd_dir_size(const struct procfs *pf, const char *path)
 	return (long)st.st_size;
 }
 
-int limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *out)
+int procfs_limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *out)
 {
 	char path[48], buf[4096];
 	ssize_t n;
@@ -167,7 +167,7 @@ int limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *ou
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	rc = limits_nofile_parse(buf, (size_t)n, &out->soft, &out->hard);
+	rc = procfs_limits_nofile_parse(buf, (size_t)n, &out->soft, &out->hard);
 	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%d/fd", (int)pid);
@@ -183,8 +183,8 @@ int limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *ou
 	return 0;
 }
 
-int cgroup_controller_path(const char *buf, size_t len, const char *controller, char *out,
-			   size_t size)
+int procfs_cgroup_controller_path(const char *buf, size_t len, const char *controller, char *out,
+				  size_t size)
 {
 	const char *p = buf, *end = buf + len;
 	size_t clen = strlen(controller);
@@ -302,7 +302,7 @@ static int io_max_cb(const char *p, const char *end, struct io_limits *out, int 
 	return io_max_line(p, end, out);
 }
 
-int io_max_parse(const char *buf, size_t len, struct io_limits *out)
+int procfs_io_max_parse(const char *buf, size_t len, struct io_limits *out)
 {
 	out->n = 0;
 	out->v2 = true;
@@ -326,7 +326,8 @@ static int blkio_cb(const char *p, const char *end, struct io_limits *out, int f
 	return 0;
 }
 
-int blkio_throttle_parse(const char *buf, size_t len, enum blkio_field f, struct io_limits *out)
+int procfs_blkio_throttle_parse(const char *buf, size_t len, enum blkio_field f,
+				struct io_limits *out)
 {
 	out->v2 = false;
 	return each_line(buf, len, blkio_cb, (int)f, out);
@@ -341,7 +342,7 @@ static bool io_max_at(const struct procfs *pf, const char *base, const char *cg,
 
 	snprintf(path, sizeof(path), "%s%s/io.max", base, cg);
 	n = procfs_read_root(pf, path, buf, sizeof(buf));
-	return n > 0 && !io_max_parse(buf, (size_t)n, out) && out->n > 0;
+	return n > 0 && !procfs_io_max_parse(buf, (size_t)n, out) && out->n > 0;
 }
 
 static bool blkio_at(const struct procfs *pf, const char *cg, struct io_limits *out)
@@ -358,7 +359,7 @@ static bool blkio_at(const struct procfs *pf, const char *cg, struct io_limits *
 			 files[f]);
 		n = procfs_read_root(pf, path, buf, sizeof(buf));
 		if (n > 0)
-			(void)blkio_throttle_parse(buf, (size_t)n, (enum blkio_field)f, out);
+			(void)procfs_blkio_throttle_parse(buf, (size_t)n, (enum blkio_field)f, out);
 	}
 	return out->n > 0;
 }
@@ -390,7 +391,7 @@ static bool nearest(const struct procfs *pf, const char *cg, const char *base, b
 	return false;
 }
 
-int limits_read_io(const struct procfs *pf, pid_t pid, struct io_limits *out)
+int procfs_limits_read_io(const struct procfs *pf, pid_t pid, struct io_limits *out)
 {
 	char path[32], buf[4096], cg[256];
 	ssize_t n;
@@ -400,11 +401,11 @@ int limits_read_io(const struct procfs *pf, pid_t pid, struct io_limits *out)
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	if (!cgroup_controller_path(buf, (size_t)n, "", cg, sizeof(cg)) &&
+	if (!procfs_cgroup_controller_path(buf, (size_t)n, "", cg, sizeof(cg)) &&
 	    (nearest(pf, cg, "sys/fs/cgroup", false, out) ||
 	     nearest(pf, cg, "sys/fs/cgroup/unified", false, out)))
 		return 0;
-	if (!cgroup_controller_path(buf, (size_t)n, "blkio", cg, sizeof(cg)) &&
+	if (!procfs_cgroup_controller_path(buf, (size_t)n, "blkio", cg, sizeof(cg)) &&
 	    nearest(pf, cg, NULL, true, out))
 		return 0;
 	memset(out, 0, sizeof(*out));

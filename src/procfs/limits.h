@@ -22,29 +22,29 @@
 #define LIMIT_NONE UINT64_MAX
 
 /* One number, or "max"/"unlimited" (LIMIT_NONE), then only blanks. */
-int limit_value_parse(const char *buf, size_t len, uint64_t *out);
+int procfs_limit_value_parse(const char *buf, size_t len, uint64_t *out);
 
 /* /proc/sys/fs/file-nr: "ALLOCATED UNUSED MAX". */
 struct file_handles {
 	uint64_t allocated, max;
 };
 
-int file_nr_parse(const char *buf, size_t len, struct file_handles *out);
-int limits_read_file_handles(const struct procfs *pf, struct file_handles *out);
+int procfs_file_nr_parse(const char *buf, size_t len, struct file_handles *out);
+int procfs_limits_read_file_handles(const struct procfs *pf, struct file_handles *out);
 
 /* kernel.pid_max and kernel.threads-max. */
 struct task_caps {
 	uint64_t pid_max, threads_max;
 };
 
-int limits_read_task_caps(const struct procfs *pf, struct task_caps *out);
+int procfs_limits_read_task_caps(const struct procfs *pf, struct task_caps *out);
 
 /* nf_conntrack_count and _max; -ENOENT when conntrack is not loaded. */
 struct conntrack_fill {
 	uint64_t count, max;
 };
 
-int limits_read_conntrack(const struct procfs *pf, struct conntrack_fill *out);
+int procfs_limits_read_conntrack(const struct procfs *pf, struct conntrack_fill *out);
 
 /*
  * A pids cgroup's pids.current and pids.max; dir is relative to the root
@@ -54,10 +54,10 @@ struct cg_pids {
 	uint64_t current, max; /* max LIMIT_NONE for "max" */
 };
 
-int limits_read_cg_pids(const struct procfs *pf, const char *dir, struct cg_pids *out);
+int procfs_limits_read_cg_pids(const struct procfs *pf, const char *dir, struct cg_pids *out);
 
 /* The "Max open files" line of /proc/PID/limits: soft and hard. */
-int limits_nofile_parse(const char *buf, size_t len, uint64_t *soft, uint64_t *hard);
+int procfs_limits_nofile_parse(const char *buf, size_t len, uint64_t *soft, uint64_t *hard);
 
 /* A process's open descriptors and its RLIMIT_NOFILE. */
 struct fd_usage {
@@ -70,15 +70,15 @@ struct fd_usage {
  * <proc>/PID/fd where the kernel gives the count there (procfs, Linux
  * 6.2 on: one stat, however many descriptors), else by listing it.
  */
-int limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *out);
+int procfs_limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *out);
 
 /*
  * The path of a v1 controller ("blkio", "pids", "memory") in a
  * /proc/PID/cgroup text, or with controller "" the v2 ("0::") one.
  * Returns 0 or -ENOENT.
  */
-int cgroup_controller_path(const char *buf, size_t len, const char *controller, char *out,
-			   size_t size);
+int procfs_cgroup_controller_path(const char *buf, size_t len, const char *controller, char *out,
+				  size_t size);
 
 /* One device's I/O limits (LIMIT_NONE where unset). */
 struct io_limit {
@@ -96,18 +96,19 @@ struct io_limits {
 };
 
 /* v2 io.max: "MAJ:MIN rbps=N wbps=max riops=N wiops=N" lines, into out (n reset). */
-int io_max_parse(const char *buf, size_t len, struct io_limits *out);
+int procfs_io_max_parse(const char *buf, size_t len, struct io_limits *out);
 
 enum blkio_field { BLKIO_RBPS, BLKIO_WBPS, BLKIO_RIOPS, BLKIO_WIOPS };
 
 /* v1 blkio.throttle.{read,write}_{bps,iops}_device: "MAJ:MIN N" lines, merged into out. */
-int blkio_throttle_parse(const char *buf, size_t len, enum blkio_field f, struct io_limits *out);
+int procfs_blkio_throttle_parse(const char *buf, size_t len, enum blkio_field f,
+				struct io_limits *out);
 
 /*
  * The I/O limits that hold pid: those of its cgroup or of the nearest
  * ancestor that sets any (v2 io.max first, then v1 blkio). out->n is 0
  * when none does. Returns 0, or -errno when pid's cgroups cannot be read.
  */
-int limits_read_io(const struct procfs *pf, pid_t pid, struct io_limits *out);
+int procfs_limits_read_io(const struct procfs *pf, pid_t pid, struct io_limits *out);
 
 #endif

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
-			size_t *name_len)
+int procfs_kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
+			       size_t *name_len)
 {
 	char *end;
 	const char *p;
@@ -25,12 +25,12 @@ int kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char
 	return *name_len ? 0 : -EINVAL;
 }
 
-bool kallsyms_is_text(char type)
+bool procfs_kallsyms_is_text(char type)
 {
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-int maps_parse_line(const char *line, struct map_line *m)
+int procfs_maps_parse_line(const char *line, struct map_line *m)
 {
 	char perms[5];
 	unsigned long long start, end, pgoff, inode;

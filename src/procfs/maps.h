@@ -14,10 +14,10 @@
  * Parses one /proc/kallsyms line "ADDR TYPE NAME [MODULE]". Sets *name and
  * *name_len to the name inside line. Returns 0, or -EINVAL when malformed.
  */
-int kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
-			size_t *name_len);
+int procfs_kallsyms_parse_line(const char *line, uint64_t *addr, char *type, const char **name,
+			       size_t *name_len);
 /* True for the types of code symbols (t, T, w, W). */
-bool kallsyms_is_text(char type);
+bool procfs_kallsyms_is_text(char type);
 
 /* One line of /proc/PID/maps. */
 struct map_line {
@@ -29,6 +29,6 @@ struct map_line {
 };
 
 /* Parses one maps line (without its newline). Returns 0 or -EINVAL. */
-int maps_parse_line(const char *line, struct map_line *m);
+int procfs_maps_parse_line(const char *line, struct map_line *m);
 
 #endif

@@ -14,7 +14,7 @@ static bool read_bytes(const struct procfs *pf, const char *dir, const char *fil
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	n = procfs_read_root(pf, path, buf, sizeof(buf));
-	return n > 0 && !limit_value_parse(buf, (size_t)n, out);
+	return n > 0 && !procfs_limit_value_parse(buf, (size_t)n, out);
 }
 
 /* One cgroup's limit and usage; true when it sets a limit. */
@@ -62,7 +62,8 @@ static bool tightest(const struct procfs *pf, const char *base, const char *cg, 
 	return out->limited;
 }
 
-int memlimit_read(const struct procfs *pf, const char *prefix, pid_t pid, struct mem_cg_limit *out)
+int procfs_memlimit_read(const struct procfs *pf, const char *prefix, pid_t pid,
+			 struct mem_cg_limit *out)
 {
 	char path[32], buf[4096], cg[256], base[128];
 	ssize_t n;
@@ -72,12 +73,12 @@ int memlimit_read(const struct procfs *pf, const char *prefix, pid_t pid, struct
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	if (!cgroup_controller_path(buf, (size_t)n, "memory", cg, sizeof(cg))) {
+	if (!procfs_cgroup_controller_path(buf, (size_t)n, "memory", cg, sizeof(cg))) {
 		snprintf(base, sizeof(base), "%ssys/fs/cgroup/memory", prefix);
 		if (tightest(pf, base, cg, false, out))
 			return 0;
 	}
-	if (!cgroup_controller_path(buf, (size_t)n, "", cg, sizeof(cg))) {
+	if (!procfs_cgroup_controller_path(buf, (size_t)n, "", cg, sizeof(cg))) {
 		snprintf(base, sizeof(base), "%ssys/fs/cgroup", prefix);
 		(void)tightest(pf, base, cg, true, out);
 	}

@@ -30,6 +30,7 @@ struct mem_cg_limit {
  * cgroup up to the root: out->limited false when none is set. prefix goes
  * before sys/fs/cgroup ("" live, "stepN/" in a fixture).
  */
-int memlimit_read(const struct procfs *pf, const char *prefix, pid_t pid, struct mem_cg_limit *out);
+int procfs_memlimit_read(const struct procfs *pf, const char *prefix, pid_t pid,
+			 struct mem_cg_limit *out);
 
 #endif

@@ -25,7 +25,7 @@
 #define PROC_MAGIC 0x9fa0   /* PROC_SUPER_MAGIC */
 #define TCP_STATE_LISTEN 10 /* TCP_LISTEN: "0A" in /proc/net/tcp */
 
-void net_socks_release(struct net_socks *s)
+void procfs_net_socks_release(struct net_socks *s)
 {
 	free(s->v);
 	s->v = NULL;
@@ -91,7 +91,8 @@ static int sock_line(char *line, bool v6, bool only_listen, struct net_sock *s)
 	return 0;
 }
 
-int net_socks_parse(const char *buf, size_t len, bool v6, bool only_listen, struct net_socks *out)
+int procfs_net_socks_parse(const char *buf, size_t len, bool v6, bool only_listen,
+			   struct net_socks *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -148,12 +149,12 @@ static int read_socks(const struct procfs *pf, const char *dir, const char *name
 
 	if (n < 0)
 		return (int)n;
-	rc = net_socks_parse(buf, (size_t)n, v6, only_listen, out);
+	rc = procfs_net_socks_parse(buf, (size_t)n, v6, only_listen, out);
 	free(buf);
 	return rc;
 }
 
-int netread_udp_socks(const struct procfs *pf, const char *dir, struct net_socks *out)
+int procfs_netread_udp_socks(const struct procfs *pf, const char *dir, struct net_socks *out)
 {
 	int rc = read_socks(pf, dir, "udp", false, false, out);
 
@@ -163,27 +164,27 @@ int netread_udp_socks(const struct procfs *pf, const char *dir, struct net_socks
 	return rc == -ENOENT ? 0 : rc; /* no IPv6 */
 }
 
-int udp_snmp_parse(const char *buf, size_t len, struct udp_counters *out)
+int procfs_udp_snmp_parse(const char *buf, size_t len, struct udp_counters *out)
 {
-	if (snmp_counter(buf, len, "Udp", "InDatagrams", &out->in_datagrams) ||
-	    snmp_counter(buf, len, "Udp", "InErrors", &out->in_errors) ||
-	    snmp_counter(buf, len, "Udp", "RcvbufErrors", &out->rcvbuf_errors))
+	if (procfs_snmp_counter(buf, len, "Udp", "InDatagrams", &out->in_datagrams) ||
+	    procfs_snmp_counter(buf, len, "Udp", "InErrors", &out->in_errors) ||
+	    procfs_snmp_counter(buf, len, "Udp", "RcvbufErrors", &out->rcvbuf_errors))
 		return -EINVAL;
 	out->has_v4 = true;
 	return 0;
 }
 
-int udp_snmp6_parse(const char *buf, size_t len, struct udp_counters *out)
+int procfs_udp_snmp6_parse(const char *buf, size_t len, struct udp_counters *out)
 {
-	if (keyed_u64(buf, len, "Udp6InDatagrams", &out->in_datagrams6) ||
-	    keyed_u64(buf, len, "Udp6InErrors", &out->in_errors6) ||
-	    keyed_u64(buf, len, "Udp6RcvbufErrors", &out->rcvbuf_errors6))
+	if (procfs_keyed_u64(buf, len, "Udp6InDatagrams", &out->in_datagrams6) ||
+	    procfs_keyed_u64(buf, len, "Udp6InErrors", &out->in_errors6) ||
+	    procfs_keyed_u64(buf, len, "Udp6RcvbufErrors", &out->rcvbuf_errors6))
 		return -EINVAL;
 	out->has_v6 = true;
 	return 0;
 }
 
-int netread_udp_counters(const struct procfs *pf, const char *dir, struct udp_counters *out)
+int procfs_netread_udp_counters(const struct procfs *pf, const char *dir, struct udp_counters *out)
 {
 	char *buf;
 	ssize_t n;
@@ -192,18 +193,18 @@ int netread_udp_counters(const struct procfs *pf, const char *dir, struct udp_co
 	memset(out, 0, sizeof(*out));
 	if ((n = read_net(pf, dir, "snmp", &buf)) < 0)
 		return (int)n;
-	rc = udp_snmp_parse(buf, (size_t)n, out);
+	rc = procfs_udp_snmp_parse(buf, (size_t)n, out);
 	free(buf);
 	if (rc)
 		return rc;
 	if ((n = read_net(pf, dir, "snmp6", &buf)) < 0)
 		return 0; /* no IPv6 */
-	(void)udp_snmp6_parse(buf, (size_t)n, out);
+	(void)procfs_udp_snmp6_parse(buf, (size_t)n, out);
 	free(buf);
 	return 0;
 }
 
-int softnet_parse(const char *buf, size_t len, struct softnet *out)
+int procfs_softnet_parse(const char *buf, size_t len, struct softnet *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -240,7 +241,7 @@ int softnet_parse(const char *buf, size_t len, struct softnet *out)
 	return 0;
 }
 
-int netread_softnet(const struct procfs *pf, struct softnet *out)
+int procfs_netread_softnet(const struct procfs *pf, struct softnet *out)
 {
 	char *buf;
 	ssize_t n = read_net(pf, NULL, "softnet_stat", &buf);
@@ -248,7 +249,7 @@ int netread_softnet(const struct procfs *pf, struct softnet *out)
 
 	if (n < 0)
 		return (int)n;
-	rc = softnet_parse(buf, (size_t)n, out);
+	rc = procfs_softnet_parse(buf, (size_t)n, out);
 	free(buf);
 	return rc;
 }
@@ -265,7 +266,7 @@ static void diag_sock(const struct inet_diag_msg *m, struct net_sock *s)
 	s->has_backlog = true;
 }
 
-int inet_diag_reply_parse(const void *buf, size_t len, struct net_socks *out)
+int procfs_inet_diag_reply_parse(const void *buf, size_t len, struct net_socks *out)
 {
 	const struct nlmsghdr *h = buf;
 	size_t left = len;
@@ -319,7 +320,7 @@ static int diag_dump(int fd, int family, struct net_socks *out)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EPROTO;
-		rc = inet_diag_reply_parse(buf, (size_t)n, out);
+		rc = procfs_inet_diag_reply_parse(buf, (size_t)n, out);
 	}
 	return rc < 0 ? rc : 0;
 }
@@ -386,7 +387,7 @@ static int listeners_from_diag(const struct procfs *pf, pid_t pid, struct net_so
 	return rc;
 }
 
-int netread_tcp_listeners(const struct procfs *pf, pid_t pid, struct net_socks *out)
+int procfs_netread_tcp_listeners(const struct procfs *pf, pid_t pid, struct net_socks *out)
 {
 	char dir[16];
 	int rc;
@@ -460,6 +461,6 @@ int procfs_socket_owners(const struct procfs *pf, const struct id_list *pids,
 	for (size_t i = 0; i < pids->len; i++)
 		owners_of(pf, pids->ids[i], inodes, n, owners);
 out:
-	id_list_release(&all);
+	procfs_id_list_release(&all);
 	return rc;
 }

@@ -40,17 +40,18 @@ struct net_socks {
 	size_t n, cap;
 };
 
-void net_socks_release(struct net_socks *s);
+void procfs_net_socks_release(struct net_socks *s);
 
 /*
  * The sockets of a /proc/net/udp{,6} or tcp{,6} text, appended to out;
  * only_listen keeps the TCP ones in LISTEN (state 0A), whose rx_queue the
  * kernel fills with the accept queue's length. Returns 0, -EINVAL, -ENOMEM.
  */
-int net_socks_parse(const char *buf, size_t len, bool v6, bool only_listen, struct net_socks *out);
+int procfs_net_socks_parse(const char *buf, size_t len, bool v6, bool only_listen,
+			   struct net_socks *out);
 
 /* The UDP sockets of a namespace, v4 then v6 (a missing udp6 is no error). */
-int netread_udp_socks(const struct procfs *pf, const char *dir, struct net_socks *out);
+int procfs_netread_udp_socks(const struct procfs *pf, const char *dir, struct net_socks *out);
 
 /* The UDP MIB of a namespace. */
 struct udp_counters {
@@ -60,10 +61,10 @@ struct udp_counters {
 };
 
 /* Udp: of a /proc/net/snmp text. */
-int udp_snmp_parse(const char *buf, size_t len, struct udp_counters *out);
+int procfs_udp_snmp_parse(const char *buf, size_t len, struct udp_counters *out);
 /* Udp6 of a /proc/net/snmp6 text ("Udp6RcvbufErrors 3" lines). */
-int udp_snmp6_parse(const char *buf, size_t len, struct udp_counters *out);
-int netread_udp_counters(const struct procfs *pf, const char *dir, struct udp_counters *out);
+int procfs_udp_snmp6_parse(const char *buf, size_t len, struct udp_counters *out);
+int procfs_netread_udp_counters(const struct procfs *pf, const char *dir, struct udp_counters *out);
 
 /* /proc/net/softnet_stat: one line per online CPU, hex columns. */
 struct softnet_cpu {
@@ -80,8 +81,8 @@ struct softnet {
  * Lines carry the CPU in their 13th column on Linux 5.10 and later; older
  * ones are numbered by line, which is wrong when CPUs are offline.
  */
-int softnet_parse(const char *buf, size_t len, struct softnet *out);
-int netread_softnet(const struct procfs *pf, struct softnet *out);
+int procfs_softnet_parse(const char *buf, size_t len, struct softnet *out);
+int procfs_netread_softnet(const struct procfs *pf, struct softnet *out);
 
 /*
  * TCP listeners of a namespace with their accept queues. Over the
@@ -91,7 +92,7 @@ int netread_softnet(const struct procfs *pf, struct softnet *out);
  * /proc/PID/net/tcp{,6} listeners give the queue alone (has_backlog false).
  * pid 0: our namespace.
  */
-int netread_tcp_listeners(const struct procfs *pf, pid_t pid, struct net_socks *out);
+int procfs_netread_tcp_listeners(const struct procfs *pf, pid_t pid, struct net_socks *out);
 
 /*
  * Pure: the inet_diag_msg records of one sock_diag reply (a run of
@@ -99,7 +100,7 @@ int netread_tcp_listeners(const struct procfs *pf, pid_t pid, struct net_socks *
  * the dump, 0 when more is to come, -errno on NLMSG_ERROR or a short
  * message.
  */
-int inet_diag_reply_parse(const void *buf, size_t len, struct net_socks *out);
+int procfs_inet_diag_reply_parse(const void *buf, size_t len, struct net_socks *out);
 
 /*
  * The owners of socket inodes: for each inodes[i], the first PID among

@@ -100,7 +100,7 @@ static int stat_fields(struct cur *c, struct pid_stat *o)
 	return 0;
 }
 
-int pid_stat_parse(const char *buf, size_t len, struct pid_stat *out)
+int procfs_pid_stat_parse(const char *buf, size_t len, struct pid_stat *out)
 {
 	const char *open = memchr(buf, '(', len);
 	const char *close = find_last(buf, len, ')');
@@ -191,7 +191,7 @@ static void status_line(const char *line, const char *end, struct pid_status *o)
 	}
 }
 
-int pid_status_parse(const char *buf, size_t len, struct pid_status *out)
+int procfs_pid_status_parse(const char *buf, size_t len, struct pid_status *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -206,7 +206,7 @@ int pid_status_parse(const char *buf, size_t len, struct pid_status *out)
 	return out->has_uid ? 0 : -EINVAL;
 }
 
-int pid_io_parse(const char *buf, size_t len, struct pid_io *out)
+int procfs_pid_io_parse(const char *buf, size_t len, struct pid_io *out)
 {
 	static const char *const keys[] = { "rchar",
 					    "wchar",
@@ -239,7 +239,7 @@ int pid_io_parse(const char *buf, size_t len, struct pid_io *out)
 	return (found & 0x70) == 0x70 ? 0 : -EINVAL;
 }
 
-int pid_schedstat_parse(const char *buf, size_t len, struct pid_schedstat *out)
+int procfs_pid_schedstat_parse(const char *buf, size_t len, struct pid_schedstat *out)
 {
 	struct cur c = { buf, buf + len };
 
@@ -251,7 +251,7 @@ int pid_schedstat_parse(const char *buf, size_t len, struct pid_schedstat *out)
 	return 0;
 }
 
-int uptime_parse(const char *buf, size_t len, uint64_t *uptime_cs)
+int procfs_uptime_parse(const char *buf, size_t len, uint64_t *uptime_cs)
 {
 	struct cur c = { buf, buf + len };
 	uint64_t sec, frac = 0;
@@ -278,7 +278,7 @@ static int cpu_line(struct cur *c, struct sys_stat *o)
 	return 0;
 }
 
-int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out)
+int procfs_sys_stat_parse(const char *buf, size_t len, struct sys_stat *out)
 {
 	const char *p = buf, *end = buf + len;
 	bool have_cpu = false;
@@ -307,12 +307,12 @@ int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out)
 	return have_cpu ? 0 : -EINVAL;
 }
 
-uint64_t sys_stat_total(const struct sys_stat *s)
+uint64_t procfs_sys_stat_total(const struct sys_stat *s)
 {
 	return s->user + s->nice + s->system + s->idle + s->iowait + s->irq + s->softirq + s->steal;
 }
 
-int meminfo_total_parse(const char *buf, size_t len, uint64_t *memtotal_kb)
+int procfs_meminfo_total_parse(const char *buf, size_t len, uint64_t *memtotal_kb)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -351,7 +351,7 @@ static int next_double(struct cur *c, double *out)
 	return 0;
 }
 
-int loadavg_parse(const char *buf, size_t len, struct loadavg *out)
+int procfs_loadavg_parse(const char *buf, size_t len, struct loadavg *out)
 {
 	struct cur c = { buf, buf + len };
 	uint64_t run, total, last;
@@ -391,7 +391,7 @@ static int psi_fields(struct cur *c, struct psi_line *l)
 	return 0;
 }
 
-int psi_parse(const char *buf, size_t len, struct psi *out)
+int procfs_psi_parse(const char *buf, size_t len, struct psi *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -415,7 +415,7 @@ int psi_parse(const char *buf, size_t len, struct psi *out)
 	return out->some.present ? 0 : -EINVAL;
 }
 
-bool smaps_stack_line(struct smaps_stack *st, const char *line)
+bool procfs_smaps_stack_line(struct smaps_stack *st, const char *line)
 {
 	if (st->state == 0 && strstr(line, "[stack]")) {
 		st->state = 1;
@@ -429,7 +429,7 @@ bool smaps_stack_line(struct smaps_stack *st, const char *line)
 	return st->state == 3;
 }
 
-void cmdline_join(char *buf, size_t len)
+void procfs_cmdline_join(char *buf, size_t len)
 {
 	bool found = false;
 

@@ -41,7 +41,7 @@ struct pid_stat {
 };
 
 /* Needs at least fields 1..42 (sysstat's rule); 43/44 default to 0. */
-int pid_stat_parse(const char *buf, size_t len, struct pid_stat *out);
+int procfs_pid_stat_parse(const char *buf, size_t len, struct pid_stat *out);
 
 /* The fields of /proc/PID/status that triage uses. */
 struct pid_status {
@@ -57,7 +57,7 @@ struct pid_status {
 	bool has_uid, has_threads, has_ctxsw;
 };
 
-int pid_status_parse(const char *buf, size_t len, struct pid_status *out);
+int procfs_pid_status_parse(const char *buf, size_t len, struct pid_status *out);
 
 /* /proc/PID/io */
 struct pid_io {
@@ -65,17 +65,17 @@ struct pid_io {
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
 };
 
-int pid_io_parse(const char *buf, size_t len, struct pid_io *out);
+int procfs_pid_io_parse(const char *buf, size_t len, struct pid_io *out);
 
 /* /proc/PID/schedstat: on-CPU ns, run-queue wait ns, timeslices. */
 struct pid_schedstat {
 	uint64_t run_ns, wait_ns, slices;
 };
 
-int pid_schedstat_parse(const char *buf, size_t len, struct pid_schedstat *out);
+int procfs_pid_schedstat_parse(const char *buf, size_t len, struct pid_schedstat *out);
 
 /* /proc/uptime, in hundredths of a second as sysstat reads it ("%lu.%lu"). */
-int uptime_parse(const char *buf, size_t len, uint64_t *uptime_cs);
+int procfs_uptime_parse(const char *buf, size_t len, uint64_t *uptime_cs);
 
 /* The "cpu " line of /proc/stat, in ticks, plus the process counters. */
 struct sys_stat {
@@ -84,12 +84,12 @@ struct sys_stat {
 	unsigned ncpu_lines; /* number of "cpuN" lines */
 };
 
-int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out);
+int procfs_sys_stat_parse(const char *buf, size_t len, struct sys_stat *out);
 /* user+nice+system+idle+iowait+irq+softirq+steal (guest is inside user). */
-uint64_t sys_stat_total(const struct sys_stat *s);
+uint64_t procfs_sys_stat_total(const struct sys_stat *s);
 
 /* MemTotal from /proc/meminfo, kB. */
-int meminfo_total_parse(const char *buf, size_t len, uint64_t *memtotal_kb);
+int procfs_meminfo_total_parse(const char *buf, size_t len, uint64_t *memtotal_kb);
 
 /* /proc/loadavg */
 struct loadavg {
@@ -98,7 +98,7 @@ struct loadavg {
 	int last_pid;
 };
 
-int loadavg_parse(const char *buf, size_t len, struct loadavg *out);
+int procfs_loadavg_parse(const char *buf, size_t len, struct loadavg *out);
 
 /* One /proc/pressure/<resource> file. */
 struct psi_line {
@@ -111,7 +111,7 @@ struct psi {
 	struct psi_line some, full;
 };
 
-int psi_parse(const char *buf, size_t len, struct psi *out);
+int procfs_psi_parse(const char *buf, size_t len, struct psi *out);
 
 /*
  * /proc/PID/smaps, fed one line at a time (NUL-terminated, no newline):
@@ -123,12 +123,12 @@ struct smaps_stack {
 };
 
 /* Feeds one line; returns true once both figures are in (feed no more). */
-bool smaps_stack_line(struct smaps_stack *st, const char *line);
+bool procfs_smaps_stack_line(struct smaps_stack *st, const char *line);
 
 /*
  * /proc/PID/cmdline of len bytes: the NULs between arguments become
  * spaces, as ps shows them; the final NUL (and trailing empty ones) stay.
  */
-void cmdline_join(char *buf, size_t len);
+void procfs_cmdline_join(char *buf, size_t len);
 
 #endif

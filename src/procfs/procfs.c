@@ -150,7 +150,7 @@ ssize_t procfs_cmdline_fd(int fd, char *buf, size_t size)
 
 	if (len < 0)
 		return len;
-	cmdline_join(buf, (size_t)len);
+	procfs_cmdline_join(buf, (size_t)len);
 	return (ssize_t)strlen(buf);
 }
 
@@ -181,7 +181,7 @@ ssize_t procfs_read_root(const struct procfs *pf, const char *path, char *buf, s
 	return procfs_read_at(pf->root_fd, path, buf, size);
 }
 
-void id_list_release(struct id_list *l)
+void procfs_id_list_release(struct id_list *l)
 {
 	free(l->ids);
 	l->ids = NULL;

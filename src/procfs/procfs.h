@@ -68,7 +68,7 @@ ssize_t procfs_reread_fd(int fd, char *buf, size_t size);
 
 /*
  * A task's command line from its open cmdline file, as ps and pidstat -l
- * show it: the NULs between arguments become spaces (cmdline_join), ""
+ * show it: the NULs between arguments become spaces (procfs_cmdline_join), ""
  * when it is empty (kernel threads, zombies); cut at size - 1 bytes.
  * Returns its length, or -errno when it cannot be read.
  */
@@ -83,7 +83,7 @@ struct id_list {
 	size_t cap;
 };
 
-void id_list_release(struct id_list *l);
+void procfs_id_list_release(struct id_list *l);
 
 /*
  * The listings below reuse out's storage (out->len is reset) and return 0

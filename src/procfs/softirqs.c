@@ -74,7 +74,7 @@ static int row(char *line, struct softirqs *out)
 	return 0;
 }
 
-int softirqs_parse(const char *buf, size_t len, struct softirqs *out)
+int procfs_softirqs_parse(const char *buf, size_t len, struct softirqs *out)
 {
 	char line[8192];
 	size_t pos = 0;
@@ -89,7 +89,7 @@ int softirqs_parse(const char *buf, size_t len, struct softirqs *out)
 	return 0;
 }
 
-int softirqs_read(const struct procfs *pf, struct softirqs *out)
+int procfs_softirqs_read(const struct procfs *pf, struct softirqs *out)
 {
 	size_t size = 256 * 1024;
 	char *buf = malloc(size);
@@ -99,7 +99,7 @@ int softirqs_read(const struct procfs *pf, struct softirqs *out)
 	if (!buf)
 		return -ENOMEM;
 	n = procfs_read(pf, "softirqs", buf, size);
-	rc = n < 0 ? (int)n : softirqs_parse(buf, (size_t)n, out);
+	rc = n < 0 ? (int)n : procfs_softirqs_parse(buf, (size_t)n, out);
 	free(buf);
 	return rc;
 }
@@ -112,7 +112,8 @@ static int column_of(const struct softirqs *s, int cpu)
 	return -1;
 }
 
-int softirqs_top_vector(const struct softirqs *a, const struct softirqs *b, int cpu, uint64_t *runs)
+int procfs_softirqs_top_vector(const struct softirqs *a, const struct softirqs *b, int cpu,
+			       uint64_t *runs)
 {
 	int ca = column_of(a, cpu), cb = column_of(b, cpu), top = -1;
 

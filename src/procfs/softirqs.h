@@ -25,14 +25,14 @@ struct softirqs {
 };
 
 /* Parses the table; -EINVAL when its header or a row cannot be read. */
-int softirqs_parse(const char *buf, size_t len, struct softirqs *out);
-int softirqs_read(const struct procfs *pf, struct softirqs *out);
+int procfs_softirqs_parse(const char *buf, size_t len, struct softirqs *out);
+int procfs_softirqs_read(const struct procfs *pf, struct softirqs *out);
 
 /*
  * The vector that ran most on CPU cpu between a and b (same layout), with
  * how many times; -1 when the CPU is absent or nothing ran.
  */
-int softirqs_top_vector(const struct softirqs *a, const struct softirqs *b, int cpu,
-			uint64_t *runs);
+int procfs_softirqs_top_vector(const struct softirqs *a, const struct softirqs *b, int cpu,
+			       uint64_t *runs);
 
 #endif

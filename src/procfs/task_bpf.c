@@ -88,7 +88,7 @@ static void close_kernel_side(struct task_bpf *b)
 	b->link = NULL;
 }
 
-int task_bpf_open(struct task_bpf **out)
+int procfs_task_bpf_open(struct task_bpf **out)
 {
 	struct task_bpf *b = calloc(1, sizeof(*b));
 	int err;
@@ -105,19 +105,19 @@ int task_bpf_open(struct task_bpf **out)
 		err = open_libbpf(b);
 	}
 	if (err) {
-		task_bpf_close(b);
+		procfs_task_bpf_close(b);
 		return err < 0 ? err : -EINVAL;
 	}
 	*out = b;
 	return 0;
 }
 
-const char *task_bpf_loader(const struct task_bpf *b)
+const char *procfs_task_bpf_loader(const struct task_bpf *b)
 {
 	return b->light ? "light skeleton" : "libbpf";
 }
 
-void task_bpf_close(struct task_bpf *b)
+void procfs_task_bpf_close(struct task_bpf *b)
 {
 	if (!b)
 		return;
@@ -126,8 +126,8 @@ void task_bpf_close(struct task_bpf *b)
 	free(b);
 }
 
-int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
-		  size_t *walked)
+int procfs_task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
+			 size_t *walked)
 {
 	uint64_t walked0 = *b->walked;
 	size_t len = 0;
@@ -174,23 +174,23 @@ struct task_bpf {
 	int unused;
 };
 
-int task_bpf_open(struct task_bpf **out)
+int procfs_task_bpf_open(struct task_bpf **out)
 {
 	*out = NULL;
 	return -EOPNOTSUPP;
 }
 
-void task_bpf_close(struct task_bpf *b)
+void procfs_task_bpf_close(struct task_bpf *b)
 {
 }
 
-int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
-		  size_t *walked)
+int procfs_task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
+			 size_t *walked)
 {
 	return -EOPNOTSUPP;
 }
 
-const char *task_bpf_loader(const struct task_bpf *b)
+const char *procfs_task_bpf_loader(const struct task_bpf *b)
 {
 	return "none";
 }

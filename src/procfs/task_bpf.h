@@ -14,16 +14,16 @@
 
 struct task_bpf;
 
-int task_bpf_open(struct task_bpf **out);
-void task_bpf_close(struct task_bpf *b);
+int procfs_task_bpf_open(struct task_bpf **out);
+void procfs_task_bpf_close(struct task_bpf *b);
 /* How it was loaded: "light skeleton" (the kernel's loader) or "libbpf". */
-const char *task_bpf_loader(const struct task_bpf *b);
+const char *procfs_task_bpf_loader(const struct task_bpf *b);
 /*
  * One walk of every task; *recs stays valid until the next read or close.
  * active_only: records only for threads in R or D, *walked = all threads
  * walked (with every record, *walked = *n).
  */
-int task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
-		  size_t *walked);
+int procfs_task_bpf_read(struct task_bpf *b, bool active_only, struct tasks_rec **recs, size_t *n,
+			 size_t *walked);
 
 #endif

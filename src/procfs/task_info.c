@@ -37,7 +37,7 @@ static bool stack_line_name(const char *p, const char *end, char *name, size_t s
 	return true;
 }
 
-int kstack_parse(const char *buf, size_t len, struct kstack *out)
+int procfs_kstack_parse(const char *buf, size_t len, struct kstack *out)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -107,7 +107,7 @@ static void v1_controllers(const char *ctl, size_t ctl_len, const char *path, si
 	}
 }
 
-int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
+int procfs_task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
 {
 	const char *p = buf, *end = buf + len;
 	char deepest_v1[CGROUP_PATH_MAX] = "";
@@ -151,21 +151,21 @@ int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out)
 	return any ? 0 : -EINVAL;
 }
 
-const char *task_cgroups_cpu_path(const struct task_cgroups *cg)
+const char *procfs_task_cgroups_cpu_path(const struct task_cgroups *cg)
 {
 	if (cg->has_unified)
 		return cg->unified;
 	return cg->has_cpu ? cg->cpu : "/";
 }
 
-const char *task_cgroups_path(const struct task_cgroups *cg, enum cg_controller c)
+const char *procfs_task_cgroups_path(const struct task_cgroups *cg, enum cg_controller c)
 {
 	if ((unsigned)c < CGC_COUNT && cg->has_v1[c])
 		return cg->v1[c];
 	return cg->has_unified ? cg->unified : "/";
 }
 
-int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size)
+int procfs_task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size)
 {
 	char path[64];
 	ssize_t n;
@@ -181,7 +181,7 @@ int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, si
 	return 0;
 }
 
-int task_read_stack(const struct procfs *pf, pid_t pid, pid_t tid, struct kstack *out)
+int procfs_task_read_stack(const struct procfs *pf, pid_t pid, pid_t tid, struct kstack *out)
 {
 	char path[64], buf[4096];
 	ssize_t n;
@@ -191,10 +191,10 @@ int task_read_stack(const struct procfs *pf, pid_t pid, pid_t tid, struct kstack
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	return kstack_parse(buf, (size_t)n, out);
+	return procfs_kstack_parse(buf, (size_t)n, out);
 }
 
-int task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *out)
+int procfs_task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *out)
 {
 	char path[32], buf[4096];
 	ssize_t n;
@@ -203,10 +203,10 @@ int task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *o
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	return task_cgroups_parse(buf, (size_t)n, out);
+	return procfs_task_cgroups_parse(buf, (size_t)n, out);
 }
 
-int freezer_state_parse(const char *buf, size_t len)
+int procfs_freezer_state_parse(const char *buf, size_t len)
 {
 	if (len >= 6 && !memcmp(buf, "FROZEN", 6))
 		return 1;
@@ -215,7 +215,7 @@ int freezer_state_parse(const char *buf, size_t len)
 	return -EINVAL;
 }
 
-int cgroup_events_frozen_parse(const char *buf, size_t len)
+int procfs_cgroup_events_frozen_parse(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -240,7 +240,7 @@ static int read_cgroup_file(const struct procfs *pf, const char *dir, const char
 	return (int)procfs_read_root(pf, path, buf, size);
 }
 
-int cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg)
+int procfs_cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg)
 {
 	static const char *const v2_dirs[] = { "sys/fs/cgroup", "sys/fs/cgroup/unified" };
 	char buf[512];
@@ -250,7 +250,7 @@ int cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg)
 	if (cg->has_freezer && strcmp(cg->freezer, "/")) {
 		n = read_cgroup_file(pf, "sys/fs/cgroup/freezer", cg->freezer, "freezer.state", buf,
 				     sizeof(buf));
-		if (n >= 0 && freezer_state_parse(buf, (size_t)n) == 1)
+		if (n >= 0 && procfs_freezer_state_parse(buf, (size_t)n) == 1)
 			return 1;
 		err = n < 0 ? n : 0;
 	}
@@ -260,7 +260,7 @@ int cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg)
 					     sizeof(buf));
 			if (n < 0)
 				continue;
-			n = cgroup_events_frozen_parse(buf, (size_t)n);
+			n = procfs_cgroup_events_frozen_parse(buf, (size_t)n);
 			if (n >= 0)
 				return n;
 		}

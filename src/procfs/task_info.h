@@ -29,7 +29,7 @@ struct kstack {
  * read are skipped; more than KSTACK_MAX_FRAMES frames are cut. Returns 0,
  * or -EINVAL when no frame was found.
  */
-int kstack_parse(const char *buf, size_t len, struct kstack *out);
+int procfs_kstack_parse(const char *buf, size_t len, struct kstack *out);
 
 /* The controllers whose cgroup explains a finding (v1 names them apart). */
 enum cg_controller {
@@ -57,14 +57,14 @@ struct task_cgroups {
  * v1 hierarchy (name=systemd, cpu, memory, any other) places the task
  * deeper; it is "/" when every hierarchy does.
  */
-int task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out);
+int procfs_task_cgroups_parse(const char *buf, size_t len, struct task_cgroups *out);
 
 /*
  * The group whose CPU accounting holds the task: the v2 path ("0::") when
  * there is one, else the v1 "cpu" controller's (not cpuset's, not a lone
  * cpuacct's), else "/".
  */
-const char *task_cgroups_cpu_path(const struct task_cgroups *cg);
+const char *procfs_task_cgroups_cpu_path(const struct task_cgroups *cg);
 
 /*
  * The group of one controller: its v1 line when a v1 hierarchy has that
@@ -72,16 +72,16 @@ const char *task_cgroups_cpu_path(const struct task_cgroups *cg);
  * path, else "/". On v1 each controller has its own path: the cpuset
  * group that places a task is not the memory group that limits it.
  */
-const char *task_cgroups_path(const struct task_cgroups *cg, enum cg_controller c);
+const char *procfs_task_cgroups_path(const struct task_cgroups *cg, enum cg_controller c);
 
 /* Reads <proc>/PID/task/TID/wchan; a "0" or empty wchan gives "". */
-int task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size);
+int procfs_task_read_wchan(const struct procfs *pf, pid_t pid, pid_t tid, char *buf, size_t size);
 
 /* Reads and parses <proc>/PID/task/TID/stack (root only on most kernels). */
-int task_read_stack(const struct procfs *pf, pid_t pid, pid_t tid, struct kstack *out);
+int procfs_task_read_stack(const struct procfs *pf, pid_t pid, pid_t tid, struct kstack *out);
 
 /* Reads and parses <proc>/PID/cgroup. */
-int task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *out);
+int procfs_task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *out);
 
 /*
  * Whether the freezer holds cgroup memberships cg frozen: v1
@@ -90,10 +90,10 @@ int task_read_cgroups(const struct procfs *pf, pid_t pid, struct task_cgroups *o
  * layout, sys/fs/cgroup/unified). Returns 1, 0, or -errno when neither
  * could be read.
  */
-int cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg);
+int procfs_cgroup_is_frozen(const struct procfs *pf, const struct task_cgroups *cg);
 
 /* Pure helpers for the two freezer files; 1 frozen, 0 not, -EINVAL unreadable. */
-int freezer_state_parse(const char *buf, size_t len);
-int cgroup_events_frozen_parse(const char *buf, size_t len);
+int procfs_freezer_state_parse(const char *buf, size_t len);
+int procfs_cgroup_events_frozen_parse(const char *buf, size_t len);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void task_stat_cache_init(struct task_stat_cache *c, size_t max_fds)
+void procfs_task_stat_cache_init(struct task_stat_cache *c, size_t max_fds)
 {
 	memset(c, 0, sizeof(*c));
 	kmerge_init(&c->fds, sizeof(struct task_stat_fd));
@@ -20,7 +20,7 @@ static void close_all(struct task_stat_cache *c, struct task_stat_fd *e, size_t 
 		procfs_kept_close(&e[i].fd, &c->budget);
 }
 
-void task_stat_cache_release(struct task_stat_cache *c)
+void procfs_task_stat_cache_release(struct task_stat_cache *c)
 {
 	close_all(c, kmerge_at(&c->fds, 0), c->fds.nlast);
 	close_all(c, kmerge_next_at(&c->fds, 0), c->fds.nnext);
@@ -28,7 +28,7 @@ void task_stat_cache_release(struct task_stat_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void task_stat_cache_begin(struct task_stat_cache *c)
+void procfs_task_stat_cache_begin(struct task_stat_cache *c)
 {
 	kmerge_begin(&c->fds);
 }
@@ -59,8 +59,8 @@ static int keep(struct task_stat_cache *c, pid_t pid, pid_t tid, int fd)
 	return kmerge_append(&c->fds, &(struct task_stat_fd){ pid, tid, fd });
 }
 
-ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
-			     pid_t tid, char *buf, size_t size)
+ssize_t procfs_task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
+				    pid_t tid, char *buf, size_t size)
 {
 	int fd = take_old(c, pid, tid);
 	char path[64];
@@ -84,7 +84,7 @@ ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf,
 	return n;
 }
 
-void task_stat_cache_end(struct task_stat_cache *c)
+void procfs_task_stat_cache_end(struct task_stat_cache *c)
 {
 	struct task_stat_fd *e;
 

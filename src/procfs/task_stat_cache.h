@@ -31,13 +31,13 @@ struct task_stat_cache {
 	struct procfs_fd_budget budget; /* beyond it, files are opened and closed each time */
 };
 
-void task_stat_cache_init(struct task_stat_cache *c, size_t max_fds);
-void task_stat_cache_release(struct task_stat_cache *c);
+void procfs_task_stat_cache_init(struct task_stat_cache *c, size_t max_fds);
+void procfs_task_stat_cache_release(struct task_stat_cache *c);
 
-void task_stat_cache_begin(struct task_stat_cache *c);
+void procfs_task_stat_cache_begin(struct task_stat_cache *c);
 /* Reads the stat file of pid/tid into buf (NUL-terminated); length or -errno. */
-ssize_t task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
-			     pid_t tid, char *buf, size_t size);
-void task_stat_cache_end(struct task_stat_cache *c);
+ssize_t procfs_task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
+				    pid_t tid, char *buf, size_t size);
+void procfs_task_stat_cache_end(struct task_stat_cache *c);
 
 #endif

@@ -17,7 +17,7 @@
 
 static const char *const door_names[] = { "auto", "proc", "bpf" };
 
-int task_door_parse(const char *s, enum task_door *out)
+int procfs_task_door_parse(const char *s, enum task_door *out)
 {
 	for (size_t i = 0; i < sizeof(door_names) / sizeof(door_names[0]); i++) {
 		if (s && !strcmp(s, door_names[i])) {
@@ -28,13 +28,13 @@ int task_door_parse(const char *s, enum task_door *out)
 	return -EINVAL;
 }
 
-const char *task_door_name(enum task_door d)
+const char *procfs_task_door_name(enum task_door d)
 {
 	return (unsigned)d < sizeof(door_names) / sizeof(door_names[0]) ? door_names[d] : "?";
 }
 
-void task_cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime, uint64_t *prev_utime,
-			 uint64_t *prev_stime)
+void procfs_task_cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime,
+				uint64_t *prev_utime, uint64_t *prev_stime)
 {
 	if (*prev_stime + *prev_utime >= rtime)
 		return;
@@ -59,7 +59,7 @@ void task_cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime, uint64_
 	*prev_utime = utime;
 }
 
-char task_state_letter(unsigned state, unsigned exit_state)
+char procfs_task_state_letter(unsigned state, unsigned exit_state)
 {
 	/* __task_state_index(): TASK_REPORT bits, TASK_IDLE, RTLOCK_WAIT/FROZEN as D */
 	static const char letters[] = "RSDTtXZPI";
@@ -79,7 +79,7 @@ char task_state_letter(unsigned state, unsigned exit_state)
 
 /* ---- the sample set ---- */
 
-void task_set_release(struct task_set *s)
+void procfs_task_set_release(struct task_set *s)
 {
 	free(s->v);
 	free(s->order);
@@ -113,7 +113,7 @@ static size_t lower_bound(const struct task_set *s, uint64_t key)
 	return lo;
 }
 
-const struct task_sample *task_set_find(const struct task_set *s, pid_t tgid, pid_t tid)
+const struct task_sample *procfs_task_set_find(const struct task_set *s, pid_t tgid, pid_t tid)
 {
 	size_t i = lower_bound(s, want_key(tgid, tid));
 
@@ -122,7 +122,7 @@ const struct task_sample *task_set_find(const struct task_set *s, pid_t tgid, pi
 	return NULL;
 }
 
-size_t task_set_process(const struct task_set *s, pid_t tgid)
+size_t procfs_task_set_process(const struct task_set *s, pid_t tgid)
 {
 	size_t i = lower_bound(s, want_key(tgid, tgid));
 
@@ -202,7 +202,7 @@ static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size
 
 static int open_bpf(struct task_source *s)
 {
-	int err = task_bpf_open(&s->bpf);
+	int err = procfs_task_bpf_open(&s->bpf);
 
 	if (err)
 		snprintf(s->why, sizeof(s->why), "BPF task iterator: %s", strerror(-err));
@@ -222,7 +222,7 @@ static int check_same_view(struct task_source *s)
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	size_t n, walked;
 	ssize_t len;
-	int err = task_bpf_read(s->bpf, false, &r, &n, &walked);
+	int err = procfs_task_bpf_read(s->bpf, false, &r, &n, &walked);
 
 	if (err) {
 		snprintf(s->why, sizeof(s->why), "BPF task iterator: read: %s", strerror(-err));
@@ -231,7 +231,7 @@ static int check_same_view(struct task_source *s)
 	if ((err = find_hidden(s, r, n)))
 		return err;
 	len = procfs_read(s->pf, "thread-self/stat", buf, sizeof(buf));
-	if (len <= 0 || pid_stat_parse(buf, (size_t)len, &st))
+	if (len <= 0 || procfs_pid_stat_parse(buf, (size_t)len, &st))
 		return -ENOENT;
 	for (size_t i = 0; i < n; i++)
 		if ((pid_t)r[i].tid == self && r[i].start_boottime / NSEC_PER_TICK == st.starttime)
@@ -247,7 +247,8 @@ static uint64_t proc_cost_ns(const struct task_work *w, size_t threads, unsigned
 	return (uint64_t)tasks * (w->files ? w->files : 1) * TASK_PROC_FILE_NS * scans;
 }
 
-enum task_door task_door_for_work(const struct task_work *w, size_t threads, char *why, size_t size)
+enum task_door procfs_task_door_for_work(const struct task_work *w, size_t threads, char *why,
+					 size_t size)
 {
 	unsigned scans = w->scans ? w->scans : 1;
 	uint64_t proc = proc_cost_ns(w, threads, scans);
@@ -268,20 +269,20 @@ enum task_door task_door_for_work(const struct task_work *w, size_t threads, cha
 	return d;
 }
 
-size_t task_machine_threads(const struct procfs *pf)
+size_t procfs_task_machine_threads(const struct procfs *pf)
 {
 	char buf[128];
 	struct loadavg la;
 	ssize_t n = procfs_read(pf, "loadavg", buf, sizeof(buf));
 
-	if (n <= 0 || loadavg_parse(buf, (size_t)n, &la))
+	if (n <= 0 || procfs_loadavg_parse(buf, (size_t)n, &la))
 		return 0;
 	return la.total;
 }
 
-int task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
-			 enum task_door door, unsigned want, long fd_budget,
-			 const struct task_work *work)
+int procfs_task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
+				enum task_door door, unsigned want, long fd_budget,
+				const struct task_work *work)
 {
 	struct task_source *s = calloc(1, sizeof(*s));
 	int err = 0;
@@ -293,7 +294,7 @@ int task_source_open_for(struct task_source **out, const struct procfs *pf, bool
 	s->want = want;
 	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	kmerge_init(&s->times, sizeof(struct prev_times));
-	task_stat_cache_init(&s->cache, fixture || fd_budget < 0 ? 0 : (size_t)fd_budget);
+	procfs_task_stat_cache_init(&s->cache, fixture || fd_budget < 0 ? 0 : (size_t)fd_budget);
 	if (door == TASK_DOOR_BPF && fixture) {
 		err = -EINVAL; /* a fixture has no kernel behind it */
 	} else if (door == TASK_DOOR_PROC) {
@@ -301,8 +302,8 @@ int task_source_open_for(struct task_source **out, const struct procfs *pf, bool
 	} else if (fixture) {
 		snprintf(s->why, sizeof(s->why), "fixture root");
 	} else if (door == TASK_DOOR_AUTO && work &&
-		   task_door_for_work(work, task_machine_threads(pf), s->why, sizeof(s->why)) ==
-		       TASK_DOOR_PROC) {
+		   procfs_task_door_for_work(work, procfs_task_machine_threads(pf), s->why,
+					     sizeof(s->why)) == TASK_DOOR_PROC) {
 		/* why holds the estimate that chose /proc */
 	} else {
 		char chose[sizeof(s->why)];
@@ -314,17 +315,17 @@ int task_source_open_for(struct task_source **out, const struct procfs *pf, bool
 		if (!err) {
 			s->door = TASK_DOOR_BPF;
 			snprintf(s->why, sizeof(s->why), "BPF task iterator, %s%s%.180s",
-				 task_bpf_loader(s->bpf), chose[0] ? "; " : "", chose);
+				 procfs_task_bpf_loader(s->bpf), chose[0] ? "; " : "", chose);
 		}
 		if (err && door == TASK_DOOR_AUTO)
 			err = 0; /* the proc door, with why saying why not bpf */
 	}
 	if (err) {
-		task_source_close(s);
+		procfs_task_source_close(s);
 		return err;
 	}
 	if (s->door != TASK_DOOR_BPF) {
-		task_bpf_close(s->bpf);
+		procfs_task_bpf_close(s->bpf);
 		s->bpf = NULL;
 		s->door = TASK_DOOR_PROC;
 	}
@@ -332,31 +333,31 @@ int task_source_open_for(struct task_source **out, const struct procfs *pf, bool
 	return 0;
 }
 
-int task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
-		     enum task_door door, unsigned want, long fd_budget)
+int procfs_task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
+			    enum task_door door, unsigned want, long fd_budget)
 {
-	return task_source_open_for(out, pf, fixture, door, want, fd_budget, NULL);
+	return procfs_task_source_open_for(out, pf, fixture, door, want, fd_budget, NULL);
 }
 
-void task_source_close(struct task_source *s)
+void procfs_task_source_close(struct task_source *s)
 {
 	if (!s)
 		return;
-	task_bpf_close(s->bpf);
-	task_stat_cache_release(&s->cache);
+	procfs_task_bpf_close(s->bpf);
+	procfs_task_stat_cache_release(&s->cache);
 	kmerge_release(&s->times);
-	id_list_release(&s->pids);
-	id_list_release(&s->tids);
-	id_list_release(&s->hidden);
+	procfs_id_list_release(&s->pids);
+	procfs_id_list_release(&s->tids);
+	procfs_id_list_release(&s->hidden);
 	free(s);
 }
 
-enum task_door task_source_door(const struct task_source *s)
+enum task_door procfs_task_source_door(const struct task_source *s)
 {
 	return s->door;
 }
 
-const char *task_source_why(const struct task_source *s)
+const char *procfs_task_source_why(const struct task_source *s)
 {
 	return s->why;
 }
@@ -463,7 +464,7 @@ static void sample_from_rec(struct task_sample *t, const struct tasks_rec *r,
 	t->flags = TS_STATUS | TS_SCHED | TS_IO |
 		   (r->flags & TR_LEADER ? TS_LEADER | TS_WHOLE : 0) |
 		   (r->flags & TR_KTHREAD ? TS_KTHREAD : 0);
-	t->state = task_state_letter(r->state, r->exit_state);
+	t->state = procfs_task_state_letter(r->state, r->exit_state);
 	name_from_rec(t->comm, sizeof(t->comm), r);
 	t->processor = (int)r->cpu;
 	t->rt_priority = r->rt_priority;
@@ -476,7 +477,7 @@ static void sample_from_rec(struct task_sample *t, const struct tasks_rec *r,
 		pu = max_u64(pu, ours->u);
 		ps = max_u64(ps, ours->s);
 	}
-	task_cputime_adjust(r->sum_exec, r->utime, r->stime, &pu, &ps);
+	procfs_task_cputime_adjust(r->sum_exec, r->utime, r->stime, &pu, &ps);
 	keep->u = pu;
 	keep->s = ps;
 	t->utime = ticks(pu);
@@ -573,8 +574,8 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 			struct prev_times *keep = kmerge_next_at(&s->times, lead);
 			uint64_t pu = keep->gu, ps = keep->gs;
 
-			task_cputime_adjust(recs[lead].group.sum_exec + rtime, w->utime + ut,
-					    w->stime + st, &pu, &ps);
+			procfs_task_cputime_adjust(recs[lead].group.sum_exec + rtime, w->utime + ut,
+						   w->stime + st, &pu, &ps);
 			keep->gu = pu;
 			keep->gs = ps;
 			w->utime = ticks(pu);
@@ -640,11 +641,11 @@ static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tg
 	size_t first = set->len;
 	int err = 0;
 
-	task_stat_cache_begin(&s->cache);
+	procfs_task_stat_cache_begin(&s->cache);
 	for (size_t i = 0; i < s->hidden.len && !err; i++)
 		if (s->hidden.ids[i] != skip_tgid)
 			err = scan_proc_process(s, set, s->hidden.ids[i]);
-	task_stat_cache_end(&s->cache);
+	procfs_task_stat_cache_end(&s->cache);
 	set->scanned += set->len - first;
 	if (s->want & TASK_WANT_ACTIVE_ONLY)
 		keep_active(set, first);
@@ -656,7 +657,7 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 	struct tasks_rec *recs;
 	size_t n, kept = 0, walked;
 	bool active = s->want & TASK_WANT_ACTIVE_ONLY;
-	int err = task_bpf_read(s->bpf, active, &recs, &n, &walked);
+	int err = procfs_task_bpf_read(s->bpf, active, &recs, &n, &walked);
 
 	if (err)
 		return err;
@@ -752,7 +753,7 @@ static int read_parsed_stat(const struct procfs *pf, const char *path, struct pi
 	char buf[1024];
 	ssize_t n = procfs_read(pf, path, buf, sizeof(buf));
 
-	if (n <= 0 || pid_stat_parse(buf, (size_t)n, st))
+	if (n <= 0 || procfs_pid_stat_parse(buf, (size_t)n, st))
 		return -ESRCH;
 	return 0;
 }
@@ -767,7 +768,7 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 
 		snprintf(path, sizeof(path), "%d/task/%d/status", (int)pid, (int)t->tid);
 		n = procfs_read(s->pf, path, buf, sizeof(buf));
-		if (n > 0 && !pid_status_parse(buf, (size_t)n, &ps)) {
+		if (n > 0 && !procfs_pid_status_parse(buf, (size_t)n, &ps)) {
 			t->uid = ps.uid_real;
 			t->nvcsw = ps.vol_ctxsw;
 			t->nivcsw = ps.nonvol_ctxsw;
@@ -780,7 +781,7 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 
 		snprintf(path, sizeof(path), "%d/task/%d/schedstat", (int)pid, (int)t->tid);
 		n = procfs_read(s->pf, path, buf, sizeof(buf));
-		if (n > 0 && !pid_schedstat_parse(buf, (size_t)n, &ss)) {
+		if (n > 0 && !procfs_pid_schedstat_parse(buf, (size_t)n, &ss)) {
 			t->run_ns = ss.run_ns;
 			t->wait_ns = ss.wait_ns;
 			t->slices = ss.slices;
@@ -790,7 +791,7 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 	if (s->want & TASK_WANT_IO) {
 		snprintf(path, sizeof(path), "%d/task/%d/io", (int)pid, (int)t->tid);
 		n = procfs_read(s->pf, path, buf, sizeof(buf));
-		if (n > 0 && !pid_io_parse(buf, (size_t)n, &t->io))
+		if (n > 0 && !procfs_pid_io_parse(buf, (size_t)n, &t->io))
 			t->flags |= TS_IO;
 	}
 }
@@ -815,7 +816,7 @@ static void read_whole(struct task_source *s, pid_t pid, struct task_sample *t)
 		return;
 	snprintf(path, sizeof(path), "%d/io", (int)pid);
 	n = procfs_read(s->pf, path, buf, sizeof(buf));
-	if (n <= 0 || pid_io_parse(buf, (size_t)n, &t->whole.io))
+	if (n <= 0 || procfs_pid_io_parse(buf, (size_t)n, &t->whole.io))
 		t->flags &= ~TS_IO;
 }
 
@@ -837,8 +838,8 @@ static int scan_proc_process(struct task_source *s, struct task_set *set, pid_t 
 			tid = pid;
 		else if ((tid = s->tids.ids[k - 1]) == pid)
 			continue;
-		n = task_stat_cache_read(&s->cache, s->pf, pid, tid, buf, sizeof(buf));
-		if (n <= 0 || pid_stat_parse(buf, (size_t)n, &st) < 0)
+		n = procfs_task_stat_cache_read(&s->cache, s->pf, pid, tid, buf, sizeof(buf));
+		if (n <= 0 || procfs_pid_stat_parse(buf, (size_t)n, &st) < 0)
 			continue;
 		if (!(t = set_push(set)))
 			return -ENOMEM;
@@ -859,18 +860,18 @@ static int scan_proc(struct task_source *s, struct task_set *set, pid_t skip_tgi
 	int err = procfs_list_pids(s->pf, &s->pids);
 
 	set->len = 0;
-	task_stat_cache_begin(&s->cache);
+	procfs_task_stat_cache_begin(&s->cache);
 	for (size_t i = 0; err == 0 && i < s->pids.len; i++)
 		if (s->pids.ids[i] != skip_tgid)
 			err = scan_proc_process(s, set, s->pids.ids[i]);
-	task_stat_cache_end(&s->cache);
+	procfs_task_stat_cache_end(&s->cache);
 	set->scanned = set->len;
 	if (s->want & TASK_WANT_ACTIVE_ONLY)
 		keep_active(set, 0);
 	return err ? err : set_order(set);
 }
 
-int task_source_scan(struct task_source *s, struct task_set *set, pid_t skip_tgid)
+int procfs_task_source_scan(struct task_source *s, struct task_set *set, pid_t skip_tgid)
 {
 	return s->door == TASK_DOOR_BPF ? scan_bpf(s, set, skip_tgid)
 					: scan_proc(s, set, skip_tgid);

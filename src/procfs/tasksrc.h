@@ -40,8 +40,8 @@
 enum task_door { TASK_DOOR_AUTO, TASK_DOOR_PROC, TASK_DOOR_BPF };
 
 /* Parses "auto", "proc" or "bpf" (TRIAGE_TASK_SOURCE); -EINVAL otherwise. */
-int task_door_parse(const char *s, enum task_door *out);
-const char *task_door_name(enum task_door d);
+int procfs_task_door_parse(const char *s, enum task_door *out);
+const char *procfs_task_door_name(enum task_door d);
 
 /* What a caller needs beyond stat (the proc door reads only those files). */
 #define TASK_WANT_STATUS 0x1 /* uid, nvcsw/nivcsw, Cpus_allowed */
@@ -106,11 +106,11 @@ struct task_set {
 	size_t scanned; /* threads looked at (more than len with TASK_WANT_ACTIVE_ONLY) */
 };
 
-void task_set_release(struct task_set *s);
+void procfs_task_set_release(struct task_set *s);
 /* The sample of tid in process tgid, or NULL. */
-const struct task_sample *task_set_find(const struct task_set *s, pid_t tgid, pid_t tid);
+const struct task_sample *procfs_task_set_find(const struct task_set *s, pid_t tgid, pid_t tid);
 /* The position in order of tgid's first sample (its leader), or s->len. */
-size_t task_set_process(const struct task_set *s, pid_t tgid);
+size_t procfs_task_set_process(const struct task_set *s, pid_t tgid);
 
 struct task_source;
 
@@ -121,8 +121,8 @@ struct task_source;
  * for BPF when it cannot be had fails (-EOPNOTSUPP, -EPERM ...).
  * fd_budget: stat files the proc door may keep open across scans.
  */
-int task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
-		     enum task_door door, unsigned want, long fd_budget);
+int procfs_task_source_open(struct task_source **out, const struct procfs *pf, bool fixture,
+			    enum task_door door, unsigned want, long fd_budget);
 /*
  * The work ahead, for AUTO to choose the cheaper door: the iterator has a
  * fixed price (loading and verifying its program, one walk to check the
@@ -147,38 +147,38 @@ struct task_work {
  * paid back); why gets the estimate, e.g. "1 task x 2 files x 2 scans:
  * /proc ~0.1 ms, iterator ~12.0 ms".
  */
-enum task_door task_door_for_work(const struct task_work *w, size_t threads, char *why,
-				  size_t size);
+enum task_door procfs_task_door_for_work(const struct task_work *w, size_t threads, char *why,
+					 size_t size);
 /* Threads on the machine now (/proc/loadavg's fourth field), or 0. */
-size_t task_machine_threads(const struct procfs *pf);
+size_t procfs_task_machine_threads(const struct procfs *pf);
 
 /*
- * task_source_open() with the work ahead: door AUTO on the live host takes
- * task_door_for_work()'s answer (work NULL: the iterator whenever it loads).
+ * procfs_task_source_open() with the work ahead: door AUTO on the live host takes
+ * procfs_task_door_for_work()'s answer (work NULL: the iterator whenever it loads).
  */
-int task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
-			 enum task_door door, unsigned want, long fd_budget,
-			 const struct task_work *work);
-void task_source_close(struct task_source *s);
+int procfs_task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
+				enum task_door door, unsigned want, long fd_budget,
+				const struct task_work *work);
+void procfs_task_source_close(struct task_source *s);
 /* The door in use, and why (e.g. "fixture root", "BPF: Operation not permitted"). */
-enum task_door task_source_door(const struct task_source *s);
-const char *task_source_why(const struct task_source *s);
+enum task_door procfs_task_source_door(const struct task_source *s);
+const char *procfs_task_source_why(const struct task_source *s);
 
 /*
  * Every thread now, into set (its storage reused). skip_tgid: a process to
  * leave out (0: none). Returns 0 or -errno.
  */
-int task_source_scan(struct task_source *s, struct task_set *set, pid_t skip_tgid);
+int procfs_task_source_scan(struct task_source *s, struct task_set *set, pid_t skip_tgid);
 
 /*
  * Pure: cputime_adjust() of kernel/sched/cputime.c on a thread's (or a
  * group's) raw times in ns, with prev as the floor and updated like the
  * kernel's prev_cputime.
  */
-void task_cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime, uint64_t *prev_utime,
-			 uint64_t *prev_stime);
+void procfs_task_cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime,
+				uint64_t *prev_utime, uint64_t *prev_stime);
 
 /* Pure: the /proc state letter of a raw __state / exit_state pair. */
-char task_state_letter(unsigned state, unsigned exit_state);
+char procfs_task_state_letter(unsigned state, unsigned exit_state);
 
 #endif

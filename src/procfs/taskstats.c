@@ -92,7 +92,7 @@ static int reply_payload(const void *buf, size_t len, const char **payload, size
 	return 0;
 }
 
-int taskstats_parse_reply(const void *buf, size_t len, struct taskstats_brief *out)
+int procfs_taskstats_parse_reply(const void *buf, size_t len, struct taskstats_brief *out)
 {
 	const char *p, *aggr, *stats;
 	size_t plen, alen, have;
@@ -138,7 +138,7 @@ static int resolve_family(struct taskstats_conn *c)
 	return 0;
 }
 
-int taskstats_open(struct taskstats_conn *c)
+int procfs_taskstats_open(struct taskstats_conn *c)
 {
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
 	int rc;
@@ -149,11 +149,11 @@ int taskstats_open(struct taskstats_conn *c)
 		return -errno;
 	rc = bind(c->fd, (struct sockaddr *)&me, sizeof(me)) < 0 ? -errno : resolve_family(c);
 	if (rc)
-		taskstats_close(c);
+		procfs_taskstats_close(c);
 	return rc;
 }
 
-void taskstats_close(struct taskstats_conn *c)
+void procfs_taskstats_close(struct taskstats_conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
@@ -234,7 +234,7 @@ static void batch_one(struct taskstats_conn *c, const pid_t *tids, size_t n,
 		k = h.nlmsg_seq - first_seq;
 		if (k >= (uint32_t)sent)
 			continue;
-		rcs[k] = taskstats_parse_reply(replies[i], msgs[i].msg_len, &out[k]);
+		rcs[k] = procfs_taskstats_parse_reply(replies[i], msgs[i].msg_len, &out[k]);
 	}
 	/* a short read means something odd was queued: drain it */
 	if (got != sent)
@@ -242,14 +242,14 @@ static void batch_one(struct taskstats_conn *c, const pid_t *tids, size_t n,
 			;
 }
 
-void taskstats_query_many(struct taskstats_conn *c, const pid_t *tids, size_t n,
-			  struct taskstats_brief *out, int *rcs)
+void procfs_taskstats_query_many(struct taskstats_conn *c, const pid_t *tids, size_t n,
+				 struct taskstats_brief *out, int *rcs)
 {
 	for (size_t i = 0; i < n; i += TS_BATCH)
 		batch_one(c, tids + i, n - i < TS_BATCH ? n - i : TS_BATCH, out + i, rcs + i);
 }
 
-int taskstats_query(struct taskstats_conn *c, pid_t tid, struct taskstats_brief *out)
+int procfs_taskstats_query(struct taskstats_conn *c, pid_t tid, struct taskstats_brief *out)
 {
 	char buf[1024];
 	uint32_t id = (uint32_t)tid;
@@ -262,5 +262,5 @@ int taskstats_query(struct taskstats_conn *c, pid_t tid, struct taskstats_brief 
 	n = recv(c->fd, buf, sizeof(buf), 0);
 	if (n < 0)
 		return -errno;
-	return taskstats_parse_reply(buf, (size_t)n, out);
+	return procfs_taskstats_parse_reply(buf, (size_t)n, out);
 }

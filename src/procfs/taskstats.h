@@ -23,19 +23,19 @@ struct taskstats_brief {
 };
 
 /* Opens the socket and resolves the family; returns 0 or -errno. */
-int taskstats_open(struct taskstats_conn *c);
-void taskstats_close(struct taskstats_conn *c);
+int procfs_taskstats_open(struct taskstats_conn *c);
+void procfs_taskstats_close(struct taskstats_conn *c);
 /* Queries one task (TID); -ESRCH if it is gone, -EPERM without privilege. */
-int taskstats_query(struct taskstats_conn *c, pid_t tid, struct taskstats_brief *out);
+int procfs_taskstats_query(struct taskstats_conn *c, pid_t tid, struct taskstats_brief *out);
 
 /* Queries n tasks in batches; rcs[i] is 0 or a negative errno for tids[i]. */
-void taskstats_query_many(struct taskstats_conn *c, const pid_t *tids, size_t n,
-			  struct taskstats_brief *out, int *rcs);
+void procfs_taskstats_query_many(struct taskstats_conn *c, const pid_t *tids, size_t n,
+				 struct taskstats_brief *out, int *rcs);
 
 /*
  * Pure: extracts the brief from a TASKSTATS_CMD_GET reply (the netlink
  * message at buf). Returns 0, a negative netlink error, or -EINVAL.
  */
-int taskstats_parse_reply(const void *buf, size_t len, struct taskstats_brief *out);
+int procfs_taskstats_parse_reply(const void *buf, size_t len, struct taskstats_brief *out);
 
 #endif

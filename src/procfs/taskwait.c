@@ -39,8 +39,8 @@ static size_t count_parents(const struct task_set *set, struct zombie_parent *al
 	return n;
 }
 
-int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
-			   size_t *n)
+int procfs_task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
+				  size_t *n)
 {
 	struct zombie_parent *all;
 	size_t parents;
@@ -53,7 +53,7 @@ int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out
 	parents = count_parents(set, all);
 	qsort(all, parents, sizeof(*all), by_zombies);
 	for (size_t i = 0; i < parents && *n < max; i++) {
-		const struct task_sample *p = task_set_find(set, all[i].ppid, all[i].ppid);
+		const struct task_sample *p = procfs_task_set_find(set, all[i].ppid, all[i].ppid);
 
 		out[*n] = all[i];
 		if (p)
@@ -102,7 +102,7 @@ static size_t next_field(const char *buf, size_t len, size_t *at, char *field, s
 	return n;
 }
 
-int syscall_is_futex_wait(const char *buf, size_t len)
+int procfs_syscall_is_futex_wait(const char *buf, size_t len)
 {
 	char word[24];
 	size_t at = 0, n = next_field(buf, len, &at, word, sizeof(word));
@@ -117,7 +117,7 @@ int syscall_is_futex_wait(const char *buf, size_t len)
 	return is_futex_nr(nr) ? 1 : 0; /* -1: blocked, but in no syscall */
 }
 
-bool wchan_is_futex(const char *wchan)
+bool procfs_wchan_is_futex(const char *wchan)
 {
 	return !strncmp(wchan, "futex_wait", 10) || !strcmp(wchan, "futex_do_wait");
 }
@@ -132,7 +132,7 @@ static bool is_one_word_wait(long nr)
 	return is_futex_nr(nr);
 }
 
-int syscall_futex_word(const char *buf, size_t len, uint64_t *word)
+int procfs_syscall_futex_word(const char *buf, size_t len, uint64_t *word)
 {
 	char field[24];
 	size_t at = 0;
@@ -161,15 +161,15 @@ static int thread_in_futex(const struct procfs *pf, pid_t pid, pid_t tid, uint64
 	snprintf(path, sizeof(path), "%d/task/%d/syscall", (int)pid, (int)tid);
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n > 0) {
-		int rc = syscall_is_futex_wait(buf, (size_t)n);
+		int rc = procfs_syscall_is_futex_wait(buf, (size_t)n);
 
-		if (rc == 1 && !syscall_futex_word(buf, (size_t)n, word))
+		if (rc == 1 && !procfs_syscall_futex_word(buf, (size_t)n, word))
 			*word = 0;
 		if (rc >= 0)
 			return rc;
 	}
-	n = task_read_wchan(pf, pid, tid, buf, sizeof(buf));
-	return n < 0 ? (int)n : wchan_is_futex(buf);
+	n = procfs_task_read_wchan(pf, pid, tid, buf, sizeof(buf));
+	return n < 0 ? (int)n : procfs_wchan_is_futex(buf);
 }
 
 static int by_word(const void *a, const void *b)
@@ -194,7 +194,7 @@ static unsigned most_on_one_word(uint64_t *words, size_t n)
 	return best;
 }
 
-int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out)
+int procfs_task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out)
 {
 	struct id_list tids = { 0 };
 	int rc = procfs_list_tids(pf, pid, &tids);
@@ -205,7 +205,7 @@ int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_wai
 	if (!rc && tids.len && !(words = calloc(tids.len, sizeof(*words))))
 		rc = -ENOMEM;
 	if (rc) {
-		id_list_release(&tids);
+		procfs_id_list_release(&tids);
 		return rc;
 	}
 	for (size_t i = 0; i < tids.len; i++) {
@@ -223,6 +223,6 @@ int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_wai
 	}
 	out->same_word = most_on_one_word(words, nwords);
 	free(words);
-	id_list_release(&tids);
+	procfs_id_list_release(&tids);
 	return 0;
 }

@@ -27,8 +27,8 @@ struct zombie_parent {
  * zombies first (then lowest PID), at most max of them into out; *n is how
  * many were written. Returns 0 or -ENOMEM.
  */
-int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
-			   size_t *n);
+int procfs_task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out, size_t max,
+				  size_t *n);
 
 /*
  * Pure: whether a /proc/TID/syscall text is a thread blocked in a futex
@@ -36,15 +36,15 @@ int task_zombies_by_parent(const struct task_set *set, struct zombie_parent *out
  * 1 yes, 0 no (running, another syscall, blocked outside any syscall),
  * -EINVAL unreadable.
  */
-int syscall_is_futex_wait(const char *buf, size_t len);
+int procfs_syscall_is_futex_wait(const char *buf, size_t len);
 /*
  * Pure: the futex word a thread blocked in futex or futex_wait waits on
  * (the syscall's first argument) into *word: 1, or 0 when the text is not
  * such a wait (futex_waitv waits on several words: 0 too).
  */
-int syscall_futex_word(const char *buf, size_t len, uint64_t *word);
+int procfs_syscall_futex_word(const char *buf, size_t len, uint64_t *word);
 /* Pure: whether a wchan names a futex wait ("futex_wait_queue", "futex_wait_queue_me" ...). */
-bool wchan_is_futex(const char *wchan);
+bool procfs_wchan_is_futex(const char *wchan);
 
 /*
  * A process's threads, how many of them sleep in a futex wait, and the
@@ -63,6 +63,6 @@ struct futex_waiters {
  * and where that cannot be read, its wchan. Returns 0 or -errno when pid's
  * threads cannot be listed.
  */
-int task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out);
+int procfs_task_read_futex_waiters(const struct procfs *pf, pid_t pid, struct futex_waiters *out);
 
 #endif

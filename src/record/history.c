@@ -380,7 +380,7 @@ static int store_placement(struct rec_source *r, const struct rp_proc *p)
 			       " VALUES(?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
-	cpulist_format(&p->allowed, allowed, sizeof(allowed));
+	procfs_cpulist_format(&p->allowed, allowed, sizeof(allowed));
 	sqlite3_bind_int64(st, 1, r->rw->ids[r->k]);
 	sqlite3_bind_int64(st, 2, p->pid);
 	if (p->has_allowed)
@@ -396,7 +396,8 @@ static void on_placement(void *ctx, sqlite3_stmt *st)
 	struct rp_proc *p = ctx;
 	const char *allowed = tcol(st, 0);
 
-	p->has_allowed = !isnull(st, 0) && !cpulist_parse(allowed, strlen(allowed), &p->allowed);
+	p->has_allowed =
+	    !isnull(st, 0) && !procfs_cpulist_parse(allowed, strlen(allowed), &p->allowed);
 	snprintf(p->cgroup, sizeof(p->cgroup), "%s", tcol(st, 1));
 }
 
@@ -653,8 +654,8 @@ static int scan_threads(const struct pidstat_source *src, pid_t recorder, struct
 			if (!src->read_task(src->ctx, pids.ids[i], tids.ids[k], true, &raw))
 				rc = add_thread(s, pids.ids[i], &raw, tids.ids[k]);
 	}
-	id_list_release(&pids);
-	id_list_release(&tids);
+	procfs_id_list_release(&pids);
+	procfs_id_list_release(&tids);
 	return rc;
 }
 

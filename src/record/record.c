@@ -264,13 +264,13 @@ static int insert_dtask(struct recorder *r, int64_t iv, const struct pidstat_tas
 	lt.state = 'D';
 	lt.starttime = t->start;
 	snprintf(lt.comm, sizeof(lt.comm), "%s", t->comm);
-	if (task_read_cgroups(r->pf, lt.pid, &cg) == 0) {
-		frozen = cgroup_is_frozen(r->pf, &cg);
+	if (procfs_task_read_cgroups(r->pf, lt.pid, &cg) == 0) {
+		frozen = procfs_cgroup_is_frozen(r->pf, &cg);
 		snprintf(lt.cgroup, sizeof(lt.cgroup), "%s", cg.display);
 	}
-	if (task_read_wchan(r->pf, lt.pid, lt.tid, lt.wchan, sizeof(lt.wchan)) < 0)
+	if (procfs_task_read_wchan(r->pf, lt.pid, lt.tid, lt.wchan, sizeof(lt.wchan)) < 0)
 		lt.wchan[0] = '\0';
-	if (task_read_stack(r->pf, lt.pid, lt.tid, &lt.stack) < 0)
+	if (procfs_task_read_stack(r->pf, lt.pid, lt.tid, &lt.stack) < 0)
 		lt.stack.nframes = 0;
 	load_task_judge(&lt, frozen);
 	r->d_counted += lt.counts;
@@ -564,7 +564,7 @@ static int insert_interval(struct recorder *r, double ts, uint64_t uptime, int64
 			sqlite3_bind_int64(st, 14, (int64_t)h->vm.oom_kill);
 	}
 	/* the live source's run-queue reader (report/source.h: read_load) */
-	if (!hostread_loadavg(r->pf, &la)) {
+	if (!procfs_hostread_loadavg(r->pf, &la)) {
 		sqlite3_bind_double(st, 15, la.load[0]);
 		sqlite3_bind_double(st, 16, la.load[1]);
 		sqlite3_bind_double(st, 17, la.load[2]);
@@ -651,7 +651,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	uint64_t uptime = 0;
 	int curr = (int)(k & 1), rc;
 
-	if (hostread_uptime_cs(r->pf, &uptime))
+	if (procfs_hostread_uptime_cs(r->pf, &uptime))
 		return fail(r, -EIO, "cannot read %s/proc/uptime", r->o->root ? r->o->root : "");
 	rc = pidstat_read_tasks(&r->run, curr);
 	if (rc)
@@ -842,7 +842,7 @@ static int open_all(struct recorder *r)
 		r->err->on = o->root ? RECORD_FAULT_ROOT : RECORD_FAULT_SYSTEM;
 		return fail(r, rc, "cannot open root '%s': %s", o->root, strerror(-rc));
 	}
-	if (host_facts_load(&r->host, r->pf))
+	if (procfs_host_facts_load(&r->host, r->pf))
 		return fail(r, -EINVAL, "bad fixture meta in '%s'", o->root);
 	rc = runloop_clock_open(&r->clk, o->stop, r->pf, &r->host, &(struct timespec){ 0, 0 });
 	if (rc)

@@ -56,7 +56,7 @@ static bool cpu_quota(const struct procfs *pf, const char *dir, int version, dou
 	*cpus = 0;
 	if (version == 2) {
 		n = read_small(pf, dir, "cpu.max", buf, sizeof(buf));
-		if (n <= 0 || cg_cpu_max_parse(buf, (size_t)n, &quota, &period) || quota < 0)
+		if (n <= 0 || procfs_cg_cpu_max_parse(buf, (size_t)n, &quota, &period) || quota < 0)
 			return false;
 	} else {
 		n = read_small(pf, dir, "cpu.cfs_quota_us", buf, sizeof(buf));
@@ -85,17 +85,17 @@ static bool read_io_done(const struct procfs *pf, const char *dir, const struct 
 
 	if (t->version == 2) {
 		n = read_small(pf, dir, "io.stat", buf, sizeof(buf));
-		return n >= 0 && !cg_io_stat_parse(buf, (size_t)n, ma, mi, io);
+		return n >= 0 && !procfs_cg_io_stat_parse(buf, (size_t)n, ma, mi, io);
 	}
 	n = read_small(pf, dir, "blkio.throttle.io_service_bytes_recursive", buf, sizeof(buf));
 	if (n < 0)
 		n = read_small(pf, dir, "blkio.throttle.io_service_bytes", buf, sizeof(buf));
-	if (n < 0 || cg_blkio_stat_parse(buf, (size_t)n, ma, mi, &io->rbytes, &io->wbytes))
+	if (n < 0 || procfs_cg_blkio_stat_parse(buf, (size_t)n, ma, mi, &io->rbytes, &io->wbytes))
 		return false;
 	n = read_small(pf, dir, "blkio.throttle.io_serviced_recursive", buf, sizeof(buf));
 	if (n < 0)
 		n = read_small(pf, dir, "blkio.throttle.io_serviced", buf, sizeof(buf));
-	return n >= 0 && !cg_blkio_stat_parse(buf, (size_t)n, ma, mi, &io->rios, &io->wios);
+	return n >= 0 && !procfs_cg_blkio_stat_parse(buf, (size_t)n, ma, mi, &io->rios, &io->wios);
 }
 
 /* v1: the four blkio.throttle files, the device the first limit names. */
@@ -116,7 +116,8 @@ static bool blkio_limited(const struct procfs *pf, const char *dir, struct cg_io
 		int n = read_small(pf, dir, files[i], buf, sizeof(buf));
 
 		if (n > 0)
-			(void)cg_blkio_limit_parse(buf, (size_t)n, &l->major, &l->minor, vals[i]);
+			(void)procfs_cg_blkio_limit_parse(buf, (size_t)n, &l->major, &l->minor,
+							  vals[i]);
 	}
 	return l->major != CG_ANY_DEVICE;
 }
@@ -130,7 +131,7 @@ static bool io_limited(const struct procfs *pf, const char *dir, int version, st
 	if (version == 1)
 		return blkio_limited(pf, dir, l);
 	n = read_small(pf, dir, "io.max", buf, sizeof(buf));
-	return n > 0 && !cg_io_max_parse(buf, (size_t)n, l);
+	return n > 0 && !procfs_cg_io_max_parse(buf, (size_t)n, l);
 }
 
 /* The device's name from sys/dev/block/MAJ:MIN/uevent, else "MAJ:MIN". */
@@ -163,12 +164,12 @@ static bool read_counters(const struct procfs *pf, const char *prefix, const str
 	memset(v, 0, sizeof(*v));
 	if (t->cpu) {
 		n = read_small(pf, dir, "cpu.stat", buf, sizeof(buf));
-		if (n <= 0 || cg_cpu_stat_parse(buf, (size_t)n, &v->cpu))
+		if (n <= 0 || procfs_cg_cpu_stat_parse(buf, (size_t)n, &v->cpu))
 			return false;
 	}
 	if (t->mem && t->version == 2) {
 		n = read_small(pf, dir, "memory.events", buf, sizeof(buf));
-		if (n <= 0 || cg_mem_events_parse(buf, (size_t)n, &v->mem))
+		if (n <= 0 || procfs_cg_mem_events_parse(buf, (size_t)n, &v->mem))
 			return false;
 	} else if (t->mem) {
 		n = read_small(pf, dir, "memory.failcnt", buf, sizeof(buf));
@@ -177,7 +178,7 @@ static bool read_counters(const struct procfs *pf, const char *prefix, const str
 		v->failcnt = strtoull(buf, NULL, 10);
 		n = read_small(pf, dir, "memory.oom_control", buf, sizeof(buf));
 		if (n > 0)
-			(void)keyed_u64(buf, (size_t)n, "oom_kill", &v->mem.oom_kill);
+			(void)procfs_keyed_u64(buf, (size_t)n, "oom_kill", &v->mem.oom_kill);
 	}
 	return !t->io || read_io_done(pf, dir, t, &v->io);
 }
@@ -267,7 +268,7 @@ int report_cg_scan_start(const struct procfs *pf, const char *prefix, struct cg_
 			if (procfs_read_root(pf, probe, probe, 16) < 0)
 				continue;
 		}
-		if (hostread_walk_dirs(pf, base, CG_MAX_DEPTH, CG_MAX_DIRS, visit, &c))
+		if (procfs_hostread_walk_dirs(pf, base, CG_MAX_DEPTH, CG_MAX_DIRS, visit, &c))
 			continue;
 		*any_mount = true;
 		if (c.rc)

@@ -53,7 +53,7 @@ static int live_read_load(void *ctx, struct loadavg *la)
 {
 	struct window *w = ctx;
 
-	return hostread_loadavg(w->pf, la);
+	return procfs_hostread_loadavg(w->pf, la);
 }
 
 static int live_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_look *out)
@@ -74,21 +74,21 @@ static int live_read_fs_writers(void *ctx, int mnt_id, pid_t *pids, size_t max, 
 {
 	struct window *w = ctx;
 
-	return fsread_writers(w->pf, mnt_id, pids, max, n);
+	return procfs_fsread_writers(w->pf, mnt_id, pids, max, n);
 }
 
 static int live_read_fd_usage(void *ctx, pid_t pid, struct fd_usage *out)
 {
 	struct window *w = ctx;
 
-	return limits_read_fd_usage(w->pf, pid, out);
+	return procfs_limits_read_fd_usage(w->pf, pid, out);
 }
 
 static int live_read_futex_waiters(void *ctx, pid_t pid, struct futex_waiters *out)
 {
 	struct window *w = ctx;
 
-	return task_read_futex_waiters(w->pf, pid, out);
+	return procfs_task_read_futex_waiters(w->pf, pid, out);
 }
 
 static void live_source(struct window *w)
@@ -108,7 +108,7 @@ static void live_source(struct window *w)
 	};
 	w->src = &w->live;
 	report_host_reader_init(&w->rd, w->pf);
-	w->rd.statfs = fs_statvfs_for(w->host.fixture);
+	w->rd.statfs = procfs_fs_statvfs_for(w->host.fixture);
 }
 
 /* One run-queue sample: the kernel's runnable count less ourselves. */
@@ -244,7 +244,7 @@ static int open_source(struct window *w, const char *root)
 
 	if (rc)
 		return rc;
-	rc = host_facts_load(&w->host, w->pf);
+	rc = procfs_host_facts_load(&w->host, w->pf);
 	if (rc)
 		return rc;
 	/* a fixture moves to its step1 here; a live clock's grid starts in window_begin */
@@ -307,7 +307,7 @@ int report_window_open(struct report_window **out, const struct report_opts *o)
 	w = &rw->w;
 	w->o = o;
 	rc = procfs_open(&w->pf, o->root);
-	rc = rc ? rc : host_facts_load(&w->host, w->pf);
+	rc = rc ? rc : procfs_host_facts_load(&w->host, w->pf);
 	if (!rc) {
 		fd = procfs_openat(w->pf, ".", O_RDONLY | O_DIRECTORY);
 		if (fd < 0)

@@ -173,20 +173,20 @@ static void all_cpus(int ncpu, struct cpuset *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (int c = 0; c < ncpu && c < HOST_MAX_CPUS; c++)
-		cpuset_add(s, (unsigned)c);
+		procfs_cpuset_add(s, (unsigned)c);
 }
 
 void report_placement_words(const struct rp_proc *p, int ncpu, char *buf, size_t size)
 {
 	char ran[64], allowed[64];
 	struct cpuset all;
-	unsigned nran = cpuset_count(&p->ran);
+	unsigned nran = procfs_cpuset_count(&p->ran);
 
 	buf[0] = '\0';
-	cpulist_format(&p->ran, ran, sizeof(ran));
-	cpulist_format(&p->allowed, allowed, sizeof(allowed));
+	procfs_cpulist_format(&p->ran, ran, sizeof(ran));
+	procfs_cpulist_format(&p->allowed, allowed, sizeof(allowed));
 	all_cpus(ncpu, &all);
-	if (p->has_allowed && cpuset_count(&p->allowed) == 1) {
+	if (p->has_allowed && procfs_cpuset_count(&p->allowed) == 1) {
 		snprintf(buf, size, "pinned to CPU %s", allowed);
 		return;
 	}

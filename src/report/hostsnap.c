@@ -35,13 +35,15 @@ void report_host_find_netns(struct report_host_reader *r)
 	memset(&r->ns[0], 0, sizeof(r->ns[0]));
 	r->ns[0].ours = true;
 	r->ns_id[0][0] = '\0';
-	if (hostread_netns_id(r->pf, 0, ours, sizeof(ours)) || procfs_list_pids(r->pf, &pids))
+	if (procfs_hostread_netns_id(r->pf, 0, ours, sizeof(ours)) ||
+	    procfs_list_pids(r->pf, &pids))
 		goto out;
 	snprintf(r->ns_id[0], sizeof(r->ns_id[0]), "%s", ours);
 	for (size_t i = 0; i < pids.len; i++) {
 		size_t k;
 
-		if (hostread_netns_id(r->pf, pids.ids[i], id, sizeof(id)) || !strcmp(id, ours))
+		if (procfs_hostread_netns_id(r->pf, pids.ids[i], id, sizeof(id)) ||
+		    !strcmp(id, ours))
 			continue;
 		for (k = 1; k < r->nns && strcmp(r->ns_id[k], id); k++)
 			;
@@ -56,7 +58,7 @@ void report_host_find_netns(struct report_host_reader *r)
 			r->ns[k].pids[r->ns[k].npids++] = pids.ids[i];
 	}
 out:
-	id_list_release(&pids);
+	procfs_id_list_release(&pids);
 }
 
 /* How full a listener's accept queue is, as a share of its backlog (or its length alone). */
@@ -80,7 +82,7 @@ static void read_full_listener(const struct procfs *pf, pid_t pid, struct rp_net
 	pid_t owner = 0;
 
 	ns->has_full = false;
-	if (netread_tcp_listeners(pf, pid, &s))
+	if (procfs_netread_tcp_listeners(pf, pid, &s))
 		return;
 	for (size_t i = 0; i < s.n; i++)
 		if (s.v[i].has_backlog ? s.v[i].rx_queue > s.v[i].backlog : s.v[i].rx_queue > 0)
@@ -97,7 +99,7 @@ static void read_full_listener(const struct procfs *pf, pid_t pid, struct rp_net
 		ns->full.pid = owner;
 		ns->has_full = true;
 	}
-	net_socks_release(&s);
+	procfs_net_socks_release(&s);
 }
 
 void report_host_read_tcp(const struct report_host_reader *r, struct report_host_snap *h)
@@ -109,7 +111,7 @@ void report_host_read_tcp(const struct report_host_reader *r, struct report_host
 		h->ns[k] = r->ns[k];
 		memcpy(h->ns_id[k], r->ns_id[k], sizeof(h->ns_id[k]));
 		snprintf(dir, sizeof(dir), "%d", k ? (int)r->ns[k].pids[0] : 0);
-		h->have_tcp[k] = !hostread_tcp(r->pf, k ? dir : NULL, &h->tcp[k]);
+		h->have_tcp[k] = !procfs_hostread_tcp(r->pf, k ? dir : NULL, &h->tcp[k]);
 	}
 }
 
@@ -124,7 +126,7 @@ static void read_udp_top(const struct procfs *pf, const char *dir, struct rp_net
 	pid_t owner = 0;
 
 	ns->has_udp_top = false;
-	if (netread_udp_socks(pf, dir, &s))
+	if (procfs_netread_udp_socks(pf, dir, &s))
 		return;
 	for (size_t i = 0; i < s.n; i++)
 		if (s.v[i].drops && (!b || s.v[i].drops > b->drops))
@@ -139,7 +141,7 @@ static void read_udp_top(const struct procfs *pf, const char *dir, struct rp_net
 		ns->udp_top.pid = owner;
 		ns->has_udp_top = true;
 	}
-	net_socks_release(&s);
+	procfs_net_socks_release(&s);
 }
 
 /*
@@ -153,7 +155,7 @@ static void read_listeners(const struct report_host_reader *r, struct report_hos
 
 		snprintf(dir, sizeof(dir), "%d", k ? (int)r->ns[k].pids[0] : 0);
 		read_full_listener(r->pf, k ? r->ns[k].pids[0] : 0, &h->ns[k]);
-		h->have_udp[k] = !netread_udp_counters(r->pf, k ? dir : NULL, &h->udp[k]);
+		h->have_udp[k] = !procfs_netread_udp_counters(r->pf, k ? dir : NULL, &h->udp[k]);
 		read_udp_top(r->pf, k ? dir : NULL, &h->ns[k]);
 	}
 }
@@ -179,7 +181,7 @@ static void read_disks(struct report_host_reader *r, struct report_host_snap *h)
 {
 	size_t kept = 0;
 
-	h->have_disks = !hostread_diskstats(r->pf, &h->disks);
+	h->have_disks = !procfs_hostread_diskstats(r->pf, &h->disks);
 	for (size_t i = 0; h->have_disks && i < h->disks.n; i++)
 		if (whole_device(r, i, h->disks.d[i].name))
 			h->disks.d[kept++] = h->disks.d[i];
@@ -193,9 +195,9 @@ static void read_stat(const struct procfs *pf, struct report_host_snap *h)
 	struct sys_stat ss;
 	ssize_t n = buf ? procfs_read(pf, "stat", buf, STAT_BUF) : -ENOMEM;
 
-	h->have_cpu = n > 0 && !cpu_stat_parse(buf, (size_t)n, &h->cpu);
-	if (n > 0 && !sys_stat_parse(buf, (size_t)n, &ss))
-		h->jiffies = sys_stat_total(&ss);
+	h->have_cpu = n > 0 && !procfs_cpu_stat_parse(buf, (size_t)n, &h->cpu);
+	if (n > 0 && !procfs_sys_stat_parse(buf, (size_t)n, &ss))
+		h->jiffies = procfs_sys_stat_total(&ss);
 	free(buf);
 }
 
@@ -205,18 +207,18 @@ void report_host_read(struct report_host_reader *r, struct report_host_snap *h)
 
 	read_stat(r->pf, h);
 	for (int k = 0; k < RP_PSI_COUNT; k++)
-		h->have_psi[k] = !hostread_psi(r->pf, psi_names[k], &h->psi[k]);
-	h->have_mem = !hostread_meminfo(r->pf, &h->mem);
-	h->have_vm = !hostread_vmstat(r->pf, &h->vm);
+		h->have_psi[k] = !procfs_hostread_psi(r->pf, psi_names[k], &h->psi[k]);
+	h->have_mem = !procfs_hostread_meminfo(r->pf, &h->mem);
+	h->have_vm = !procfs_hostread_vmstat(r->pf, &h->vm);
 	read_disks(r, h);
-	h->have_ifaces = !hostread_netdev(r->pf, NULL, &h->ifaces);
-	h->have_uptime = !hostread_uptime_cs(r->pf, &h->uptime_cs);
-	h->have_softirqs = !softirqs_read(r->pf, &h->softirqs);
-	h->have_ct = !limits_read_conntrack(r->pf, &h->ct);
-	h->have_softnet = !netread_softnet(r->pf, &h->softnet);
-	h->have_fs = r->statfs && !fsread_usage(r->pf, r->statfs, &h->fs);
-	h->have_files = !limits_read_file_handles(r->pf, &h->files);
-	h->have_caps = !limits_read_task_caps(r->pf, &h->caps);
+	h->have_ifaces = !procfs_hostread_netdev(r->pf, NULL, &h->ifaces);
+	h->have_uptime = !procfs_hostread_uptime_cs(r->pf, &h->uptime_cs);
+	h->have_softirqs = !procfs_softirqs_read(r->pf, &h->softirqs);
+	h->have_ct = !procfs_limits_read_conntrack(r->pf, &h->ct);
+	h->have_softnet = !procfs_netread_softnet(r->pf, &h->softnet);
+	h->have_fs = r->statfs && !procfs_fsread_usage(r->pf, r->statfs, &h->fs);
+	h->have_files = !procfs_limits_read_file_handles(r->pf, &h->files);
+	h->have_caps = !procfs_limits_read_task_caps(r->pf, &h->caps);
 	report_host_read_tcp(r, h);
 	read_listeners(r, h);
 }

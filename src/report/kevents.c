@@ -100,7 +100,7 @@ static void on_record(void *ctx, const struct kmsg_record *r)
 
 	if (r->ts_us < k->from_us)
 		return;
-	kmsg_classify(r, &c);
+	procfs_kmsg_classify(r, &c);
 	if (c.event == KMSG_NONE)
 		return;
 	/* another namespace's conntrack table is not the one the report reads */
@@ -136,7 +136,7 @@ static uint64_t own_netns(const struct procfs *pf)
 	char id[64];
 	const char *open;
 
-	if (hostread_netns_id(pf, 0, id, sizeof(id)) || !(open = strchr(id, '[')))
+	if (procfs_hostread_netns_id(pf, 0, id, sizeof(id)) || !(open = strchr(id, '[')))
 		return 0;
 	return strtoull(open + 1, NULL, 10);
 }
@@ -156,7 +156,7 @@ void report_kmsg_results(const struct window *w, struct report_data *d)
 	k.from_us = k.start_us > REPORT_KMSG_RECENT_S * 1e6
 			? k.start_us - (uint64_t)(REPORT_KMSG_RECENT_S * 1e6)
 			: 0;
-	rc = hostread_kmsg(w->pf, on_record, &k);
+	rc = procfs_hostread_kmsg(w->pf, on_record, &k);
 	d->have_kmsg = rc == 0;
 	if (rc)
 		report_skip(d, "kernel-log", "/dev/kmsg: %s%s", strerror(-rc),

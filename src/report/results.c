@@ -28,7 +28,7 @@ static uint64_t sub(uint64_t a, uint64_t b)
 
 static void cpu_delta(const struct cpu_times *a, const struct cpu_times *b, struct rp_cpu_pct *o)
 {
-	uint64_t tot = sub(cpu_times_total(b), cpu_times_total(a));
+	uint64_t tot = sub(procfs_cpu_times_total(b), procfs_cpu_times_total(a));
 
 	o->usr = pct(sub(b->user + b->nice, a->user + a->nice), tot);
 	o->sys = pct(sub(b->system, a->system), tot);
@@ -36,7 +36,7 @@ static void cpu_delta(const struct cpu_times *a, const struct cpu_times *b, stru
 	o->irq = pct(sub(b->irq + b->softirq, a->irq + a->softirq), tot);
 	o->steal = pct(sub(b->steal, a->steal), tot);
 	o->softirq = pct(sub(b->softirq, a->softirq), tot);
-	o->busy = pct(sub(cpu_times_busy(b), cpu_times_busy(a)), tot);
+	o->busy = pct(sub(procfs_cpu_times_busy(b), procfs_cpu_times_busy(a)), tot);
 }
 
 static void cpu_results(const struct window *w, struct report_data *d)
@@ -75,7 +75,7 @@ static void softirq_results(const struct window *w, struct report_data *d)
 	}
 	for (int c = 0; c < d->ncpu_lines && c < HOST_MAX_CPUS; c++) {
 		uint64_t runs;
-		int v = softirqs_top_vector(&a->softirqs, &b->softirqs, c, &runs);
+		int v = procfs_softirqs_top_vector(&a->softirqs, &b->softirqs, c, &runs);
 
 		if (v < 0)
 			continue;
@@ -291,7 +291,7 @@ static void read_nice(const struct procfs *pf, struct rp_proc *p)
 
 	snprintf(path, sizeof(path), "%d/stat", (int)p->pid);
 	n = procfs_read(pf, path, buf, sizeof(buf));
-	p->has_nice = n > 0 && !pid_stat_parse(buf, (size_t)n, &st);
+	p->has_nice = n > 0 && !procfs_pid_stat_parse(buf, (size_t)n, &st);
 	p->nice = p->has_nice ? (int)st.nice : 0;
 }
 
@@ -304,14 +304,14 @@ int report_read_placement(const struct procfs *pf, struct rp_proc *p)
 
 	snprintf(path, sizeof(path), "%d/status", (int)p->pid);
 	n = procfs_read(pf, path, buf, sizeof(buf));
-	p->has_allowed = n > 0 && !status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
+	p->has_allowed = n > 0 && !procfs_status_cpus_allowed_parse(buf, (size_t)n, &p->allowed);
 	read_nice(pf, p);
-	rc = task_read_cgroups(pf, p->pid, &cg);
+	rc = procfs_task_read_cgroups(pf, p->pid, &cg);
 	if (!rc) {
 		snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
 		for (int c = 0; c < CGC_COUNT; c++)
 			snprintf(p->cgroups[c], sizeof(p->cgroups[c]), "%s",
-				 task_cgroups_path(&cg, (enum cg_controller)c));
+				 procfs_task_cgroups_path(&cg, (enum cg_controller)c));
 	}
 	return p->has_allowed || !rc ? 0 : -ENOENT;
 }
@@ -334,8 +334,8 @@ static void fs_one(const struct fs_usage *u, const struct fs_usage *u0, double s
 	snprintf(o->mount, sizeof(o->mount), "%s", u->m.mnt);
 	snprintf(o->device, sizeof(o->device), "%s", u->m.source);
 	snprintf(o->fstype, sizeof(o->fstype), "%s", u->m.fstype);
-	o->used_pct = fs_space_used_pct(s);
-	o->inodes_pct = fs_inodes_used_pct(s);
+	o->used_pct = procfs_fs_space_used_pct(s);
+	o->inodes_pct = procfs_fs_inodes_used_pct(s);
 	o->size_bytes = s->blocks * s->frsize;
 	o->avail_bytes = s->bavail * s->frsize;
 	o->files = s->files;

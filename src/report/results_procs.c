@@ -29,7 +29,7 @@ static void grower_limit(const struct window *w, const struct report_data *d, st
 
 	g->limit = RP_LIMIT_NONE;
 	if (w->pf && !(w->src->lacks & REPORT_LACKS_CGROUPS) &&
-	    !memlimit_read(w->pf, w->cg_prefix, g->pid, &m) && m.limited &&
+	    !procfs_memlimit_read(w->pf, w->cg_prefix, g->pid, &m) && m.limited &&
 	    (!avail || m.limit - (m.usage < m.limit ? m.usage : m.limit) < avail)) {
 		g->limit = RP_LIMIT_CGROUP;
 		g->limit_bytes = m.limit;
@@ -138,14 +138,14 @@ static void pidcg_visit(void *ctx, const char *dir)
 	ssize_t n;
 	size_t k, base = strlen(s->base);
 
-	if (limits_read_cg_pids(s->pf, dir, &v) || v.max == LIMIT_NONE || !v.max)
+	if (procfs_limits_read_cg_pids(s->pf, dir, &v) || v.max == LIMIT_NONE || !v.max)
 		return;
 	c.current = v.current;
 	c.max = v.max;
 	snprintf(c.path, sizeof(c.path), "%s", dir[base] ? dir + base : "/");
 	snprintf(path, sizeof(path), "%s/pids.events", dir);
 	n = procfs_read_root(s->pf, path, buf, sizeof(buf));
-	c.has_refused = n > 0 && !keyed_u64(buf, (size_t)n, "max", &c.refused);
+	c.has_refused = n > 0 && !procfs_keyed_u64(buf, (size_t)n, "max", &c.refused);
 	k = *s->n;
 	if (k == RP_MAX_PIDCGS) { /* full: replace the emptiest when this one is fuller */
 		k = 0;
@@ -180,8 +180,8 @@ static void pidcg_results(const struct window *w, struct report_data *d)
 		/* a v2 hierarchy has cgroup.controllers at its top; v1 pids has none */
 		if ((roots[i].version == 2) != (procfs_read_root(w->pf, probe, probe, 16) >= 0))
 			continue;
-		(void)hostread_walk_dirs(w->pf, base, PIDCG_MAX_DEPTH, PIDCG_MAX_DIRS, pidcg_visit,
-					 &s);
+		(void)procfs_hostread_walk_dirs(w->pf, base, PIDCG_MAX_DEPTH, PIDCG_MAX_DIRS,
+						pidcg_visit, &s);
 	}
 }
 

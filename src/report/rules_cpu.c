@@ -131,7 +131,7 @@ static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 	report_finding_ev(x, "nvcswch", p->nvcswch_s, "/s");
 	report_finding_ev(x, "cswch", p->cswch_s, "/s");
 	report_finding_ev(x, "runq_wait", p->wait_pct, "% of the window");
-	report_finding_ev(x, "cpus_ran_on", cpuset_count(&p->ran), "CPUs");
+	report_finding_ev(x, "cpus_ran_on", procfs_cpuset_count(&p->ran), "CPUs");
 	return 0;
 }
 
@@ -200,12 +200,13 @@ static void on_cpu(const struct report_data *d, int cpu, struct rp_finding *x, c
 		const struct rp_proc *p = &d->procs[i];
 		int n;
 
-		if (!cpuset_has(&p->ran, (unsigned)cpu) || cpu_of(p) < 5)
+		if (!procfs_cpuset_has(&p->ran, (unsigned)cpu) || cpu_of(p) < 5)
 			continue;
 		report_finding_pid(x, p->pid);
 		n = snprintf(buf + used, size - used, "%sPID %d %s %.0f%%%s", used ? ", " : "",
 			     (int)p->pid, p->comm, cpu_of(p),
-			     p->has_allowed && cpuset_count(&p->allowed) == 1 ? " (pinned)" : "");
+			     p->has_allowed && procfs_cpuset_count(&p->allowed) == 1 ? " (pinned)"
+										     : "");
 		if (n < 0 || (size_t)n >= size - used)
 			break;
 		used += (size_t)n;
@@ -268,7 +269,7 @@ static bool contended(const struct rp_proc *p)
 /* Whether a and b ran on a common CPU (true when either was not seen running). */
 static bool shared_cpu(const struct rp_proc *a, const struct rp_proc *b)
 {
-	if (!cpuset_count(&a->ran) || !cpuset_count(&b->ran))
+	if (!procfs_cpuset_count(&a->ran) || !procfs_cpuset_count(&b->ran))
 		return true;
 	for (int w = 0; w < CPUSET_WORDS; w++)
 		if (a->ran.w[w] & b->ran.w[w])

@@ -135,7 +135,7 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 {
 	/* a thread that used CPU since the last sample ran on (at least) its last CPU */
 	if (t->leader && a->seen && s->utime + s->stime > a->usr + a->sys)
-		cpuset_add(&a->ran, s->processor);
+		procfs_cpuset_add(&a->ran, s->processor);
 	if (a->seen) {
 		a->rss_steps++;
 		a->rss_grew += s->rss > a->rss;
@@ -497,11 +497,11 @@ static void judge_d_thread(const struct procfs *pf, const struct pidstat_task *t
 	lt->state = 'D';
 	lt->starttime = t->start;
 	snprintf(lt->comm, sizeof(lt->comm), "%s", t->comm);
-	if (task_read_cgroups(pf, lt->pid, cg) == 0)
-		frozen = cgroup_is_frozen(pf, cg);
-	if (task_read_wchan(pf, lt->pid, lt->tid, lt->wchan, sizeof(lt->wchan)) < 0)
+	if (procfs_task_read_cgroups(pf, lt->pid, cg) == 0)
+		frozen = procfs_cgroup_is_frozen(pf, cg);
+	if (procfs_task_read_wchan(pf, lt->pid, lt->tid, lt->wchan, sizeof(lt->wchan)) < 0)
 		lt->wchan[0] = '\0';
-	if (task_read_stack(pf, lt->pid, lt->tid, &lt->stack) < 0)
+	if (procfs_task_read_stack(pf, lt->pid, lt->tid, &lt->stack) < 0)
 		lt->stack.nframes = 0;
 	load_task_judge(lt, frozen);
 }
@@ -537,7 +537,8 @@ int report_task_sampler_dtasks(struct task_sampler *ts, const struct procfs *pf,
 		d->whole_window = slept_through(ts, lt.pid, lt.tid);
 		snprintf(d->frame, sizeof(d->frame), "%s", lt.why.frame);
 		/* the group whose I/O limits hold it (io-stall) */
-		snprintf(d->io_cgroup, sizeof(d->io_cgroup), "%s", task_cgroups_path(&cg, CGC_IO));
+		snprintf(d->io_cgroup, sizeof(d->io_cgroup), "%s",
+			 procfs_task_cgroups_path(&cg, CGC_IO));
 	}
 	return 0;
 }

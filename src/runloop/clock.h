@@ -7,7 +7,7 @@
  * no step is left.
  *
  * Typical use (a command sampling every second for N seconds, --root aware):
- *	procfs_open(&pf, root); host_facts_load(&facts, pf);
+ *	procfs_open(&pf, root); procfs_host_facts_load(&facts, pf);
  *	runloop_stop_init(&stop);
  *	runloop_clock_open(&clk, &stop, pf, &facts, &(struct timespec){ 1, 0 });
  *	runloop_clock_arm(&clk);    // SIGINT/SIGTERM now end the loop, not us

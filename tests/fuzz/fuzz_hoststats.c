@@ -27,22 +27,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t quota;
 	uint64_t v, period;
 
-	cpu_stat_parse(buf, size, &cpu);
-	keyed_u64(buf, size, "MemTotal", &v);
-	meminfo_parse(buf, size, &mi);
-	vmstat_parse(buf, size, &vm);
-	diskstats_parse(buf, size, &disks);
-	netdev_parse(buf, size, &ifaces);
+	procfs_cpu_stat_parse(buf, size, &cpu);
+	procfs_keyed_u64(buf, size, "MemTotal", &v);
+	procfs_meminfo_parse(buf, size, &mi);
+	procfs_vmstat_parse(buf, size, &vm);
+	procfs_diskstats_parse(buf, size, &disks);
+	procfs_netdev_parse(buf, size, &ifaces);
 	memset(&tcp, 0, sizeof(tcp));
-	tcp_snmp_parse(buf, size, &tcp);
-	tcp_netstat_parse(buf, size, &tcp);
-	cg_cpu_stat_parse(buf, size, &cs);
-	cg_cpu_max_parse(buf, size, &quota, &period);
-	cg_mem_events_parse(buf, size, &me);
-	if (kmsg_record_parse(buf, size, &r) == 0)
-		kmsg_classify(&r, &c);
-	if (cpulist_parse(buf, size, &set) == 0)
-		cpulist_format(&set, list, sizeof(list));
-	status_cpus_allowed_parse(buf, size, &set);
+	procfs_tcp_snmp_parse(buf, size, &tcp);
+	procfs_tcp_netstat_parse(buf, size, &tcp);
+	procfs_cg_cpu_stat_parse(buf, size, &cs);
+	procfs_cg_cpu_max_parse(buf, size, &quota, &period);
+	procfs_cg_mem_events_parse(buf, size, &me);
+	if (procfs_kmsg_record_parse(buf, size, &r) == 0)
+		procfs_kmsg_classify(&r, &c);
+	if (procfs_cpulist_parse(buf, size, &set) == 0)
+		procfs_cpulist_format(&set, list, sizeof(list));
+	procfs_status_cpus_allowed_parse(buf, size, &set);
 	return 0;
 }

@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
 
-		if (kmsg_record_parse(p, len, &r) == 0) {
-			kmsg_classify(&r, &c);
+		if (procfs_kmsg_record_parse(p, len, &r) == 0) {
+			procfs_kmsg_classify(&r, &c);
 			if (strnlen(c.comm, sizeof(c.comm)) == sizeof(c.comm) ||
 			    strnlen(c.device, sizeof(c.device)) == sizeof(c.device) ||
 			    strnlen(c.cgroup, sizeof(c.cgroup)) == sizeof(c.cgroup) ||

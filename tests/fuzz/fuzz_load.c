@@ -17,10 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kstack st;
 	size_t n = size < sizeof(wchan) - 1 ? size : sizeof(wchan) - 1;
 
-	kstack_parse(buf, size, &st);
-	task_cgroups_parse(buf, size, &cg);
-	freezer_state_parse(buf, size);
-	cgroup_events_frozen_parse(buf, size);
+	procfs_kstack_parse(buf, size, &st);
+	procfs_task_cgroups_parse(buf, size, &cg);
+	procfs_freezer_state_parse(buf, size);
+	procfs_cgroup_events_frozen_parse(buf, size);
 	memcpy(wchan, buf, n);
 	wchan[n] = '\0';
 	load_dreason_classify(wchan, &st, &v);

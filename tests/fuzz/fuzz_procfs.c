@@ -21,16 +21,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct host_facts h;
 	uint64_t v;
 
-	pid_stat_parse(buf, size, &st);
-	pid_status_parse(buf, size, &ss);
-	pid_io_parse(buf, size, &io);
-	pid_schedstat_parse(buf, size, &sch);
-	uptime_parse(buf, size, &v);
-	sys_stat_parse(buf, size, &sys);
-	meminfo_total_parse(buf, size, &v);
-	loadavg_parse(buf, size, &la);
-	psi_parse(buf, size, &psi);
+	procfs_pid_stat_parse(buf, size, &st);
+	procfs_pid_status_parse(buf, size, &ss);
+	procfs_pid_io_parse(buf, size, &io);
+	procfs_pid_schedstat_parse(buf, size, &sch);
+	procfs_uptime_parse(buf, size, &v);
+	procfs_sys_stat_parse(buf, size, &sys);
+	procfs_meminfo_total_parse(buf, size, &v);
+	procfs_loadavg_parse(buf, size, &la);
+	procfs_psi_parse(buf, size, &psi);
 	memset(&h, 0, sizeof(h));
-	host_meta_parse(buf, size, &h);
+	procfs_host_meta_parse(buf, size, &h);
 	return 0;
 }

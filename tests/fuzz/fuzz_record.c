@@ -47,8 +47,8 @@ static void walk_pidstat(struct sqlite3 *db, const struct record_window *w)
 				src->read_task(src->ctx, pids.ids[i], tids.ids[k], true, &raw);
 		}
 	}
-	id_list_release(&pids);
-	id_list_release(&tids);
+	procfs_id_list_release(&pids);
+	procfs_id_list_release(&tids);
 	record_replay_close(rp);
 }
 

@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	kallsyms_parse_line(line, &addr, &type, &name, &len);
-	maps_parse_line(line, &m);
+	procfs_kallsyms_parse_line(line, &addr, &type, &name, &len);
+	procfs_maps_parse_line(line, &m);
 	free(line);
 	if (!elf_syms_load_mem(data, size, &es)) {
 		for (uint64_t a = 0; a < 0x4000; a += 0x111)

@@ -10,6 +10,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct taskstats_brief b;
 
-	taskstats_parse_reply(data, size, &b);
+	procfs_taskstats_parse_reply(data, size, &b);
 	return 0;
 }

@@ -13,22 +13,23 @@ rc=$?
 command -v cc >/dev/null || { echo "no cc to build the cycle fixture"; exit $rc; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/build/src/ping" "$tmp/build/src/pong"
-echo 'int pong(int); int ping(int n) { return n ? pong(n - 1) : 0; }' >"$tmp/ping.c"
-echo 'int ping(int); int pong(int n) { return n ? ping(n - 1) : 1; }' >"$tmp/pong.c"
+# (modules that exist, names with their prefixes: only the cycle is wrong)
+mkdir -p "$tmp/build/src/load" "$tmp/build/src/u32"
+echo 'int u32_pong(int); int load_ping(int n) { return n ? u32_pong(n - 1) : 0; }' >"$tmp/ping.c"
+echo 'int load_ping(int); int u32_pong(int n) { return n ? load_ping(n - 1) : 1; }' >"$tmp/pong.c"
 # (as the Makefile's: members named by their paths, longer than ar's 15 characters)
-cc -c -o "$tmp/build/src/ping/ping.o" "$tmp/ping.c" &&
-	cc -c -o "$tmp/build/src/pong/pong.o" "$tmp/pong.c" &&
-	(cd "$tmp" && ar rcsP lib.a build/src/ping/ping.o build/src/pong/pong.o) || exit 1
+cc -c -o "$tmp/build/src/load/ping.o" "$tmp/ping.c" &&
+	cc -c -o "$tmp/build/src/u32/pong.o" "$tmp/pong.c" &&
+	(cd "$tmp" && ar rcsP lib.a build/src/load/ping.o build/src/u32/pong.o) || exit 1
 out=$(scripts/check-layers.sh "$tmp/lib.a") && { echo "FAIL: a cycle passed: $out"; exit 1; }
 case $out in
-*"ping.o -> build/src/pong/pong.o (pong)"*"pong.o -> build/src/ping/ping.o (ping)"* | \
-	*"pong.o -> build/src/ping/ping.o (ping)"*"ping.o -> build/src/pong/pong.o (pong)"*) ;;
+*"ping.o -> build/src/u32/pong.o (u32_pong)"*"pong.o -> build/src/load/ping.o (load_ping)"* | \
+	*"pong.o -> build/src/load/ping.o (load_ping)"*"ping.o -> build/src/u32/pong.o (u32_pong)"*) ;;
 *) echo "FAIL: the cycle is not named: $out"; exit 1 ;;
 esac
-CYCLES_PENDING="ping pong" scripts/check-layers.sh "$tmp/lib.a" >/dev/null ||
+CYCLES_PENDING="load u32" scripts/check-layers.sh "$tmp/lib.a" >/dev/null ||
 	{ echo "FAIL: a pending module's cycle failed the check"; exit 1; }
-CYCLES_PENDING="ping" scripts/check-layers.sh "$tmp/lib.a" >/dev/null &&
+CYCLES_PENDING="load" scripts/check-layers.sh "$tmp/lib.a" >/dev/null &&
 	{ echo "FAIL: a cycle half outside the pending modules passed"; exit 1; }
 
 # The prefix check: a util object exporting a name without util's prefixes fails.
@@ -44,18 +45,27 @@ esac
 case $out in
 *util_fine*) echo "FAIL: a prefixed name was named: $out"; exit 1 ;;
 esac
-# ... and so do report and record objects (issue 23: set_str, pid_list, window_results).
-mkdir -p "$tmp/build/src/report" "$tmp/build/src/record"
+# ... and so do procfs, report and record objects (issue 23: set_str,
+# pid_list, window_results), and any object of a module with no prefix listed.
+mkdir -p "$tmp/build/src/report" "$tmp/build/src/record" "$tmp/build/src/procfs" "$tmp/build/src/newmod"
 echo 'int report_fine(void) { return 1; } int set_str(void) { return 2; }' >"$tmp/rp.c"
 echo 'int record_fine(void) { return 1; } int tcache_find(void) { return 2; }' >"$tmp/rc.c"
+echo 'int procfs_fine(void) { return 1; } int meminfo_parse(void) { return 2; }' >"$tmp/pf.c"
+echo 'int newmod_thing(void) { return 1; }' >"$tmp/nm.c"
 cc -c -o "$tmp/build/src/report/findings.o" "$tmp/rp.c" &&
 	cc -c -o "$tmp/build/src/record/tcache.o" "$tmp/rc.c" &&
-	(cd "$tmp" && ar rcsP cores.a build/src/report/findings.o build/src/record/tcache.o) || exit 1
+	cc -c -o "$tmp/build/src/procfs/parsers.o" "$tmp/pf.c" &&
+	cc -c -o "$tmp/build/src/newmod/thing.o" "$tmp/nm.c" &&
+	(cd "$tmp" && ar rcsP cores.a build/src/report/findings.o build/src/record/tcache.o \
+		build/src/procfs/parsers.o build/src/newmod/thing.o) || exit 1
 out=$(scripts/check-layers.sh "$tmp/cores.a") && { echo "FAIL: unprefixed report and record names passed"; exit 1; }
-case $out in
-*"findings.o: set_str"*"tcache.o: tcache_find"*) ;;
-*) echo "FAIL: the unprefixed report and record names are not named: $out"; exit 1 ;;
-esac
+for want in "findings.o: set_str" "tcache.o: tcache_find" "parsers.o: meminfo_parse" \
+	"src/newmod/: a module not in module_prefixes"; do
+	case $out in
+	*"$want"*) ;;
+	*) echo "FAIL: '$want' is not named: $out"; exit 1 ;;
+	esac
+done
 case $out in
 *_fine*) echo "FAIL: a prefixed name was named: $out"; exit 1 ;;
 esac

@@ -180,9 +180,9 @@ TEST(openmetrics_accept)
 /* The group collect --group-by cgroup names for a /proc/PID/cgroup text. */
 static const char *cpu_group(const char *text, struct task_cgroups *cg)
 {
-	if (task_cgroups_parse(text, strlen(text), cg))
+	if (procfs_task_cgroups_parse(text, strlen(text), cg))
 		memset(cg, 0, sizeof(*cg));
-	return task_cgroups_cpu_path(cg);
+	return procfs_task_cgroups_cpu_path(cg);
 }
 
 TEST(cgroup_path)

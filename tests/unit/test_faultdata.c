@@ -52,7 +52,7 @@ TEST(mountinfo_lines)
 			 "37 26 8:33 / /mnt/with\\040space ro,relatime - xfs /dev/sdc1 rw\n"
 			 "38 26 0:52 / /run/x rw - tmpfs tmpfs ro,size=4k\n";
 
-	ASSERT_EQ(mountinfo_parse(P(mi), &t), 0);
+	ASSERT_EQ(procfs_mountinfo_parse(P(mi), &t), 0);
 	ASSERT_EQ(t.n, 3);
 	ASSERT_EQ(t.m[0].id, 26);
 	ASSERT_EQ(t.m[0].major, 254);
@@ -64,29 +64,29 @@ TEST(mountinfo_lines)
 	ASSERT_STREQ(t.m[1].mnt, "/mnt/with space");
 	ASSERT_TRUE(t.m[1].readonly); /* the mount's own options */
 	ASSERT_TRUE(t.m[2].readonly); /* the superblock's */
-	ASSERT_EQ(mountinfo_parse(P("26 1 254:1 / / rw\n"), &t), -EINVAL); /* no " - " */
-	ASSERT_EQ(mountinfo_parse(P("26 1 x / / rw - ext4 /dev/a rw\n"), &t), -EINVAL);
+	ASSERT_EQ(procfs_mountinfo_parse(P("26 1 254:1 / / rw\n"), &t), -EINVAL); /* no " - " */
+	ASSERT_EQ(procfs_mountinfo_parse(P("26 1 x / / rw - ext4 /dev/a rw\n"), &t), -EINVAL);
 }
 
 TEST(which_mounts_store_data)
 {
 	struct mount_entry m = { .major = 8, .minor = 1, .fstype = "ext4", .source = "/dev/sda1" };
 
-	ASSERT_TRUE(mount_stores_data(&m));
+	ASSERT_TRUE(procfs_mount_stores_data(&m));
 	m.readonly = true;
-	ASSERT_TRUE(!mount_stores_data(&m));
+	ASSERT_TRUE(!procfs_mount_stores_data(&m));
 	m = (struct mount_entry){ .major = 0, .fstype = "tmpfs", .source = "tmpfs" };
-	ASSERT_TRUE(mount_stores_data(&m));
+	ASSERT_TRUE(procfs_mount_stores_data(&m));
 	m = (struct mount_entry){ .major = 0, .fstype = "btrfs", .source = "/dev/sdd" };
-	ASSERT_TRUE(mount_stores_data(&m)); /* anonymous device number, real device */
+	ASSERT_TRUE(procfs_mount_stores_data(&m)); /* anonymous device number, real device */
 	m = (struct mount_entry){ .major = 7, .fstype = "squashfs", .source = "/dev/loop0" };
-	ASSERT_TRUE(!mount_stores_data(&m));
+	ASSERT_TRUE(!procfs_mount_stores_data(&m));
 	m = (struct mount_entry){ .major = 0, .fstype = "cgroup2", .source = "cgroup2" };
-	ASSERT_TRUE(!mount_stores_data(&m));
+	ASSERT_TRUE(!procfs_mount_stores_data(&m));
 	m = (struct mount_entry){ .major = 0, .fstype = "fuse.sshfs", .source = "me@h:/" };
-	ASSERT_TRUE(!mount_stores_data(&m));
+	ASSERT_TRUE(!procfs_mount_stores_data(&m));
 	m = (struct mount_entry){ .major = 0, .fstype = "nfs4", .source = "server:/home" };
-	ASSERT_TRUE(!mount_stores_data(&m));
+	ASSERT_TRUE(!procfs_mount_stores_data(&m));
 }
 
 TEST(space_and_inode_percentages)
@@ -94,13 +94,13 @@ TEST(space_and_inode_percentages)
 	/* df: used 940000 of the 950000 blocks non-root can have */
 	struct fs_space s = { 4096, 1000000, 60000, 10000, 655360, 600000 };
 
-	ASSERT_NEAR(fs_space_used_pct(&s), 100.0 * 940000 / 950000, 1e-9);
-	ASSERT_NEAR(fs_inodes_used_pct(&s), 100.0 * 55360 / 655360, 1e-9);
+	ASSERT_NEAR(procfs_fs_space_used_pct(&s), 100.0 * 940000 / 950000, 1e-9);
+	ASSERT_NEAR(procfs_fs_inodes_used_pct(&s), 100.0 * 55360 / 655360, 1e-9);
 	s = (struct fs_space){ 4096, 256, 0, 0, 0, 0 };
-	ASSERT_NEAR(fs_space_used_pct(&s), 100, 1e-9);
-	ASSERT_NEAR(fs_inodes_used_pct(&s), 0, 1e-9); /* no inode count (btrfs) */
+	ASSERT_NEAR(procfs_fs_space_used_pct(&s), 100, 1e-9);
+	ASSERT_NEAR(procfs_fs_inodes_used_pct(&s), 0, 1e-9); /* no inode count (btrfs) */
 	s = (struct fs_space){ 0 };
-	ASSERT_NEAR(fs_space_used_pct(&s), 0, 1e-9);
+	ASSERT_NEAR(procfs_fs_space_used_pct(&s), 0, 1e-9);
 }
 
 TEST(fixture_filesystems)
@@ -109,7 +109,7 @@ TEST(fixture_filesystems)
 	struct procfs *pf = fixture();
 
 	ASSERT_TRUE(pf);
-	ASSERT_EQ(fsread_usage(pf, fs_statvfs_for(true), &u), 0);
+	ASSERT_EQ(procfs_fsread_usage(pf, procfs_fs_statvfs_for(true), &u), 0);
 	procfs_close(pf);
 	/* not: proc, sysfs, cgroup2, squashfs, ro ext4, the bind mount of /, nfs4,
 	 * sshfs, a ro tmpfs, devtmpfs, btrfs with no size, ext4 with no figures */
@@ -117,9 +117,9 @@ TEST(fixture_filesystems)
 	ASSERT_STREQ(u.u[0].m.mnt, "/");
 	ASSERT_UEQ(u.u[0].s.bavail, 10000);
 	ASSERT_STREQ(u.u[1].m.mnt, "/dev/shm");
-	ASSERT_NEAR(fs_space_used_pct(&u.u[1].s), 100, 1e-9);
+	ASSERT_NEAR(procfs_fs_space_used_pct(&u.u[1].s), 100, 1e-9);
 	ASSERT_STREQ(u.u[2].m.fstype, "overlay");
-	ASSERT_NEAR(fs_inodes_used_pct(&u.u[2].s), 99, 1e-9);
+	ASSERT_NEAR(procfs_fs_inodes_used_pct(&u.u[2].s), 99, 1e-9);
 	ASSERT_STREQ(u.u[3].m.mnt, "/mnt/with space");
 	ASSERT_STREQ(u.u[3].m.source, "/dev/sdc1");
 }
@@ -132,20 +132,20 @@ TEST(fixture_writers)
 
 	ASSERT_TRUE(pf);
 	/* 4410 has fd 0 read-only and fd 4 O_WRONLY|O_APPEND on mount 26 */
-	ASSERT_EQ(fsread_writers(pf, 26, w, 4, &n), 0);
+	ASSERT_EQ(procfs_fsread_writers(pf, 26, w, 4, &n), 0);
 	ASSERT_EQ(n, 1);
 	ASSERT_EQ(w[0], 4410);
 	/* 4411 has fd 7 O_RDWR on mount 29 */
-	ASSERT_EQ(fsread_writers(pf, 29, w, 4, &n), 0);
+	ASSERT_EQ(procfs_fsread_writers(pf, 29, w, 4, &n), 0);
 	ASSERT_EQ(n, 1);
 	ASSERT_EQ(w[0], 4411);
-	ASSERT_EQ(fsread_writers(pf, 31, w, 4, &n), 0);
+	ASSERT_EQ(procfs_fsread_writers(pf, 31, w, 4, &n), 0);
 	ASSERT_EQ(n, 0);
 	procfs_close(pf);
-	ASSERT_TRUE(!fdinfo_writes_on(P("pos: 0\nflags: 0100000\nmnt_id: 26\n"), 26));
-	ASSERT_TRUE(fdinfo_writes_on(P("pos: 0\nflags: 0100002\nmnt_id: 26\n"), 26));
-	ASSERT_TRUE(!fdinfo_writes_on(P("pos: 0\nflags: 0100002\nmnt_id: 27\n"), 26));
-	ASSERT_TRUE(!fdinfo_writes_on(P("pos: 0\n"), 26));
+	ASSERT_TRUE(!procfs_fdinfo_writes_on(P("pos: 0\nflags: 0100000\nmnt_id: 26\n"), 26));
+	ASSERT_TRUE(procfs_fdinfo_writes_on(P("pos: 0\nflags: 0100002\nmnt_id: 26\n"), 26));
+	ASSERT_TRUE(!procfs_fdinfo_writes_on(P("pos: 0\nflags: 0100002\nmnt_id: 27\n"), 26));
+	ASSERT_TRUE(!procfs_fdinfo_writes_on(P("pos: 0\n"), 26));
 }
 
 /* Our own file open for writing on the filesystem of /tmp: known behaviour is the oracle. */
@@ -171,7 +171,7 @@ TEST(live_writers)
 		id = m ? atoi(m + 7) : -1;
 	}
 	if (id >= 0)
-		(void)fsread_writers(pf, id, w, sizeof(w) / sizeof(w[0]), &n);
+		(void)procfs_fsread_writers(pf, id, w, sizeof(w) / sizeof(w[0]), &n);
 	len = procfs_read(pf, "self/mountinfo", buf, sizeof(buf));
 	procfs_close(pf);
 	close(fd);
@@ -180,7 +180,7 @@ TEST(live_writers)
 		mine |= w[i] == getpid();
 	ASSERT_TRUE(mine);
 	ASSERT_TRUE(len > 0);
-	ASSERT_TRUE(mountinfo_parse(buf, (size_t)len, &t) == 0 || t.n == FS_MAX_MOUNTS);
+	ASSERT_TRUE(procfs_mountinfo_parse(buf, (size_t)len, &t) == 0 || t.n == FS_MAX_MOUNTS);
 	mine = false;
 	for (size_t i = 0; i < t.n; i++)
 		mine |= t.m[i].id == id;
@@ -196,7 +196,7 @@ TEST(live_root_filesystem)
 	size_t i;
 
 	ASSERT_EQ(procfs_open(&pf, "/"), 0);
-	ASSERT_EQ(fsread_usage(pf, fs_statvfs_for(false), &u), 0);
+	ASSERT_EQ(procfs_fsread_usage(pf, procfs_fs_statvfs_for(false), &u), 0);
 	procfs_close(pf);
 	ASSERT_EQ(statvfs("/", &v), 0);
 	for (i = 0; i < u.n && strcmp(u.u[i].m.mnt, "/"); i++)
@@ -206,7 +206,7 @@ TEST(live_root_filesystem)
 	ASSERT_UEQ(u.u[i].s.blocks, v.f_blocks);
 	ASSERT_UEQ(u.u[i].s.files, v.f_files);
 	for (size_t k = 0; k < u.n; k++)
-		ASSERT_TRUE(mount_stores_data(&u.u[k].m) && u.u[k].s.blocks > 0);
+		ASSERT_TRUE(procfs_mount_stores_data(&u.u[k].m) && u.u[k].s.blocks > 0);
 }
 
 TEST(limit_values)
@@ -214,23 +214,24 @@ TEST(limit_values)
 	uint64_t v, soft, hard;
 	struct file_handles fh;
 
-	ASSERT_EQ(limit_value_parse(P("max\n"), &v), 0);
+	ASSERT_EQ(procfs_limit_value_parse(P("max\n"), &v), 0);
 	ASSERT_UEQ(v, LIMIT_NONE);
-	ASSERT_EQ(limit_value_parse(P("4194304\n"), &v), 0);
+	ASSERT_EQ(procfs_limit_value_parse(P("4194304\n"), &v), 0);
 	ASSERT_UEQ(v, 4194304);
-	ASSERT_EQ(limit_value_parse(P("12 x\n"), &v), -EINVAL);
-	ASSERT_EQ(limit_value_parse(P(""), &v), -EINVAL);
-	ASSERT_EQ(file_nr_parse(P("1181\t0\t2466235\n"), &fh), 0);
+	ASSERT_EQ(procfs_limit_value_parse(P("12 x\n"), &v), -EINVAL);
+	ASSERT_EQ(procfs_limit_value_parse(P(""), &v), -EINVAL);
+	ASSERT_EQ(procfs_file_nr_parse(P("1181\t0\t2466235\n"), &fh), 0);
 	ASSERT_UEQ(fh.allocated, 1181);
 	ASSERT_UEQ(fh.max, 2466235);
-	ASSERT_EQ(
-	    limits_nofile_parse(P("Max processes 5 5 processes\n"
-				  "Max open files            1024                 4096 files\n"),
-				&soft, &hard),
-	    0);
+	ASSERT_EQ(procfs_limits_nofile_parse(
+		      P("Max processes 5 5 processes\n"
+			"Max open files            1024                 4096 files\n"),
+		      &soft, &hard),
+		  0);
 	ASSERT_UEQ(soft, 1024);
 	ASSERT_UEQ(hard, 4096);
-	ASSERT_EQ(limits_nofile_parse(P("Max processes 5 5 processes\n"), &soft, &hard), -ENOENT);
+	ASSERT_EQ(procfs_limits_nofile_parse(P("Max processes 5 5 processes\n"), &soft, &hard),
+		  -ENOENT);
 }
 
 TEST(fixture_limits)
@@ -243,29 +244,29 @@ TEST(fixture_limits)
 	struct fd_usage fu;
 
 	ASSERT_TRUE(pf);
-	ASSERT_EQ(limits_read_file_handles(pf, &fh), 0);
+	ASSERT_EQ(procfs_limits_read_file_handles(pf, &fh), 0);
 	ASSERT_UEQ(fh.allocated, 9500);
 	ASSERT_UEQ(fh.max, 10000);
-	ASSERT_EQ(limits_read_task_caps(pf, &tc), 0);
+	ASSERT_EQ(procfs_limits_read_task_caps(pf, &tc), 0);
 	ASSERT_UEQ(tc.pid_max, 32768);
 	ASSERT_UEQ(tc.threads_max, 1000);
-	ASSERT_EQ(limits_read_conntrack(pf, &ct), 0);
+	ASSERT_EQ(procfs_limits_read_conntrack(pf, &ct), 0);
 	ASSERT_UEQ(ct.count, 262000);
 	ASSERT_UEQ(ct.max, 262144);
-	ASSERT_EQ(limits_read_cg_pids(pf, "sys/fs/cgroup/pids/app", &cp), 0);
+	ASSERT_EQ(procfs_limits_read_cg_pids(pf, "sys/fs/cgroup/pids/app", &cp), 0);
 	ASSERT_UEQ(cp.current, 95);
 	ASSERT_UEQ(cp.max, 100);
-	ASSERT_EQ(limits_read_cg_pids(pf, "sys/fs/cgroup/unified/svc", &cp), 0);
+	ASSERT_EQ(procfs_limits_read_cg_pids(pf, "sys/fs/cgroup/unified/svc", &cp), 0);
 	ASSERT_UEQ(cp.max, LIMIT_NONE);
-	ASSERT_EQ(limits_read_cg_pids(pf, "sys/fs/cgroup/pids/none", &cp), -ENOENT);
-	ASSERT_EQ(limits_read_fd_usage(pf, 4410, &fu), 0);
+	ASSERT_EQ(procfs_limits_read_cg_pids(pf, "sys/fs/cgroup/pids/none", &cp), -ENOENT);
+	ASSERT_EQ(procfs_limits_read_fd_usage(pf, 4410, &fu), 0);
 	ASSERT_EQ(fu.open, 5);
 	ASSERT_UEQ(fu.soft, 1024);
 	ASSERT_UEQ(fu.hard, 524288);
-	ASSERT_EQ(limits_read_fd_usage(pf, 4411, &fu), 0);
+	ASSERT_EQ(procfs_limits_read_fd_usage(pf, 4411, &fu), 0);
 	ASSERT_EQ(fu.open, 2);
 	ASSERT_UEQ(fu.soft, LIMIT_NONE);
-	ASSERT_EQ(limits_read_fd_usage(pf, 4999, &fu), -ENOENT);
+	ASSERT_EQ(procfs_limits_read_fd_usage(pf, 4999, &fu), -ENOENT);
 	procfs_close(pf);
 }
 
@@ -281,7 +282,7 @@ TEST(live_fd_usage)
 		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ASSERT_EQ(procfs_open(&pf, "/"), 0);
 	listed = procfs_count_fds(pf, "self/fd");
-	ASSERT_EQ(limits_read_fd_usage(pf, getpid(), &fu), 0);
+	ASSERT_EQ(procfs_limits_read_fd_usage(pf, getpid(), &fu), 0);
 	procfs_close(pf);
 	for (int i = 0; i < 20; i++)
 		close(fds[i]);
@@ -298,31 +299,32 @@ TEST(cgroup_paths)
 	    "12:pids:/app\n5:cpu,cpuacct:/batch\n7:blkio:/throttled/r\n0::/user.slice\n";
 	char p[64];
 
-	ASSERT_EQ(cgroup_controller_path(P(cg), "blkio", p, sizeof(p)), 0);
+	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "blkio", p, sizeof(p)), 0);
 	ASSERT_STREQ(p, "/throttled/r");
-	ASSERT_EQ(cgroup_controller_path(P(cg), "cpuacct", p, sizeof(p)), 0);
+	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "cpuacct", p, sizeof(p)), 0);
 	ASSERT_STREQ(p, "/batch");
-	ASSERT_EQ(cgroup_controller_path(P(cg), "", p, sizeof(p)), 0);
+	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "", p, sizeof(p)), 0);
 	ASSERT_STREQ(p, "/user.slice");
-	ASSERT_EQ(cgroup_controller_path(P(cg), "memory", p, sizeof(p)), -ENOENT);
-	ASSERT_EQ(cgroup_controller_path(P(cg), "cpu,", p, sizeof(p)), -ENOENT);
+	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "memory", p, sizeof(p)), -ENOENT);
+	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "cpu,", p, sizeof(p)), -ENOENT);
 }
 
 TEST(io_limit_texts)
 {
 	struct io_limits l = { 0 };
 
-	ASSERT_EQ(io_max_parse(P("8:0 rbps=1048576 wbps=max riops=max wiops=120 future=1\n"), &l),
-		  0);
+	ASSERT_EQ(
+	    procfs_io_max_parse(P("8:0 rbps=1048576 wbps=max riops=max wiops=120 future=1\n"), &l),
+	    0);
 	ASSERT_EQ(l.n, 1);
 	ASSERT_TRUE(l.v2);
 	ASSERT_UEQ(l.l[0].rbps, 1048576);
 	ASSERT_UEQ(l.l[0].wbps, LIMIT_NONE);
 	ASSERT_UEQ(l.l[0].wiops, 120);
-	ASSERT_EQ(io_max_parse(P("8:0 rbps=\n"), &l), -EINVAL);
+	ASSERT_EQ(procfs_io_max_parse(P("8:0 rbps=\n"), &l), -EINVAL);
 	l.n = 0;
-	ASSERT_EQ(blkio_throttle_parse(P("7:0 65536\n8:16 100\n"), BLKIO_RBPS, &l), 0);
-	ASSERT_EQ(blkio_throttle_parse(P("7:0 9\n"), BLKIO_WIOPS, &l), 0);
+	ASSERT_EQ(procfs_blkio_throttle_parse(P("7:0 65536\n8:16 100\n"), BLKIO_RBPS, &l), 0);
+	ASSERT_EQ(procfs_blkio_throttle_parse(P("7:0 9\n"), BLKIO_WIOPS, &l), 0);
 	ASSERT_EQ(l.n, 2);
 	ASSERT_TRUE(!l.v2);
 	ASSERT_UEQ(l.l[0].rbps, 65536);
@@ -339,20 +341,20 @@ TEST(fixture_io_limits)
 
 	ASSERT_TRUE(pf);
 	/* v1: the reader's own blkio cgroup sets nothing, its parent does */
-	ASSERT_EQ(limits_read_io(pf, 4410, &l), 0);
+	ASSERT_EQ(procfs_limits_read_io(pf, 4410, &l), 0);
 	ASSERT_EQ(l.n, 1);
 	ASSERT_TRUE(!l.v2);
 	ASSERT_STREQ(l.cgroup, "/throttled");
 	ASSERT_UEQ(l.l[0].rbps, 65536);
 	ASSERT_UEQ(l.l[0].wiops, 100);
 	/* v2: io.max of the parent of /svc/db */
-	ASSERT_EQ(limits_read_io(pf, 4420, &l), 0);
+	ASSERT_EQ(procfs_limits_read_io(pf, 4420, &l), 0);
 	ASSERT_EQ(l.n, 2);
 	ASSERT_TRUE(l.v2);
 	ASSERT_STREQ(l.cgroup, "/svc");
 	ASSERT_UEQ(l.l[1].wbps, 2097152);
 	/* no limit anywhere */
-	ASSERT_EQ(limits_read_io(pf, 4411, &l), -ENOENT); /* no cgroup file */
+	ASSERT_EQ(procfs_limits_read_io(pf, 4411, &l), -ENOENT); /* no cgroup file */
 	procfs_close(pf);
 }
 
@@ -366,7 +368,7 @@ TEST(fixture_udp)
 	pid_t owners[3];
 
 	ASSERT_TRUE(pf);
-	ASSERT_EQ(netread_udp_socks(pf, NULL, &s), 0);
+	ASSERT_EQ(procfs_netread_udp_socks(pf, NULL, &s), 0);
 	ASSERT_EQ(s.n, 3);
 	ASSERT_STREQ(s.v[0].addr, "0.0.0.0");
 	ASSERT_EQ(s.v[0].port, 12345);
@@ -381,17 +383,17 @@ TEST(fixture_udp)
 	ASSERT_UEQ(s.v[2].drops, 17);
 	s.n = 0;
 	/* another namespace, through a PID in it: v4 only, no udp6 there */
-	ASSERT_EQ(netread_udp_socks(pf, "4410", &s), 0);
+	ASSERT_EQ(procfs_netread_udp_socks(pf, "4410", &s), 0);
 	ASSERT_EQ(s.n, 1);
 	ASSERT_STREQ(s.v[0].addr, "10.0.0.1");
 	ASSERT_UEQ(s.v[0].drops, 42);
-	ASSERT_EQ(netread_udp_counters(pf, NULL, &c), 0);
+	ASSERT_EQ(procfs_netread_udp_counters(pf, NULL, &c), 0);
 	ASSERT_TRUE(c.has_v4 && c.has_v6);
 	ASSERT_UEQ(c.rcvbuf_errors, 2270000);
 	ASSERT_UEQ(c.in_errors, 2270004); /* Udp:, not UdpLite: */
 	ASSERT_UEQ(c.rcvbuf_errors6, 17);
 	ASSERT_UEQ(c.in_errors6, 17);
-	ASSERT_EQ(netread_udp_counters(pf, "4410", &c), 0);
+	ASSERT_EQ(procfs_netread_udp_counters(pf, "4410", &c), 0);
 	ASSERT_TRUE(c.has_v4 && !c.has_v6);
 	ASSERT_UEQ(c.rcvbuf_errors, 42);
 	/* the owners, from the processes' descriptors */
@@ -405,8 +407,8 @@ TEST(fixture_udp)
 	ASSERT_EQ(procfs_socket_owners(pf, &pids, inodes, 3, owners), 0);
 	ASSERT_EQ(owners[0], 0);
 	ASSERT_EQ(owners[1], 4411);
-	id_list_release(&pids);
-	net_socks_release(&s);
+	procfs_id_list_release(&pids);
+	procfs_net_socks_release(&s);
 	procfs_close(pf);
 }
 
@@ -417,14 +419,14 @@ TEST(fixture_tcp_listeners)
 
 	ASSERT_TRUE(pf);
 	/* not a kernel /proc: the listeners of /proc/net/tcp, queue without backlog */
-	ASSERT_EQ(netread_tcp_listeners(pf, 0, &s), 0);
+	ASSERT_EQ(procfs_netread_tcp_listeners(pf, 0, &s), 0);
 	ASSERT_EQ(s.n, 2);
 	ASSERT_STREQ(s.v[0].addr, "127.0.0.1");
 	ASSERT_EQ(s.v[0].port, 8080);
 	ASSERT_UEQ(s.v[0].rx_queue, 2);
 	ASSERT_TRUE(!s.v[0].has_backlog);
 	ASSERT_EQ(s.v[1].port, 22);
-	net_socks_release(&s);
+	procfs_net_socks_release(&s);
 	procfs_close(pf);
 }
 
@@ -448,12 +450,12 @@ static int read_both(struct net_socks *s, struct net_socks *p)
 	s->n = p->n = 0;
 	if ((rc = procfs_open(&pf, "/")))
 		return rc;
-	rc = netread_tcp_listeners(pf, 0, s);
+	rc = procfs_netread_tcp_listeners(pf, 0, s);
 	n = procfs_read(pf, "net/tcp", buf, sizeof(buf));
 	procfs_close(pf);
 	if (rc || n < 0)
 		return rc ? rc : (int)n;
-	return net_socks_parse(buf, (size_t)n, false, true, p);
+	return procfs_net_socks_parse(buf, (size_t)n, false, true, p);
 }
 
 /*
@@ -504,8 +506,8 @@ TEST(live_listener_backlog)
 	ASSERT_UEQ(mine->rx_queue, 2); /* full: sk_ack_backlog > sk_max_ack_backlog */
 	ASSERT_UEQ(proc->rx_queue, 2);
 	ASSERT_UEQ(mine->inode, proc->inode);
-	net_socks_release(&s);
-	net_socks_release(&p);
+	procfs_net_socks_release(&s);
+	procfs_net_socks_release(&p);
 }
 
 TEST(inet_diag_errors)
@@ -517,10 +519,10 @@ TEST(inet_diag_errors)
 	struct nlmsghdr done = { sizeof(done), NLMSG_DONE, 0, 1, 0 };
 	struct net_socks s = { 0 };
 
-	ASSERT_EQ(inet_diag_reply_parse(&m, sizeof(m), &s), -EPERM);
-	ASSERT_EQ(inet_diag_reply_parse(&done, sizeof(done), &s), 1);
+	ASSERT_EQ(procfs_inet_diag_reply_parse(&m, sizeof(m), &s), -EPERM);
+	ASSERT_EQ(procfs_inet_diag_reply_parse(&done, sizeof(done), &s), 1);
 	m.h.nlmsg_type = SOCK_DIAG_BY_FAMILY; /* shorter than an inet_diag_msg */
-	ASSERT_EQ(inet_diag_reply_parse(&m, sizeof(m), &s), -EPROTO);
+	ASSERT_EQ(procfs_inet_diag_reply_parse(&m, sizeof(m), &s), -EPROTO);
 	ASSERT_EQ(s.n, 0);
 }
 
@@ -530,7 +532,7 @@ TEST(fixture_softnet)
 	static struct softnet sn;
 
 	ASSERT_TRUE(pf);
-	ASSERT_EQ(netread_softnet(pf, &sn), 0);
+	ASSERT_EQ(procfs_netread_softnet(pf, &sn), 0);
 	procfs_close(pf);
 	ASSERT_EQ(sn.n, 2);
 	ASSERT_EQ(sn.c[1].cpu, 2); /* CPU 1 offline: the column, not the line */
@@ -538,13 +540,13 @@ TEST(fixture_softnet)
 	ASSERT_UEQ(sn.c[1].time_squeeze, 16);
 	ASSERT_UEQ(sn.c[0].processed, 0xa3f1);
 	/* an old kernel's 10 columns: numbered by line */
-	ASSERT_EQ(softnet_parse(P("00000001 00000002 00000003 0 0 0 0 0 0 0\n"
-				  "00000004 00000005 00000006 0 0 0 0 0 0 0\n"),
-				&sn),
+	ASSERT_EQ(procfs_softnet_parse(P("00000001 00000002 00000003 0 0 0 0 0 0 0\n"
+					 "00000004 00000005 00000006 0 0 0 0 0 0 0\n"),
+				       &sn),
 		  0);
 	ASSERT_EQ(sn.c[1].cpu, 1);
 	ASSERT_UEQ(sn.c[1].dropped, 5);
-	ASSERT_EQ(softnet_parse(P("zz\n"), &sn), -EINVAL);
+	ASSERT_EQ(procfs_softnet_parse(P("zz\n"), &sn), -EINVAL);
 }
 
 TEST(softirq_deltas)
@@ -559,29 +561,29 @@ TEST(softirq_deltas)
 	uint64_t runs;
 
 	ASSERT_TRUE(pf);
-	ASSERT_EQ(softirqs_read(pf, &a), 0);
+	ASSERT_EQ(procfs_softirqs_read(pf, &a), 0);
 	procfs_close(pf);
 	ASSERT_EQ(a.nvec, 10);
 	ASSERT_EQ(a.ncols, 2);
 	ASSERT_EQ(a.cpu_id[1], 2);
 	ASSERT_STREQ(a.name[3], "NET_RX");
 	ASSERT_UEQ(a.count[3][1], 9000000);
-	ASSERT_EQ(softirqs_parse(P(later), &b), 0);
-	ASSERT_EQ(softirqs_top_vector(&a, &b, 2, &runs), 3); /* NET_RX on CPU 2 */
+	ASSERT_EQ(procfs_softirqs_parse(P(later), &b), 0);
+	ASSERT_EQ(procfs_softirqs_top_vector(&a, &b, 2, &runs), 3); /* NET_RX on CPU 2 */
 	ASSERT_UEQ(runs, 500000);
-	ASSERT_EQ(softirqs_top_vector(&a, &b, 0, &runs), 1); /* TIMER on CPU 0 */
+	ASSERT_EQ(procfs_softirqs_top_vector(&a, &b, 0, &runs), 1); /* TIMER on CPU 0 */
 	ASSERT_UEQ(runs, 100);
-	ASSERT_EQ(softirqs_top_vector(&a, &b, 1, &runs), -1); /* no such CPU */
-	ASSERT_EQ(softirqs_parse(P("HI: 1 2\n"), &b), -EINVAL);
+	ASSERT_EQ(procfs_softirqs_top_vector(&a, &b, 1, &runs), -1); /* no such CPU */
+	ASSERT_EQ(procfs_softirqs_parse(P("HI: 1 2\n"), &b), -EINVAL);
 }
 
 TEST(fork_counter)
 {
 	static struct cpu_stat s;
 
-	ASSERT_EQ(cpu_stat_parse(P("cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt 9\nbtime 1\n"
-				   "processes 123456\nprocs_running 2\n"),
-				 &s),
+	ASSERT_EQ(procfs_cpu_stat_parse(P("cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt 9\nbtime 1\n"
+					  "processes 123456\nprocs_running 2\n"),
+					&s),
 		  0);
 	ASSERT_UEQ(s.forks, 123456);
 }
@@ -621,7 +623,7 @@ TEST(zombies_by_parent)
 	add_task(&s, 6002, 6002, 900, 'Z', 3, "job");	   /* its threads still run */
 	add_task(&s, 6003, 6002, 900, 'Z', 3, "job");	   /* not a leader */
 	add_task(&s, 7000, 7000, 12345, 'Z', 1, "orphan"); /* parent not sampled */
-	ASSERT_EQ(task_zombies_by_parent(&s, z, 4, &n), 0);
+	ASSERT_EQ(procfs_task_zombies_by_parent(&s, z, 4, &n), 0);
 	ASSERT_EQ(n, 3);
 	ASSERT_EQ(z[0].ppid, 4410);
 	ASSERT_EQ(z[0].zombies, 5);
@@ -631,10 +633,10 @@ TEST(zombies_by_parent)
 	ASSERT_STREQ(z[1].comm, "cron");
 	ASSERT_EQ(z[2].ppid, 12345);
 	ASSERT_STREQ(z[2].comm, "");
-	ASSERT_EQ(task_zombies_by_parent(&s, z, 1, &n), 0);
+	ASSERT_EQ(procfs_task_zombies_by_parent(&s, z, 1, &n), 0);
 	ASSERT_EQ(n, 1);
 	s.len = 0;
-	ASSERT_EQ(task_zombies_by_parent(&s, z, 4, &n), 0);
+	ASSERT_EQ(procfs_task_zombies_by_parent(&s, z, 4, &n), 0);
 	ASSERT_EQ(n, 0);
 }
 
@@ -652,11 +654,11 @@ static int live_zombies(enum task_door door, unsigned *found, bool *named)
 	int rc = procfs_open(&pf, "/");
 
 	if (!rc)
-		rc = task_source_open(&src, pf, false, door, TASK_WANT_STATUS, 0);
+		rc = procfs_task_source_open(&src, pf, false, door, TASK_WANT_STATUS, 0);
 	if (!rc)
-		rc = task_source_scan(src, &set, 0);
+		rc = procfs_task_source_scan(src, &set, 0);
 	if (!rc)
-		rc = task_zombies_by_parent(&set, z, 8, &n);
+		rc = procfs_task_zombies_by_parent(&set, z, 8, &n);
 	*found = 0;
 	*named = false;
 	for (size_t i = 0; !rc && i < n; i++)
@@ -664,8 +666,8 @@ static int live_zombies(enum task_door door, unsigned *found, bool *named)
 			*found = z[i].zombies;
 			*named = !strncmp(z[i].comm, "test_faultdata", 14);
 		}
-	task_set_release(&set);
-	task_source_close(src);
+	procfs_task_set_release(&set);
+	procfs_task_source_close(src);
 	procfs_close(pf);
 	return rc;
 }
@@ -727,7 +729,7 @@ TEST(live_futex_waiters)
 	ASSERT_EQ(procfs_open(&pf, "/"), 0);
 	/* until all four have reached the futex (a thread starts in its own time) */
 	for (int tries = 0; tries < 500; tries++) {
-		if (task_read_futex_waiters(pf, getpid(), &w) || w.waiting >= 4)
+		if (procfs_task_read_futex_waiters(pf, getpid(), &w) || w.waiting >= 4)
 			break;
 		usleep(10000);
 	}
@@ -747,29 +749,29 @@ TEST(futex_texts)
 	uint64_t word = 0;
 
 	snprintf(text, sizeof(text), "%ld 0x7f12a0001000 0x80 0x2\n", (long)SYS_futex);
-	ASSERT_EQ(syscall_is_futex_wait(P(text)), 1);
-	ASSERT_EQ(syscall_is_futex_wait(P("running\n")), 0);
-	ASSERT_EQ(syscall_is_futex_wait(P("-1 0x7ffd1c0 0x7f12a3c4\n")), 0);
+	ASSERT_EQ(procfs_syscall_is_futex_wait(P(text)), 1);
+	ASSERT_EQ(procfs_syscall_is_futex_wait(P("running\n")), 0);
+	ASSERT_EQ(procfs_syscall_is_futex_wait(P("-1 0x7ffd1c0 0x7f12a3c4\n")), 0);
 	snprintf(text, sizeof(text), "%ld 0x3 0x0\n", (long)SYS_read);
-	ASSERT_EQ(syscall_is_futex_wait(P(text)), 0);
-	ASSERT_EQ(syscall_is_futex_wait(P("x1\n")), -EINVAL);
+	ASSERT_EQ(procfs_syscall_is_futex_wait(P(text)), 0);
+	ASSERT_EQ(procfs_syscall_is_futex_wait(P("x1\n")), -EINVAL);
 	snprintf(text, sizeof(text), "%ld 0x7f12a0001000 0x80 0x2\n", (long)SYS_futex);
-	ASSERT_EQ(syscall_futex_word(P(text), &word), 1);
+	ASSERT_EQ(procfs_syscall_futex_word(P(text), &word), 1);
 	ASSERT_TRUE(word == 0x7f12a0001000ull);
-	ASSERT_EQ(syscall_futex_word(P("running\n"), &word), 0);
+	ASSERT_EQ(procfs_syscall_futex_word(P("running\n"), &word), 0);
 	snprintf(text, sizeof(text), "%ld 0x3 0x0\n", (long)SYS_read);
-	ASSERT_EQ(syscall_futex_word(P(text), &word), 0);
+	ASSERT_EQ(procfs_syscall_futex_word(P(text), &word), 0);
 	snprintf(text, sizeof(text), "%ld\n", (long)SYS_futex);
-	ASSERT_EQ(syscall_futex_word(P(text), &word), 0); /* no argument */
+	ASSERT_EQ(procfs_syscall_futex_word(P(text), &word), 0); /* no argument */
 #ifdef SYS_futex_waitv
 	snprintf(text, sizeof(text), "%ld 0x7f12a0001000 0x2 0x0\n", (long)SYS_futex_waitv);
-	ASSERT_EQ(syscall_is_futex_wait(P(text)), 1);
-	ASSERT_EQ(syscall_futex_word(P(text), &word), 0); /* several words */
+	ASSERT_EQ(procfs_syscall_is_futex_wait(P(text)), 1);
+	ASSERT_EQ(procfs_syscall_futex_word(P(text), &word), 0); /* several words */
 #endif
-	ASSERT_TRUE(wchan_is_futex("futex_wait_queue"));
-	ASSERT_TRUE(wchan_is_futex("futex_wait_queue_me"));
-	ASSERT_TRUE(!wchan_is_futex("do_epoll_wait"));
-	ASSERT_TRUE(!wchan_is_futex(""));
+	ASSERT_TRUE(procfs_wchan_is_futex("futex_wait_queue"));
+	ASSERT_TRUE(procfs_wchan_is_futex("futex_wait_queue_me"));
+	ASSERT_TRUE(!procfs_wchan_is_futex("do_epoll_wait"));
+	ASSERT_TRUE(!procfs_wchan_is_futex(""));
 }
 
 TEST(fixture_futex_waiters)
@@ -778,8 +780,8 @@ TEST(fixture_futex_waiters)
 	struct futex_waiters w, none;
 
 	ASSERT_TRUE(pf);
-	ASSERT_EQ(task_read_futex_waiters(pf, 4430, &w), 0);
-	ASSERT_EQ(task_read_futex_waiters(pf, 4999, &none), -ENOENT);
+	ASSERT_EQ(procfs_task_read_futex_waiters(pf, 4430, &w), 0);
+	ASSERT_EQ(procfs_task_read_futex_waiters(pf, 4999, &none), -ENOENT);
 	procfs_close(pf);
 #if defined(__x86_64__)
 	/* 4430 in futex (202, x86-64's), 4431 running, 4432 unreadable syscall

@@ -20,7 +20,7 @@ TEST(cpu_stat_per_cpu)
 			"cpu1 6 0 10 150 2 3 3 4 0 0\n"
 			"intr 12345 1 2 3\nctxt 999\nprocs_running 3\nprocs_blocked 1\n";
 
-	ASSERT_EQ(cpu_stat_parse(P(t), &s), 0);
+	ASSERT_EQ(procfs_cpu_stat_parse(P(t), &s), 0);
 	ASSERT_EQ(s.ncpu, 2);
 	ASSERT_UEQ(s.all.steal, 7);
 	ASSERT_UEQ(s.cpu[1].user, 6);
@@ -28,13 +28,13 @@ TEST(cpu_stat_per_cpu)
 	ASSERT_UEQ(s.procs_running, 3);
 	ASSERT_UEQ(s.procs_blocked, 1);
 	ASSERT_UEQ(s.ctxt, 999);
-	ASSERT_UEQ(cpu_times_total(&s.cpu[0]), 4 + 1 + 10 + 150 + 2 + 2 + 3 + 3);
-	ASSERT_UEQ(cpu_times_busy(&s.cpu[0]), 4 + 1 + 10 + 2 + 3 + 3);
+	ASSERT_UEQ(procfs_cpu_times_total(&s.cpu[0]), 4 + 1 + 10 + 150 + 2 + 2 + 3 + 3);
+	ASSERT_UEQ(procfs_cpu_times_busy(&s.cpu[0]), 4 + 1 + 10 + 2 + 3 + 3);
 	/* an offline CPU has no line: the table keeps a hole */
-	ASSERT_EQ(cpu_stat_parse(P("cpu  1 2 3 4\ncpu0 1 1 1 1\ncpu2 0 1 2 1\n"), &s), 0);
+	ASSERT_EQ(procfs_cpu_stat_parse(P("cpu  1 2 3 4\ncpu0 1 1 1 1\ncpu2 0 1 2 1\n"), &s), 0);
 	ASSERT_EQ(s.ncpu, 3);
 	ASSERT_TRUE(s.online[0] && !s.online[1] && s.online[2]);
-	ASSERT_EQ(cpu_stat_parse(P("cpu0 1 1 1 1\n"), &s), -EINVAL);
+	ASSERT_EQ(procfs_cpu_stat_parse(P("cpu0 1 1 1 1\n"), &s), -EINVAL);
 }
 
 TEST(keyed_values)
@@ -42,12 +42,12 @@ TEST(keyed_values)
 	uint64_t v = 0;
 	const char *mi = "MemTotal:       24000000 kB\nMemAvailableX: 1 kB\nMemAvailable: 12 kB\n";
 
-	ASSERT_EQ(keyed_u64(P(mi), "MemAvailable", &v), 0);
+	ASSERT_EQ(procfs_keyed_u64(P(mi), "MemAvailable", &v), 0);
 	ASSERT_UEQ(v, 12); /* not the longer key with the same prefix */
-	ASSERT_EQ(keyed_u64(P("nr_periods 5\nnr_throttled 2\n"), "nr_throttled", &v), 0);
+	ASSERT_EQ(procfs_keyed_u64(P("nr_periods 5\nnr_throttled 2\n"), "nr_throttled", &v), 0);
 	ASSERT_UEQ(v, 2);
-	ASSERT_EQ(keyed_u64(P("high 1\n"), "max", &v), -ENOENT);
-	ASSERT_EQ(keyed_u64(P("max x\n"), "max", &v), -EINVAL);
+	ASSERT_EQ(procfs_keyed_u64(P("high 1\n"), "max", &v), -ENOENT);
+	ASSERT_EQ(procfs_keyed_u64(P("max x\n"), "max", &v), -EINVAL);
 }
 
 TEST(meminfo_and_vmstat)
@@ -55,17 +55,18 @@ TEST(meminfo_and_vmstat)
 	struct meminfo m;
 	struct vmstat vm;
 
-	ASSERT_EQ(meminfo_parse(P("MemTotal: 100 kB\nMemFree: 5 kB\nMemAvailable: 40 kB\n"
-				  "SwapTotal: 50 kB\nSwapFree: 20 kB\n"),
-				&m),
+	ASSERT_EQ(procfs_meminfo_parse(P("MemTotal: 100 kB\nMemFree: 5 kB\nMemAvailable: 40 kB\n"
+					 "SwapTotal: 50 kB\nSwapFree: 20 kB\n"),
+				       &m),
 		  0);
 	ASSERT_UEQ(m.available, 40);
 	ASSERT_UEQ(m.swap_total - m.swap_free, 30);
-	ASSERT_EQ(vmstat_parse(P("pswpin 7\npswpout 8\npgmajfault 9\noom_kill 2\n"), &vm), 0);
+	ASSERT_EQ(procfs_vmstat_parse(P("pswpin 7\npswpout 8\npgmajfault 9\noom_kill 2\n"), &vm),
+		  0);
 	ASSERT_UEQ(vm.pswpin + vm.pswpout, 15);
 	ASSERT_TRUE(vm.has_oom_kill);
 	ASSERT_UEQ(vm.oom_kill, 2);
-	ASSERT_EQ(vmstat_parse(P("pswpin 7\n"), &vm), -EINVAL);
+	ASSERT_EQ(procfs_vmstat_parse(P("pswpin 7\n"), &vm), -EINVAL);
 }
 
 TEST(diskstats_lines)
@@ -74,7 +75,7 @@ TEST(diskstats_lines)
 	const char *t = "   7       0 loop0 100 1 800 50 10 2 80 20 1 60 70 0 0 0 0\n"
 			" 254       0 vda 5 0 40 3 0 0 0 0 0 2 3\n";
 
-	ASSERT_EQ(diskstats_parse(P(t), &d), 0);
+	ASSERT_EQ(procfs_diskstats_parse(P(t), &d), 0);
 	ASSERT_EQ(d.n, 2);
 	ASSERT_STREQ(d.d[0].name, "loop0");
 	ASSERT_UEQ(d.d[0].rd_sectors, 800);
@@ -83,7 +84,7 @@ TEST(diskstats_lines)
 	ASSERT_UEQ(d.d[0].io_ticks, 60);
 	ASSERT_UEQ(d.d[0].time_in_queue, 70);
 	ASSERT_EQ(d.d[1].major, 254);
-	ASSERT_EQ(diskstats_parse(P("   7 0 loop0 1 2 3\n"), &d), -EINVAL);
+	ASSERT_EQ(procfs_diskstats_parse(P("   7 0 loop0 1 2 3\n"), &d), -EINVAL);
 }
 
 TEST(netdev_interfaces)
@@ -96,7 +97,7 @@ TEST(netdev_interfaces)
 	    "0    0    0     0       0          0\n"
 	    "  eth0:1000 10 1 2 0 0 0 0 2000 20 3 4 0 0 0 0\n";
 
-	ASSERT_EQ(netdev_parse(P(t), &s), 0);
+	ASSERT_EQ(procfs_netdev_parse(P(t), &s), 0);
 	ASSERT_EQ(s.n, 2);
 	ASSERT_STREQ(s.i[1].name, "eth0");
 	ASSERT_UEQ(s.i[1].rx_errs, 1);
@@ -119,15 +120,15 @@ TEST(snmp_and_netstat)
 			 "TcpExt: 0 4 6\nIpExt: InNoRoutes\nIpExt: 0\n";
 
 	memset(&t, 0, sizeof(t));
-	ASSERT_EQ(tcp_snmp_parse(P(snmp), &t), 0);
+	ASSERT_EQ(procfs_tcp_snmp_parse(P(snmp), &t), 0);
 	ASSERT_UEQ(t.out_segs, 1000);
 	ASSERT_UEQ(t.retrans_segs, 37);
 	ASSERT_UEQ(t.in_errs, 1);
-	ASSERT_EQ(tcp_netstat_parse(P(ns), &t), 0);
+	ASSERT_EQ(procfs_tcp_netstat_parse(P(ns), &t), 0);
 	ASSERT_UEQ(t.listen_overflows, 4);
 	ASSERT_UEQ(t.listen_drops, 6);
-	ASSERT_EQ(snmp_counter(P(snmp), "Udp", "InDatagrams", &v), -ENOENT);
-	ASSERT_EQ(snmp_counter(P("Tcp: A B\nTcp: 1\n"), "Tcp", "B", &v), -EINVAL);
+	ASSERT_EQ(procfs_snmp_counter(P(snmp), "Udp", "InDatagrams", &v), -ENOENT);
+	ASSERT_EQ(procfs_snmp_counter(P("Tcp: A B\nTcp: 1\n"), "Tcp", "B", &v), -EINVAL);
 }
 
 TEST(cgroup_cpu_files)
@@ -137,23 +138,23 @@ TEST(cgroup_cpu_files)
 	uint64_t period;
 
 	/* v2: microseconds */
-	ASSERT_EQ(cg_cpu_stat_parse(P("usage_usec 5\nnr_periods 50\nnr_throttled 40\n"
-				      "throttled_usec 3000000\n"),
-				    &c),
+	ASSERT_EQ(procfs_cg_cpu_stat_parse(P("usage_usec 5\nnr_periods 50\nnr_throttled 40\n"
+					     "throttled_usec 3000000\n"),
+					   &c),
 		  0);
 	ASSERT_UEQ(c.nr_throttled, 40);
 	ASSERT_UEQ(c.throttled_us, 3000000);
 	/* v1: nanoseconds */
-	ASSERT_EQ(
-	    cg_cpu_stat_parse(P("nr_periods 50\nnr_throttled 40\nthrottled_time 2000000000\n"), &c),
-	    0);
+	ASSERT_EQ(procfs_cg_cpu_stat_parse(
+		      P("nr_periods 50\nnr_throttled 40\nthrottled_time 2000000000\n"), &c),
+		  0);
 	ASSERT_UEQ(c.throttled_us, 2000000);
-	ASSERT_EQ(cg_cpu_max_parse(P("20000 100000\n"), &quota, &period), 0);
+	ASSERT_EQ(procfs_cg_cpu_max_parse(P("20000 100000\n"), &quota, &period), 0);
 	ASSERT_EQ(quota, 20000);
 	ASSERT_UEQ(period, 100000);
-	ASSERT_EQ(cg_cpu_max_parse(P("max 100000\n"), &quota, &period), 0);
+	ASSERT_EQ(procfs_cg_cpu_max_parse(P("max 100000\n"), &quota, &period), 0);
 	ASSERT_EQ(quota, -1);
-	ASSERT_EQ(cg_cpu_max_parse(P("12x 100000\n"), &quota, &period), -EINVAL);
+	ASSERT_EQ(procfs_cg_cpu_max_parse(P("12x 100000\n"), &quota, &period), -EINVAL);
 }
 
 /* I/O limits and counters as the kernel writes them (v2 io.max, io.stat; v1 blkio.throttle.*). */
@@ -171,31 +172,32 @@ TEST(cgroup_io_files)
 	unsigned ma = CG_ANY_DEVICE, mi = 0;
 	uint64_t v, r, w;
 
-	ASSERT_EQ(cg_io_max_parse(P(io_max), &l), 0);
+	ASSERT_EQ(procfs_cg_io_max_parse(P(io_max), &l), 0);
 	ASSERT_EQ(l.major, 7);
 	ASSERT_UEQ(l.rbps, 65536);
 	ASSERT_UEQ(l.wbps, 0); /* max: no limit */
 	ASSERT_UEQ(l.wiops, 200);
-	ASSERT_EQ(cg_io_max_parse(P("254:0 rbps=max wbps=max riops=max wiops=max\n"), &l), -ENOENT);
-	ASSERT_EQ(cg_io_max_parse(P(""), &l), -ENOENT);
-	ASSERT_EQ(cg_io_stat_parse(P(io_stat), 7, 0, &io), 0);
+	ASSERT_EQ(procfs_cg_io_max_parse(P("254:0 rbps=max wbps=max riops=max wiops=max\n"), &l),
+		  -ENOENT);
+	ASSERT_EQ(procfs_cg_io_max_parse(P(""), &l), -ENOENT);
+	ASSERT_EQ(procfs_cg_io_stat_parse(P(io_stat), 7, 0, &io), 0);
 	ASSERT_UEQ(io.rbytes, 65536);
 	ASSERT_UEQ(io.rios, 16);
-	ASSERT_EQ(cg_io_stat_parse(P(io_stat), CG_ANY_DEVICE, 0, &io), 0);
+	ASSERT_EQ(procfs_cg_io_stat_parse(P(io_stat), CG_ANY_DEVICE, 0, &io), 0);
 	ASSERT_UEQ(io.rbytes, 66536);
 	ASSERT_UEQ(io.wbytes, 10);
 	/* v1: the first limited device fixes the device the other files are read for */
-	ASSERT_EQ(cg_blkio_limit_parse(P("7:0 65536\n8:0 1048576\n"), &ma, &mi, &v), 0);
+	ASSERT_EQ(procfs_cg_blkio_limit_parse(P("7:0 65536\n8:0 1048576\n"), &ma, &mi, &v), 0);
 	ASSERT_EQ(ma, 7);
 	ASSERT_UEQ(v, 65536);
-	ASSERT_EQ(cg_blkio_limit_parse(P("8:0 100\n"), &ma, &mi, &v), -ENOENT);
+	ASSERT_EQ(procfs_cg_blkio_limit_parse(P("8:0 100\n"), &ma, &mi, &v), -ENOENT);
 	ASSERT_UEQ(v, 0);
 	ma = CG_ANY_DEVICE;
-	ASSERT_EQ(cg_blkio_limit_parse(P(""), &ma, &mi, &v), -ENOENT);
-	ASSERT_EQ(cg_blkio_stat_parse(P(service), 7, 0, &r, &w), 0);
+	ASSERT_EQ(procfs_cg_blkio_limit_parse(P(""), &ma, &mi, &v), -ENOENT);
+	ASSERT_EQ(procfs_cg_blkio_stat_parse(P(service), 7, 0, &r, &w), 0);
 	ASSERT_UEQ(r, 327680);
 	ASSERT_UEQ(w, 0);
-	ASSERT_EQ(cg_blkio_stat_parse(P(service), CG_ANY_DEVICE, 0, &r, &w), 0);
+	ASSERT_EQ(procfs_cg_blkio_stat_parse(P(service), CG_ANY_DEVICE, 0, &r, &w), 0);
 	ASSERT_UEQ(r, 696320); /* the "Total" lines are not counted twice */
 	ASSERT_UEQ(w, 4096);
 }
@@ -204,14 +206,14 @@ TEST(cgroup_memory_events)
 {
 	struct cg_mem_events e;
 
-	ASSERT_EQ(cg_mem_events_parse(P("low 0\nhigh 12\nmax 3\noom 1\noom_kill 1\n"
-					"oom_group_kill 0\n"),
-				      &e),
+	ASSERT_EQ(procfs_cg_mem_events_parse(P("low 0\nhigh 12\nmax 3\noom 1\noom_kill 1\n"
+					       "oom_group_kill 0\n"),
+					     &e),
 		  0);
 	ASSERT_UEQ(e.high, 12);
 	ASSERT_UEQ(e.max, 3);
 	ASSERT_UEQ(e.oom_kill, 1);
-	ASSERT_EQ(cg_mem_events_parse(P("low 0\n"), &e), -EINVAL);
+	ASSERT_EQ(procfs_cg_mem_events_parse(P("low 0\n"), &e), -EINVAL);
 }
 
 static void classify(const char *line, struct kmsg_class *c)
@@ -219,8 +221,8 @@ static void classify(const char *line, struct kmsg_class *c)
 	struct kmsg_record r;
 
 	memset(c, 0, sizeof(*c));
-	if (kmsg_record_parse(line, strlen(line), &r) == 0)
-		kmsg_classify(&r, c);
+	if (procfs_kmsg_record_parse(line, strlen(line), &r) == 0)
+		procfs_kmsg_classify(&r, c);
 	else
 		c->event = (enum kmsg_event) - 1;
 }
@@ -230,13 +232,13 @@ TEST(kmsg_records)
 	struct kmsg_record r;
 	struct kmsg_class c;
 
-	ASSERT_EQ(kmsg_record_parse(P("3,1234,5678901,-;hello world\n"), &r), 0);
+	ASSERT_EQ(procfs_kmsg_record_parse(P("3,1234,5678901,-;hello world\n"), &r), 0);
 	ASSERT_EQ(r.level, 3);
 	ASSERT_EQ(r.facility, 0);
 	ASSERT_UEQ(r.seq, 1234);
 	ASSERT_UEQ(r.ts_us, 5678901);
 	ASSERT_STREQ(r.text, "hello world");
-	ASSERT_EQ(kmsg_record_parse(P(" SUBSYSTEM=block\n"), &r), -EINVAL);
+	ASSERT_EQ(procfs_kmsg_record_parse(P(" SUBSYSTEM=block\n"), &r), -EINVAL);
 
 	classify("3,1,10,-;Memory cgroup out of memory: Killed process 4242 (bloat) total-vm:1kB",
 		 &c);
@@ -394,20 +396,21 @@ TEST(cpu_lists)
 	struct cpuset s;
 	char buf[64];
 
-	ASSERT_EQ(cpulist_parse(P("0-3,8,10-11\n"), &s), 0);
-	ASSERT_EQ(cpuset_count(&s), 7);
-	ASSERT_TRUE(cpuset_has(&s, 8) && !cpuset_has(&s, 9));
-	cpulist_format(&s, buf, sizeof(buf));
+	ASSERT_EQ(procfs_cpulist_parse(P("0-3,8,10-11\n"), &s), 0);
+	ASSERT_EQ(procfs_cpuset_count(&s), 7);
+	ASSERT_TRUE(procfs_cpuset_has(&s, 8) && !procfs_cpuset_has(&s, 9));
+	procfs_cpulist_format(&s, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "0-3,8,10-11");
-	ASSERT_EQ(cpuset_first(&s), 0);
-	ASSERT_EQ(cpulist_parse(P("3-1"), &s), -EINVAL);
-	ASSERT_EQ(cpulist_parse(P("1,,2"), &s), -EINVAL);
-	ASSERT_EQ(status_cpus_allowed_parse(P("Name:\tx\nCpus_allowed:\t4\nCpus_allowed_list:\t2\n"
-					      "Mems_allowed_list:\t0\n"),
-					    &s),
-		  0);
-	ASSERT_EQ(cpuset_count(&s), 1);
-	ASSERT_EQ(cpuset_first(&s), 2);
+	ASSERT_EQ(procfs_cpuset_first(&s), 0);
+	ASSERT_EQ(procfs_cpulist_parse(P("3-1"), &s), -EINVAL);
+	ASSERT_EQ(procfs_cpulist_parse(P("1,,2"), &s), -EINVAL);
+	ASSERT_EQ(
+	    procfs_status_cpus_allowed_parse(P("Name:\tx\nCpus_allowed:\t4\nCpus_allowed_list:\t2\n"
+					       "Mems_allowed_list:\t0\n"),
+					     &s),
+	    0);
+	ASSERT_EQ(procfs_cpuset_count(&s), 1);
+	ASSERT_EQ(procfs_cpuset_first(&s), 2);
 }
 
 int main(void)

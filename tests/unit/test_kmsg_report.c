@@ -331,13 +331,13 @@ TEST(softnet_deltas)
 	w->src = &w->live;
 	w->h[0].have_softnet = w->h[1].have_softnet = true;
 	/* CPUs 0 and 2 online (1 offline): the 13th column names them */
-	ASSERT_EQ(softnet_parse(P("00001000 00000000 00000001 0 0 0 0 0 0 0 0 0 00000000\n"
-				  "00002000 fffffff0 00000002 0 0 0 0 0 0 0 0 0 00000002\n"),
-				&w->h[0].softnet),
+	ASSERT_EQ(procfs_softnet_parse(P("00001000 00000000 00000001 0 0 0 0 0 0 0 0 0 00000000\n"
+					 "00002000 fffffff0 00000002 0 0 0 0 0 0 0 0 0 00000002\n"),
+				       &w->h[0].softnet),
 		  0);
-	ASSERT_EQ(softnet_parse(P("00001100 00000000 00000001 0 0 0 0 0 0 0 0 0 00000000\n"
-				  "00002300 00000010 00000009 0 0 0 0 0 0 0 0 0 00000002\n"),
-				&w->h[1].softnet),
+	ASSERT_EQ(procfs_softnet_parse(P("00001100 00000000 00000001 0 0 0 0 0 0 0 0 0 00000000\n"
+					 "00002300 00000010 00000009 0 0 0 0 0 0 0 0 0 00000002\n"),
+				       &w->h[1].softnet),
 		  0);
 	report_softnet_results(w, &d);
 	ASSERT_TRUE(d.have_softnet);

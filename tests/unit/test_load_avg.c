@@ -185,7 +185,7 @@ static bool fold_explains(double old, double new, unsigned long e, unsigned n)
 static bool read_loadavg(char *buf, size_t size, struct loadavg *la)
 {
 	FILE *f = fopen("/proc/loadavg", "r");
-	bool ok = f && fgets(buf, (int)size, f) && loadavg_parse(buf, strlen(buf), la) == 0;
+	bool ok = f && fgets(buf, (int)size, f) && procfs_loadavg_parse(buf, strlen(buf), la) == 0;
 
 	if (f)
 		fclose(f);

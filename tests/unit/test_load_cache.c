@@ -49,10 +49,10 @@ static char cached_state(struct task_stat_cache *c, const struct procfs *pf, pid
 	char buf[1024];
 	ssize_t n;
 
-	task_stat_cache_begin(c);
-	n = task_stat_cache_read(c, pf, getpid(), tid, buf, sizeof(buf));
-	task_stat_cache_end(c);
-	if (n <= 0 || pid_stat_parse(buf, (size_t)n, &st))
+	procfs_task_stat_cache_begin(c);
+	n = procfs_task_stat_cache_read(c, pf, getpid(), tid, buf, sizeof(buf));
+	procfs_task_stat_cache_end(c);
+	if (n <= 0 || procfs_pid_stat_parse(buf, (size_t)n, &st))
 		return '?';
 	return st.state;
 }
@@ -85,7 +85,7 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	int fd;
 
 	ASSERT_EQ(procfs_open(&pf, "/"), 0);
-	task_stat_cache_init(&c, 16);
+	procfs_task_stat_cache_init(&c, 16);
 	pthread_create(&t, NULL, work, &w);
 	while (!__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE))
 		sched_yield();
@@ -104,7 +104,7 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	 */
 	ASSERT_TRUE(wait_state(&c, pf, w.tid, '?'));
 	ASSERT_EQ(c.fds.nlast, 0);
-	task_stat_cache_release(&c);
+	procfs_task_stat_cache_release(&c);
 	procfs_close(pf);
 }
 
@@ -121,22 +121,22 @@ TEST(a_scan_closes_what_it_did_not_read_and_respects_the_limit)
 	pthread_create(&t, NULL, work, &w);
 	while (!__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE))
 		sched_yield();
-	task_stat_cache_init(&c, 1);
-	task_stat_cache_begin(&c);
-	ASSERT_TRUE(task_stat_cache_read(&c, pf, getpid(), getpid(), buf, sizeof(buf)) > 0);
+	procfs_task_stat_cache_init(&c, 1);
+	procfs_task_stat_cache_begin(&c);
+	ASSERT_TRUE(procfs_task_stat_cache_read(&c, pf, getpid(), getpid(), buf, sizeof(buf)) > 0);
 	/* Over the limit of 1: read, but not kept. */
-	n = task_stat_cache_read(&c, pf, getpid(), w.tid, buf, sizeof(buf));
-	task_stat_cache_end(&c);
+	n = procfs_task_stat_cache_read(&c, pf, getpid(), w.tid, buf, sizeof(buf));
+	procfs_task_stat_cache_end(&c);
 	__atomic_store_n(&w.mode, 2, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	ASSERT_TRUE(n > 0);
 	ASSERT_EQ(c.fds.nlast, 1);
 	ASSERT_EQ(kept(&c, 0)->tid, getpid());
 	/* A scan that reads nothing closes everything. */
-	task_stat_cache_begin(&c);
-	task_stat_cache_end(&c);
+	procfs_task_stat_cache_begin(&c);
+	procfs_task_stat_cache_end(&c);
 	ASSERT_EQ(c.fds.nlast, 0);
-	task_stat_cache_release(&c);
+	procfs_task_stat_cache_release(&c);
 	procfs_close(pf);
 }
 

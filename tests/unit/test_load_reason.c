@@ -33,7 +33,7 @@ static enum d_reason classify(const char *wchan, const char *stack_text)
 	struct d_verdict v;
 
 	if (stack_text)
-		kstack_parse(stack_text, strlen(stack_text), &st);
+		procfs_kstack_parse(stack_text, strlen(stack_text), &st);
 	load_dreason_classify(wchan, stack_text ? &st : NULL, &v);
 	return v.reason;
 }
@@ -42,12 +42,12 @@ TEST(stack_parse_drops_offsets)
 {
 	struct kstack st;
 
-	ASSERT_EQ(kstack_parse(vfork_stack, sizeof(vfork_stack) - 1, &st), 0);
+	ASSERT_EQ(procfs_kstack_parse(vfork_stack, sizeof(vfork_stack) - 1, &st), 0);
 	ASSERT_EQ(st.nframes, 4);
 	ASSERT_STREQ(st.frame[0], "kernel_clone");
 	ASSERT_STREQ(st.frame[1], "__do_sys_vfork");
-	ASSERT_EQ(kstack_parse("", 0, &st), -EINVAL);
-	ASSERT_EQ(kstack_parse("garbage\n", 8, &st), 0); /* a bare name is a frame */
+	ASSERT_EQ(procfs_kstack_parse("", 0, &st), -EINVAL);
+	ASSERT_EQ(procfs_kstack_parse("garbage\n", 8, &st), 0); /* a bare name is a frame */
 	ASSERT_STREQ(st.frame[0], "garbage");
 }
 
@@ -98,7 +98,7 @@ TEST(frozen_in_place_is_judged_by_its_cgroup)
 	struct load_task t = { .state = 'D' };
 
 	strcpy(t.wchan, "hrtimer_nanosleep");
-	kstack_parse(frozen_sleep_stack, sizeof(frozen_sleep_stack) - 1, &t.stack);
+	procfs_kstack_parse(frozen_sleep_stack, sizeof(frozen_sleep_stack) - 1, &t.stack);
 	load_task_judge(&t, 1);
 	ASSERT_TRUE(t.frozen);
 	ASSERT_TRUE(!t.counts);
@@ -116,15 +116,15 @@ TEST(cgroup_membership)
 	static const char v2[] = "0::/system.slice/ssh.service\n";
 	struct task_cgroups cg;
 
-	ASSERT_EQ(task_cgroups_parse(hybrid, sizeof(hybrid) - 1, &cg), 0);
+	ASSERT_EQ(procfs_task_cgroups_parse(hybrid, sizeof(hybrid) - 1, &cg), 0);
 	ASSERT_TRUE(cg.has_freezer);
 	ASSERT_STREQ(cg.freezer, "/triage_x");
 	ASSERT_STREQ(cg.unified, "/");
 	ASSERT_STREQ(cg.display, "/process_api/abc");
-	ASSERT_EQ(task_cgroups_parse(v2, sizeof(v2) - 1, &cg), 0);
+	ASSERT_EQ(procfs_task_cgroups_parse(v2, sizeof(v2) - 1, &cg), 0);
 	ASSERT_TRUE(!cg.has_freezer);
 	ASSERT_STREQ(cg.display, "/system.slice/ssh.service");
-	ASSERT_EQ(task_cgroups_parse("junk", 4, &cg), -EINVAL);
+	ASSERT_EQ(procfs_task_cgroups_parse("junk", 4, &cg), -EINVAL);
 }
 
 /* Each controller's group: v1 lines name them apart; else the v2 path. */
@@ -136,33 +136,33 @@ TEST(cgroup_per_controller)
 	static const char v2[] = "0::/system.slice/db.service\n";
 	struct task_cgroups cg;
 
-	ASSERT_EQ(task_cgroups_parse(v1, sizeof(v1) - 1, &cg), 0);
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_CPU), "/batch");
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_CPUSET), "/pinned");
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_MEMORY), "/process_api/abc");
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_IO), "/io-limited");
+	ASSERT_EQ(procfs_task_cgroups_parse(v1, sizeof(v1) - 1, &cg), 0);
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_CPU), "/batch");
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_CPUSET), "/pinned");
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_MEMORY), "/process_api/abc");
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_IO), "/io-limited");
 	ASSERT_STREQ(cg.display, "/process_api/abc");
 	/* a controller v1 does not mount is the v2 one's */
-	ASSERT_EQ(task_cgroups_parse("4:memory:/m\n0::/u\n", 18, &cg), 0);
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_IO), "/u");
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_MEMORY), "/m");
-	ASSERT_EQ(task_cgroups_parse(v2, sizeof(v2) - 1, &cg), 0);
+	ASSERT_EQ(procfs_task_cgroups_parse("4:memory:/m\n0::/u\n", 18, &cg), 0);
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_IO), "/u");
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_MEMORY), "/m");
+	ASSERT_EQ(procfs_task_cgroups_parse(v2, sizeof(v2) - 1, &cg), 0);
 	for (int c = 0; c < CGC_COUNT; c++)
-		ASSERT_STREQ(task_cgroups_path(&cg, (enum cg_controller)c),
+		ASSERT_STREQ(procfs_task_cgroups_path(&cg, (enum cg_controller)c),
 			     "/system.slice/db.service");
-	ASSERT_EQ(task_cgroups_parse("5:pids:/p\n", 10, &cg), 0);
-	ASSERT_STREQ(task_cgroups_path(&cg, CGC_CPU), "/");
+	ASSERT_EQ(procfs_task_cgroups_parse("5:pids:/p\n", 10, &cg), 0);
+	ASSERT_STREQ(procfs_task_cgroups_path(&cg, CGC_CPU), "/");
 }
 
 TEST(freezer_files)
 {
-	ASSERT_EQ(freezer_state_parse("FROZEN\n", 7), 1);
-	ASSERT_EQ(freezer_state_parse("FREEZING\n", 9), 0);
-	ASSERT_EQ(freezer_state_parse("THAWED\n", 7), 0);
-	ASSERT_EQ(freezer_state_parse("x", 1), -EINVAL);
-	ASSERT_EQ(cgroup_events_frozen_parse("populated 1\nfrozen 1\n", 21), 1);
-	ASSERT_EQ(cgroup_events_frozen_parse("populated 1\nfrozen 0\n", 21), 0);
-	ASSERT_EQ(cgroup_events_frozen_parse("populated 1\n", 12), -EINVAL);
+	ASSERT_EQ(procfs_freezer_state_parse("FROZEN\n", 7), 1);
+	ASSERT_EQ(procfs_freezer_state_parse("FREEZING\n", 9), 0);
+	ASSERT_EQ(procfs_freezer_state_parse("THAWED\n", 7), 0);
+	ASSERT_EQ(procfs_freezer_state_parse("x", 1), -EINVAL);
+	ASSERT_EQ(procfs_cgroup_events_frozen_parse("populated 1\nfrozen 1\n", 21), 1);
+	ASSERT_EQ(procfs_cgroup_events_frozen_parse("populated 1\nfrozen 0\n", 21), 0);
+	ASSERT_EQ(procfs_cgroup_events_frozen_parse("populated 1\n", 12), -EINVAL);
 }
 
 int main(void)

@@ -26,7 +26,7 @@ TEST(stat_comm_with_parens)
 {
 	struct pid_stat s;
 
-	ASSERT_EQ(pid_stat_parse(stat_line, sizeof(stat_line) - 1, &s), 0);
+	ASSERT_EQ(procfs_pid_stat_parse(stat_line, sizeof(stat_line) - 1, &s), 0);
 	ASSERT_EQ(s.pid, 6901);
 	ASSERT_STREQ(s.comm, "a) b (c)");
 	ASSERT_EQ(s.state, 'S');
@@ -55,9 +55,9 @@ TEST(stat_short_line_rejected)
 	static const char line[] = "1 (x) S 1 2 3 4 5 6 7 8 9 10\n";
 	struct pid_stat s;
 
-	ASSERT_EQ(pid_stat_parse(line, sizeof(line) - 1, &s), -EINVAL);
-	ASSERT_EQ(pid_stat_parse("", 0, &s), -EINVAL);
-	ASSERT_EQ(pid_stat_parse("12 (no close", 12, &s), -EINVAL);
+	ASSERT_EQ(procfs_pid_stat_parse(line, sizeof(line) - 1, &s), -EINVAL);
+	ASSERT_EQ(procfs_pid_stat_parse("", 0, &s), -EINVAL);
+	ASSERT_EQ(procfs_pid_stat_parse("12 (no close", 12, &s), -EINVAL);
 }
 
 TEST(stat_without_guest_fields)
@@ -67,7 +67,7 @@ TEST(stat_without_guest_fields)
 				   "0 0 0 0 0 0 0 0 0 0 0 0 0 0 5\n";
 	struct pid_stat s;
 
-	ASSERT_EQ(pid_stat_parse(line, sizeof(line) - 1, &s), 0);
+	ASSERT_EQ(procfs_pid_stat_parse(line, sizeof(line) - 1, &s), 0);
 	ASSERT_EQ(s.nfields, 42);
 	ASSERT_UEQ(s.blkio_ticks, 5);
 	ASSERT_UEQ(s.guest_time, 0);
@@ -81,7 +81,7 @@ TEST(status_fields)
 	    "voluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t545\n";
 	struct pid_status s;
 
-	ASSERT_EQ(pid_status_parse(st, sizeof(st) - 1, &s), 0);
+	ASSERT_EQ(procfs_pid_status_parse(st, sizeof(st) - 1, &s), 0);
 	ASSERT_STREQ(s.name, "wl");
 	ASSERT_EQ(s.state, 'S');
 	ASSERT_EQ(s.tgid, 6901);
@@ -101,14 +101,14 @@ TEST(io_schedstat_uptime)
 	struct pid_schedstat ss;
 	uint64_t up;
 
-	ASSERT_EQ(pid_io_parse(io, sizeof(io) - 1, &i), 0);
+	ASSERT_EQ(procfs_pid_io_parse(io, sizeof(io) - 1, &i), 0);
 	ASSERT_UEQ(i.read_bytes, 4096);
 	ASSERT_UEQ(i.write_bytes, 8192);
 	ASSERT_UEQ(i.cancelled_write_bytes, 512);
 	ASSERT_UEQ(i.syscw, 4);
-	ASSERT_EQ(pid_schedstat_parse("1000 2000 3\n", 12, &ss), 0);
+	ASSERT_EQ(procfs_pid_schedstat_parse("1000 2000 3\n", 12, &ss), 0);
 	ASSERT_UEQ(ss.wait_ns, 2000);
-	ASSERT_EQ(uptime_parse("1062.14 2000.01\n", 16, &up), 0);
+	ASSERT_EQ(procfs_uptime_parse("1062.14 2000.01\n", 16, &up), 0);
 	ASSERT_UEQ(up, 106214);
 }
 
@@ -121,15 +121,15 @@ TEST(sys_stat_and_meminfo)
 	struct sys_stat s;
 	uint64_t total;
 
-	ASSERT_EQ(sys_stat_parse(st, sizeof(st) - 1, &s), 0);
+	ASSERT_EQ(procfs_sys_stat_parse(st, sizeof(st) - 1, &s), 0);
 	ASSERT_UEQ(s.user, 10);
 	ASSERT_UEQ(s.steal, 7);
 	ASSERT_UEQ(s.guest, 8);
 	ASSERT_EQ(s.ncpu_lines, 2);
 	ASSERT_UEQ(s.procs_running, 3);
 	ASSERT_UEQ(s.procs_blocked, 2);
-	ASSERT_UEQ(sys_stat_total(&s), 10 + 1 + 20 + 300 + 4 + 5 + 6 + 7);
-	ASSERT_EQ(meminfo_total_parse(mi, sizeof(mi) - 1, &total), 0);
+	ASSERT_UEQ(procfs_sys_stat_total(&s), 10 + 1 + 20 + 300 + 4 + 5 + 6 + 7);
+	ASSERT_EQ(procfs_meminfo_total_parse(mi, sizeof(mi) - 1, &total), 0);
 	ASSERT_UEQ(total, 24683620);
 }
 
@@ -141,13 +141,13 @@ TEST(loadavg_and_psi)
 	struct loadavg l;
 	struct psi p;
 
-	ASSERT_EQ(loadavg_parse(la, sizeof(la) - 1, &l), 0);
+	ASSERT_EQ(procfs_loadavg_parse(la, sizeof(la) - 1, &l), 0);
 	ASSERT_NEAR(l.load[0], 5.20, 1e-9);
 	ASSERT_NEAR(l.load[2], 1.99, 1e-9);
 	ASSERT_EQ(l.runnable, 4);
 	ASSERT_EQ(l.total, 2231);
 	ASSERT_EQ(l.last_pid, 70123);
-	ASSERT_EQ(psi_parse(psi, sizeof(psi) - 1, &p), 0);
+	ASSERT_EQ(procfs_psi_parse(psi, sizeof(psi) - 1, &p), 0);
 	ASSERT_NEAR(p.some.avg10, 1.5, 1e-9);
 	ASSERT_UEQ(p.some.total_us, 123456);
 	ASSERT_TRUE(p.full.present);
@@ -161,7 +161,7 @@ TEST(meta_parse)
 	    "release=1.2.3-TEST\nnodename=fixture\nmachine=x86_64\nepoch=1796004933\n";
 	struct host_facts h = { 0 };
 
-	ASSERT_EQ(host_meta_parse(meta, sizeof(meta) - 1, &h), 0);
+	ASSERT_EQ(procfs_host_meta_parse(meta, sizeof(meta) - 1, &h), 0);
 	ASSERT_EQ(h.hz, 100);
 	ASSERT_EQ(h.pagesize, 4096);
 	ASSERT_STREQ(h.release, "1.2.3-TEST");
@@ -182,13 +182,13 @@ TEST(live_self)
 	snprintf(path, sizeof(path), "%d/stat", (int)getpid());
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	ASSERT_TRUE(n > 0);
-	ASSERT_EQ(pid_stat_parse(buf, (size_t)n, &s), 0);
+	ASSERT_EQ(procfs_pid_stat_parse(buf, (size_t)n, &s), 0);
 	ASSERT_EQ(s.pid, getpid());
 	ASSERT_EQ(procfs_list_tids(pf, getpid(), &tids), 0);
 	ASSERT_EQ(tids.len, 1);
 	ASSERT_EQ(tids.ids[0], getpid());
 	ASSERT_EQ(procfs_read(pf, "no-such-file", buf, sizeof(buf)), -ENOENT);
-	id_list_release(&tids);
+	procfs_id_list_release(&tids);
 	procfs_close(pf);
 }
 
@@ -208,7 +208,7 @@ TEST(smaps_stack_figures)
 	struct smaps_stack st = { 0 };
 	size_t i = 0;
 
-	while (i < ARRAY_LEN(lines) && !smaps_stack_line(&st, lines[i]))
+	while (i < ARRAY_LEN(lines) && !procfs_smaps_stack_line(&st, lines[i]))
 		i++;
 	ASSERT_EQ(i, 7); /* done at the stack's Referenced line */
 	ASSERT_UEQ(st.size_kb, 132);
@@ -221,9 +221,9 @@ TEST(cmdline_arguments_joined)
 		   "100\0"; /* argv {"sleep", "100"} as the kernel writes it */
 	char b[] = "x\0\0";
 
-	cmdline_join(a, sizeof(a) - 1);
+	procfs_cmdline_join(a, sizeof(a) - 1);
 	ASSERT_STREQ(a, "sleep 100");
-	cmdline_join(b, sizeof(b) - 1);
+	procfs_cmdline_join(b, sizeof(b) - 1);
 	ASSERT_STREQ(b, "x");
 }
 

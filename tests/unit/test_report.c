@@ -115,11 +115,11 @@ TEST(blog_case_first_finding_is_cpu_bound_user_with_profile)
 	p = proc(&d, 4711, "carbon-relay.py", 93, 3);
 	p->nvcswch_s = 164;
 	p->cswch_s = 71;
-	cpuset_add(&p->ran, 0);
-	cpuset_add(&p->ran, 1);
+	procfs_cpuset_add(&p->ran, 0);
+	procfs_cpuset_add(&p->ran, 1);
 	p->has_allowed = true;
-	cpuset_add(&p->allowed, 0);
-	cpuset_add(&p->allowed, 1);
+	procfs_cpuset_add(&p->allowed, 0);
+	procfs_cpuset_add(&p->allowed, 1);
 	/* the machine around it is busy too: cpu-saturated must come after */
 	d.all.busy = 99;
 	d.runnable_avg = 4;
@@ -253,9 +253,9 @@ TEST(single_cpu_hot_boundaries)
 	d.cpu[1].busy = CPU_HOT_PCT;
 	d.cpu[0].busy = CPU_COLD_AVG_PCT;
 	p = proc(&d, 40, "hog", 30, 0);
-	cpuset_add(&p->ran, 1);
+	procfs_cpuset_add(&p->ran, 1);
 	p->has_allowed = true;
-	cpuset_add(&p->allowed, 1);
+	procfs_cpuset_add(&p->allowed, 1);
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	x = find_kind(&f, RK_SINGLE_CPU_HOT);
 	ASSERT_TRUE(x != NULL);
@@ -288,7 +288,7 @@ TEST(cpu_contention_names_every_waiter)
 		p->wait_pct = 66 - i;
 		p->nvcswch_s = 30;
 		p->has_allowed = true;
-		cpuset_add(&p->allowed, 1);
+		procfs_cpuset_add(&p->allowed, 1);
 	}
 	proc(&d, 60, "justbelow", 10, 0)->wait_pct = CONTENTION_WAIT_PCT - 0.1;
 	procs[3].nvcswch_s = 100;
@@ -380,14 +380,14 @@ TEST(cpu_contention_names_victims_and_hogs)
 	p->nvcswch_s = 30;
 	p->has_nice = true;
 	p->nice = 19;
-	cpuset_add(&p->ran, 1);
+	procfs_cpuset_add(&p->ran, 1);
 	p = proc(&d, 81, "victim", 49, 0);
 	p->wait_pct = 51;
 	p->nvcswch_s = 30;
 	p->has_nice = true;
-	cpuset_add(&p->ran, 1);
+	procfs_cpuset_add(&p->ran, 1);
 	p = proc(&d, 82, "elsewhere", 90, 0); /* busy, but on another CPU */
-	cpuset_add(&p->ran, 0);
+	procfs_cpuset_add(&p->ran, 0);
 	proc(&d, 83, "small", CONTENTION_HOG_PCT - 0.1, 0);
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(count_kind(&f, RK_CPU_CONTENTION), 1);
@@ -919,11 +919,11 @@ TEST(subject_cgroup_is_the_controllers)
 
 	quiet(&d);
 	p = proc(&d, 4711, "relay", 95, 1);
-	ASSERT_EQ(task_cgroups_parse(v1, sizeof(v1) - 1, &cg), 0);
+	ASSERT_EQ(procfs_task_cgroups_parse(v1, sizeof(v1) - 1, &cg), 0);
 	snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg.display);
 	for (int c = 0; c < CGC_COUNT; c++)
 		snprintf(p->cgroups[c], sizeof(p->cgroups[c]), "%s",
-			 task_cgroups_path(&cg, (enum cg_controller)c));
+			 procfs_task_cgroups_path(&cg, (enum cg_controller)c));
 	ASSERT_STREQ(p->cgroup, "/process_api/abc"); /* the deepest: what was named before */
 	/* placement: cpu is the root, cpuset is not */
 	ASSERT_STREQ(report_proc_cgroup_for(p, RK_CPU_BOUND_USER), "/pinned");
@@ -1151,18 +1151,18 @@ TEST(placement_sentences)
 
 	memset(&p, 0, sizeof(p));
 	p.has_allowed = true;
-	cpuset_add(&p.allowed, 2);
+	procfs_cpuset_add(&p.allowed, 2);
 	report_placement_words(&p, 4, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "pinned to CPU 2");
 	memset(&p.allowed, 0, sizeof(p.allowed));
 	for (unsigned c = 0; c < 4; c++)
-		cpuset_add(&p.allowed, c);
-	cpuset_add(&p.ran, 0);
-	cpuset_add(&p.ran, 1);
+		procfs_cpuset_add(&p.allowed, c);
+	procfs_cpuset_add(&p.ran, 0);
+	procfs_cpuset_add(&p.ran, 1);
 	report_placement_words(&p, 4, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "ran on CPUs 0-1, allowed on all");
 	memset(&p.ran, 0, sizeof(p.ran));
-	cpuset_add(&p.ran, 3);
+	procfs_cpuset_add(&p.ran, 3);
 	report_placement_words(&p, 8, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "ran on CPU 3 only, allowed on 0-3");
 }

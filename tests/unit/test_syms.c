@@ -74,29 +74,32 @@ TEST(kallsyms_lines)
 	const char *name;
 	size_t len;
 
-	ASSERT_EQ(kallsyms_parse_line("ffffffff81000000 T _text\n", &addr, &type, &name, &len), 0);
+	ASSERT_EQ(
+	    procfs_kallsyms_parse_line("ffffffff81000000 T _text\n", &addr, &type, &name, &len), 0);
 	ASSERT_UEQ(addr, 0xffffffff81000000ull);
 	ASSERT_EQ(type, 'T');
 	ASSERT_EQ(len, 5);
 	ASSERT_TRUE(!strncmp(name, "_text", len));
-	ASSERT_EQ(kallsyms_parse_line("ffffffffc0a01000 t nf_hook\t[nf_tables]\n", &addr, &type,
-				      &name, &len),
+	ASSERT_EQ(procfs_kallsyms_parse_line("ffffffffc0a01000 t nf_hook\t[nf_tables]\n", &addr,
+					     &type, &name, &len),
 		  0);
 	ASSERT_EQ(len, 7);
-	ASSERT_EQ(kallsyms_parse_line("zz T x\n", &addr, &type, &name, &len), -EINVAL);
-	ASSERT_EQ(kallsyms_parse_line("ffffffff81000000 T\n", &addr, &type, &name, &len), -EINVAL);
-	ASSERT_EQ(kallsyms_parse_line("ffffffff81000000  T x\n", &addr, &type, &name, &len),
+	ASSERT_EQ(procfs_kallsyms_parse_line("zz T x\n", &addr, &type, &name, &len), -EINVAL);
+	ASSERT_EQ(procfs_kallsyms_parse_line("ffffffff81000000 T\n", &addr, &type, &name, &len),
 		  -EINVAL);
-	ASSERT_TRUE(kallsyms_is_text('t') && kallsyms_is_text('W') && !kallsyms_is_text('D'));
+	ASSERT_EQ(procfs_kallsyms_parse_line("ffffffff81000000  T x\n", &addr, &type, &name, &len),
+		  -EINVAL);
+	ASSERT_TRUE(procfs_kallsyms_is_text('t') && procfs_kallsyms_is_text('W') &&
+		    !procfs_kallsyms_is_text('D'));
 }
 
 TEST(maps_lines)
 {
 	struct map_line m;
 
-	ASSERT_EQ(maps_parse_line("55d0c0a00000-55d0c0a21000 r-xp 00002000 fd:01 1234   "
-				  "/opt/my app/bin (deleted)\n",
-				  &m),
+	ASSERT_EQ(procfs_maps_parse_line("55d0c0a00000-55d0c0a21000 r-xp 00002000 fd:01 1234   "
+					 "/opt/my app/bin (deleted)\n",
+					 &m),
 		  0);
 	ASSERT_UEQ(m.start, 0x55d0c0a00000ull);
 	ASSERT_UEQ(m.end, 0x55d0c0a21000ull);
@@ -104,11 +107,11 @@ TEST(maps_lines)
 	ASSERT_UEQ(m.inode, 1234);
 	ASSERT_TRUE(m.exec);
 	ASSERT_EQ(m.path_len, strlen("/opt/my app/bin (deleted)"));
-	ASSERT_EQ(maps_parse_line("7ffd1000-7ffd2000 rw-p 00000000 00:00 0\n", &m), 0);
+	ASSERT_EQ(procfs_maps_parse_line("7ffd1000-7ffd2000 rw-p 00000000 00:00 0\n", &m), 0);
 	ASSERT_TRUE(!m.exec);
 	ASSERT_EQ(m.path_len, 0);
-	ASSERT_EQ(maps_parse_line("7ffd1000-7ffd0000 rw-p 00000000 00:00 0\n", &m), -EINVAL);
-	ASSERT_EQ(maps_parse_line("garbage\n", &m), -EINVAL);
+	ASSERT_EQ(procfs_maps_parse_line("7ffd1000-7ffd0000 rw-p 00000000 00:00 0\n", &m), -EINVAL);
+	ASSERT_EQ(procfs_maps_parse_line("garbage\n", &m), -EINVAL);
 }
 
 TEST(offset_to_vaddr)

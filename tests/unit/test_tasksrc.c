@@ -19,67 +19,68 @@ TEST(cputime_adjust_kernel_rules)
 	uint64_t pu = 0, ps = 0;
 
 	/* no system ticks yet: all runtime is user time */
-	task_cputime_adjust(100, 40, 0, &pu, &ps);
+	procfs_task_cputime_adjust(100, 40, 0, &pu, &ps);
 	ASSERT_UEQ(pu, 100);
 	ASSERT_UEQ(ps, 0);
 	/* no user ticks: all system */
 	pu = ps = 0;
-	task_cputime_adjust(100, 0, 7, &pu, &ps);
+	procfs_task_cputime_adjust(100, 0, 7, &pu, &ps);
 	ASSERT_UEQ(pu, 0);
 	ASSERT_UEQ(ps, 100);
 	/* the ticks' ratio scaled to the runtime: 10 / 40 of 200 */
 	pu = ps = 0;
-	task_cputime_adjust(200, 30, 10, &pu, &ps);
+	procfs_task_cputime_adjust(200, 30, 10, &pu, &ps);
 	ASSERT_UEQ(ps, 50);
 	ASSERT_UEQ(pu, 150);
 	/* stime never goes back: the floor wins, utime takes the rest */
 	pu = 100;
 	ps = 60;
-	task_cputime_adjust(200, 30, 10, &pu, &ps);
+	procfs_task_cputime_adjust(200, 30, 10, &pu, &ps);
 	ASSERT_UEQ(ps, 60);
 	ASSERT_UEQ(pu, 140);
 	/* a runtime not beyond what was shown: the previous split, unchanged */
 	pu = 150;
 	ps = 60;
-	task_cputime_adjust(200, 30, 10, &pu, &ps);
+	procfs_task_cputime_adjust(200, 30, 10, &pu, &ps);
 	ASSERT_UEQ(pu, 150);
 	ASSERT_UEQ(ps, 60);
 	/* large values do not overflow (128-bit product, as mul_u64_u64_div_u64) */
 	pu = ps = 0;
-	task_cputime_adjust(4000000000000000000ull, 3000000000000ull, 1000000000000ull, &pu, &ps);
+	procfs_task_cputime_adjust(4000000000000000000ull, 3000000000000ull, 1000000000000ull, &pu,
+				   &ps);
 	ASSERT_UEQ(ps, 1000000000000000000ull);
 	ASSERT_UEQ(pu, 3000000000000000000ull);
 }
 
 TEST(state_letters)
 {
-	ASSERT_EQ(task_state_letter(0, 0), 'R');
-	ASSERT_EQ(task_state_letter(0x1, 0), 'S');
-	ASSERT_EQ(task_state_letter(0x2001, 0), 'S'); /* INTERRUPTIBLE | FREEZABLE */
-	ASSERT_EQ(task_state_letter(0x2, 0), 'D');
-	ASSERT_EQ(task_state_letter(0x402, 0), 'I');  /* TASK_IDLE */
-	ASSERT_EQ(task_state_letter(0x8000, 0), 'D'); /* FROZEN reads as D */
-	ASSERT_EQ(task_state_letter(0x1000, 0), 'D'); /* RTLOCK_WAIT */
-	ASSERT_EQ(task_state_letter(0x4, 0), 'T');
-	ASSERT_EQ(task_state_letter(0x8, 0), 't');
-	ASSERT_EQ(task_state_letter(0, 0x10), 'X');
-	ASSERT_EQ(task_state_letter(0, 0x20), 'Z');
-	ASSERT_EQ(task_state_letter(0x40, 0), 'P');
+	ASSERT_EQ(procfs_task_state_letter(0, 0), 'R');
+	ASSERT_EQ(procfs_task_state_letter(0x1, 0), 'S');
+	ASSERT_EQ(procfs_task_state_letter(0x2001, 0), 'S'); /* INTERRUPTIBLE | FREEZABLE */
+	ASSERT_EQ(procfs_task_state_letter(0x2, 0), 'D');
+	ASSERT_EQ(procfs_task_state_letter(0x402, 0), 'I');  /* TASK_IDLE */
+	ASSERT_EQ(procfs_task_state_letter(0x8000, 0), 'D'); /* FROZEN reads as D */
+	ASSERT_EQ(procfs_task_state_letter(0x1000, 0), 'D'); /* RTLOCK_WAIT */
+	ASSERT_EQ(procfs_task_state_letter(0x4, 0), 'T');
+	ASSERT_EQ(procfs_task_state_letter(0x8, 0), 't');
+	ASSERT_EQ(procfs_task_state_letter(0, 0x10), 'X');
+	ASSERT_EQ(procfs_task_state_letter(0, 0x20), 'Z');
+	ASSERT_EQ(procfs_task_state_letter(0x40, 0), 'P');
 }
 
 TEST(door_names)
 {
 	enum task_door d;
 
-	ASSERT_EQ(task_door_parse("bpf", &d), 0);
+	ASSERT_EQ(procfs_task_door_parse("bpf", &d), 0);
 	ASSERT_EQ(d, TASK_DOOR_BPF);
-	ASSERT_EQ(task_door_parse("proc", &d), 0);
+	ASSERT_EQ(procfs_task_door_parse("proc", &d), 0);
 	ASSERT_EQ(d, TASK_DOOR_PROC);
-	ASSERT_EQ(task_door_parse("auto", &d), 0);
+	ASSERT_EQ(procfs_task_door_parse("auto", &d), 0);
 	ASSERT_EQ(d, TASK_DOOR_AUTO);
-	ASSERT_TRUE(task_door_parse("BPF", &d) < 0);
-	ASSERT_TRUE(task_door_parse(NULL, &d) < 0);
-	ASSERT_TRUE(!strcmp(task_door_name(TASK_DOOR_PROC), "proc"));
+	ASSERT_TRUE(procfs_task_door_parse("BPF", &d) < 0);
+	ASSERT_TRUE(procfs_task_door_parse(NULL, &d) < 0);
+	ASSERT_TRUE(!strcmp(procfs_task_door_name(TASK_DOOR_PROC), "proc"));
 }
 
 /* This thread through a door: found, running, ours. */
@@ -94,18 +95,18 @@ static int find_self(enum task_door door, unsigned want, struct task_sample *out
 
 	if (err)
 		return err;
-	err = task_source_open(&s, pf, false, door, want, 0);
+	err = procfs_task_source_open(&s, pf, false, door, want, 0);
 	if (!err) {
-		err = task_source_scan(s, &set, 0);
-		t = err ? NULL : task_set_find(&set, getpid(), tid);
+		err = procfs_task_source_scan(s, &set, 0);
+		t = err ? NULL : procfs_task_set_find(&set, getpid(), tid);
 		if (!err && !t)
 			err = -ENOENT;
 		if (t)
 			*out = *t;
 		if (!err && set.scanned < set.len)
 			err = -EINVAL;
-		task_set_release(&set);
-		task_source_close(s);
+		procfs_task_set_release(&set);
+		procfs_task_source_close(s);
 	}
 	procfs_close(pf);
 	return err;
@@ -149,18 +150,22 @@ TEST(door_for_work)
 	struct task_work watch = { .tasks = 0, .files = 1, .scans = 0 };
 	struct task_work watch_one_pid = { .tasks = 1, .files = 1, .scans = 0 };
 
-	ASSERT_EQ(task_door_for_work(&one_pid, 2000, why, sizeof(why)), TASK_DOOR_PROC);
+	ASSERT_EQ(procfs_task_door_for_work(&one_pid, 2000, why, sizeof(why)), TASK_DOOR_PROC);
 	ASSERT_TRUE(strstr(why, "1 task x 2 files x 2 scans") != NULL);
-	ASSERT_EQ(task_door_for_work(&one_pid, 50000, why, sizeof(why)), TASK_DOOR_PROC);
-	ASSERT_EQ(task_door_for_work(&all_threads_long, 2000, why, sizeof(why)), TASK_DOOR_BPF);
+	ASSERT_EQ(procfs_task_door_for_work(&one_pid, 50000, why, sizeof(why)), TASK_DOOR_PROC);
+	ASSERT_EQ(procfs_task_door_for_work(&all_threads_long, 2000, why, sizeof(why)),
+		  TASK_DOOR_BPF);
 	ASSERT_TRUE(strstr(why, "2000 tasks x 4 files x 60 scans") != NULL);
-	ASSERT_EQ(task_door_for_work(&load_once_small, 200, why, sizeof(why)), TASK_DOOR_PROC);
-	ASSERT_EQ(task_door_for_work(&load_once_small, 50000, why, sizeof(why)), TASK_DOOR_BPF);
-	ASSERT_EQ(task_door_for_work(&watch, 200, why, sizeof(why)), TASK_DOOR_BPF);
+	ASSERT_EQ(procfs_task_door_for_work(&load_once_small, 200, why, sizeof(why)),
+		  TASK_DOOR_PROC);
+	ASSERT_EQ(procfs_task_door_for_work(&load_once_small, 50000, why, sizeof(why)),
+		  TASK_DOOR_BPF);
+	ASSERT_EQ(procfs_task_door_for_work(&watch, 200, why, sizeof(why)), TASK_DOOR_BPF);
 	ASSERT_TRUE(strstr(why, "open-ended") != NULL);
-	ASSERT_EQ(task_door_for_work(&watch_one_pid, 20000, why, sizeof(why)), TASK_DOOR_PROC);
+	ASSERT_EQ(procfs_task_door_for_work(&watch_one_pid, 20000, why, sizeof(why)),
+		  TASK_DOOR_PROC);
 	/* the estimate never overflows the buffer it is given */
-	ASSERT_EQ(task_door_for_work(&all_threads_long, 2000, why, 8), TASK_DOOR_BPF);
+	ASSERT_EQ(procfs_task_door_for_work(&all_threads_long, 2000, why, 8), TASK_DOOR_BPF);
 	ASSERT_EQ(strlen(why), 7);
 }
 

@@ -55,7 +55,7 @@ TEST(reply_fields)
 	size_t len = build_reply(buf, sizeof(struct taskstats));
 	struct taskstats_brief b;
 
-	ASSERT_EQ(taskstats_parse_reply(buf, len, &b), 0);
+	ASSERT_EQ(procfs_taskstats_parse_reply(buf, len, &b), 0);
 	ASSERT_EQ(b.uid, 1000);
 	ASSERT_UEQ(b.nvcsw, 123456789012ull);
 	ASSERT_UEQ(b.nivcsw, 42);
@@ -67,8 +67,8 @@ TEST(short_stats_rejected)
 	size_t len = build_reply(buf, offsetof(struct taskstats, nvcsw));
 	struct taskstats_brief b;
 
-	ASSERT_EQ(taskstats_parse_reply(buf, len, &b), -EINVAL);
-	ASSERT_EQ(taskstats_parse_reply(buf, 10, &b), -EINVAL);
+	ASSERT_EQ(procfs_taskstats_parse_reply(buf, len, &b), -EINVAL);
+	ASSERT_EQ(procfs_taskstats_parse_reply(buf, 10, &b), -EINVAL);
 }
 
 TEST(error_reply)
@@ -81,7 +81,7 @@ TEST(error_reply)
 
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + NLMSG_HDRLEN, &e, sizeof(e));
-	ASSERT_EQ(taskstats_parse_reply(buf, h.nlmsg_len, &b), -ESRCH);
+	ASSERT_EQ(procfs_taskstats_parse_reply(buf, h.nlmsg_len, &b), -ESRCH);
 }
 
 int main(void)
