@@ -16,7 +16,7 @@
 # Oracle: the kernel's own counters in the fixture's files: the spinners'
 # utime and stime (stat fields 14 and 15) and the busiest disk's io_ticks
 # (diskstats field 13), over the steps' uptime difference.
-. "$SRC/tests/record/lib.sh" rates_once
+. "$SRC/tests/record/lib.sh" rates_once || exit 1
 command -v jq >/dev/null || skip "no jq (scripts/deps.sh test installs it)"
 command -v python3 >/dev/null || skip "no python3 (scripts/deps.sh test installs it)"
 fx=$SRC/tests/fixtures/pidstat/workloads

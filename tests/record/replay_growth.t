@@ -1,0 +1,76 @@
+#!/bin/bash
+# test: shared -- a fixture root captured from its own workload
+# One window, two ways, for a kind issue 28 added that a recording holds:
+# a live 'triage report' and 'triage replay ... report' of what 'triage
+# record' kept of the same window say the same thing, byte for byte, in
+# every finding, every checked line and every skipped line, but for what
+# the replay's one "not recorded" line names (tests/record/replay_live.t
+# does the same for tcp-retransmits and the CPU kinds).
+#
+# The same window for both: a fixture root (docs/fixtures.md) captured by
+# tests/tools/capture-proc.sh from a live workload, four steps 1 s apart:
+# report_leak allocating and touching 2 MiB every 100 ms.
+#
+# Oracle for the premise: the kernel's RSS of the leaker (stat field 24, in
+# pages of meta's pagesize) in the first and the last step; the live report
+# must find memory-growth naming it, with those figures.
+. "$SRC/tests/record/lib.sh" replay_growth || exit 1
+command -v jq >/dev/null || skip "no jq (scripts/deps.sh test installs it)"
+command -v python3 >/dev/null || skip "no python3 (scripts/deps.sh test installs it)"
+"$BUILD/workloads/report_leak" grow 20 700 30 >"$work/leak" &
+started="$started $!"
+for _ in $(seq 50); do grep -q ready "$work/leak" 2>/dev/null && break; sleep 0.1; done
+leak=$(awk '$1 == "leaker" { print $2 }' "$work/leak")
+[ -n "$leak" ] || fail "the leaker did not start: $(cat "$work/leak")"
+root=$work/root
+"$SRC/tests/tools/capture-proc.sh" "$root" 4 "$leak" || fail "capture-proc.sh failed"
+pagesize=$(sed -n 's/^pagesize=//p' "$root/meta")
+rss() { # STEP: the leaker's RSS in kB in that step
+	awk -v ps="$pagesize" '{ sub(/.*\) /, ""); print $22 * ps / 1024 }' "$root/step$1/proc/$leak/stat"
+}
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+r0=$(mib "$(rss 1)") r1=$(mib "$(rss 4)")
+echo "the kernel: RSS of $leak from $r0 MiB to $r1 MiB over the steps"
+
+"$TRIAGE" report --root "$root" --no-bpf >"$work/live.txt" 2>"$work/err" || fail "report: $(cat "$work/err")"
+"$TRIAGE" report --root "$root" --no-bpf --json >"$work/live.json" || fail "report --json"
+db=$work/r.db
+"$TRIAGE" record -o "$db" --root "$root" 2>"$work/err" || fail "record: $(cat "$work/err")"
+[ "$(q "$db" 'SELECT count(*) FROM interval')" = 4 ] || fail "not one interval per step"
+"$TRIAGE" replay "$db" report >"$work/replay.txt" 2>"$work/err" || fail "replay: $(cat "$work/err")"
+"$TRIAGE" replay "$db" report --json >"$work/replay.json" || fail "replay --json"
+
+# the premise, against the kernel's figures
+jq -e --argjson p "$leak" --arg a "$r0" --arg b "$r1" '[.findings[] | select(.kind == "memory-growth" and .subject.pid == $p)
+	| select(any(.evidence[]; .metric == "rss_start" and (.value * 10 | round / 10 | tostring) == $a)
+		and any(.evidence[]; .metric == "rss_end" and (.value * 10 | round / 10 | tostring) == $b))] | length == 1' \
+	"$work/live.json" >/dev/null ||
+	fail "premise: no memory-growth finding of $leak from $r0 to $r1 MiB: $(jq -c '.findings[] | [.kind, .evidence]' "$work/live.json")"
+echo "ok: premise: the live report finds memory-growth of $leak, $r0 to $r1 MiB, the kernel's figures"
+
+# the mask: one line, naming what a recording does not keep
+n=$(grep -c '^  source ' "$work/replay.txt")
+[ "$n" = 1 ] || fail "$n 'source' lines in the replay's Skipped"
+grep -q '^  source     not recorded: ' "$work/replay.txt" || fail "the mask line: $(grep '^  source' "$work/replay.txt")"
+masked='^  (cgroups|kernel-log|softirqs|softnet|filesystem|fd|pids|ebpf[a-z-]*) '
+section() { # FILE FIRST-LINE: the lines of one section
+	awk -v h="$2" '$0 == h { s = 1; print; next } s && /^$/ { exit } s' "$1"
+}
+for part in "host " Findings "Checked, fine"; do
+	if [ "$part" = "host " ]; then
+		sed -n '1p' "$work/live.txt" >"$work/a"
+		sed -n '1p' "$work/replay.txt" >"$work/b"
+	else
+		section "$work/live.txt" "$part" >"$work/a"
+		section "$work/replay.txt" "$part" >"$work/b"
+	fi
+	diff -u --label live --label replay "$work/a" "$work/b" || fail "$part differs"
+done
+section "$work/live.txt" Skipped | grep -Ev "$masked" >"$work/a"
+section "$work/replay.txt" Skipped | grep -v '^  source ' >"$work/b"
+diff -u --label live --label replay "$work/a" "$work/b" || fail "the skipped lines differ beyond the mask"
+for key in headline findings checked; do
+	cmp -s <(jq -S ".$key" "$work/live.json") <(jq -S ".$key" "$work/replay.json") ||
+		fail "JSON .$key differs: $(diff <(jq -S ".$key" "$work/live.json") <(jq -S ".$key" "$work/replay.json") | head -10)"
+done
+echo "ok: memory-growth, the checked lines and the skipped ones (but the mask's) byte-identical live and replayed"
