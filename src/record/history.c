@@ -376,8 +376,8 @@ static int store_placement(struct rec_source *r, const struct rp_proc *p)
 	int rc;
 
 	if (sqlite3_prepare_v2(r->db,
-			       "INSERT OR REPLACE INTO placement(iv, tgid, allowed, cgroup)"
-			       " VALUES(?, ?, ?, ?)",
+			       "INSERT OR REPLACE INTO placement(iv, tgid, allowed, cgroup, nice)"
+			       " VALUES(?, ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	procfs_cpulist_format(&p->allowed, allowed, sizeof(allowed));
@@ -386,6 +386,8 @@ static int store_placement(struct rec_source *r, const struct rp_proc *p)
 	if (p->has_allowed)
 		sqlite3_bind_text(st, 3, allowed, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, p->cgroup, -1, SQLITE_TRANSIENT);
+	if (p->has_nice)
+		sqlite3_bind_int(st, 5, p->nice);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_finalize(st);
 	return rc;
@@ -399,6 +401,9 @@ static void on_placement(void *ctx, sqlite3_stmt *st)
 	p->has_allowed =
 	    !isnull(st, 0) && !procfs_cpulist_parse(allowed, strlen(allowed), &p->allowed);
 	snprintf(p->cgroup, sizeof(p->cgroup), "%s", tcol(st, 1));
+	/* schema 4: its nice (a schema 3 file has no such column: not known) */
+	p->has_nice = sqlite3_column_count(st) > 2 && !isnull(st, 2);
+	p->nice = p->has_nice ? sqlite3_column_int(st, 2) : 0;
 }
 
 static int rec_read_placement(void *ctx, struct rp_proc *p)
@@ -409,7 +414,10 @@ static int rec_read_placement(void *ctx, struct rp_proc *p)
 
 	if (r->pf) /* recording: read it now, keep it */
 		return report_read_placement(r->pf, p) ? -ENOENT : store_placement(r, p);
-	if (sqlite3_prepare_v2(r->db,
+	if (sqlite3_prepare_v2(
+		r->db, "SELECT allowed, cgroup, nice FROM placement WHERE iv = ?1 AND tgid = ?2",
+		-1, &st, NULL) != SQLITE_OK &&
+	    sqlite3_prepare_v2(r->db,
 			       "SELECT allowed, cgroup FROM placement WHERE iv = ?1 AND tgid = ?2",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -EIO;

@@ -34,13 +34,15 @@
 /*
  * schema 4: each process's figures over each interval, as the report's
  * sampler computes them (report_task_sampler_results over the interval alone): the
- * rates v_group sums, stored so that plot draws what the report judged.
+ * rates v_group sums, stored so that plot draws what the report judged; and
+ * the nice of the busiest processes at a window's end, with their placement.
  */
 #define SCHEMA4_TABLES_SQL                                                                       \
 	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n"   \
 	" comm TEXT, usr_pct REAL, sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL,\n" \
 	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                    \
-	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"
+	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"                                          \
+	"ALTER TABLE placement ADD COLUMN nice INTEGER;\n"
 
 /* schema 4: the groups (processes by comm) from the stored rates, not a second formula */
 #define V_GROUP_SQL                                                                                \

@@ -8,13 +8,17 @@
 # every window, the stored rules and sentences equal the replay's, byte
 # for byte. A spinning process (report_hog user) and a process with
 # threads (pidstat_threads: its process row's switches are its threads'
-# sums) give the windows findings to compare.
+# sums) give the windows findings to compare. pidstat_threads runs at nice
+# 10, which the report reads at each window's end with the busiest
+# processes' placement: the recording keeps it (placement.nice), so a
+# niced process is said alike stored and replayed.
 . "$SRC/tests/record/lib.sh" findings
 command -v jq >/dev/null || skip "no jq (scripts/deps.sh test installs it)"
 "$BUILD/workloads/report_hog" user 60 >"$work/hog" &
 started="$started $!"
-"$BUILD/workloads/pidstat_threads" 60 >/dev/null 2>&1 &
-started="$started $!"
+nice -n 10 "$BUILD/workloads/pidstat_threads" 60 >/dev/null 2>&1 &
+threads=$!
+started="$started $threads"
 for _ in $(seq 50); do grep -q ready "$work/hog" 2>/dev/null && break; sleep 0.1; done
 hog=$(awk '$1 == "hog" { print $2; exit }' "$work/hog")
 [ -n "$hog" ] || fail "the hog did not start"
@@ -41,3 +45,7 @@ while read -r a b; do
 done <<<"$windows"
 [ "$n" -ge 2 ] || fail "only $n windows with findings"
 echo "ok: $n windows, stored findings identical to replay report's"
+# the nice it was started at, kept with its placement at every window's end
+kept=$(q "$db" "SELECT group_concat(DISTINCT coalesce(nice, 'NULL')) FROM placement WHERE tgid = $threads")
+[ "$kept" = 10 ] || fail "placement.nice of pidstat_threads (PID $threads, nice 10): '$kept'"
+echo "ok: the niced process's nice (10) kept at each window's end"
