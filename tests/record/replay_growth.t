@@ -28,7 +28,7 @@ pagesize=$(sed -n 's/^pagesize=//p' "$root/meta")
 rss() { # STEP: the leaker's RSS in kB in that step
 	awk -v ps="$pagesize" '{ sub(/.*\) /, ""); print $22 * ps / 1024 }' "$root/step$1/proc/$leak/stat"
 }
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.4f", k / 1024 }'; }
 r0=$(mib "$(rss 1)") r1=$(mib "$(rss 4)")
 echo "the kernel: RSS of $leak from $r0 MiB to $r1 MiB over the steps"
 
@@ -41,9 +41,11 @@ db=$work/r.db
 "$TRIAGE" replay "$db" report --json >"$work/replay.json" || fail "replay --json"
 
 # the premise, against the kernel's figures
-jq -e --argjson p "$leak" --arg a "$r0" --arg b "$r1" '[.findings[] | select(.kind == "memory-growth" and .subject.pid == $p)
-	| select(any(.evidence[]; .metric == "rss_start" and (.value * 10 | round / 10 | tostring) == $a)
-		and any(.evidence[]; .metric == "rss_end" and (.value * 10 | round / 10 | tostring) == $b))] | length == 1' \
+# (the JSON has 2 decimals: a figure is the kernel's within half of the last)
+jq -e --argjson p "$leak" --argjson a "$r0" --argjson b "$r1" 'def near($x): (. - $x | fabs) <= 0.0051;
+	[.findings[] | select(.kind == "memory-growth" and .subject.pid == $p)
+	| select(any(.evidence[]; .metric == "rss_start" and (.value | near($a)))
+		and any(.evidence[]; .metric == "rss_end" and (.value | near($b))))] | length == 1' \
 	"$work/live.json" >/dev/null ||
 	fail "premise: no memory-growth finding of $leak from $r0 to $r1 MiB: $(jq -c '.findings[] | [.kind, .evidence]' "$work/live.json")"
 echo "ok: premise: the live report finds memory-growth of $leak, $r0 to $r1 MiB, the kernel's figures"
