@@ -43,6 +43,7 @@ enum {
 	S_TCP,
 	S_DISK_RATE,
 	S_PROC_RATE,
+	S_CPU_RATE,
 	S_TASK,
 	S_SAMPLE,
 	S_DTASK,
@@ -65,6 +66,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO tcp VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk_rate VALUES(?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO proc_rate VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO cpu_rate VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -340,6 +342,42 @@ static int insert_cpus(struct recorder *r, int64_t iv)
 	for (int c = 0; c < cs->ncpu && !rc; c++)
 		if (cs->online[c])
 			rc = insert_cpu_line(r, iv, c, &cs->cpu[c]);
+	return rc;
+}
+
+/* One CPU's (-1: all) modes over the interval, as the report computes them (v_cpu reads these). */
+static int insert_cpu_rate(struct recorder *r, int64_t iv, int cpu, const struct cpu_times *a,
+			   const struct cpu_times *b)
+{
+	sqlite3_stmt *st = r->st[S_CPU_RATE];
+	struct rp_cpu_pct o;
+
+	if (!report_cpu_pct(a, b, &o))
+		return 0; /* no tick between the readings */
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_int(st, 2, cpu);
+	sqlite3_bind_double(st, 3, o.usr);
+	sqlite3_bind_double(st, 4, o.nice);
+	sqlite3_bind_double(st, 5, o.sys);
+	sqlite3_bind_double(st, 6, o.iowait);
+	sqlite3_bind_double(st, 7, o.irq);
+	sqlite3_bind_double(st, 8, o.softirq);
+	sqlite3_bind_double(st, 9, o.steal);
+	sqlite3_bind_double(st, 10, o.idle);
+	return step_done(r, st);
+}
+
+static int insert_cpu_rates(struct recorder *r, int64_t iv)
+{
+	const struct cpu_stat *a = &r->prev->cpu, *b = &r->snap->cpu;
+	int rc;
+
+	if (!r->prev_iv || !r->prev->have_cpu || !r->snap->have_cpu)
+		return 0;
+	rc = insert_cpu_rate(r, iv, -1, &a->all, &b->all);
+	for (int c = 0; c < b->ncpu && !rc; c++)
+		if (a->online[c] && b->online[c])
+			rc = insert_cpu_rate(r, iv, c, &a->cpu[c], &b->cpu[c]);
 	return rc;
 }
 
@@ -668,6 +706,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	rc = insert_interval(r, ts, uptime, iv);
 	rc = rc ? rc : insert_tasks(r, *iv, curr);
 	rc = rc ? rc : insert_proc_rates(r, *iv, curr, seconds);
+	rc = rc ? rc : insert_cpu_rates(r, *iv);
 	rc = rc ? rc : insert_psi(r, *iv);
 	rc = rc ? rc : insert_disks(r, *iv);
 	rc = rc ? rc : insert_disk_rates(r, *iv, seconds);
@@ -998,6 +1037,7 @@ static int delete_before(sqlite3 *db, int64_t cut)
 		"DELETE FROM tcp WHERE iv < ?1",
 		"DELETE FROM disk_rate WHERE iv < ?1",
 		"DELETE FROM proc_rate WHERE iv < ?1",
+		"DELETE FROM cpu_rate WHERE iv < ?1",
 		"DELETE FROM placement WHERE iv < ?1",
 		"DELETE FROM dtask WHERE iv < ?1",
 		"DELETE FROM finding WHERE iv_to < ?1",

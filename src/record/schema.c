@@ -37,12 +37,26 @@
  * rates v_group sums, stored so that plot draws what the report judged; and
  * the nice of the busiest processes at a window's end, with their placement.
  */
-#define SCHEMA4_TABLES_SQL                                                                       \
-	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n"   \
-	" comm TEXT, usr_pct REAL, sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL,\n" \
-	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                    \
-	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"                                          \
-	"ALTER TABLE placement ADD COLUMN nice INTEGER;\n"
+#define SCHEMA4_TABLES_SQL                                                                        \
+	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n"    \
+	" comm TEXT, usr_pct REAL, sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL,\n"  \
+	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                     \
+	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"                                           \
+	"ALTER TABLE placement ADD COLUMN nice INTEGER;\n"                                        \
+	"CREATE TABLE cpu_rate(iv INTEGER NOT NULL, cpu INTEGER NOT NULL, usr REAL, nice REAL,\n" \
+	" sys REAL, iowait REAL, irq REAL, softirq REAL, steal REAL, idle REAL,\n"                \
+	" PRIMARY KEY(iv, cpu)) WITHOUT ROWID;\n"
+
+/*
+ * schema 4: each CPU's modes from the rates the recorder stored
+ * (report_cpu_pct, whose usr has nice in it and irq softirq), not a second
+ * formula.
+ */
+#define V_CPU_SQL                                                                                 \
+	"CREATE VIEW v_cpu AS SELECT i.ts AS ts, r.cpu AS cpu, r.usr - r.nice AS usr, r.nice AS " \
+	"nice,\n"                                                                                 \
+	" r.sys AS sys, r.iowait AS iowait, r.irq - r.softirq AS irq, r.softirq AS soft,\n"       \
+	" r.steal AS steal, r.idle AS idle FROM interval i JOIN cpu_rate r ON r.iv = i.id;\n"
 
 /* schema 4: the groups (processes by comm) from the stored rates, not a second formula */
 #define V_GROUP_SQL                                                                                \
@@ -79,7 +93,22 @@
 	"pr.dur,\n"                                                                               \
 	"  100.0 * coalesce(th.w, 0) / hz.hz / pr.dur, dr / pr.dur, dw / pr.dur, rss, nthreads\n" \
 	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"           \
-	"DROP VIEW v_group;\n" V_GROUP_SQL
+	"DROP VIEW v_group;\n" V_GROUP_SQL CPU_RATE_BACKFILL_SQL
+
+/* An older file's CPU modes, once, with the formulas of report_cpu_pct. */
+#define CPU_RATE_BACKFILL_SQL                                                                  \
+	"INSERT INTO cpu_rate WITH d AS (SELECT c.iv AS iv, c.cpu AS cpu,\n"                   \
+	"  max(c.user - p.user, 0) AS us, max(c.nice - p.nice, 0) AS ni,\n"                    \
+	"  max(c.system - p.system, 0) AS sy, max(c.idle - p.idle, 0) AS id,\n"                \
+	"  max(c.iowait - p.iowait, 0) AS io, max(c.irq - p.irq, 0) AS hi,\n"                  \
+	"  max(c.softirq - p.softirq, 0) AS si, max(c.steal - p.steal, 0) AS st\n"             \
+	"  FROM interval i JOIN cpu c ON c.iv = i.id JOIN cpu p ON p.iv = i.prev AND p.cpu = " \
+	"c.cpu),\n"                                                                            \
+	" t AS (SELECT *, us + ni + sy + id + io + hi + si + st AS tot FROM d)\n"              \
+	" SELECT iv, cpu, 100.0 * (us + ni) / tot, 100.0 * ni / tot, 100.0 * sy / tot,\n"      \
+	"  100.0 * io / tot, 100.0 * (hi + si) / tot, 100.0 * si / tot, 100.0 * st / tot,\n"   \
+	"  100.0 * id / tot FROM t WHERE tot > 0;\n"                                           \
+	"DROP VIEW v_cpu;\n" V_CPU_SQL
 
 /* schema 3: the rates the recorder stored (report_disk_rates), not a second formula */
 #define V_DISK_SQL                                                                          \
@@ -158,16 +187,7 @@ static const char schema_sql[] =
     " sentence TEXT);\n"
     "CREATE INDEX finding_ts ON finding(ts_end);\n"
     /* ---- views: rates per second over each interval, at its end ---- */
-    "CREATE VIEW v_cpu AS WITH d AS (SELECT i.ts AS ts, c.cpu AS cpu,\n"
-    "  max(c.user - p.user, 0) AS us, max(c.nice - p.nice, 0) AS ni,\n"
-    "  max(c.system - p.system, 0) AS sy, max(c.idle - p.idle, 0) AS id,\n"
-    "  max(c.iowait - p.iowait, 0) AS io, max(c.irq - p.irq, 0) AS hi,\n"
-    "  max(c.softirq - p.softirq, 0) AS si, max(c.steal - p.steal, 0) AS st\n"
-    "  FROM interval i JOIN cpu c ON c.iv = i.id JOIN cpu p ON p.iv = i.prev AND p.cpu = c.cpu),\n"
-    " t AS (SELECT *, us + ni + sy + id + io + hi + si + st AS tot FROM d)\n"
-    " SELECT ts, cpu, 100.0 * us / tot AS usr, 100.0 * ni / tot AS nice, 100.0 * sy / tot AS sys,\n"
-    "  100.0 * io / tot AS iowait, 100.0 * hi / tot AS irq, 100.0 * si / tot AS soft,\n"
-    "  100.0 * st / tot AS steal, 100.0 * id / tot AS idle FROM t WHERE tot > 0;\n" V_GROUP_SQL
+    V_CPU_SQL V_GROUP_SQL
     "CREATE VIEW v_load AS SELECT ts, load1, load5, load15, runnable, d_counted AS blocked\n"
     " FROM interval;\n"
     "CREATE VIEW v_psi AS SELECT i.ts AS ts, p.resource AS resource, p.some_avg10 AS some_avg10,\n"

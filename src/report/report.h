@@ -269,7 +269,17 @@ struct rp_kevent {
 struct rp_cpu_pct {
 	double usr, sys, iowait, irq, steal, busy; /* % of the CPU's time */
 	double softirq;				   /* the softirq part of irq */
+	double nice;				   /* the part of usr at a positive nice */
+	double idle;
 };
+
+/*
+ * A CPU's (or the total line's) time between two /proc/stat readings, % by
+ * mode: the one computation of them (the report's, and what triage record
+ * stores for each interval, so that plot shows the same number). False when
+ * no time passed between them.
+ */
+bool report_cpu_pct(const struct cpu_times *a, const struct cpu_times *b, struct rp_cpu_pct *o);
 
 enum rp_psi { RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO, RP_PSI_COUNT };
 

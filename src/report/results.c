@@ -26,7 +26,7 @@ static uint64_t sub(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-static void cpu_delta(const struct cpu_times *a, const struct cpu_times *b, struct rp_cpu_pct *o)
+bool report_cpu_pct(const struct cpu_times *a, const struct cpu_times *b, struct rp_cpu_pct *o)
 {
 	uint64_t tot = sub(procfs_cpu_times_total(b), procfs_cpu_times_total(a));
 
@@ -37,6 +37,9 @@ static void cpu_delta(const struct cpu_times *a, const struct cpu_times *b, stru
 	o->steal = pct(sub(b->steal, a->steal), tot);
 	o->softirq = pct(sub(b->softirq, a->softirq), tot);
 	o->busy = pct(sub(procfs_cpu_times_busy(b), procfs_cpu_times_busy(a)), tot);
+	o->nice = pct(sub(b->nice, a->nice), tot);
+	o->idle = pct(sub(b->idle, a->idle), tot);
+	return tot > 0;
 }
 
 static void cpu_results(const struct window *w, struct report_data *d)
@@ -47,12 +50,12 @@ static void cpu_results(const struct window *w, struct report_data *d)
 		report_skip(d, "cpu", "/proc/stat could not be read");
 		return;
 	}
-	cpu_delta(&a->all, &b->all, &d->all);
+	report_cpu_pct(&a->all, &b->all, &d->all);
 	d->ncpu_lines = b->ncpu;
 	for (int c = 0; c < b->ncpu; c++) {
 		d->cpu_online[c] = a->online[c] && b->online[c];
 		if (d->cpu_online[c])
-			cpu_delta(&a->cpu[c], &b->cpu[c], &d->cpu[c]);
+			report_cpu_pct(&a->cpu[c], &b->cpu[c], &d->cpu[c]);
 	}
 	d->runnable_avg = w->runnable_n ? w->runnable_sum / w->runnable_n : 0;
 	/* processes created over the window: /proc/stat's "processes" counter */

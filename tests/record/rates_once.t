@@ -1,9 +1,9 @@
 #!/bin/bash
 # test: shared -- a fixture root of its own; its dd writes to its own work directory
-# Rates computed once: for one window, the CPU% of a process and a disk's
-# util% are the same number in the live report, in the replayed report of
+# Rates computed once: for one window, the CPU% of a process and of the
+# host, and a disk's util%, are the same number in the live report, in the replayed report of
 # what 'triage record' kept of it, and in the data of the page 'triage
-# plot' draws from that recording (the views v_group and v_disk, which read
+# plot' draws from that recording (the views v_group, v_cpu and v_disk, which read
 # the rates the recorder stored, not a second formula in SQL).
 #
 # The same window for all three: a fixture root (docs/fixtures.md) of two
@@ -15,7 +15,8 @@
 #
 # Oracle: the kernel's own counters in the fixture's files: the spinners'
 # utime and stime (stat fields 14 and 15) and the busiest disk's io_ticks
-# (diskstats field 13), over the steps' uptime difference.
+# (diskstats field 13), over the steps' uptime difference; the host's user
+# (with nice) and system ticks over all ticks of /proc/stat's cpu line.
 . "$SRC/tests/record/lib.sh" rates_once || exit 1
 command -v jq >/dev/null || skip "no jq (scripts/deps.sh test installs it)"
 command -v python3 >/dev/null || skip "no python3 (scripts/deps.sh test installs it)"
@@ -45,6 +46,15 @@ pct() { # PID FIELD: % of one CPU over the window, 2 decimals (as the JSON has i
 }
 want_usr=$(pct 8361 14)
 want_sys=$(pct 8362 15)
+host() { # FIELDS...: % of all of the cpu line's ticks that those fields took
+	awk -v f="$*" 'FNR == 1 && $1 == "cpu" { n = split(f, k, " "); t = 0; p = 0
+		for (i = 2; i <= 9; i++) t += $i
+		for (i = 1; i <= n; i++) p += $(k[i])
+		if (FILENAME ~ /step1/) { t0 = t; p0 = p } else { t1 = t; p1 = p } }
+		END { printf "%.2f", 100 * (p1 - p0) / (t1 - t0) }' "$root/step1/proc/stat" "$root/step2/proc/stat"
+}
+want_host_usr=$(host 2 3)
+want_host_sys=$(host 4)
 # util% of a disk over the window (at most 100, as iostat has it); the most any disk had
 util() {
 	awk -v s="$secs" -v d="$1" 'NR == FNR { t[$3] = $13; next } ($3 in t) && (d == "" || $3 == d) &&
@@ -83,6 +93,10 @@ disk_util() {
 		(.checked[] | select(.resource == "disk" and (.summary | startswith("busiest device " + $d + " "))) | .figures[])
 		| select(.metric == "util") | .value][0] // "none" | if type == "number" then (. * 100 | round / 100 | tostring) else . end' "$1"
 }
+# the host's CPU figure of the report's checked line
+host_cpu() {
+	jq -r --arg m "$2" '[.checked[] | select(.resource == "cpu") | .figures[] | select(.metric == $m) | .value][0] // "none" | tostring' "$1"
+}
 # plot CHART LABEL: the first point of a series of the page's data
 plot() {
 	jq -r --arg c "$1" --arg l "$2" '[.charts[] | select(.id == $c) | .series[] | select(.label == $l) | .v[0]][0] // "none" | tostring' "$work/page.json"
@@ -100,6 +114,12 @@ same "pidstat_user usr" "$want_usr" "$(finding "$work/live.json" cpu-bound-user 
 	"$(finding "$work/replay.json" cpu-bound-user 8361 usr)" "$(plot groups_cpu 'pidstat_user usr')"
 same "pidstat_sys sys" "$want_sys" "$(finding "$work/live.json" cpu-bound-kernel 8362 sys)" \
 	"$(finding "$work/replay.json" cpu-bound-kernel 8362 sys)" "$(plot groups_cpu 'pidstat_sys sys')"
+# (the fixture has no nice time: usr + nice, each rounded, is usr)
+plot_usr=$(awk -v a="$(plot cpu usr)" -v b="$(plot cpu nice)" 'BEGIN { printf "%.2f", a + b }')
+same "host usr (with nice)" "$want_host_usr" "$(host_cpu "$work/live.json" usr)" \
+	"$(host_cpu "$work/replay.json" usr)" "$plot_usr"
+same "host sys" "$want_host_sys" "$(host_cpu "$work/live.json" sys)" \
+	"$(host_cpu "$work/replay.json" sys)" "$(plot cpu sys)"
 dev=$(busiest "$work/live.json")
 [ -n "$dev" ] || fail "premise: the live report names no disk: $(jq -c '[.findings[], .checked[]] | map(select(.resource == "disk"))' "$work/live.json")"
 same "$dev util" "$(util "$dev")" "$(disk_util "$work/live.json")" "$(disk_util "$work/replay.json")" \
