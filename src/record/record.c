@@ -44,6 +44,7 @@ enum {
 	S_DISK_RATE,
 	S_PROC_RATE,
 	S_CPU_RATE,
+	S_NET_RATE,
 	S_TASK,
 	S_SAMPLE,
 	S_DTASK,
@@ -67,6 +68,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO disk_rate VALUES(?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO proc_rate VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO cpu_rate VALUES(?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO net_rate VALUES(?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
 	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -526,6 +528,33 @@ static int insert_net(struct recorder *r, int64_t iv)
 	return rc;
 }
 
+/* Each interface's throughput over the interval, as the report computes it (v_net reads these). */
+static int insert_net_rates(struct recorder *r, int64_t iv, double seconds)
+{
+	const struct iface_stats *a = &r->prev->ifaces, *b = &r->snap->ifaces;
+	sqlite3_stmt *st = r->st[S_NET_RATE];
+	int rc = 0;
+
+	if (!r->prev_iv || seconds <= 0 || !r->prev->have_ifaces || !r->snap->have_ifaces)
+		return 0;
+	for (size_t i = 0; i < b->n && !rc; i++) {
+		for (size_t j = 0; j < a->n; j++) {
+			struct rp_iface o;
+
+			if (strcmp(a->i[j].name, b->i[i].name))
+				continue;
+			report_iface_rates(&a->i[j], &b->i[i], seconds, &o);
+			sqlite3_bind_int64(st, 1, iv);
+			sqlite3_bind_text(st, 2, b->i[i].name, -1, SQLITE_STATIC);
+			sqlite3_bind_double(st, 3, o.rx_kb_s);
+			sqlite3_bind_double(st, 4, o.tx_kb_s);
+			rc = step_done(r, st);
+			break;
+		}
+	}
+	return rc;
+}
+
 /* "12,13,14": the processes in a namespace (history.c reads them back). */
 static void pids_text(const struct rp_netns *ns, char *buf, size_t size)
 {
@@ -711,6 +740,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	rc = rc ? rc : insert_disks(r, *iv);
 	rc = rc ? rc : insert_disk_rates(r, *iv, seconds);
 	rc = rc ? rc : insert_net(r, *iv);
+	rc = rc ? rc : insert_net_rates(r, *iv, seconds);
 	rc = rc ? rc : insert_tcp(r, *iv);
 	rc = rc ? rc : finish_interval(r, *iv);
 	if (rc) {
@@ -1038,6 +1068,7 @@ static int delete_before(sqlite3 *db, int64_t cut)
 		"DELETE FROM disk_rate WHERE iv < ?1",
 		"DELETE FROM proc_rate WHERE iv < ?1",
 		"DELETE FROM cpu_rate WHERE iv < ?1",
+		"DELETE FROM net_rate WHERE iv < ?1",
 		"DELETE FROM placement WHERE iv < ?1",
 		"DELETE FROM dtask WHERE iv < ?1",
 		"DELETE FROM finding WHERE iv_to < ?1",

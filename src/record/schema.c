@@ -45,7 +45,9 @@
 	"ALTER TABLE placement ADD COLUMN nice INTEGER;\n"                                        \
 	"CREATE TABLE cpu_rate(iv INTEGER NOT NULL, cpu INTEGER NOT NULL, usr REAL, nice REAL,\n" \
 	" sys REAL, iowait REAL, irq REAL, softirq REAL, steal REAL, idle REAL,\n"                \
-	" PRIMARY KEY(iv, cpu)) WITHOUT ROWID;\n"
+	" PRIMARY KEY(iv, cpu)) WITHOUT ROWID;\n"                                                 \
+	"CREATE TABLE net_rate(iv INTEGER NOT NULL, iface TEXT NOT NULL, rx_kb_s REAL,\n"         \
+	" tx_kb_s REAL, PRIMARY KEY(iv, iface)) WITHOUT ROWID;\n"
 
 /*
  * schema 4: each CPU's modes from the rates the recorder stored
@@ -93,7 +95,20 @@
 	"pr.dur,\n"                                                                               \
 	"  100.0 * coalesce(th.w, 0) / hz.hz / pr.dur, dr / pr.dur, dw / pr.dur, rss, nthreads\n" \
 	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"           \
-	"DROP VIEW v_group;\n" V_GROUP_SQL CPU_RATE_BACKFILL_SQL
+	"DROP VIEW v_group;\n" V_GROUP_SQL CPU_RATE_BACKFILL_SQL NET_RATE_BACKFILL_SQL
+
+/* schema 4: the interfaces' throughput from the rates the recorder stored (report_iface_rates) */
+#define V_NET_SQL                                                                          \
+	"CREATE VIEW v_net AS SELECT i.ts AS ts, r.iface AS iface, 1024.0 * r.rx_kb_s AS " \
+	"rx_Bps,\n"                                                                        \
+	" 1024.0 * r.tx_kb_s AS tx_Bps FROM interval i JOIN net_rate r ON r.iv = i.id;\n"
+
+/* An older file's interfaces, once, with the formulas of report_iface_rates. */
+#define NET_RATE_BACKFILL_SQL                                                                      \
+	"INSERT INTO net_rate SELECT i.id, n.iface, max(n.rx_bytes - p.rx_bytes, 0) / 1024.0 /\n"  \
+	" i.dur, max(n.tx_bytes - p.tx_bytes, 0) / 1024.0 / i.dur FROM interval i JOIN net n ON\n" \
+	" n.iv = i.id JOIN net p ON p.iv = i.prev AND p.iface = n.iface WHERE i.dur > 0;\n"        \
+	"DROP VIEW v_net;\n" V_NET_SQL
 
 /* An older file's CPU modes, once, with the formulas of report_cpu_pct. */
 #define CPU_RATE_BACKFILL_SQL                                                                  \
@@ -191,12 +206,7 @@ static const char schema_sql[] =
     "CREATE VIEW v_load AS SELECT ts, load1, load5, load15, runnable, d_counted AS blocked\n"
     " FROM interval;\n"
     "CREATE VIEW v_psi AS SELECT i.ts AS ts, p.resource AS resource, p.some_avg10 AS some_avg10,\n"
-    " p.full_avg10 AS full_avg10 FROM interval i JOIN psi p ON p.iv = i.id;\n" V_DISK_SQL
-    "CREATE VIEW v_net AS SELECT i.ts AS ts, n.iface AS iface,\n"
-    " max(n.rx_bytes - p.rx_bytes, 0) / i.dur AS rx_Bps,\n"
-    " max(n.tx_bytes - p.tx_bytes, 0) / i.dur AS tx_Bps\n"
-    " FROM interval i JOIN net n ON n.iv = i.id JOIN net p ON p.iv = i.prev AND\n"
-    " p.iface = n.iface WHERE i.dur > 0;\n"
+    " p.full_avg10 AS full_avg10 FROM interval i JOIN psi p ON p.iv = i.id;\n" V_DISK_SQL V_NET_SQL
     "";
 
 const char *record_db_errmsg(struct sqlite3 *db)

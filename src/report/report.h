@@ -108,6 +108,14 @@ struct rp_iface {
 	uint64_t rx_drop, tx_drop, rx_errs, tx_errs;
 };
 
+/*
+ * An interface's figures between two readings s seconds apart: the one
+ * computation of them (the report's, and what triage record stores for each
+ * interval, so that plot shows the same number).
+ */
+void report_iface_rates(const struct iface_stat *a, const struct iface_stat *b, double s,
+			struct rp_iface *o);
+
 #define RP_ADDR_MAX 48 /* an IPv6 address in text */
 
 /* A TCP listener whose accept queue was full, and the process that owns it. */

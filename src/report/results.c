@@ -234,6 +234,18 @@ static size_t end_netns(const struct report_host_snap *h1, const char *id, size_
 	return h1->nns;
 }
 
+void report_iface_rates(const struct iface_stat *x, const struct iface_stat *y, double s,
+			struct rp_iface *o)
+{
+	snprintf(o->name, sizeof(o->name), "%s", y->name);
+	o->rx_kb_s = (double)sub(y->rx_bytes, x->rx_bytes) / 1024 / s;
+	o->tx_kb_s = (double)sub(y->tx_bytes, x->tx_bytes) / 1024 / s;
+	o->rx_drop = sub(y->rx_drop, x->rx_drop);
+	o->tx_drop = sub(y->tx_drop, x->tx_drop);
+	o->rx_errs = sub(y->rx_errs, x->rx_errs);
+	o->tx_errs = sub(y->tx_errs, x->tx_errs);
+}
+
 static void net_results(const struct window *w, struct report_data *d)
 {
 	const struct iface_stats *a = &w->h[0].ifaces, *b = &w->h[1].ifaces;
@@ -243,19 +255,10 @@ static void net_results(const struct window *w, struct report_data *d)
 		report_skip(d, "network", "/proc/net/dev could not be read");
 	for (size_t i = 0; d->have_ifaces && i < b->n; i++) {
 		for (size_t j = 0; j < a->n; j++) {
-			const struct iface_stat *x = &a->i[j], *y = &b->i[i];
-			struct rp_iface *o;
-
-			if (strcmp(x->name, y->name))
+			if (strcmp(a->i[j].name, b->i[i].name))
 				continue;
-			o = &d->ifaces[d->nifaces++];
-			snprintf(o->name, sizeof(o->name), "%s", y->name);
-			o->rx_kb_s = (double)sub(y->rx_bytes, x->rx_bytes) / 1024 / d->seconds;
-			o->tx_kb_s = (double)sub(y->tx_bytes, x->tx_bytes) / 1024 / d->seconds;
-			o->rx_drop = sub(y->rx_drop, x->rx_drop);
-			o->tx_drop = sub(y->tx_drop, x->tx_drop);
-			o->rx_errs = sub(y->rx_errs, x->rx_errs);
-			o->tx_errs = sub(y->tx_errs, x->tx_errs);
+			report_iface_rates(&a->i[j], &b->i[i], d->seconds,
+					   &d->ifaces[d->nifaces++]);
 			break;
 		}
 	}

@@ -6,7 +6,8 @@
 # recording with disk writes going on (dd with fsync), the replayed
 # report over exactly that interval names its busiest device with the
 # util% that v_disk has for it, and v_disk's byte rates are the recorded
-# sectors over the interval's length (the kernel's counters, the oracle).
+# sectors over the interval's length (the kernel's counters, the oracle);
+# so are v_net's rates the recorded bytes over it.
 . "$SRC/tests/record/lib.sh" disk_rates
 command -v jq >/dev/null || skip "no jq (scripts/deps.sh test installs it)"
 (while :; do dd if=/dev/zero of="$work/w" bs=64k count=64 conv=fsync status=none; done) &
@@ -20,6 +21,13 @@ bad=$(q "$db" "SELECT count(*) FROM v_disk v JOIN interval i ON i.ts = v.ts
 	JOIN disk p ON p.iv = i.prev AND p.device = v.device
 	WHERE abs(v.write_Bps - 512.0 * (d.wr_sectors - p.wr_sectors) / i.dur) > 1e-6 * (1 + v.write_Bps)")
 [ "$bad" = 0 ] || fail "$bad v_disk rows disagree with the kernel's counters"
+# v_net (net_rate, the report's figures) against the raw counters the same way
+[ "$(q "$db" 'SELECT count(*) FROM v_net')" -gt 0 ] || fail "no network rates stored"
+bad=$(q "$db" "SELECT count(*) FROM v_net v JOIN interval i ON i.ts = v.ts
+	JOIN net n ON n.iv = i.id AND n.iface = v.iface JOIN net p ON p.iv = i.prev AND p.iface = v.iface
+	WHERE abs(v.rx_Bps - (n.rx_bytes - p.rx_bytes) / i.dur) > 1e-6 * (1 + v.rx_Bps)
+	OR abs(v.tx_Bps - (n.tx_bytes - p.tx_bytes) / i.dur) > 1e-6 * (1 + v.tx_Bps)")
+[ "$bad" = 0 ] || fail "$bad v_net rows disagree with the kernel's counters"
 n=0
 while IFS='|' read -r a b dev util; do
 	from=$(awk -v t="$a" 'BEGIN { printf "%.3f", t - 0.001 }')
