@@ -66,7 +66,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO net VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO tcp VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO disk_rate VALUES(?,?,?,?,?,?,?,?,?)",
-	"INSERT INTO proc_rate VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT OR REPLACE INTO proc_rate VALUES(?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO cpu_rate VALUES(?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO net_rate VALUES(?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
@@ -91,12 +91,11 @@ struct recorder {
 	bool run_ok;
 	/* the report's window, fed from run's table each interval (no second read) */
 	struct task_sampler *win;
-	/* the report's figures of each process over one interval (proc_rate: what plot draws) */
-	struct task_sampler *ivs;
 	struct runloop_clock clk;
 	pid_t self;
 	int lock_fd; /* the file, held open for its one-writer lock */
 	int64_t run_id, prev_iv, win_from;
+	int64_t iv; /* the interval being written (insert_proc_rate's) */
 	uint64_t prev_uptime;
 	double win_start;
 	struct tcache cache;
@@ -465,46 +464,48 @@ static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
 	return rc;
 }
 
-/* One process's row of proc_rate: the report's figures over the interval. */
-static int insert_proc_rate(struct recorder *r, int64_t iv, const struct rp_proc *p)
+/*
+ * One process's row of proc_rate: the report's figures over the interval;
+ * none for a process that did nothing in it (v_group takes its memory and
+ * threads from its sample row, its rates as 0).
+ */
+static int insert_proc_rate(void *ctx, const struct rp_proc *p)
 {
+	struct recorder *r = ctx;
 	sqlite3_stmt *st = r->st[S_PROC_RATE];
 	const double v[] = { p->usr_pct,  p->sys_pct,  p->cswch_s,  p->nvcswch_s,
 			     p->wait_pct, p->read_Bps, p->write_Bps };
+	bool any = false;
 
-	sqlite3_bind_int64(st, 1, iv);
+	for (int i = 0; i < (int)(sizeof(v) / sizeof(v[0])); i++) {
+		sqlite3_bind_double(st, 3 + i, v[i]);
+		any = any || v[i] != 0;
+	}
+	if (!any) {
+		sqlite3_clear_bindings(st);
+		return 0;
+	}
+	sqlite3_bind_int64(st, 1, r->iv);
 	sqlite3_bind_int64(st, 2, p->pid);
-	sqlite3_bind_int(st, 3, p->exited);
-	sqlite3_bind_text(st, 4, p->comm, -1, SQLITE_STATIC);
-	for (int i = 0; i < (int)(sizeof(v) / sizeof(v[0])); i++)
-		sqlite3_bind_double(st, 5 + i, v[i]);
-	sqlite3_bind_int64(st, 12, (int64_t)p->rss_kb);
-	sqlite3_bind_int64(st, 13, p->nthreads);
 	return step_done(r, st);
 }
 
 /*
- * Each process's figures over the interval, computed by the report's own
- * sampler (report_task_sampler_results) from the table just read: what v_group
- * sums, so that plot draws the number a report over that interval judges.
- * The interval's sampler then starts the next interval here.
+ * The report's window takes the table just read (no second read), and each
+ * process's figures over this interval alone come from it, computed by the
+ * report's own code (report_task_sampler_each_step): what v_group sums,
+ * so that plot draws the number a report over that interval judges.
  */
 static int insert_proc_rates(struct recorder *r, int64_t iv, int curr, double seconds)
 {
-	struct rp_proc *procs = NULL;
-	size_t n = 0;
-	unsigned threads;
-	int rc = report_task_sampler_feed(r->ivs, &r->run.table, curr);
+	int rc = report_task_sampler_feed(r->win, &r->run.table, curr);
 
-	if (!rc && r->prev_iv && seconds > 0)
-		rc = report_task_sampler_results(r->ivs, seconds, r->self, &procs, &n, &threads);
 	if (rc)
-		return fail(r, rc, "cannot follow the interval: %s", strerror(-rc));
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = insert_proc_rate(r, iv, &procs[i]);
-	free(procs);
-	report_task_sampler_rebase(r->ivs);
-	return rc;
+		return fail(r, rc, "cannot follow the window: %s", strerror(-rc));
+	if (!r->prev_iv || seconds <= 0)
+		return 0;
+	r->iv = iv;
+	return report_task_sampler_each_step(r->win, seconds, r->self, insert_proc_rate, r);
 }
 
 static int insert_net(struct recorder *r, int64_t iv)
@@ -776,9 +777,6 @@ static int sample(void *ctx, unsigned k)
 
 	if (rc)
 		return rc;
-	rc = report_task_sampler_feed(r->win, &r->run.table, (int)(k & 1));
-	if (rc)
-		return fail(r, rc, "cannot follow the window: %s", strerror(-rc));
 	ts = wall_now(r);
 	if (!k) {
 		r->win_from = iv;
@@ -854,8 +852,8 @@ static int open_reader(struct recorder *r)
 }
 
 /*
- * The report's samplers, fed from run's table: they read nothing themselves
- * (as in a replay). One follows the findings' window, one each interval.
+ * The report's sampler, fed from run's table: it reads nothing itself (as in
+ * a replay). It follows the findings' window, and each interval's step.
  */
 static int open_window(struct recorder *r)
 {
@@ -864,7 +862,6 @@ static int open_window(struct recorder *r)
 
 	h.fixture = true; /* no door of its own to the kernel */
 	rc = report_task_sampler_open(&r->win, NULL, &h, NULL, 0, 0, false);
-	rc = rc ? rc : report_task_sampler_open(&r->ivs, NULL, &h, NULL, 0, 0, false);
 	return rc ? fail(r, rc, "cannot open the findings window: %s", strerror(-rc)) : 0;
 }
 
@@ -956,7 +953,6 @@ static void close_all(struct recorder *r)
 	if (r->lock_fd >= 0)
 		close(r->lock_fd); /* the lock goes with it */
 	report_task_sampler_close(r->win);
-	report_task_sampler_close(r->ivs);
 	if (r->run_ok)
 		pidstat_run_release(&r->run);
 	pidstat_opts_release(&r->popts);

@@ -38,10 +38,9 @@
  * the nice of the busiest processes at a window's end, with their placement.
  */
 #define SCHEMA4_TABLES_SQL                                                                        \
-	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, exited INTEGER,\n"    \
-	" comm TEXT, usr_pct REAL, sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL,\n"  \
-	" read_Bps REAL, write_Bps REAL, rss_kb INTEGER, threads INTEGER);\n"                     \
-	"CREATE INDEX proc_rate_iv ON proc_rate(iv);\n"                                           \
+	"CREATE TABLE proc_rate(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, usr_pct REAL,\n"      \
+	" sys_pct REAL, cswch_s REAL, nvcswch_s REAL, wait_pct REAL, read_Bps REAL,\n"            \
+	" write_Bps REAL, PRIMARY KEY(iv, tgid)) WITHOUT ROWID;\n"                                \
 	"ALTER TABLE placement ADD COLUMN nice INTEGER;\n"                                        \
 	"CREATE TABLE cpu_rate(iv INTEGER NOT NULL, cpu INTEGER NOT NULL, usr REAL, nice REAL,\n" \
 	" sys REAL, iowait REAL, irq REAL, softirq REAL, steal REAL, idle REAL,\n"                \
@@ -61,12 +60,17 @@
 	" r.steal AS steal, r.idle AS idle FROM interval i JOIN cpu_rate r ON r.iv = i.id;\n"
 
 /* schema 4: the groups (processes by comm) from the stored rates, not a second formula */
-#define V_GROUP_SQL                                                                                \
-	"CREATE VIEW v_group AS SELECT i.ts AS ts, p.comm AS grp, sum(p.usr_pct) AS usr,\n"        \
-	" sum(p.sys_pct) AS sys, sum(p.cswch_s) AS cswch_s, sum(p.nvcswch_s) AS nvcswch_s,\n"      \
-	" 10.0 * sum(p.wait_pct) AS runq_ms_s, sum(p.rss_kb) AS rss_kb,\n"                         \
-	" sum(p.read_Bps) AS read_Bps, sum(p.write_Bps) AS write_Bps, sum(p.threads) AS threads\n" \
-	" FROM interval i JOIN proc_rate p ON p.iv = i.id GROUP BY p.iv, p.comm;\n"
+#define V_GROUP_SQL                                                                               \
+	"CREATE VIEW v_group AS SELECT i.ts AS ts, t.comm AS grp, coalesce(sum(p.usr_pct), 0.0) " \
+	"AS\n"                                                                                    \
+	" usr, coalesce(sum(p.sys_pct), 0.0) AS sys, coalesce(sum(p.cswch_s), 0.0) AS cswch_s,\n" \
+	" coalesce(sum(p.nvcswch_s), 0.0) AS nvcswch_s, 10.0 * coalesce(sum(p.wait_pct), 0.0) "   \
+	"AS\n"                                                                                    \
+	" runq_ms_s, sum(s.rss_kb) AS rss_kb, coalesce(sum(p.read_Bps), 0.0) AS read_Bps,\n"      \
+	" coalesce(sum(p.write_Bps), 0.0) AS write_Bps, sum(s.nthreads) AS threads\n"             \
+	" FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"        \
+	" t.thread = 0 LEFT JOIN proc_rate p ON p.iv = i.id AND p.tgid = t.tgid\n"                \
+	" WHERE i.prev IS NOT NULL AND i.dur > 0 GROUP BY i.id, t.comm;\n"
 
 /*
  * An older file's intervals get their processes' rates once, when it is
@@ -74,27 +78,26 @@
  * both ends of the interval; threads' switches and run-queue wait from
  * their last earlier row); from then on the recorder stores them.
  */
-#define PROC_RATE_BACKFILL_SQL                                                                    \
-	"INSERT INTO proc_rate WITH\n"                                                            \
-	" hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"                 \
-	" pr AS (SELECT i.id AS iv, i.dur AS dur, t.tgid AS tgid, t.comm AS comm,\n"              \
-	"  s.utime - q.utime AS du, s.stime - q.stime AS ds, s.rss_kb AS rss,\n"                  \
-	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"     \
-	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw,\n"   \
-	"  s.nthreads AS nthreads\n"                                                              \
-	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"       \
-	"  t.thread = 0 JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n"   \
-	" th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"              \
-	"  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"                        \
-	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"       \
-	"  t.thread = 1 JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM\n"    \
-	"  sample q2 WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run\n"                \
-	"  GROUP BY s.iv, t.tgid)\n"                                                              \
-	" SELECT pr.iv, pr.tgid, 0, pr.comm, 100.0 * du / hz.hz / pr.dur,\n"                      \
-	"  100.0 * ds / hz.hz / pr.dur, coalesce(th.nv, 0) / pr.dur, coalesce(th.niv, 0) / "      \
-	"pr.dur,\n"                                                                               \
-	"  100.0 * coalesce(th.w, 0) / hz.hz / pr.dur, dr / pr.dur, dw / pr.dur, rss, nthreads\n" \
-	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"           \
+#define PROC_RATE_BACKFILL_SQL                                                                  \
+	"INSERT INTO proc_rate WITH\n"                                                          \
+	" hz AS (SELECT CAST(value AS REAL) AS hz FROM meta WHERE key = 'hz'),\n"               \
+	" pr AS (SELECT i.id AS iv, i.dur AS dur, t.tgid AS tgid,\n"                            \
+	"  s.utime - q.utime AS du, s.stime - q.stime AS ds,\n"                                 \
+	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.read_bytes - q.read_bytes END AS dr,\n"   \
+	"  CASE WHEN s.no_io OR q.no_io THEN 0 ELSE s.write_bytes - q.write_bytes END AS dw\n"  \
+	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"     \
+	"  t.thread = 0 JOIN sample q ON q.iv = i.prev AND q.task = s.task WHERE i.dur > 0),\n" \
+	" th AS (SELECT s.iv AS iv, t.tgid AS tgid, sum(s.nvcsw - q.nvcsw) AS nv,\n"            \
+	"  sum(s.nivcsw - q.nivcsw) AS niv, sum(s.wtime - q.wtime) AS w\n"                      \
+	"  FROM interval i JOIN sample s ON s.iv = i.id JOIN task t ON t.id = s.task AND\n"     \
+	"  t.thread = 1 JOIN sample q ON q.task = s.task AND q.iv = (SELECT max(q2.iv) FROM\n"  \
+	"  sample q2 WHERE q2.task = s.task AND q2.iv < s.iv) AND q.iv >= i.run\n"              \
+	"  GROUP BY s.iv, t.tgid)\n"                                                            \
+	" SELECT pr.iv, pr.tgid, 100.0 * du / hz.hz / pr.dur,\n"                                \
+	"  100.0 * ds / hz.hz / pr.dur, coalesce(th.nv, 0) / pr.dur, coalesce(th.niv, 0) / "    \
+	"pr.dur,\n"                                                                             \
+	"  100.0 * coalesce(th.w, 0) / hz.hz / pr.dur, dr / pr.dur, dw / pr.dur\n"              \
+	" FROM pr CROSS JOIN hz LEFT JOIN th ON th.iv = pr.iv AND th.tgid = pr.tgid;\n"         \
 	"DROP VIEW v_group;\n" V_GROUP_SQL CPU_RATE_BACKFILL_SQL NET_RATE_BACKFILL_SQL
 
 /* schema 4: the interfaces' throughput from the rates the recorder stored (report_iface_rates) */

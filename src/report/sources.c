@@ -27,6 +27,11 @@ struct acc {
 	/* bytes read and written (the sampler's table read with I/O); no_io: unreadable once */
 	uint64_t rd0, wr0, rd, wr;
 	bool no_io, no_io_last; /* since the window's start; at the last sample */
+	/* the counters at the sample before the last (the last step's start), and the last one's
+	 * number */
+	uint64_t usr_p, sys_p, nv_p, niv_p, w_p, rd_p, wr_p;
+	bool no_io_p;
+	unsigned at;
 	/* memory-growth: RSS (kB) at its first and last sample, and the sample intervals it grew in
 	 */
 	uint64_t rss0, rss;
@@ -129,9 +134,31 @@ static void acc_first(struct acc *a, const struct pidstat_snap *s, bool at_start
 	a->rss0 = s->rss; /* a level, not a counter: where it was first seen */
 	a->rd0 = at_start ? s->read_bytes : 0;
 	a->wr0 = at_start ? s->write_bytes : 0;
+	/* the step it appeared in has all of its counters too, as the window */
+	a->usr_p = a->usr0;
+	a->sys_p = a->sys0;
+	a->nv_p = a->nv0;
+	a->niv_p = a->niv0;
+	a->w_p = a->w0;
+	a->rd_p = a->rd0;
+	a->wr_p = a->wr0;
 }
 
-static void acc_update(struct acc *a, const struct pidstat_task *t, const struct pidstat_snap *s)
+/* An accumulator seen before: its last counters start the step to this sample. */
+static void acc_step(struct acc *a)
+{
+	a->usr_p = a->usr;
+	a->sys_p = a->sys;
+	a->nv_p = a->nv;
+	a->niv_p = a->niv;
+	a->w_p = a->w;
+	a->rd_p = a->rd;
+	a->wr_p = a->wr;
+	a->no_io_p = a->no_io_last;
+}
+
+static void acc_update(struct acc *a, const struct pidstat_task *t, const struct pidstat_snap *s,
+		       unsigned sample)
 {
 	/* a thread that used CPU since the last sample ran on (at least) its last CPU */
 	if (t->leader && a->seen && s->utime + s->stime > a->usr + a->sys)
@@ -139,8 +166,10 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 	if (a->seen) {
 		a->rss_steps++;
 		a->rss_grew += s->rss > a->rss;
+		acc_step(a);
 	}
 	a->seen++;
+	a->at = sample;
 	a->rss = s->rss;
 	a->child = s->cutime + s->cstime;
 	a->ppid = t->ppid;
@@ -194,7 +223,7 @@ static bool holds(const struct acc *a, const struct pidstat_task *t)
 }
 
 static void update_one(struct acc *a, const struct pidstat_table *tb, size_t i, int curr,
-		       bool sum_threads)
+		       bool sum_threads, unsigned sample)
 {
 	const struct pidstat_task *t = tb->order[i];
 	const struct pidstat_snap *s = &t->snap[curr];
@@ -204,7 +233,7 @@ static void update_one(struct acc *a, const struct pidstat_table *tb, size_t i, 
 		whole_from_threads(tb, i, curr, a, &whole);
 		s = &whole;
 	}
-	acc_update(a, t, s);
+	acc_update(a, t, s, sample);
 }
 
 /* Keeps a task that the table no longer lists: what it did in the window still counts. */
@@ -242,7 +271,7 @@ static size_t update_in_place(struct task_sampler *ts, const struct pidstat_tabl
 		if (*j == nacc || !holds(&acc[*j], tb->order[i]))
 			break;
 		acc[*j].gone = false;
-		update_one(&acc[*j], tb, i, curr, sum_threads);
+		update_one(&acc[*j], tb, i, curr, sum_threads, ts->nsamples);
 	}
 	return i;
 }
@@ -292,7 +321,7 @@ static int merge_order(struct task_sampler *ts, const struct pidstat_table *tb, 
 			acc_first(a, s, ts->nsamples == 0);
 			a->from_start = ts->nsamples == 0;
 		}
-		acc_update(a, t, s);
+		acc_update(a, t, s, ts->nsamples);
 	}
 	while ((held = kmerge_next(&ts->accs)))
 		keep_gone(ts, held);
@@ -455,6 +484,54 @@ int report_task_sampler_results(struct task_sampler *ts, double seconds, pid_t s
 	*out = v;
 	*n = m;
 	return 0;
+}
+
+/* One process of the last sample over the last step alone (a its row, then its threads). */
+static size_t fold_step(const struct acc *a, size_t left, long hz, double seconds, unsigned last,
+			struct rp_proc *p)
+{
+	size_t k = 1;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = a->pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", a->comm);
+	p->usr_pct = pct_of(a->usr - a->usr_p, hz, seconds);
+	p->sys_pct = pct_of(a->sys - a->sys_p, hz, seconds);
+	p->cswch_s = seconds > 0 ? (double)(a->nv - a->nv_p) / seconds : 0;
+	p->nvcswch_s = seconds > 0 ? (double)(a->niv - a->niv_p) / seconds : 0;
+	p->wait_pct = pct_of(a->w - a->w_p, hz, seconds);
+	if (seconds > 0 && !a->no_io_p && !a->no_io_last && a->rd >= a->rd_p && a->wr >= a->wr_p) {
+		p->read_Bps = (double)(a->rd - a->rd_p) / seconds;
+		p->write_Bps = (double)(a->wr - a->wr_p) / seconds;
+	}
+	p->rss_kb = a->rss;
+	for (; k < left && a[k].pid == a->pid && a[k].tid; k++)
+		p->nthreads += a[k].at == last && !a[k].gone;
+	if (!p->nthreads)
+		p->nthreads = a->nthreads;
+	return k;
+}
+
+int report_task_sampler_each_step(struct task_sampler *ts, double seconds, pid_t self,
+				  report_step_fn fn, void *ctx)
+{
+	size_t i = 0, nacc;
+	const struct acc *acc = accs(ts, &nacc);
+	unsigned last = ts->nsamples ? ts->nsamples - 1 : 0;
+	struct rp_proc p; /* one at a time: a recorder calls this every interval */
+	int rc = 0;
+
+	while (i < nacc && !rc) {
+		size_t used = 1;
+
+		if (!acc[i].tid && !acc[i].gone && acc[i].at == last) {
+			used = fold_step(&acc[i], nacc - i, ts->host.hz, seconds, last, &p);
+			if (p.pid != self)
+				rc = fn(ctx, &p);
+		}
+		i += used;
+	}
+	return rc;
 }
 
 /*

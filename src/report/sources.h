@@ -45,6 +45,16 @@ int report_task_sampler_feed(struct task_sampler *ts, const struct pidstat_table
  */
 int report_task_sampler_results(struct task_sampler *ts, double seconds, pid_t self,
 				struct rp_proc **out, size_t *n, unsigned *threads);
+/*
+ * Calls fn for each process of the last sample with its figures over the
+ * last step alone (the sample before it to it, seconds apart; a process new
+ * in the step brings all of its counters), in the accumulators' order: what
+ * triage record stores for each interval. Skips self; stops at fn's first
+ * nonzero return and returns it.
+ */
+typedef int (*report_step_fn)(void *ctx, const struct rp_proc *p);
+int report_task_sampler_each_step(struct task_sampler *ts, double seconds, pid_t self,
+				  report_step_fn fn, void *ctx);
 void report_task_sampler_close(struct task_sampler *ts);
 /*
  * A rolling window: the last sample becomes the start of the next window
