@@ -51,12 +51,13 @@ WORKLOAD_SRCS := $(wildcard tests/workloads/*.c)
 
 include $(wildcard src/*/module.mk)
 
-# Start-up (issue 24): libbpf, libelf, zlib and SQLite are linked from their
-# static archives where the -dev packages ship them, so no command pays the
-# dynamic loader for four libraries (mapping, symbol lookup, relocations):
-# `triage version` then maps only libc and libm. `make STATIC_LIBS=` links
-# them dynamically. Order matters: libbpf needs libelf, libelf needs zlib.
-STATIC_LIBS ?= bpf elf z sqlite3
+# Start-up (issue 24): libbpf, libelf and zlib are linked from their static
+# archives where the -dev packages ship them, so no command pays the dynamic
+# loader for them (mapping, symbol lookup, relocations); SQLite is loaded at
+# first use (src/util/dl_sqlite.c), and libm, which only SQLite needed, is
+# linked --as-needed: `triage version` maps only libc. `make STATIC_LIBS=`
+# links the three dynamically. Order matters: libbpf needs libelf, libelf zlib.
+STATIC_LIBS ?= bpf elf z
 LINK_STATIC := $(foreach l,$(STATIC_LIBS),$(if $(filter -l$(l),$(LDLIBS)),$(if \
 	$(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),$(l))))
 ifneq ($(LINK_STATIC),)
@@ -81,7 +82,7 @@ all: $(OUTPUT)/triage $(OUTPUT)/pidstat $(UNIT_BINS) $(FUZZ_REPLAY_BINS) $(WORKL
 
 $(OUTPUT)/triage: $(CMD_OBJS) $(LIB)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -Wl,--as-needed $(LDLIBS)
 
 $(OUTPUT)/pidstat: $(OUTPUT)/triage
 	$(Q)ln -sf triage $@

@@ -107,7 +107,7 @@ module_of() {
 # are the compiler's and the sanitizers'. Every module of src/ is listed
 # (one that is not fails);
 # procfs, report and record have their module's name alone (issue 23). util's pcap_, MHD_,
-# yaml_, gnutls_, crypt_r and curl_ (json-c: json_) are the shims of src/util/dl_*.c: libraries loaded at first use,
+# yaml_, gnutls_, crypt_r, curl_ and sqlite3_ (json-c: json_) are the shims of src/util/dl_*.c: libraries loaded at first use,
 # whose functions they define under the library's own names.
 module_prefixes() {
 	cat <<-EOT
@@ -123,7 +123,7 @@ module_prefixes() {
 		probe probe_ doctor_ elf_ hist_ offcpu_ profile_ runq_ stack_ stacks_ symtab_ syscall_ syms_ sp_ sc_ tr_
 		runloop runloop_
 		u32 u32_
-		util util_ json_ text_ xml_ csv_ utf8_ caps_ parse_ kmerge_ outfile_ dlib_ pcap_ MHD_ yaml_ gnutls_ crypt_r curl_
+		util util_ json_ text_ xml_ csv_ utf8_ caps_ parse_ kmerge_ outfile_ dlib_ pcap_ MHD_ yaml_ gnutls_ crypt_r curl_ sqlite3_
 	EOT
 }
 

@@ -221,6 +221,18 @@ static bool parse_args(struct session *s, int argc, char **argv, int *status)
 	return false;
 }
 
+/*
+ * One write per sample: room for every process's (or thread's) rows, or
+ * for a few listed tasks a buffer malloc takes from the heap rather than
+ * mapping (and unmapping) a region of its own.
+ */
+static size_t stdout_buffer_size(const struct pidstat_opts *o)
+{
+	bool few = o->pid_given && !o->all_pids && !o->threads && o->npids <= 16;
+
+	return few ? 1 << 14 : 1 << 18;
+}
+
 static int run_session(struct session *s)
 {
 	struct pidstat_run *r = &s->run;
@@ -233,9 +245,9 @@ static int run_session(struct session *s)
 	r->rows = s->opts.dis_hdr ? 23 : terminal_rows();
 	start = runloop_clock_now(&s->clk);
 	localtime_r(&start, &r->tstamp[0]);
-	s->outbuf = malloc(1 << 18);
+	s->outbuf = malloc(stdout_buffer_size(&s->opts));
 	if (s->outbuf)
-		setvbuf(stdout, s->outbuf, _IOFBF, 1 << 18);
+		setvbuf(stdout, s->outbuf, _IOFBF, stdout_buffer_size(&s->opts));
 	pidstat_write_banner(r, pidstat_cpu_count(s->pf, &s->host));
 	rc = pidstat_loop(r, &s->clk);
 	if (r->json)

@@ -9,6 +9,7 @@
 
 #include "util/text.h"
 #include "util/xml.h"
+#include "util/mathx.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -142,7 +143,7 @@ int flame_add_folded(struct flame *f, const char *text, size_t len)
 /* v with two decimals, whatever the locale. */
 static void put_fixed2(FILE *out, double v)
 {
-	long long c = llround(v * 100);
+	long long c = util_llround(v * 100);
 
 	if (c < 0) {
 		fputc('-', out);

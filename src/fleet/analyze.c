@@ -13,6 +13,7 @@
 #include "report/kinds.h"
 #include "util/grow.h"
 #include "util/text.h"
+#include "util/mathx.h"
 
 /* What is known of one host from its "seen" and "up" series. */
 struct host {
@@ -275,7 +276,7 @@ static int add_finding(const struct fleet_opts *o, const struct hosts *hs,
 	e->value = figure(o, value_of(set, s));
 	start = s->t[0];
 	for (size_t k = 0; k < s->n && !rc; k++) {
-		int sev = (int)lround(o->range ? s->v[k] : s->v[s->n - 1]);
+		int sev = (int)util_lround(o->range ? s->v[k] : s->v[s->n - 1]);
 
 		if (sev > e->sev)
 			e->sev = sev;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "util/mathx.h"
 
 /* Prometheus answers at most 11,000 points per series of a range query. */
 #define PROM_MAX_POINTS 10000
@@ -61,7 +62,7 @@ int fleet_promql(const struct fleet_opts *o, enum fleet_what what, char *buf, si
 {
 	const char *m = o->match && o->match[0] ? o->match : NULL;
 	const char *h = o->host_label && o->host_label[0] ? o->host_label : "instance";
-	long step_ms = lround((o->interval > 0 ? o->interval : 60) * 1000);
+	long step_ms = util_lround((o->interval > 0 ? o->interval : 60) * 1000);
 
 	/* the matchers go inside one selector's braces: a brace would end it */
 	if (m && strpbrk(m, "{}"))
@@ -74,7 +75,7 @@ int fleet_promql(const struct fleet_opts *o, enum fleet_what what, char *buf, si
 	case FW_SEEN: {
 		/* every collector exports this series each sample, findings or not: the last
 		 * sample's time, for hosts gone quiet (stale-marked) too */
-		long back = FLEET_LOOKBACK_S + (o->range ? lround(o->to - o->from) : 0);
+		long back = FLEET_LOOKBACK_S + (o->range ? util_lround(o->to - o->from) : 0);
 
 		return fit(buf, size,
 			   "max by (%s) (max_over_time(timestamp(triage_report_findings{severity="

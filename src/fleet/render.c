@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "util/json.h"
 #include "util/text.h"
+#include "util/mathx.h"
 
 /* Entries named on a kind's line, and next commands listed, before "and N more". */
 #define FLEET_SHOW 10
@@ -115,7 +116,7 @@ static const char *sev_word(int sev)
 /* "15:02:11" (UTC), or the whole date when asked. */
 static const char *utc_clock(double t, bool date, char *buf, size_t size)
 {
-	time_t s = (time_t)floor(t);
+	time_t s = (time_t)util_floor(t);
 	struct tm tm;
 
 	if (!isfinite(t) || !gmtime_r(&s, &tm) ||
@@ -128,7 +129,7 @@ static void put_figure(FILE *out, const char *rule, double v, bool peak)
 {
 	if (isnan(v))
 		return;
-	fprintf(out, " (%s%.*f%s)", peak ? "peak " : "", fabs(v) < 10 && v != floor(v) ? 1 : 0, v,
+	fprintf(out, " (%s%.*f%s)", peak ? "peak " : "", fabs(v) < 10 && v != util_floor(v) ? 1 : 0, v,
 		fleet_figure_unit(rule));
 }
 

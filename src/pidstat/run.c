@@ -84,6 +84,19 @@ static struct task_work pidstat_work(const struct pidstat_opts *o, const struct 
 	return w;
 }
 
+/*
+ * taskstats answers the status fields for up to 32 tasks per system call
+ * pair, but opening it costs a netlink socket, the family lookup and the
+ * batch buffers' stack pages, more than reading status for a few listed
+ * tasks (docs/performance.md, start-up). w.tasks 0 is every thread.
+ */
+#define TASKSTATS_MIN_TASKS 16
+
+static bool taskstats_pays(const struct task_work *w)
+{
+	return w->tasks == 0 || w->tasks >= TASKSTATS_MIN_TASKS;
+}
+
 int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct procfs *pf,
 		     const struct host_facts *h, const struct pidstat_env *env)
 {
@@ -115,7 +128,8 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 		if (err)
 			return err;
 		/* the bpf door has the status fields itself */
-		if (env->taskstats && procfs_task_source_door(r->tasks) != TASK_DOOR_BPF)
+		if (env->taskstats && procfs_task_source_door(r->tasks) != TASK_DOOR_BPF &&
+		    taskstats_pays(&w))
 			r->use_taskstats = procfs_taskstats_open(&r->ts) == 0;
 	} else if (env->door == TASK_DOOR_BPF) {
 		return -EINVAL; /* a fixture root has no kernel to iterate */

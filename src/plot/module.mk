@@ -1,6 +1,6 @@
-# triage plot: SQLite for reading records; uPlot and the page's own script
-# and style embedded into the binary as byte arrays (od: no extra tool).
-LDLIBS += -lsqlite3
+# triage plot: SQLite for reading records (loaded at first use,
+# src/util/dl_sqlite.c); uPlot and the page's own script and style embedded
+# into the binary as byte arrays (od: no extra tool).
 
 PLOT_ASSETS := third_party/uplot/uPlot.iife.min.js third_party/uplot/uPlot.min.css \
 	third_party/uplot/LICENSE src/plot/page.js src/plot/page.css

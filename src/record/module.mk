@@ -1,1 +1,1 @@
-LDLIBS += -lsqlite3
+# SQLite: loaded at first use (src/util/dl_sqlite.c), not linked

@@ -33,6 +33,7 @@
 #include "util/grow.h"
 #include "util/outfile.h"
 #include "util/text.h"
+#include "util/mathx.h"
 
 enum {
 	S_IV,
@@ -983,7 +984,7 @@ int record_run(const struct record_opts *o, struct record_error *err)
 	rc = open_all(r);
 	if (!rc) {
 		if (o->duration > 0)
-			count = (unsigned)llround(o->duration / o->interval) + 1;
+			count = (unsigned)util_llround(o->duration / o->interval) + 1;
 		runloop_clock_arm(&r->clk);
 		rc = runloop_run(&r->clk, count, sample, r);
 	}

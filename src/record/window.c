@@ -9,6 +9,7 @@
 #include "record/internal.h"
 #include "record/record.h"
 #include "util/grow.h"
+#include "util/mathx.h"
 
 static long meta_long(sqlite3 *db, const char *key, long dflt)
 {
@@ -68,7 +69,7 @@ static int append(struct record_window *w, size_t *cap, int64_t id, double ts)
 		return -ENOMEM;
 	*cap = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
 	w->ids[w->n] = id;
-	w->times[w->n] = (time_t)floor(ts);
+	w->times[w->n] = (time_t)util_floor(ts);
 	w->ts[w->n] = ts;
 	w->n++;
 	return 0;
