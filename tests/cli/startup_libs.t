@@ -2,19 +2,25 @@
 # Start-up (issue 24): the commands that serve no HTTP and read no capture
 # load neither libmicrohttpd (and its GnuTLS, nettle, gmp, p11-kit) nor
 # libpcap (and its D-Bus, libsystemd, gcrypt), nor fleet's libcurl (and its
-# OpenSSL, nghttp2) and json-c. The oracle is the dynamic
+# OpenSSL, nghttp2) and json-c, nor SQLite (and libm). The oracle is the dynamic
 # loader itself: LD_DEBUG=libs names every library it initialises. Then
 # u32, which reads a capture, does load libpcap (the shim's first use).
 set -u
 fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-FORBIDDEN='microhttpd|gnutls|nettle|hogweed|gmp|p11-kit|pcap|dbus|systemd|gcrypt|curl|json-c|ssl|nghttp2'
+FORBIDDEN='microhttpd|gnutls|nettle|hogweed|gmp|p11-kit|pcap|dbus|systemd|gcrypt|curl|json-c|ssl|nghttp2|sqlite|/libm\.so'
 
-# libs CMD...: the libraries the loader initialised for one run of triage CMD
+# libs CMD...: the libraries the loader initialised for one run of triage
+# CMD; in the ASan build libm is the sanitizer runtime's, not triage's
 libs() {
 	LD_DEBUG=libs "$TRIAGE" "$@" >/dev/null 2>"$T/ld"
-	sed -n 's/.*calling init: //p' "$T/ld" | sort -u
+	sed -n 's/.*calling init: //p' "$T/ld" | sort -u >"$T/libs"
+	if grep -q '/libasan\.so' "$T/libs"; then
+		grep -v '/libm\.so' "$T/libs"
+	else
+		cat "$T/libs"
+	fi
 }
 
 probe_out=$(LD_DEBUG=libs "$TRIAGE" version 2>&1 >/dev/null | grep -c 'calling init')
@@ -30,17 +36,26 @@ for c in "version" "version --json" "pidstat -p $$" "pidstat -u -w -p $$ 1 1" "l
 	fi
 done
 
-# version loads nothing but libc and libm: libbpf, libelf, zlib and SQLite
-# are linked from their static archives (the Makefile's STATIC_LIBS; a
-# build made with STATIC_LIBS= says so with TRIAGE_DYNAMIC_LIBS=1); the
-# sanitizers' runtimes are the ASan build's own
+# version loads nothing but libc: libbpf, libelf and zlib are linked from
+# their static archives (the Makefile's STATIC_LIBS; a build made with
+# STATIC_LIBS= says so with TRIAGE_DYNAMIC_LIBS=1), SQLite is loaded at first
+# use and libm is not needed; the sanitizers' runtimes are the ASan build's
+# own
 if [ "${TRIAGE_DYNAMIC_LIBS:-0}" != 1 ]; then
-	got=$(libs version | grep -vE '/(libc|libm)\.so' | grep -vE 'ld-linux|linux-vdso|lib(asan|ubsan|stdc\+\+|gcc_s)\.so')
+	got=$(libs version | grep -vE '/libc\.so' | grep -vE 'ld-linux|linux-vdso|lib(asan|ubsan|stdc\+\+|gcc_s)\.so')
 	if [ -n "$got" ]; then
 		echo "FAIL: triage version loads $(echo "$got" | xargs -n1 basename | tr '\n' ' ')"
 		fail=1
 	fi
 fi
+
+# a recording loads SQLite at first use, and is written: one sample
+LD_DEBUG=libs "$TRIAGE" record -o "$T/r.db" -i 1 -d 1 >/dev/null 2>"$T/ld"
+rc=$?
+grep -q 'calling init: .*libsqlite3' "$T/ld" ||
+	{ echo "FAIL: record did not load libsqlite3 (status $rc)"; fail=1; }
+[ "$rc" = 0 ] && [ -s "$T/r.db" ] ||
+	{ echo "FAIL: record -d 1: status $rc, $(ls -l "$T/r.db" 2>&1)"; fail=1; }
 
 # a capture read by u32 loads libpcap at first use, and works: one
 # Ethernet + IPv4 packet (pcap, microseconds, DLT_EN10MB)
