@@ -129,8 +129,8 @@ static void put_figure(FILE *out, const char *rule, double v, bool peak)
 {
 	if (isnan(v))
 		return;
-	fprintf(out, " (%s%.*f%s)", peak ? "peak " : "", fabs(v) < 10 && v != util_floor(v) ? 1 : 0, v,
-		fleet_figure_unit(rule));
+	fprintf(out, " (%s%.*f%s)", peak ? "peak " : "", fabs(v) < 10 && v != util_floor(v) ? 1 : 0,
+		v, fleet_figure_unit(rule));
 }
 
 static void put_stopped(FILE *out, const struct fleet_result *r, const struct fleet_entry *e)

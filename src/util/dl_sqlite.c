@@ -71,7 +71,6 @@ DLIB_SHIM(sqlite_lib, int, sqlite3_column_type, (sqlite3_stmt * s, int i), (s, i
 DLIB_SHIM(sqlite_lib, int, sqlite3_column_int, (sqlite3_stmt * s, int i), (s, i))
 DLIB_SHIM(sqlite_lib, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt * s, int i), (s, i))
 DLIB_SHIM(sqlite_lib, double, sqlite3_column_double, (sqlite3_stmt * s, int i), (s, i))
-DLIB_SHIM(sqlite_lib, const unsigned char *, sqlite3_column_text, (sqlite3_stmt * s, int i),
-	  (s, i))
+DLIB_SHIM(sqlite_lib, const unsigned char *, sqlite3_column_text, (sqlite3_stmt * s, int i), (s, i))
 DLIB_SHIM(sqlite_lib, const void *, sqlite3_column_blob, (sqlite3_stmt * s, int i), (s, i))
 DLIB_SHIM(sqlite_lib, int, sqlite3_column_bytes, (sqlite3_stmt * s, int i), (s, i))

@@ -17,7 +17,7 @@ static inline double util_floor(double x)
 	double t;
 
 	if (!(x > -UTIL_MATHX_INTEGRAL && x < UTIL_MATHX_INTEGRAL) || x == 0)
-		return x; /* already integral, or NaN, or a zero keeping its sign */
+		return x;	  /* already integral, or NaN, or a zero keeping its sign */
 	t = (double)(long long)x; /* toward zero, exact in this range */
 	return t > x ? t - 1 : t; /* below zero, toward zero went up */
 }
