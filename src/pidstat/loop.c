@@ -25,6 +25,15 @@ static int read_system(struct pidstat_run *r, int curr)
 
 	if (n < 0 || procfs_uptime_parse(buf, (size_t)n, &r->uptime_cs[curr]))
 		return PIDSTAT_E_UPTIME;
+	/*
+	 * The total jiffies serve only -I's %CPU. sysstat reads /proc/stat
+	 * every sample; we read it at the first (its error, if it cannot be
+	 * read, is sysstat's) and then only for -I: the kernel formats the
+	 * whole file, every CPU's and IRQ's counters, for each read.
+	 */
+	if (r->stat_read && !r->opts->irix_off)
+		return 0;
+	r->stat_read = true;
 	n = procfs_read(r->pf, "stat", buf, sizeof(buf));
 	if (n < 0) {
 		r->err_errno = (int)-n;

@@ -92,6 +92,7 @@ struct pidstat_run {
 	uint64_t memtotal_kb;
 	uint64_t uptime_cs[3];
 	uint64_t tot_jiffies[3];
+	bool stat_read; /* /proc/stat read once: later only -I needs it */
 	struct tm tstamp[3];
 	int rows;      /* terminal rows for dis_hdr == 0 */
 	bool iso_time; /* S_TIME_FORMAT=ISO */
