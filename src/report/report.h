@@ -362,6 +362,7 @@ struct report_data {
 	struct rp_spawner spawners[RP_MAX_SPAWNERS];
 	size_t nspawners;
 	double unsampled_pct; /* % of one CPU: host busy less the sampled processes' */
+	double reaped_pct;    /* % of one CPU: the sampled processes' reaped children's */
 	/* processes whose RSS grew during the window, fastest first */
 	struct rp_grower growers[RP_MAX_GROWERS];
 	size_t ngrowers;

@@ -223,10 +223,13 @@ static int by_spawning(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* Host busy CPU that no sampled process's own time accounts for, % of one CPU. */
+/*
+ * Task time (user + system: irq, softirq and steal are no task's) that no
+ * sampled process's own time accounts for, % of one CPU.
+ */
 static double unsampled(const struct report_data *d)
 {
-	double busy = d->all.busy * d->ncpu, sampled = 0;
+	double busy = (d->all.usr + d->all.sys) * d->ncpu, sampled = 0;
 
 	for (size_t i = 0; i < d->nprocs; i++)
 		sampled += d->procs[i].usr_pct + d->procs[i].sys_pct;
@@ -280,6 +283,9 @@ int report_spawner_results(const struct window *w, struct report_data *d)
 	if (!d->have_forks || !d->nprocs || d->seconds <= 0)
 		return 0;
 	d->unsampled_pct = unsampled(d);
+	if (!(w->src->lacks & REPORT_LACKS_PARENTS))
+		for (size_t i = 0; i < d->nprocs; i++)
+			d->reaped_pct += d->procs[i].child_pct;
 	if (bpf_spawners(d) || (w->src->lacks & REPORT_LACKS_PARENTS))
 		return 0;
 	if (!(all = calloc(2 * d->nprocs, sizeof(*all))))

@@ -52,8 +52,12 @@ static void demand_words(const struct rp_proc *p, char *buf, size_t size)
 	if (p->usr_pct + p->sys_pct < CPU_BOUND_PCT)
 		snprintf(buf, size,
 			 "; its busiest thread was on a CPU or queued for one %.0f%% of the "
-			 "window, so it would take more CPU if it got it",
-			 p->top_demand_pct > 100 ? 100 : p->top_demand_pct);
+			 "window, so it would take more CPU if it got it%s",
+			 p->top_demand_pct > 100 ? 100 : p->top_demand_pct,
+			 p->usr_pct + p->sys_pct < CPU_BOUND_MIN_PCT
+			     ? " (it got its share of a saturated machine: a victim of the "
+			       "saturation, not its cause)"
+			     : "");
 }
 
 static void thread_words(const struct rp_proc *p, char *buf, size_t size)
@@ -72,18 +76,39 @@ static bool mostly_kernel(const struct rp_proc *p)
 	return cpu > 0 && p->sys_pct / cpu >= CPU_KERNEL_SHARE;
 }
 
+/*
+ * Got less than CPU_BOUND_MIN_PCT: CPU-bound only by the saturated
+ * machine's fair share (bound_floor), short of CPU because every CPU is
+ * taken, not because of its own code.
+ */
+static bool starved(const struct rp_proc *p)
+{
+	return cpu_of(p) < CPU_BOUND_MIN_PCT;
+}
+
 static int cpu_bound(const struct report_data *d, const struct rp_proc *p,
 		     struct report_findings *f)
 {
 	double cpu = cpu_of(p), user_share = cpu > 0 ? p->usr_pct / cpu : 0;
 	bool kernel = mostly_kernel(p);
+	/*
+	 * At its ceiling: a thread that got a whole CPU, or wanted one and got
+	 * most of it. One that wanted a CPU and got little was held back by the
+	 * tasks it queued behind, not by its own thread.
+	 */
 	bool ceiling = p->top_thread_pct >= CPU_THREAD_CEILING_PCT ||
-		       p->top_demand_pct >= CPU_THREAD_CEILING_PCT;
-	/* niced: it takes what others leave, by design; cpu-contention names whom it delays */
-	enum report_sev sev = yields_by_design(p) ? SEV_INFO : ceiling ? SEV_CRITICAL : SEV_DEFAULT;
+		       (p->top_demand_pct >= CPU_THREAD_CEILING_PCT && cpu >= CPU_BOUND_PCT);
+	/*
+	 * niced: it takes what others leave, by design; cpu-contention names
+	 * whom it delays. Starved: only the saturated machine's fair share made
+	 * it CPU-bound; it is one of the tasks cpu-saturated is about, a victim.
+	 */
+	enum report_sev sev = yields_by_design(p) || starved(p) ? SEV_INFO
+			      : ceiling				? SEV_CRITICAL
+								: SEV_DEFAULT;
 	struct rp_finding *x =
 	    report_finding_add(f, kernel ? RK_CPU_BOUND_KERNEL : RK_CPU_BOUND_USER, sev);
-	char place[160], sw[200], thr[96], dem[160];
+	char place[160], sw[200], thr[96], dem[256];
 
 	if (!x)
 		return -ENOMEM;

@@ -44,8 +44,10 @@ int report_rule_zombies(const struct report_data *d, struct report_findings *f)
 
 /*
  * process-churn: new processes created at CHURN_WARN_PER_S or more a
- * second. Each lives too briefly for a sampler to see, so their CPU shows
- * up as host busy time that no sampled process accounts for; the finding
+ * second, or CHURN_UNSAMPLED_PCT of a CPU gone to processes that lived and
+ * died between two samples (fewer children, each busier). Each lives too
+ * briefly for a sampler to see, so their CPU shows up as host busy time
+ * that no sampled process accounts for; the finding
  * says how much, and names the parents that spawn them (results_procs.c).
  */
 static void spawner_words(const struct report_data *d, char *buf, size_t size)
@@ -86,12 +88,35 @@ static bool shell_word(const char *s)
 	return true;
 }
 
+/*
+ * CPU that processes too short-lived to sample used: at least
+ * CHURN_UNSAMPLED_PCT of one CPU no sampled process accounts for, most of
+ * it in children their sampled parents reaped (not CPU hidden from us).
+ */
+static bool unsampled_churn(const struct report_data *d)
+{
+	return d->unsampled_pct >= CHURN_UNSAMPLED_PCT &&
+	       d->reaped_pct >= CHURN_REAPED_SHARE * d->unsampled_pct;
+}
+
+/* The sentence when the unsampled CPU, not the rate, raised the finding. */
+static void say_unsampled(const struct report_data *d, struct rp_finding *x, const char *who)
+{
+	report_finding_say(
+	    x,
+	    "%.0f%% of a CPU went to processes too short-lived to sample (busy time no "
+	    "sampled process accounts for; sampled parents reaped %.0f%% of a CPU of "
+	    "children's time), while %.0f new processes a second were created%s%s.",
+	    d->unsampled_pct, d->reaped_pct, d->forks_per_s, who[0] ? ", by " : "", who);
+}
+
 int report_rule_process_churn(const struct report_data *d, struct report_findings *f)
 {
 	struct rp_finding *x;
 	char who[600];
+	bool by_rate = d->have_forks && d->forks_per_s >= CHURN_WARN_PER_S;
 
-	if (!d->have_forks || d->forks_per_s < CHURN_WARN_PER_S)
+	if (!by_rate && !(d->have_forks && unsampled_churn(d)))
 		return 0;
 	if (!(x = report_finding_add(f, RK_PROCESS_CHURN,
 				     d->forks_per_s >= CHURN_CRIT_PER_S ? SEV_CRITICAL
@@ -105,13 +130,19 @@ int report_rule_process_churn(const struct report_data *d, struct report_finding
 		x->subject.pid = d->spawners[0].pid;
 		report_set_str(x->subject.comm, sizeof(x->subject.comm), d->spawners[0].comm);
 	}
-	report_finding_say(
-	    x,
-	    "%.0f new processes a second were created during the window%s%s; %.0f%% of a "
-	    "CPU went to processes too short-lived to sample (busy time no sampled process "
-	    "accounts for).",
-	    d->forks_per_s, who[0] ? ", by " : "", who, d->unsampled_pct);
-	report_finding_brief(x, "%.0f new processes/s", d->forks_per_s);
+	if (by_rate) {
+		report_finding_say(
+		    x,
+		    "%.0f new processes a second were created during the window%s%s; %.0f%% "
+		    "of a CPU went to processes too short-lived to sample (busy time no "
+		    "sampled process accounts for).",
+		    d->forks_per_s, who[0] ? ", by " : "", who, d->unsampled_pct);
+		report_finding_brief(x, "%.0f new processes/s", d->forks_per_s);
+	} else {
+		say_unsampled(d, x, who);
+		report_finding_brief(x, "%.0f%% of a CPU in processes too short-lived to sample",
+				     d->unsampled_pct);
+	}
 	/* a child runs as its parent's comm until its execve(): -C catches every exec it makes */
 	if (d->nspawners && shell_word(d->spawners[0].comm))
 		report_finding_next(x, "See which programs its children exec",
@@ -126,5 +157,6 @@ int report_rule_process_churn(const struct report_data *d, struct report_finding
 	else if (d->nspawners)
 		report_finding_ev(x, "parent_children_cpu", d->spawners[0].child_pct,
 				  "% of one CPU");
+	report_finding_ev(x, "reaped_children_cpu", d->reaped_pct, "% of one CPU");
 	return 0;
 }

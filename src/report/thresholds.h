@@ -44,6 +44,19 @@
  */
 #define CHURN_WARN_PER_S 250.0
 #define CHURN_CRIT_PER_S 1000.0
+/*
+ * ...or busy CPU that no sampled process accounts for (tasks' user +
+ * system time less the sampled processes'; irq, softirq and steal are no
+ * task's) of CHURN_UNSAMPLED_PCT of one CPU or more, with the sampled
+ * processes' reaped children (cutime + cstime) using CHURN_REAPED_SHARE of
+ * that at least: processes that lived and died between two samples. A
+ * quarter of a CPU is more than a sampler's rounding; the reaped children
+ * tell it from CPU the report cannot see at all (in a container, the
+ * host's /proc/stat counts other containers' processes, which no parent
+ * here reaps).
+ */
+#define CHURN_UNSAMPLED_PCT 25.0
+#define CHURN_REAPED_SHARE 0.5
 
 /*
  * lock-contention: a process of at least LOCK_MIN_THREADS threads that

@@ -287,11 +287,52 @@ TEST(process_churn_names_the_parents)
 				   "created during the window, by PID 4410 x;rm -rf (180 "
 				   "forks/s); 131% of a CPU") != NULL);
 		ASSERT_STREQ(x->next, "triage probe syscalls -d 5");
-		ASSERT_EQ(x->nev, 3);
+		ASSERT_EQ(x->nev, 4);
 		ASSERT_STREQ(x->ev[2].metric, "parent_forks_per_s");
 		ASSERT_NEAR(x->ev[2].value, 180, 1e-9);
 	}
 	report_findings_release(&f);
+}
+
+/*
+ * Fewer children, each busier: CHURN_UNSAMPLED_PCT of a CPU no sampled
+ * process accounts for, CHURN_REAPED_SHARE of it reaped by sampled parents.
+ */
+TEST(process_churn_by_unsampled_cpu)
+{
+	static struct report_data d;
+	struct report_findings f;
+	const struct rp_finding *x;
+
+	quiet(&d);
+	d.have_forks = true;
+	d.forks_per_s = 40;
+	d.unsampled_pct = CHURN_UNSAMPLED_PCT;
+	d.reaped_pct = CHURN_REAPED_SHARE * CHURN_UNSAMPLED_PCT;
+	d.nspawners = 1;
+	d.spawners[0] = (struct rp_spawner){ .pid = 900, .comm = "bash", .child_pct = 12.5 };
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_PROCESS_CHURN);
+	ASSERT_TRUE(x != NULL);
+	if (x) {
+		ASSERT_EQ(x->sev, SEV_WARNING);
+		ASSERT_EQ(x->subject.pid, 900);
+		ASSERT_STREQ(x->summary,
+			     "25% of a CPU went to processes too short-lived to sample (busy time "
+			     "no sampled process accounts for; sampled parents reaped 12% of a CPU "
+			     "of children's time), while 40 new processes a second were created, by "
+			     "PID 900 bash (its children used 12% of a CPU).");
+		ASSERT_STREQ(x->brief, "25% of a CPU in processes too short-lived to sample");
+	}
+	report_findings_release(&f);
+	d.unsampled_pct = CHURN_UNSAMPLED_PCT - 0.1; /* a sampler's rounding */
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), -1);
+	d.unsampled_pct = CHURN_UNSAMPLED_PCT;
+	d.reaped_pct = CHURN_REAPED_SHARE * CHURN_UNSAMPLED_PCT - 0.1; /* CPU we cannot see */
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), -1);
+	d.reaped_pct = 100;
+	d.have_forks = false; /* a recording without the fork counter */
+	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), -1);
 }
 
 int main(void)
@@ -306,5 +347,6 @@ int main(void)
 	RUN(&st, pid_exhaustion_cgroup_boundaries);
 	RUN(&st, pid_exhaustion_host_boundaries);
 	RUN(&st, process_churn_names_the_parents);
+	RUN(&st, process_churn_by_unsampled_cpu);
 	UNIT_MAIN_END(&st);
 }
