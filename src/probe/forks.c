@@ -35,10 +35,15 @@ void probe_forks_stop(void **skel)
 /* Puts p among the top max of out (n of them so far), most forks first. */
 static void keep_top(struct forks_parent *out, size_t max, size_t *n, const struct forks_parent *p)
 {
-	size_t i = *n < max ? (*n)++ : max - 1;
+	size_t i;
 
-	if (i == max - 1 && *n == max && out[i].forks >= p->forks)
-		return;
+	if (*n == max) { /* full: p must beat the last one kept */
+		if (out[max - 1].forks >= p->forks)
+			return;
+		i = max - 1;
+	} else {
+		i = (*n)++; /* a free slot: out[i] holds nothing yet */
+	}
 	while (i > 0 && out[i - 1].forks < p->forks) {
 		out[i] = out[i - 1];
 		i--;

@@ -144,6 +144,7 @@ cat >"$RS_TMP/counters.sh" <<'EOS'
 	s=0
 	while read -r _ d _; do s=$((s + 16#$d)); done </proc/net/softnet_stat
 	echo "softnet_drops $s"
+	awk '$1 == "processes" { print "forks", $2 }' /proc/stat
 	for p in ${RS_WATCH:-}; do # utime, stime (fields 14, 15), run-queue delay of all threads
 		w=$(cat /proc/$p/task/*/schedstat 2>/dev/null | awk '{ s += $2 } END { print s + 0 }')
 		sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | awk -v p="$p" -v w="$w" '{ print "task", p, $12, $13, w }'
@@ -161,7 +162,7 @@ rs_counters() { RS_WATCH="${RS_WATCH:-}" ${RS_WRAP:-} bash "$RS_TMP/counters.sh"
 # "kmsg_error_lines": N (hung tasks, soft lockups, segfaults, I/O errors),
 # "kmsg_table_lines": N (file-max reached, conntrack table full), all three
 # over the last 6 minutes, "softnet_drops": packets the CPUs' backlogs
-# dropped between the readings}.
+# dropped between the readings, "forks": new processes between them}.
 rs_oracle() {
 	awk -v hz="$(getconf CLK_TCK)" '
 	FNR == 1 { f++ }
@@ -174,6 +175,7 @@ rs_oracle() {
 	$1 == "kmsg_errors" && f == 2 { kerr = $2 }
 	$1 == "kmsg_tables" && f == 2 { ktab = $2 }
 	$1 == "softnet_drops" { sn[f] = $2 }
+	$1 == "forks" { fk[f] = $2 }
 	$1 == "task" { u[f, $2] = $3; k[f, $2] = $4; w[f, $2] = $5; if (f == 2) tasks[$2] }
 	END {
 		s = t[2] - t[1]
@@ -196,8 +198,8 @@ rs_oracle() {
 				printf "%s\"%s\":{\"usr\":%.1f,\"sys\":%.1f,\"wait\":%.1f}", n++ ? "," : "", x,
 					(u[2, x] - u[1, x]) / hz / s * 100, (k[2, x] - k[1, x]) / hz / s * 100,
 					(w[2, x] - w[1, x]) / 1e7 / s
-		printf "},\"kmsg_oom_pids\":[%s],\"kmsg_error_lines\":%d,\"kmsg_table_lines\":%d,\"softnet_drops\":%d}\n",
-			oom, kerr, ktab, sn[2] - sn[1]
+		printf "},\"kmsg_oom_pids\":[%s],\"kmsg_error_lines\":%d,\"kmsg_table_lines\":%d,\"softnet_drops\":%d,\"forks\":%d}\n",
+			oom, kerr, ktab, sn[2] - sn[1], fk[2] - fk[1]
 	}' "$1" "$2"
 }
 
@@ -273,6 +275,12 @@ rs_expect_naming() {
 #   - per-task kinds (cpu-bound-*, cpu-contention, lock-contention,
 #     load-uninterruptible, cpu-throttled, swapping, memory-growth: a
 #     compiler's heap grows for seconds) naming only PIDs that are not ours;
+#     so too fd-exhaustion, tcp-listen-overflows, udp-drops, zombies and
+#     pid-exhaustion (a pids cgroup not ours)
+#     naming some PID and only PIDs not ours (another test's fault, found
+#     through its process), and process-churn naming only parents not ours
+#     when the kernel counted new processes during the run (another user's
+#     make, its compilers too short-lived to sample);
 #   - single-cpu-hot when some CPU was >= 90% busy;
 #   - disk-saturated on a device the kernel counted >= 50% busy;
 #   - memory-pressure when PSI memory some was >= 1%;
@@ -307,6 +315,8 @@ RS_BACKGROUND='
 	or (.kind == "cpu-contention" and $o.cpu_busy_pct.cpu >= 80 and (pids | all(foreign_pid or waited)))
 	or ((named_ours | not) and (pids | all(foreign_pid)) and (
 			(.kind | IN("cpu-bound-user", "cpu-bound-kernel", "cpu-contention", "lock-contention", "load-uninterruptible", "cpu-throttled", "swapping", "memory-growth"))
+			or ((.kind | IN("fd-exhaustion", "tcp-listen-overflows", "udp-drops", "zombies", "pid-exhaustion")) and (pids | length > 0))
+			or (.kind == "process-churn" and (pids | length > 0) and $o.forks > 0)
 			or (.kind == "single-cpu-hot" and ([$o.cpu_busy_pct | to_entries[] | select(.key != "cpu") | .value] | max) >= 90)
 			or (.kind == "disk-saturated" and ($o.disk_util_pct[.subject.device // ""] // 0) >= 50)
 			or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)
