@@ -3,7 +3,9 @@
 # Scenario: a full conntrack table. A network namespace of the test's own
 # (triage_rs_PID_ct) gets an nftables output hook that needs conntrack
 # (`ct state new`), and sends one UDP datagram from each of 300 fresh
-# sockets to 127.0.0.1 (300 flows, unreplied: kept 30 s). A child namespace
+# sockets to 127.0.0.1 (300 flows, unreplied: kept nf_conntrack_udp_timeout,
+# 30 s, which the test raises to an hour in its namespace: on a loaded
+# machine the report once finished after the entries expired). A child namespace
 # cannot lower nf_conntrack_max (read-only there), so the test lowers the
 # host's to 256 for the run and puts it back in the EXIT trap (the host's
 # own namespace tracks nothing here: its count stays 0); each namespace's
@@ -33,6 +35,8 @@ in_ns ip link set lo up || fail "lo up in $ns"
 in_ns nft add table inet triage_ct && in_ns nft add chain inet triage_ct out '{ type filter hook output priority 0; }' &&
 	in_ns nft add rule inet triage_ct out ct state new counter || skip "nft cannot add a conntrack rule in a namespace"
 echo $max >$ctdir/nf_conntrack_max || fail "cannot set nf_conntrack_max"
+# the namespace's own timeout (gone with it): the entries outlive the report
+in_ns sh -c "echo 3600 >$ctdir/nf_conntrack_udp_timeout" || fail "cannot set the namespace's nf_conntrack_udp_timeout"
 in_ns bash -c 'for i in $(seq 300); do echo x >/dev/udp/127.0.0.1/$((20000 + i)); done' 2>/dev/null
 ct() { in_ns cat $ctdir/nf_conntrack_count; }
 drops() { # the drop column (hex, per CPU) of the namespace's conntrack statistics
