@@ -28,6 +28,11 @@ ctdir=/proc/sys/net/netfilter
 ns=triage_rs_$$_ct max=256
 ip netns add "$ns" || skip "cannot create network namespaces"
 rs_undo "ip netns del '$ns'"
+# One run at a time changes the host's max: two runs side by side (other
+# engineers on this machine) would each save the other's 256 as "old" and
+# leave it behind. The lock is released when the test's shell exits.
+exec {lock}>/run/lock/triage_conntrack_max
+flock -w 120 "$lock" || fail "another run held /run/lock/triage_conntrack_max for 2 minutes"
 old=$(cat $ctdir/nf_conntrack_max)
 rs_undo "echo $old >$ctdir/nf_conntrack_max"
 in_ns() { ip netns exec "$ns" "$@"; }
