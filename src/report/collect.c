@@ -378,6 +378,9 @@ static int rolling_begin(struct window *w, bool first, double now)
 	report_cg_set_release(&w->cg);
 	if (report_cg_scan_start(w->pf, w->cg_prefix, &w->cg, &w->cg_mounted) == -ENOMEM)
 		return -ENOMEM;
+	/* one task sample a window: memory-growth is judged over the last windows */
+	if (!first)
+		report_task_sampler_keep_rss(w->ts, w->t0, now);
 	report_task_sampler_rebase(w->ts);
 	w->wall0 = time(NULL);
 	w->t0 = now;

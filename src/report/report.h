@@ -69,6 +69,7 @@ struct rp_proc {
 	/* memory-growth: RSS at its first and last sample, intervals it grew in, of all */
 	uint64_t rss0_kb, rss_kb;
 	unsigned rss_steps, rss_grew;
+	double rss_span_s; /* seconds rss0_kb..rss_kb span, when not the window's (collect) */
 	bool from_start; /* sampled from the window's first sample */
 	/* process-churn: its parent, and its reaped children's CPU (% of one CPU) */
 	pid_t ppid;

@@ -81,8 +81,8 @@ void report_growth_results(const struct window *w, double seconds, struct report
 		g->rss_kb = p->rss_kb;
 		g->grew = p->rss_grew;
 		g->steps = p->rss_steps;
-		g->seconds = seconds;
-		g->rate_kb_s = (double)(p->rss_kb - p->rss0_kb) / seconds;
+		g->seconds = p->rss_span_s > 0 ? p->rss_span_s : seconds;
+		g->rate_kb_s = (double)(p->rss_kb - p->rss0_kb) / g->seconds;
 	}
 	qsort(all, n, sizeof(all[0]), by_rate);
 	for (size_t i = 0; i < n && i < RP_MAX_GROWERS; i++) {

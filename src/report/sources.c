@@ -14,6 +14,7 @@
 
 #include "load/snapshot.h"
 #include "procfs/task_info.h"
+#include "report/thresholds.h"
 #include "pidstat/pidstat.h"
 #include "util/kmerge.h"
 #include "util/text.h"
@@ -36,6 +37,14 @@ struct acc {
 	 */
 	uint64_t rss0, rss;
 	unsigned rss_steps, rss_grew;
+	/*
+	 * Kept across rolling windows (report_task_sampler_keep_rss): the RSS at each
+	 * of the last hist_n window starts, oldest first, and the steps and
+	 * rises of each of those windows.
+	 */
+	uint64_t hist_rss[MEM_GROWTH_WINDOWS];
+	unsigned char hist_steps[MEM_GROWTH_WINDOWS], hist_grew[MEM_GROWTH_WINDOWS];
+	unsigned hist_n;
 	/* process-churn: its parent, and the CPU of its reaped children (cutime + cstime) */
 	pid_t ppid;
 	int64_t child0, child;
@@ -51,6 +60,10 @@ struct task_sampler {
 	struct pidstat_run run;
 	struct host_facts host;
 	unsigned nsamples;
+	/* rolling windows' starts (monotonic s), oldest first, when RSS history is kept */
+	bool keep_rss;
+	double hist_t[MEM_GROWTH_WINDOWS], cur_t;
+	unsigned hist_n;
 	struct kmerge accs; /* struct acc, sorted by (pid, tid) */
 };
 
@@ -355,6 +368,54 @@ int report_task_sampler_feed(struct task_sampler *ts, const struct pidstat_table
 	return rc;
 }
 
+/* Pushes v onto a history of at most MEM_GROWTH_WINDOWS, dropping the oldest. */
+#define HIST_PUSH(arr, n, v)                                                  \
+	do {                                                                  \
+		if ((n) == MEM_GROWTH_WINDOWS)                                \
+			memmove(&(arr)[0], &(arr)[1],                         \
+				sizeof((arr)[0]) * (MEM_GROWTH_WINDOWS - 1)); \
+		(arr)[(n) == MEM_GROWTH_WINDOWS ? (n)-1 : (n)] = (v);         \
+	} while (0)
+
+/* The window ending now joins the process row's RSS history. */
+static void keep_rss(struct acc *a)
+{
+	if (a->tid)
+		return;
+	HIST_PUSH(a->hist_rss, a->hist_n, a->rss0);
+	HIST_PUSH(a->hist_steps, a->hist_n,
+		  (unsigned char)(a->rss_steps > 255 ? 255 : a->rss_steps));
+	HIST_PUSH(a->hist_grew, a->hist_n, (unsigned char)(a->rss_grew > 255 ? 255 : a->rss_grew));
+	if (a->hist_n < MEM_GROWTH_WINDOWS)
+		a->hist_n++;
+}
+
+void report_task_sampler_keep_rss(struct task_sampler *ts, double ended_start, double now)
+{
+	ts->keep_rss = true;
+	HIST_PUSH(ts->hist_t, ts->hist_n, ended_start);
+	if (ts->hist_n < MEM_GROWTH_WINDOWS)
+		ts->hist_n++;
+	ts->cur_t = now;
+}
+
+/*
+ * A process with RSS history: its growth over the kept windows and this
+ * one, from the first window's start (seconds: this window's length).
+ */
+static void rss_history(const struct task_sampler *ts, const struct acc *a, double seconds,
+			struct rp_proc *p)
+{
+	if (!ts->keep_rss || !a->hist_n || a->hist_n > ts->hist_n || !a->from_start)
+		return;
+	p->rss0_kb = a->hist_rss[0];
+	for (unsigned i = 0; i < a->hist_n; i++) {
+		p->rss_steps += a->hist_steps[i];
+		p->rss_grew += a->hist_grew[i];
+	}
+	p->rss_span_s = seconds + ts->cur_t - ts->hist_t[ts->hist_n - a->hist_n];
+}
+
 /* The next window starts here: the tasks gone in this one are forgotten. */
 void report_task_sampler_rebase(struct task_sampler *ts)
 {
@@ -366,6 +427,8 @@ void report_task_sampler_rebase(struct task_sampler *ts)
 
 		if (a->gone)
 			continue;
+		if (ts->keep_rss && a->from_start)
+			keep_rss(a);
 		a->usr0 = a->usr;
 		a->sys0 = a->sys;
 		a->nv0 = a->nv;
@@ -475,6 +538,7 @@ int report_task_sampler_results(struct task_sampler *ts, double seconds, pid_t s
 			continue;
 		}
 		used = fold_process(&acc[i], nacc - i, ts->host.hz, seconds, &v[m]);
+		rss_history(ts, &acc[i], seconds, &v[m]);
 		*threads += (unsigned)(used > 1 ? used - 1 : 1);
 		if (v[m].pid != self)
 			m++;

@@ -62,6 +62,14 @@ void report_task_sampler_close(struct task_sampler *ts);
  * during the window are forgotten.
  */
 void report_task_sampler_rebase(struct task_sampler *ts);
+/*
+ * Before each rebase of a rolling window whose windows are too short to
+ * judge memory growth (collect): the window that ended (it began at
+ * ended_start, monotonic s) joins each process's RSS history of the last
+ * MEM_GROWTH_WINDOWS windows, and the next begins at now. Its results then
+ * give RSS growth over the history and the window (rp_proc.rss_span_s).
+ */
+void report_task_sampler_keep_rss(struct task_sampler *ts, double ended_start, double now);
 /* The pidstat table of the last sample and its snapshot index (NULL before one). */
 const struct pidstat_table *report_task_sampler_table(const struct task_sampler *ts, int *curr);
 

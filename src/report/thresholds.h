@@ -98,6 +98,12 @@
 #define MEM_GROWTH_MOST 0.5
 #define MEM_GROWTH_MIN_STEPS 3
 #define MEM_GROWTH_CRIT_S 600.0
+/*
+ * A rolling window (collect: one task sample an interval) judges memory
+ * growth over the last MEM_GROWTH_WINDOWS windows, not the one: a window
+ * of one interval has one step, and a leak needs MEM_GROWTH_MIN_STEPS.
+ */
+#define MEM_GROWTH_WINDOWS 10
 
 /*
  * pid-exhaustion: the host's tasks (/proc/loadavg's count of all threads)
