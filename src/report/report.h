@@ -70,7 +70,7 @@ struct rp_proc {
 	uint64_t rss0_kb, rss_kb;
 	unsigned rss_steps, rss_grew;
 	double rss_span_s; /* seconds rss0_kb..rss_kb span, when not the window's (collect) */
-	bool from_start; /* sampled from the window's first sample */
+	bool from_start;   /* sampled from the window's first sample */
 	/* process-churn: its parent, and its reaped children's CPU (% of one CPU) */
 	pid_t ppid;
 	double child_pct;

@@ -184,7 +184,8 @@ TEST(cpu_bound_by_demand)
 	ASSERT_EQ(report_evaluate(&d, &f), 0);
 	ASSERT_EQ(count_kind(&f, RK_CPU_BOUND_USER), 1);
 	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->subject.pid, 30);
-	/* it wanted a CPU but got a quarter: the tasks it queued behind hold it back, not its ceiling */
+	/* it wanted a CPU but got a quarter: the tasks it queued behind hold it back, not its
+	 * ceiling */
 	ASSERT_EQ(find_kind(&f, RK_CPU_BOUND_USER)->sev, SEV_WARNING);
 	report_findings_release(&f);
 }
@@ -251,8 +252,9 @@ TEST(cpu_bound_on_a_saturated_machine)
 	ASSERT_EQ(x->sev, SEV_INFO);
 	ASSERT_EQ(x[1].subject.pid, 60);
 	ASSERT_EQ(x[1].sev, SEV_INFO);
-	ASSERT_TRUE(strstr(x->summary, "so it would take more CPU if it got it (it got its share "
-				       "of a saturated machine: a victim of the saturation") != NULL);
+	ASSERT_TRUE(strstr(x->summary,
+			   "so it would take more CPU if it got it (it got its share "
+			   "of a saturated machine: a victim of the saturation") != NULL);
 	report_findings_release(&f);
 	/* from CPU_BOUND_MIN_PCT it is CPU-bound on any machine: a warning */
 	procs[0].usr_pct = CPU_BOUND_MIN_PCT;

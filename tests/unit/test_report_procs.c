@@ -317,11 +317,12 @@ TEST(process_churn_by_unsampled_cpu)
 	if (x) {
 		ASSERT_EQ(x->sev, SEV_WARNING);
 		ASSERT_EQ(x->subject.pid, 900);
-		ASSERT_STREQ(x->summary,
-			     "25% of a CPU went to processes too short-lived to sample (busy time "
-			     "no sampled process accounts for; sampled parents reaped 12% of a CPU "
-			     "of children's time), while 40 new processes a second were created, by "
-			     "PID 900 bash (its children used 12% of a CPU).");
+		ASSERT_STREQ(
+		    x->summary,
+		    "25% of a CPU went to processes too short-lived to sample (busy time "
+		    "no sampled process accounts for; sampled parents reaped 12% of a CPU "
+		    "of children's time), while 40 new processes a second were created, by "
+		    "PID 900 bash (its children used 12% of a CPU).");
 		ASSERT_STREQ(x->brief, "25% of a CPU in processes too short-lived to sample");
 	}
 	report_findings_release(&f);
