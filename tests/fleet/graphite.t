@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- judges only its own collectors (-p its hog and sleeper), its own carbon and graphite-web on claimed ports, and the time it killed one
 # triage fleet --graphite against a real carbon-cache (Debian
 # graphite-carbon) and graphite-web (its render API, served by
 # /usr/bin/python3's wsgiref), fed by two real collectors on loopback with

@@ -48,21 +48,13 @@ fleet_need() {
 	[ -x "$BUILD/gen-rules" ] || fail "$BUILD/gen-rules missing: run make"
 }
 
-# A loopback TCP port for Prometheus, Alertmanager or carbon, from this
-# suite's own range (19300-19399: the collect tests use 19000-19099, plot
-# and probe 19200-19219), moving on from the last one handed out. The
-# Python services bind port 0 and say which port they got (no race).
+# A TCP port for Prometheus, Alertmanager or carbon, from this suite's own
+# range (19300-19399: the collect tests use 19000-19099, plot and probe
+# 19200-19219), claimed against every test running beside this one
+# (claim_port, tests/lib.sh). The Python services bind port 0 and say which
+# port they got (no race).
 fleet_port() {
-	local n i port
-	n=$(cat "$work/.fleetport" 2>/dev/null || echo $(($$ % 100)))
-	for ((i = 0; i < 100; i++)); do
-		port=$((19300 + (n + i) % 100))
-		listening "$port" && continue
-		echo $((n + i + 1)) >"$work/.fleetport"
-		echo "$port"
-		return 0
-	done
-	return 1
+	claim_port 19300 19399
 }
 
 # Undone on exit, last first: the namespaces and the bridge.
@@ -77,12 +69,15 @@ fleet_cleanup() {
 trap fleet_cleanup EXIT
 undo() { fleet_undo="$1"$'\n'"$fleet_undo"; }
 
-# A 10.250.X.0/24 no interface of this machine has (X from our PID on).
+# A 10.250.X.0/24 no interface of this machine has (X from our PID on),
+# claimed so that a fleet test running beside this one cannot take it too
+# before our bridge has it.
 fleet_subnet() {
 	local i x
 	for ((i = 0; i < 250; i++)); do
 		x=$((($$ + i) % 250))
 		ip -4 -o addr show | grep -q " 10\.250\.$x\." && continue
+		claim "net-10.250.$x" || continue
 		echo "10.250.$x"
 		return 0
 	done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- compares whole-machine findings (CPU busy, PSI) of two samplers half a second apart: other tests' load can cross a threshold between them
 # Parity (issue 29, part 4): for one host, `triage fleet` over one window
 # of the collector, read back from a real Prometheus, and `triage replay`
 # of a `triage record` run beside it over the same window name the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- judges only its own collectors (-p its hog and sleeper), its own Prometheus on claimed ports, and the times it killed things; built to hold on a loaded machine
 # triage fleet against a real Prometheus (Debian prometheus, 1 s scrapes)
 # scraping three real collectors on loopback, named host-a, host-b and
 # host-c by their instance label. host-a watches a process at its

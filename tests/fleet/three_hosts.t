@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- judges only what it made: its three hosts (own PID, mount, network, UTS namespaces), its mount, its hog, its own Prometheus, Alertmanager and carbon on claimed ports and a claimed subnet; built to hold on a loaded machine
 # Three hosts (tests/fleet/lib.sh: a collector each in its own PID, mount,
 # network and UTS namespaces), a real Prometheus with the shipped rules, a
 # real Alertmanager with a recording webhook, carbon-cache and graphite-web.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a reader throttled by a v1 blkio cgroup. A 16 MiB file in the
 # test's scratch dir is attached with `losetup --direct-io=on` (the first
 # free loop device; detached at exit). report_dio reads the loop device
