@@ -69,13 +69,13 @@ make_server("127.0.0.1", int(sys.argv[1]), application, handler_class=Quiet).ser
 PY
 started="$started $!"
 
-"$BUILD/workloads/report_fdhog" 256 120 >"$work/fdhog.out" &
+"$BUILD/workloads/report_fdhog" 256 600 >"$work/fdhog.out" & # killed at exit: outlives a slow run
 started="$started $!"
 for ((i = 0; i < 100; i++)); do grep -q ready "$work/fdhog.out" && break; sleep 0.1; done
 hogpid=$(awk '$1 == "hog" { print $2 }' "$work/fdhog.out")
 [ -n "$hogpid" ] || fail "report_fdhog did not start"
 hog=report_fdhog
-named calm sleep 120
+named calm sleep 600
 calmpid=$wpid
 wait_port "$line" 30 || { cat "$work/carbon.out"; fail "carbon-cache did not listen"; }
 prefix=t$$

@@ -16,7 +16,7 @@ S=4
 pm=$(free_port) pp=$(free_port)
 hog=phog$$
 hog=${hog:0:15}
-named "$hog" spin 120
+named "$hog" spin 600 # killed at exit: outlives a slow run
 hogpid=$wpid
 "$TRIAGE" record -o "$work/rec.db" -i 1 -p "$hogpid" 2>"$work/record.err" &
 started="$started $!"

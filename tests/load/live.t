@@ -12,11 +12,11 @@ set -u
 fail() { echo "FAIL: $*"; exit 1; }
 command -v jq >/dev/null || { echo "jq is missing (scripts/deps.sh installs it)"; exit 77; }
 
-LOAD_NICE=19 load_start load_spin 2 60 || exit 1
+LOAD_NICE=19 load_start load_spin 2 600 || exit 1
 spin_out=$LOAD_LAST_OUT
-load_start load_dstate vfork 3 60 || exit 1
+load_start load_dstate vfork 3 600 || exit 1
 vfork_out=$LOAD_LAST_OUT
-load_start load_dstate sleep 1 60 || exit 1
+load_start load_dstate sleep 1 600 || exit 1
 sleeper=$(awk '$1 == "sleep" { print $2 }' "$LOAD_LAST_OUT")
 
 # The truth, from what the workloads are: tid state reason counts.
