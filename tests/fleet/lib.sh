@@ -353,7 +353,8 @@ fleet_fill_fs() {
 }
 
 # A CPU spinner named fleethog inside host N for at most $2 s (default 30);
-# $fleet_hog_pid is its PID as this side sees it (kill it when done).
+# $fleet_hog_pid is its PID as this side sees it (kill it when done; it is
+# killed at exit anyway).
 fleet_hog() {
 	local i
 	fleet_in "$1" "$BUILD/workloads/collect_named" fleethog spin "${2:-30}" >/dev/null &
@@ -361,7 +362,8 @@ fleet_hog() {
 	for ((i = 0; i < 100; i++)); do
 		fleet_hog_pid=$(cat "/proc/$!/task/$!/children" 2>/dev/null)
 		fleet_hog_pid=${fleet_hog_pid%% *}
-		[ -n "$fleet_hog_pid" ] && return 0
+		# killed at exit too (nsenter's death does not take it along)
+		[ -n "$fleet_hog_pid" ] && started="$started $fleet_hog_pid" && return 0
 		sleep 0.05
 	done
 	fail "the hog did not start in host $1"
