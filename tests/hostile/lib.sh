@@ -12,6 +12,7 @@
 export LC_ALL=C.UTF-8 TZ=UTC
 wl=$BUILD/workloads/hostile_named
 [ -x "$wl" ] || fail "workload missing: $wl"
+# shellcheck disable=SC2034 # for the tests that source this
 check=$SRC/tests/hostile/check.py
 command -v script >/dev/null || fail "script(1) missing (util-linux)"
 
