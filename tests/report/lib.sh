@@ -76,7 +76,7 @@ rs_favour() {
 # HOG_SYS; the caller judges the rest.
 rs_hog_scenario() {
 	local mode=$1 kind=$2 cond=$3
-	rs_start "$BUILD/workloads/report_hog" "$mode" 30
+	rs_start "$BUILD/workloads/report_hog" "$mode" 600
 	HOG=$(rs_said hog)
 	rs_favour "$HOG"
 	OUT=$RS_TMP/r.json
