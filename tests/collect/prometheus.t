@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test: shared -- its oracle is the kernel's count of its own spinner's CPU time, read all along, over every window Prometheus' samples can stand for: it holds at any CPU share
+# test: exclusive -- it asserts that every 1 s scrape of the run succeeded (Prometheus' scrape timeout is the interval, 1 s): a collector starved by tests beside it misses one (seen at load 30: 2 failed scrapes). Its rate oracle itself holds at any CPU share
 # triage collect scraped by a real Prometheus server (Debian prometheus,
 # scratch config and storage, scrape interval 1 s): its HTTP query API
 # returns the spinner's rate(triage_process_cpu_seconds_total[8s]).
