@@ -17,6 +17,7 @@
 #   fleet_kill_collector N          SIGKILL host N's collector
 #   fleet_in N CMD...               run CMD in host N's namespaces
 #   prom_query EXPR                 the query API's JSON for EXPR, now
+#   prom_get EXPR SECONDS           EXPR's JSON once its result is not empty
 #   prom_wait EXPR JQ SECONDS       wait until JQ is true of EXPR's result list
 #   fleet_alerts                    the alerts the webhook received, one JSON
 #                                   object a line (Alertmanager's webhook format)
@@ -384,6 +385,20 @@ fleet_kill_collector() {
 
 prom_query() {
 	curl -s --get "$fleet_prom/api/v1/query" --data-urlencode "query=$1"
+}
+
+# The query API's JSON for EXPR once its result is not empty (up to $2 s),
+# else the last answer: a failed scrape on a loaded machine marks a host's
+# series stale until the next one, so a series seen a moment ago can be
+# missing now.
+prom_get() {
+	local i ans
+	for ((i = 0; i < $2 * 5; i++)); do
+		ans=$(prom_query "$1")
+		jq -e '.data.result | length > 0' <<<"$ans" >/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	echo "$ans"
 }
 
 # Waits up to $3 s until jq's $2 holds for EXPR's result list; 1 if never.

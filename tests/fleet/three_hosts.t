@@ -24,15 +24,15 @@ done
 sel="triage_report_finding_severity{rule=\"filesystem-full\",subject=\"$fleet_mnt\"}"
 prom_wait "$sel" 'length >= 1' 20 || fail "no filesystem-full finding for $fleet_mnt: $(prom_query \
 	'triage_report_finding_severity')"
-got=$(prom_query "$sel" | jq -r '[.data.result[].metric.host] | sort | join(",")')
+ans=$(prom_get "$sel" 30)
+got=$(jq -r '[.data.result[].metric.host] | sort | join(",")' <<<"$ans")
 [ "$got" = host2 ] || fail "the finding for $fleet_mnt came from '$got', not host2 alone"
-crit=$(prom_query "$sel" | jq -r '.data.result[0].value[1]')
+crit=$(jq -r '.data.result[0].value[1]' <<<"$ans")
 [ "$crit" = 3 ] || fail "a full filesystem (0 blocks free) should be critical (3), got $crit"
 # (waited for too: a scrape that failed on a loaded machine marks every
 # series of that host stale until the next one succeeds)
 info_sel="triage_report_finding_info{rule=\"filesystem-full\",subject=\"$fleet_mnt\"}"
-prom_wait "$info_sel" 'length >= 1' 30 || fail "no finding_info for $fleet_mnt"
-info=$(prom_query "$info_sel" | jq -r '.data.result[0].metric.next // empty')
+info=$(prom_get "$info_sel" 30 | jq -r '.data.result[0].metric.next // empty')
 [[ "$info" == *"$fleet_mnt"* ]] || fail "the finding's next command does not name the mount: '$info'"
 # the fleet's recording rule counts one host with it (here, with this subject)
 prom_wait "rule:triage_report_finding_severity:hosts{rule=\"filesystem-full\"}" 'length == 1' 10 ||
