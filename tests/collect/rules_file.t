@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- reads the checked-in and generated rule files and runs promtool on them
 # contrib/prometheus/triage.rules.yml: the checked-in file is what the build
 # generates from the kinds table (make rules refreshes it); every kind of
 # the table (read from src/report/kinds.c itself, not through our code) has

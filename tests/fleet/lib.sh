@@ -17,6 +17,7 @@
 #   fleet_kill_collector N          SIGKILL host N's collector
 #   fleet_in N CMD...               run CMD in host N's namespaces
 #   prom_query EXPR                 the query API's JSON for EXPR, now
+#   prom_get EXPR SECONDS           EXPR's JSON once its result is not empty
 #   prom_wait EXPR JQ SECONDS       wait until JQ is true of EXPR's result list
 #   fleet_alerts                    the alerts the webhook received, one JSON
 #                                   object a line (Alertmanager's webhook format)
@@ -48,21 +49,13 @@ fleet_need() {
 	[ -x "$BUILD/gen-rules" ] || fail "$BUILD/gen-rules missing: run make"
 }
 
-# A loopback TCP port for Prometheus, Alertmanager or carbon, from this
-# suite's own range (19300-19399: the collect tests use 19000-19099, plot
-# and probe 19200-19219), moving on from the last one handed out. The
-# Python services bind port 0 and say which port they got (no race).
+# A TCP port for Prometheus, Alertmanager or carbon, from this suite's own
+# range (19300-19399: the collect tests use 19000-19099, plot and probe
+# 19200-19219), claimed against every test running beside this one
+# (claim_port, tests/lib.sh). The Python services bind port 0 and say which
+# port they got (no race).
 fleet_port() {
-	local n i port
-	n=$(cat "$work/.fleetport" 2>/dev/null || echo $(($$ % 100)))
-	for ((i = 0; i < 100; i++)); do
-		port=$((19300 + (n + i) % 100))
-		listening "$port" && continue
-		echo $((n + i + 1)) >"$work/.fleetport"
-		echo "$port"
-		return 0
-	done
-	return 1
+	claim_port 19300 19399
 }
 
 # Undone on exit, last first: the namespaces and the bridge.
@@ -77,12 +70,15 @@ fleet_cleanup() {
 trap fleet_cleanup EXIT
 undo() { fleet_undo="$1"$'\n'"$fleet_undo"; }
 
-# A 10.250.X.0/24 no interface of this machine has (X from our PID on).
+# A 10.250.X.0/24 no interface of this machine has (X from our PID on),
+# claimed so that a fleet test running beside this one cannot take it too
+# before our bridge has it.
 fleet_subnet() {
 	local i x
 	for ((i = 0; i < 250; i++)); do
 		x=$((($$ + i) % 250))
 		ip -4 -o addr show | grep -q " 10\.250\.$x\." && continue
+		claim "net-10.250.$x" || continue
 		echo "10.250.$x"
 		return 0
 	done
@@ -358,7 +354,8 @@ fleet_fill_fs() {
 }
 
 # A CPU spinner named fleethog inside host N for at most $2 s (default 30);
-# $fleet_hog_pid is its PID as this side sees it (kill it when done).
+# $fleet_hog_pid is its PID as this side sees it (kill it when done; it is
+# killed at exit anyway).
 fleet_hog() {
 	local i
 	fleet_in "$1" "$BUILD/workloads/collect_named" fleethog spin "${2:-30}" >/dev/null &
@@ -366,7 +363,8 @@ fleet_hog() {
 	for ((i = 0; i < 100; i++)); do
 		fleet_hog_pid=$(cat "/proc/$!/task/$!/children" 2>/dev/null)
 		fleet_hog_pid=${fleet_hog_pid%% *}
-		[ -n "$fleet_hog_pid" ] && return 0
+		# killed at exit too (nsenter's death does not take it along)
+		[ -n "$fleet_hog_pid" ] && started="$started $fleet_hog_pid" && return 0
 		sleep 0.05
 	done
 	fail "the hog did not start in host $1"
@@ -387,6 +385,20 @@ fleet_kill_collector() {
 
 prom_query() {
 	curl -s --get "$fleet_prom/api/v1/query" --data-urlencode "query=$1"
+}
+
+# The query API's JSON for EXPR once its result is not empty (up to $2 s),
+# else the last answer: a failed scrape on a loaded machine marks a host's
+# series stale until the next one, so a series seen a moment ago can be
+# missing now.
+prom_get() {
+	local i ans
+	for ((i = 0; i < $2 * 5; i++)); do
+		ans=$(prom_query "$1")
+		jq -e '.data.result | length > 0' <<<"$ans" >/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	echo "$ans"
 }
 
 # Waits up to $3 s until jq's $2 holds for EXPR's result list; 1 if never.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- compares whole-machine findings (CPU busy, PSI) of two samplers half a second apart: other tests' load can cross a threshold between them
 # Parity (issue 29, part 4): for one host, `triage fleet` over one window
 # of the collector, read back from a real Prometheus, and `triage replay`
 # of a `triage record` run beside it over the same window name the same
@@ -15,7 +16,7 @@ S=4
 pm=$(free_port) pp=$(free_port)
 hog=phog$$
 hog=${hog:0:15}
-named "$hog" spin 120
+named "$hog" spin 600 # killed at exit: outlives a slow run
 hogpid=$wpid
 "$TRIAGE" record -o "$work/rec.db" -i 1 -p "$hogpid" 2>"$work/record.err" &
 started="$started $!"

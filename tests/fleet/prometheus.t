@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: shared -- judges only its own collectors (-p its hog and sleeper), its own Prometheus on claimed ports, and the times it killed things; built to hold on a loaded machine
 # triage fleet against a real Prometheus (Debian prometheus, 1 s scrapes)
 # scraping three real collectors on loopback, named host-a, host-b and
 # host-c by their instance label. host-a watches a process at its
@@ -15,7 +16,7 @@ command -v prometheus >/dev/null || skip "prometheus missing (apt-get install pr
 command -v jq >/dev/null || skip "jq missing"
 
 pa=$(free_port) pb=$(free_port) pc=$(free_port) pp=$(free_port)
-"$BUILD/workloads/report_fdhog" 256 120 >"$work/fdhog.out" &
+"$BUILD/workloads/report_fdhog" 256 600 >"$work/fdhog.out" & # killed at exit: outlives a slow run
 started="$started $!"
 for ((i = 0; i < 100; i++)); do grep -q ready "$work/fdhog.out" && break; sleep 0.1; done
 hogpid=$(awk '$1 == "hog" { print $2 }' "$work/fdhog.out")
@@ -23,7 +24,7 @@ hogpid=$(awk '$1 == "hog" { print $2 }' "$work/fdhog.out")
 hog=report_fdhog
 # a name that tries a terminal escape, a quote and a forged line
 evil=$'ev\e[2J"\nx'
-named "$evil" sleep 120
+named "$evil" sleep 600
 evilpid=$wpid
 t_start=$(date +%s)
 for h in "a $pa $hogpid" "b $pb $evilpid" "c $pc $evilpid"; do

@@ -27,16 +27,25 @@ load_cleanup() {
 trap load_cleanup EXIT
 
 # load_start NAME ARGS...: runs $BUILD/workloads/NAME in its own session,
-# output in $LOAD_TMP/NAME.out, and waits for its "ready" line.
+# output in $LOAD_TMP/NAME.out, and waits for its "ready" line. With
+# LOAD_NICE=N it runs at nice N, its session's autogroup too (with
+# sched_autogroup_enabled a task's nice counts only inside its session):
+# spinners that stay runnable without taking CPUs from tests beside them.
 load_start() {
 	local name=$1 out
 	shift
 	out="$LOAD_TMP/$name.$#.$RANDOM.out"
-	setsid "$BUILD/workloads/$name" "$@" >"$out" 2>&1 </dev/null &
+	setsid ${LOAD_NICE:+nice -n "$LOAD_NICE"} "$BUILD/workloads/$name" "$@" >"$out" 2>&1 </dev/null &
 	LOAD_PIDS+=($!)
 	disown $! # no "Killed" notice from bash at cleanup
 	for _ in $(seq 100); do
-		grep -q '^ready' "$out" && { LOAD_LAST_OUT=$out; return 0; }
+		if grep -q '^ready' "$out"; then
+			LOAD_LAST_OUT=$out
+			# once ready, its session (and so its autogroup) is made
+			[ -z "${LOAD_NICE:-}" ] || [ ! -w "/proc/${LOAD_PIDS[-1]}/autogroup" ] ||
+				echo "$LOAD_NICE" >"/proc/${LOAD_PIDS[-1]}/autogroup"
+			return 0
+		fi
 		sleep 0.05
 	done
 	echo "workload $name did not become ready"

@@ -17,7 +17,7 @@
 # Tolerated besides: lib.sh's background findings.
 . "$SRC/tests/report/lib.sh"
 rs_require
-rs_start nice -n 19 "$BUILD/workloads/report_hog" user 30
+rs_start nice -n 19 "$BUILD/workloads/report_hog" user 600
 hog=$(rs_said hog)
 [ -w "/proc/$hog/autogroup" ] && echo -10 >"/proc/$hog/autogroup"
 out=$RS_TMP/r.json

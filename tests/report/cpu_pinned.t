@@ -28,7 +28,7 @@
 rs_require
 cpu=$(awk -F'[-,]' '{ print $NF }' /sys/devices/system/cpu/online)
 [ "$cpu" -ge 1 ] || skip "one online CPU: no other CPU for the contrast"
-rs_start "$BUILD/workloads/report_hog" pinned 3 "$cpu" 30
+rs_start "$BUILD/workloads/report_hog" pinned 3 "$cpu" 600
 hogs=$(rs_said hog | tr '\n' ' ')
 [ "$(wc -w <<<"$hogs")" = 3 ] || fail "expected 3 hogs, got: $hogs"
 rs_favour "$RS_LEADER"

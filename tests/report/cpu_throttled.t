@@ -26,7 +26,7 @@ cg=$RS_CG
 # period. (Autogroup favour does not apply to tasks outside the root group.)
 echo 100000 >"$cg/cpu.cfs_period_us" && echo 20000 >"$cg/cpu.cfs_quota_us" &&
 	echo 8192 >"$cg/cpu.shares" || fail "cannot set the quota"
-rs_start "${RS_IN_CGROUP[@]}" "$cg" "$BUILD/workloads/report_hog" user 30
+rs_start "${RS_IN_CGROUP[@]}" "$cg" "$BUILD/workloads/report_hog" user 600
 hog=$(rs_said hog)
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$cg/cpu.stat"; }
 p0=$(stat_of nr_periods) t0=$(stat_of nr_throttled)

@@ -24,9 +24,9 @@ rs_require
 [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] ||
 	skip "autogroups are off: a nice 19 hog yields to the victim, which then never waits"
 cpu=$(awk -F'[-,]' '{ print $NF }' /sys/devices/system/cpu/online)
-rs_start nice -n 19 "$BUILD/workloads/report_hog" pinned 1 "$cpu" 30
+rs_start nice -n 19 "$BUILD/workloads/report_hog" pinned 1 "$cpu" 600
 hog=$(rs_said hog)
-rs_start "$BUILD/workloads/report_hog" pinned 1 "$cpu" 30
+rs_start "$BUILD/workloads/report_hog" pinned 1 "$cpu" 600
 victim=$(rs_said hog)
 for p in "$hog" "$victim"; do [ -w "/proc/$p/autogroup" ] && echo -10 >"/proc/$p/autogroup"; done
 out=$RS_TMP/r.json

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: exclusive -- a live scenario: judges every process on the machine
 # Scenario: a reader throttled by a v1 blkio cgroup. A 16 MiB file in the
 # test's scratch dir is attached with `losetup --direct-io=on` (the first
 # free loop device; detached at exit). report_dio reads the loop device
@@ -34,7 +35,7 @@ name=triage_report_iostall_$$
 rs_mkcgroup blkio "$name"
 limit=65536
 echo "$mm $limit" >"$RS_CG/blkio.throttle.read_bps_device" || fail "cannot throttle $mm"
-rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_dio" "$loopdev" 2 4 30
+rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_dio" "$loopdev" 2 4 600
 reader=$(rs_said reader)
 rs_favour "$reader" # it gets a CPU as soon as a read completes: it waits on I/O, not for a CPU
 # the reads the throttle let through to the loop device (cgroup's own counter)

@@ -76,7 +76,7 @@ rs_favour() {
 # HOG_SYS; the caller judges the rest.
 rs_hog_scenario() {
 	local mode=$1 kind=$2 cond=$3
-	rs_start "$BUILD/workloads/report_hog" "$mode" 30
+	rs_start "$BUILD/workloads/report_hog" "$mode" 600
 	HOG=$(rs_said hog)
 	rs_favour "$HOG"
 	OUT=$RS_TMP/r.json
@@ -157,7 +157,7 @@ rs_counters() { RS_WATCH="${RS_WATCH:-}" ${RS_WRAP:-} bash "$RS_TMP/counters.sh"
 # the two readings: {"seconds", "cpu_busy_pct": {"cpu": all CPUs, "cpu0"...},
 # "psi_some_pct": {"cpu","memory","io"}, "disk_util_pct": {dev...},
 # "retrans_per_s", "tasks": {PID: {"usr", "sys", "wait"}} (% of one CPU;
-# wait is the run-queue delay of all its threads; for the PIDs in RS_WATCH),
+# wait is the run-queue delay of all its threads; for the PIDs in RS_WATCH and every process of ours),
 # "kmsg_oom_pids": [PIDs the kernel log says were OOM-killed],
 # "kmsg_error_lines": N (hung tasks, soft lockups, segfaults, I/O errors),
 # "kmsg_table_lines": N (file-max reached, conntrack table full), all three
@@ -208,14 +208,18 @@ rs_oracle() {
 # top level, and writes the kernel's counters for the same interval to
 # OUT.oracle. Sets RS_TRIAGE_PID (ours, like the workloads).
 rs_report() {
-	local out=$1 rc
+	local out=$1 rc watch
 	shift
-	rs_counters "$out.before"
+	# the kernel's figures for every process of ours, not only RS_WATCH's:
+	# a finding about waiting for a CPU that names one of ours is then
+	# judged on the kernel's run-queue count for it (RS_BACKGROUND)
+	watch=$(rs_our_processes)
+	RS_WATCH="${RS_WATCH:-} $watch" rs_counters "$out.before"
 	${RS_WRAP:-} "$TRIAGE" report "$@" --json >"$out" 2>"$out.err" &
 	RS_TRIAGE_PID=$!
 	wait "$RS_TRIAGE_PID"
 	rc=$?
-	rs_counters "$out.after"
+	RS_WATCH="${RS_WATCH:-} $watch" rs_counters "$out.after"
 	rs_oracle "$out.before" "$out.after" >"$out.oracle"
 	[ "$rc" = 0 ] || { cat "$out.err"; fail "triage report $* exited $rc"; }
 	jq -e 'has("host") and has("kernel") and has("window") and (.findings | type == "array")
@@ -223,6 +227,16 @@ rs_report() {
 		fail "report JSON lacks the schema's top level: $(head -c 400 "$out")"
 	echo "kernel counters over the run: $(cat "$out.oracle")"
 	jq -r '.findings[] | "finding: \(.severity) \(.kind) \(.subject | tostring): \(.summary)"' "$out"
+}
+
+# rs_our_processes: the processes (not threads) of the sessions we started
+# and the helpers we run (RS_EXTRA_PIDS), one line.
+rs_our_processes() {
+	local s
+	{
+		echo "${RS_EXTRA_PIDS[@]:-}"
+		for s in "${RS_SESSIONS[@]}"; do ps -e -o pid=,sid= | awk -v s="$s" '$2 == s { print $1 }'; done
+	} | tr ' ' '\n' | grep -E '^[0-9]+$' | sort -un | tr '\n' ' '
 }
 
 # rs_ours: every PID in the sessions we started, plus this shell and the
@@ -270,8 +284,9 @@ rs_expect_naming() {
 #     for a CPU >= 10% of the time (PSI cpu some); the report lists the top
 #     consumers in it, ours among them (a hog does load the machine);
 #   - cpu-contention when all CPUs were >= 80% busy and every PID it names
-#     is either not ours, or ours and watched (RS_WATCH) with the kernel's
-#     schedstat showing it waited >= 10% of the run in the run queue;
+#     is either not ours, or ours with the kernel's schedstat showing it
+#     waited >= 10% of the run in the run queue (rs_report reads it for
+#     every process of ours: the workloads and the test's own helpers);
 #   - per-task kinds (cpu-bound-*, cpu-contention, lock-contention,
 #     load-uninterruptible, cpu-throttled, swapping, memory-growth: a
 #     compiler's heap grows for seconds) naming only PIDs that are not ours;
@@ -302,8 +317,8 @@ rs_expect_naming() {
 # its cgroup, and the kernel's own counters (busy CPUs, our PIDs' run-queue
 # wait) are what make it background.
 # jq helpers for every predicate (the tests' own too): pids (all PIDs and
-# TIDs a finding names), foreign_pid (a PID not ours), waited (a watched PID
-# of ours the kernel shows >= 10% in the run queue), named_ours.
+# TIDs a finding names), foreign_pid (a PID not ours), waited (a process of
+# ours the kernel shows >= 10% in the run queue), named_ours.
 RS_DEFS='
 	def pids: [.subject.pid?, .subject.tid?, (.subject.pids? // [])[]] | map(select(. != null));
 	def foreign_pid: . as $x | $ours | index($x) | not;

@@ -35,11 +35,11 @@ x86_64) futex_nrs='^(202|449) ' ;; # futex, futex_waitv
 aarch64) futex_nrs='^(98|449) ' ;;
 *) skip "the futex syscall numbers of $(uname -m) are not known to this test" ;;
 esac
-rs_start "$BUILD/workloads/report_mutex" 8 1000 30
+rs_start "$BUILD/workloads/report_mutex" 8 1000 600
 locker=$(rs_said locker)
-rs_start "$BUILD/workloads/report_mutex" 8 1000 30 timers
+rs_start "$BUILD/workloads/report_mutex" 8 1000 600 timers
 sleeper=$(rs_said locker)
-rs_start "$BUILD/workloads/report_mutex" 8 1000 30 relay
+rs_start "$BUILD/workloads/report_mutex" 8 1000 600 relay
 relay=$(rs_said locker)
 [ -r "/proc/$locker/task/$locker/syscall" ] || skip "/proc/PID/task/TID/syscall cannot be read here"
 

@@ -20,9 +20,9 @@
 rs_require
 rs_mkcgroup memory "triage-leak-$$"
 echo $((1 << 30)) >"$RS_CG/memory.limit_in_bytes" || fail "cannot set the memory limit"
-rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_leak" grow 20 700 60
+rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_leak" grow 20 700 600
 leak=$(rs_said leaker)
-rs_start "$BUILD/workloads/report_leak" once 200 60 usr1
+rs_start "$BUILD/workloads/report_leak" once 200 600 usr1
 once=$(rs_said leaker)
 rs_favour "$once" # its one allocation must not be spread over the window by a loaded machine
 rss() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }

@@ -13,7 +13,7 @@
 rs_require
 rs_mkcgroup pids "triage-pids-$$"
 echo 20 >"$RS_CG/pids.max" || fail "cannot set pids.max"
-rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_pidfill" 30
+rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_pidfill" 600
 filler=$(rs_said filler)
 refused() { awk '$1 == "max" { print $2 }' "$RS_CG/pids.events"; }
 c0=$(cat "$RS_CG/pids.current") r0=$(refused)

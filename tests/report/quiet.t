@@ -25,7 +25,7 @@
 # on its own: forms 1 and 2 still fail on a false or unbacked finding.
 . "$SRC/tests/report/lib.sh"
 rs_require
-rs_start "$BUILD/workloads/report_hog" idle 30
+rs_start "$BUILD/workloads/report_hog" idle 600
 idle=$(rs_said idle)
 d_tasks() { cat /proc/[0-9]*/task/*/stat 2>/dev/null | sed 's/.*) //' | awk '$1 == "D"' | wc -l; }
 d0=$(d_tasks)

@@ -1,3 +1,4 @@
+/* test: shared -- canned answers, no machine state */
 /*
  * triage fleet's core on canned answers: the URLs it asks, Prometheus'
  * and graphite-web's JSON parsed, findings grouped by kind and host,

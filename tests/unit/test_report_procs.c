@@ -1,3 +1,4 @@
+/* test: shared -- hand-built windows, no machine state */
 /*
  * The report's process kinds added with issue 28 (memory-growth,
  * pid-exhaustion, process-churn's parents) on hand-built windows: each
