@@ -293,9 +293,12 @@ rs_expect_naming() {
 #     so too fd-exhaustion, tcp-listen-overflows, udp-drops, zombies and
 #     pid-exhaustion (a pids cgroup not ours)
 #     naming some PID and only PIDs not ours (another test's fault, found
-#     through its process), and process-churn naming only parents not ours
-#     when the kernel counted new processes during the run (another user's
-#     make, its compilers too short-lived to sample);
+#     through its process);
+#   - process-churn whose first parent (the subject's pid: the one that
+#     spawned most) is not ours, when the kernel counted new processes
+#     during the run (another user's make, its compilers too short-lived to
+#     sample); the test's own shell may be listed after it, having started
+#     a jq or two;
 #   - single-cpu-hot when some CPU was >= 90% busy;
 #   - disk-saturated on a device the kernel counted >= 50% busy;
 #   - memory-pressure when PSI memory some was >= 1%;
@@ -328,10 +331,11 @@ RS_DEFS='
 RS_BACKGROUND='
 	(.kind == "cpu-saturated" and ($o.cpu_busy_pct.cpu >= 80 or ($o.psi_some_pct.cpu // 0) >= 10))
 	or (.kind == "cpu-contention" and $o.cpu_busy_pct.cpu >= 80 and (pids | all(foreign_pid or waited)))
+	or (.kind == "process-churn" and (named_ours | not) and $o.forks > 0
+		and (.subject.pid? // null) != null and (.subject.pid | foreign_pid))
 	or ((named_ours | not) and (pids | all(foreign_pid)) and (
 			(.kind | IN("cpu-bound-user", "cpu-bound-kernel", "cpu-contention", "lock-contention", "load-uninterruptible", "cpu-throttled", "swapping", "memory-growth"))
 			or ((.kind | IN("fd-exhaustion", "tcp-listen-overflows", "udp-drops", "zombies", "pid-exhaustion")) and (pids | length > 0))
-			or (.kind == "process-churn" and (pids | length > 0) and $o.forks > 0)
 			or (.kind == "single-cpu-hot" and ([$o.cpu_busy_pct | to_entries[] | select(.key != "cpu") | .value] | max) >= 90)
 			or (.kind == "disk-saturated" and ($o.disk_util_pct[.subject.device // ""] // 0) >= 50)
 			or (.kind == "memory-pressure" and ($o.psi_some_pct.memory // 0) >= 1)
