@@ -69,9 +69,15 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 
 static void json_begin(struct tr_out *o)
 {
+	const struct probe_target *t = &o->opts->target;
+	char comm[PROBE_COMM_LEN] = "";
+
 	json_init(&o->json, stdout, o->opts->pretty);
 	json_object_begin(&o->json);
 	json_kv_string(&o->json, "probe", NAME);
+	if (t->pid > 0) /* a name that cannot be read is null */
+		(void)probe_read_comm(t->pid, comm, sizeof(comm));
+	probe_target_json(&o->json, t, comm);
 	json_key(&o->json, "events");
 	json_array_begin(&o->json);
 }
