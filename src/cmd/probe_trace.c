@@ -93,8 +93,9 @@ static void print_summary(struct tr_out *o, const struct tr_summary *sum)
 		return;
 	}
 	if (o->attached)
-		fprintf(stderr, "%llu events, %llu lost, %.3f s%s\n",
-			(unsigned long long)sum->events, (unsigned long long)sum->lost,
+		fprintf(stderr, "%llu event%s, %llu lost, %.3f s%s\n",
+			(unsigned long long)sum->events, sum->events == 1 ? "" : "s",
+			(unsigned long long)sum->lost,
 			sum->elapsed_s, sum->target_exited ? " (target exited)" : "");
 }
 
