@@ -3,7 +3,8 @@
 # Every probe's JSON names its target in one shape (docs/probe.md):
 # "target": {"pid", "comm", "all"}, and no top-level pid, comm or all
 # beside it. For -p the comm is the kernel's (/proc/PID/comm); -C gives
-# the name and a null pid; no -p and no -C gives all true.
+# the name and a null pid; no -p and no -C gives all true. And profile
+# without -F samples at the default its --help states.
 . "$SRC/tests/probe/lib.sh"
 require_bpf
 name=tgtjson_sleep # a comm of its own: -C matches this process alone
@@ -15,9 +16,11 @@ comm=$(cat "/proc/$PID/comm") || fail "no /proc/$PID/comm"
 [ "$comm" = "$name" ] || fail "the kernel calls the sleeper '$comm'"
 # probe name, then its arguments; each runs one second, all at once
 runs=()
+# (profile, offcpu and runq share one writer: -C and no target once each)
 for p in profile offcpu runq syscalls "trace nanosleep,clock_nanosleep"; do
-	runs+=("p|$p -p $PID" "C|$p -C $name")
+	runs+=("p|$p -p $PID")
 done
+runs+=("C|profile -C $name" "C|syscalls -C $name" "C|trace nanosleep,clock_nanosleep -C $name")
 runs+=("all|runq" "all|syscalls")
 pids=()
 for i in "${!runs[@]}"; do
@@ -39,4 +42,9 @@ for i in "${!runs[@]}"; do
 		and (.all | type) != "boolean"' "$SCRATCH/$i.json" >/dev/null ||
 		fail "probe ${runs[$i]#*|}: $(jq -c '{target, pid, comm, all}' "$SCRATCH/$i.json"), want target $want"
 done
-echo "ok: ${#runs[@]} probe runs name their target as {pid, comm, all}"
+# profile ran without -F: it sampled at the default its --help gives
+hz=$("$TRIAGE" probe profile --help | sed -n '/-F, --frequency/{n;s/.*(default \([0-9]*\)).*/\1/p}')
+[ -n "$hz" ] || fail "profile --help gives no default for -F"
+jq -e --argjson hz "$hz" '.frequency_hz == $hz' "$SCRATCH/0.json" >/dev/null ||
+	fail "profile sampled at $(jq .frequency_hz "$SCRATCH/0.json") Hz, its --help says $hz by default"
+echo "ok: ${#runs[@]} probe runs name their target as {pid, comm, all}; profile's default -F is $hz, as its help says"
