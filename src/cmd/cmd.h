@@ -46,8 +46,8 @@ void cmd_see_help(const char *cmd);
  * CMD: WHAT: 'word'", git's "did you mean" when one is near, the pointer
  * to --help. Returns EXIT_USAGE.
  */
-int cmd_unknown_word(const char *cmd, const char *what, const char *word,
-		     const char *const *names, size_t n);
+int cmd_unknown_word(const char *cmd, const char *what, const char *word, const char *const *names,
+		     size_t n);
 
 struct option;
 /*

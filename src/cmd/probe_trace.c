@@ -95,8 +95,8 @@ static void print_summary(struct tr_out *o, const struct tr_summary *sum)
 	if (o->attached)
 		fprintf(stderr, "%llu event%s, %llu lost, %.3f s%s\n",
 			(unsigned long long)sum->events, sum->events == 1 ? "" : "s",
-			(unsigned long long)sum->lost,
-			sum->elapsed_s, sum->target_exited ? " (target exited)" : "");
+			(unsigned long long)sum->lost, sum->elapsed_s,
+			sum->target_exited ? " (target exited)" : "");
 }
 
 int probe_trace_main(int argc, char **argv)

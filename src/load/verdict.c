@@ -78,7 +78,8 @@ static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 			 "%s %s on %s: fewer than %s on average, yet some task waited "
 			 "for a CPU %.2f%% of the last 10 s (PSI cpu some avg10): %s "
 			 "contended in bursts",
-			 a, what, cpus, in->ncpu == 1 ? "one" : "the CPUs", in->psi_cpu_some10, are);
+			 a, what, cpus, in->ncpu == 1 ? "one" : "the CPUs", in->psi_cpu_some10,
+			 are);
 	else
 		snprintf(line, sizeof(line), "%s %s on %s: %s not saturated", a, what, cpus, are);
 	if (cover < 0.95)

@@ -260,9 +260,10 @@ static void print_header(FILE *out, const struct sc_report *r)
 
 	probe_target_describe(&r->target, who, sizeof(who));
 	fprintf(out, "%s: %llu call%s, %llu error%s, %zu syscall%s in %.3f s%s%s\n", who,
-		(unsigned long long)r->calls, r->calls == 1 ? "" : "s", (unsigned long long)r->errors,
-		r->errors == 1 ? "" : "s", r->nrows, r->nrows == 1 ? "" : "s", r->elapsed_s,
-		r->target_exited ? " (target exited)" : "", r->final ? "" : " (interval)");
+		(unsigned long long)r->calls, r->calls == 1 ? "" : "s",
+		(unsigned long long)r->errors, r->errors == 1 ? "" : "s", r->nrows,
+		r->nrows == 1 ? "" : "s", r->elapsed_s, r->target_exited ? " (target exited)" : "",
+		r->final ? "" : " (interval)");
 }
 
 /* Processes listed in a system-wide report (the JSON lists them all). */
@@ -276,7 +277,8 @@ static void print_procs(FILE *out, const struct sc_report *r)
 	if (!n)
 		return;
 	fprintf(out, "\nTop %zu of %zu process%s by calls:\n%8s %-16s %10s %8s %12s  %s\n", n,
-		r->nprocs, r->nprocs == 1 ? "" : "es", "PID", "COMM", "CALLS", "ERRORS", "TOTAL_ms", "TOP_SYSCALL");
+		r->nprocs, r->nprocs == 1 ? "" : "es", "PID", "COMM", "CALLS", "ERRORS", "TOTAL_ms",
+		"TOP_SYSCALL");
 	for (size_t i = 0; i < n; i++) {
 		const struct sc_proc *p = &r->procs[i];
 

@@ -218,8 +218,8 @@ static void runq_checked(struct probe_enrich *e, struct report_findings *f)
 	    c->summary, sizeof(c->summary),
 	    "eBPF run-queue latency of every task: %llu wait%s, p50 <= %.3f ms, p99 <= %.3f ms, "
 	    "max %.3f ms",
-	    (unsigned long long)q.count, q.count == 1 ? "" : "s", (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
-	    (double)q.max_ns / 1e6);
+	    (unsigned long long)q.count, q.count == 1 ? "" : "s", (double)q.p50_ns / 1e6,
+	    (double)q.p99_ns / 1e6, (double)q.max_ns / 1e6);
 }
 
 void report_enrich_findings(struct report_data *d, struct report_findings *f)

@@ -56,12 +56,13 @@ static void check_cpu(const struct report_data *d, struct report_findings *f)
 			busiest = k;
 	if (busiest < 0)
 		return;
-	c = checked(f, "cpu",
-		    "%d CPU%s %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
-		    "%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
-		    d->ncpu, d->ncpu == 1 ? "" : "s", d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
-		    d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
-		    report_psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
+	c = checked(
+	    f, "cpu",
+	    "%d CPU%s %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
+	    "%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
+	    d->ncpu, d->ncpu == 1 ? "" : "s", d->all.busy, d->all.usr, d->all.sys, d->all.iowait,
+	    d->all.irq, d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
+	    report_psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
 	fig(c, "cpus", d->ncpu, "CPUs");
 	fig(c, "busy", d->all.busy, "%");
 	fig(c, "usr", d->all.usr, "%");

@@ -70,8 +70,11 @@ TEST(one_cpu_reads_as_one)
 {
 	for (int n = 1; n <= 2; n++) {
 		for (int averaged = 0; averaged <= 1; averaged++) {
-			struct verdict_input in = { .load1 = 1, .ncpu = n, .runnable = n,
-						    .averaged = averaged, .coverage = 1 };
+			struct verdict_input in = { .load1 = 1,
+						    .ncpu = n,
+						    .runnable = n,
+						    .averaged = averaged,
+						    .coverage = 1 };
 			struct load_verdict v;
 			char cpus[32];
 			bool said = false;
@@ -83,12 +86,13 @@ TEST(one_cpu_reads_as_one)
 				said |= strstr(v.line[i], cpus) != NULL;
 			}
 			ASSERT_TRUE(said);
-			ASSERT_TRUE(strstr(v.line[1], n == 1 ? ": the CPU is fully busy"
-							     : ": the CPUs are fully busy") != NULL);
+			ASSERT_TRUE(strstr(v.line[1], n == 1
+							  ? ": the CPU is fully busy"
+							  : ": the CPUs are fully busy") != NULL);
 			if (!averaged)
-				ASSERT_TRUE(strstr(v.line[0], n == 1 ? "right now 1 task counts:"
-								     : "right now 2 tasks count:") !=
-					    NULL);
+				ASSERT_TRUE(
+				    strstr(v.line[0], n == 1 ? "right now 1 task counts:"
+							     : "right now 2 tasks count:") != NULL);
 		}
 	}
 }

@@ -264,8 +264,14 @@ TEST(syscalls_report_counts_agree)
 					  { .nr = 2, .c = { 1, 1, 1, 100, 50 } } };
 		struct sc_proc procs[2] = { { .pid = 7, .comm = "a", .calls = n },
 					    { .pid = 8, .comm = "b", .calls = 1 } };
-		struct sc_report r = { .procs = procs, .nprocs = n, .calls = n, .errors = n,
-				       .rows = rows, .nrows = n, .procs_lost = n, .final = true };
+		struct sc_report r = { .procs = procs,
+				       .nprocs = n,
+				       .calls = n,
+				       .errors = n,
+				       .rows = rows,
+				       .nrows = n,
+				       .procs_lost = n,
+				       .final = true };
 		char *text = NULL, want[200];
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
@@ -281,7 +287,8 @@ TEST(syscalls_report_counts_agree)
 		snprintf(want, sizeof(want), "\nTop %u of %u %s by calls:\n", n, n,
 			 n == 1 ? "process" : "processes");
 		ASSERT_TRUE(strstr(text, want) != NULL);
-		snprintf(want, sizeof(want), "\nlost: %u %s not counted", n, n == 1 ? "call" : "calls");
+		snprintf(want, sizeof(want), "\nlost: %u %s not counted", n,
+			 n == 1 ? "call" : "calls");
 		ASSERT_TRUE(strstr(text, want) != NULL);
 		free(text);
 	}

@@ -1760,8 +1760,8 @@ TEST(counts_agree_for_one_and_two)
 				ASSERT_TRUE(strstr(s, want) == s);
 			}
 			if (!strcmp(f.checked[i].resource, "load")) {
-				snprintf(want, sizeof(want), " on %d %s, %d counted D %s at", n, cpus,
-					 n, n == 1 ? "task" : "tasks");
+				snprintf(want, sizeof(want), " on %d %s, %d counted D %s at", n,
+					 cpus, n, n == 1 ? "task" : "tasks");
 				ASSERT_TRUE(strstr(s, want) != NULL);
 				load = true;
 			}
