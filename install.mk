@@ -35,6 +35,17 @@ $(OUTPUT)/man/%: docs/man/%.scd
 		{ echo "make man: needs scdoc (apt-get install scdoc)" >&2; exit 1; }
 	$(Q)$(SCDOC) <$< >$@
 
+# triage-report(1) carries the finding kinds and the JSON keys, filled in
+# from docs/report.md's checked tables (scripts/report-man.awk).
+$(OUTPUT)/man/triage-report.1: docs/man/triage-report.1.scd docs/report.md scripts/report-man.awk
+	$(call msg,SCDOC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)command -v $(SCDOC) >/dev/null || \
+		{ echo "make man: needs scdoc (apt-get install scdoc)" >&2; exit 1; }
+	$(Q)awk -f scripts/report-man.awk docs/report.md $< >$@.scd
+	$(Q)$(SCDOC) <$@.scd >$@.tmp
+	$(Q)rm -f $@.scd && mv -f $@.tmp $@
+
 $(OUTPUT)/gen/help/%.h: docs/man/triage-%.1.scd scripts/scd2help.awk
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)

@@ -51,63 +51,20 @@ static const struct cmd *find_command(const char *name)
 }
 
 /*
- * Optimal string alignment distance (Levenshtein plus swapping two
- * neighbours, the typo "reprot" is): how far a mistyped command is.
- */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t d[3][32]; /* rows i-2, i-1, i of a (lb + 1) x (la + 1) table */
-
-	if (la > 30 || lb > 30)
-		return (size_t)-1;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t *cur = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
-
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1], best = prev[j - 1] + cost;
-
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    prev2[j - 2] + 1 < best)
-				best = prev2[j - 2] + 1;
-			cur[j] = best;
-		}
-	}
-	return d[la % 3][lb];
-}
-
-/*
  * "not a triage command", and as git does, the nearest commands: one edit
  * away, or two for a word of five letters or more ("triage reprot": did
  * you mean report?).
  */
 static int unknown_command(const char *name)
 {
-	size_t best = (size_t)-1, len = strlen(name);
-	bool any = false;
+	const char *names[ARRAY_SIZE(commands)];
 
 	fprintf(stderr, "triage: not a triage command: '");
 	text_put_safe(stderr, name);
 	fprintf(stderr, "'\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (edit_distance(name, commands[i].name) < best)
-			best = edit_distance(name, commands[i].name);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (len < 2 || best > (len >= 5 ? 2u : 1u) ||
-		    edit_distance(name, commands[i].name) != best)
-			continue;
-		fprintf(stderr, "%s %s", any ? "," : "did you mean", commands[i].name);
-		any = true;
-	}
-	if (any)
-		fputs("?\n", stderr);
+		names[i] = commands[i].name;
+	text_did_you_mean(stderr, name, names, ARRAY_SIZE(names));
 	fputs("see 'triage help'\n", stderr);
 	return EXIT_USAGE;
 }

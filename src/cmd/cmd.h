@@ -41,6 +41,13 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 
 /* Just the "see 'triage <cmd> --help'" line (pidstat mode adds it after sysstat's usage). */
 void cmd_see_help(const char *cmd);
+/*
+ * A word that is none of names (a probe, a subcommand, a view): "triage
+ * CMD: WHAT: 'word'", git's "did you mean" when one is near, the pointer
+ * to --help. Returns EXIT_USAGE.
+ */
+int cmd_unknown_word(const char *cmd, const char *what, const char *word, const char *const *names,
+		     size_t n);
 
 struct option;
 /*

@@ -52,6 +52,15 @@ void cmd_see_help(const char *cmd)
 	fprintf(stderr, "see 'triage %s --help'\n", cmd);
 }
 
+int cmd_unknown_word(const char *cmd, const char *what, const char *word, const char *const *names,
+		     size_t n)
+{
+	cmd_error(cmd, "%s: '%s'", what, word);
+	text_did_you_mean(stderr, word, names, n);
+	cmd_see_help(cmd);
+	return EXIT_USAGE;
+}
+
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

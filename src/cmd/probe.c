@@ -36,7 +36,11 @@ int cmd_probe(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(probes); i++)
 		if (!strcmp(argv[1], probes[i].name))
 			return probes[i].run(argc - 1, argv + 1);
-	return cmd_usage_error("probe", "not a probe: '%s'", argv[1]);
+	const char *names[ARRAY_SIZE(probes)];
+
+	for (size_t i = 0; i < ARRAY_SIZE(probes); i++)
+		names[i] = probes[i].name;
+	return cmd_unknown_word("probe", "not a probe", argv[1], names, ARRAY_SIZE(names));
 }
 
 int probe_cmd_usage_error(const char *probe, const char *fmt, ...)

@@ -41,19 +41,14 @@ static int on_report(void *ctx, const struct sc_report *r)
 static void json_begin(struct sc_out *o)
 {
 	const struct probe_target *t = &o->opts->target;
+	char comm[PROBE_COMM_LEN] = "";
 
+	if (t->pid > 0) /* a name that cannot be read is null */
+		(void)probe_read_comm(t->pid, comm, sizeof(comm));
 	json_init(&o->json, stdout, o->opts->pretty);
 	json_object_begin(&o->json);
 	json_kv_string(&o->json, "probe", NAME);
-	json_key(&o->json, "target");
-	json_object_begin(&o->json);
-	if (t->pid > 0)
-		json_kv_int(&o->json, "pid", t->pid);
-	else if (t->comm[0])
-		json_kv_string(&o->json, "comm", t->comm);
-	else
-		json_kv_bool(&o->json, "all", true);
-	json_end(&o->json);
+	probe_target_json(&o->json, t, comm);
 	json_key(&o->json, "reports");
 	json_array_begin(&o->json);
 }

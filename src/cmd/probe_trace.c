@@ -69,9 +69,15 @@ static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, 
 
 static void json_begin(struct tr_out *o)
 {
+	const struct probe_target *t = &o->opts->target;
+	char comm[PROBE_COMM_LEN] = "";
+
 	json_init(&o->json, stdout, o->opts->pretty);
 	json_object_begin(&o->json);
 	json_kv_string(&o->json, "probe", NAME);
+	if (t->pid > 0) /* a name that cannot be read is null */
+		(void)probe_read_comm(t->pid, comm, sizeof(comm));
+	probe_target_json(&o->json, t, comm);
 	json_key(&o->json, "events");
 	json_array_begin(&o->json);
 }
@@ -87,9 +93,10 @@ static void print_summary(struct tr_out *o, const struct tr_summary *sum)
 		return;
 	}
 	if (o->attached)
-		fprintf(stderr, "%llu events, %llu lost, %.3f s%s\n",
-			(unsigned long long)sum->events, (unsigned long long)sum->lost,
-			sum->elapsed_s, sum->target_exited ? " (target exited)" : "");
+		fprintf(stderr, "%llu event%s, %llu lost, %.3f s%s\n",
+			(unsigned long long)sum->events, sum->events == 1 ? "" : "s",
+			(unsigned long long)sum->lost, sum->elapsed_s,
+			sum->target_exited ? " (target exited)" : "");
 }
 
 int probe_trace_main(int argc, char **argv)

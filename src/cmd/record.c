@@ -110,7 +110,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 static void progress(void *ctx, unsigned k, double mb)
 {
 	(void)ctx;
-	fprintf(stderr, "\rtriage record: %u intervals, %.1f MB", k, mb);
+	fprintf(stderr, "\rtriage record: %u interval%s, %.1f MB", k, k == 1 ? "" : "s", mb);
 }
 
 int cmd_record(int argc, char **argv)

@@ -77,6 +77,8 @@ static int parse_opt(int ch, void *ctx)
 
 static int parse_args(int argc, char **argv, struct replay_cli *c)
 {
+	static const char *const views[] = { "pidstat", "load", "report" };
+
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
@@ -111,7 +113,8 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 	c->vargc = optind < argc ? argc - optind : 0;
 	c->vargv = optind < argc ? argv + optind : NULL;
 	if (strcmp(c->view, "pidstat") && strcmp(c->view, "load") && strcmp(c->view, "report"))
-		return bad("unknown view (pidstat, load, report)", c->view);
+		return cmd_unknown_word("replay", "unknown view (pidstat, load, report)", c->view,
+					views, ARRAY_SIZE(views));
 	if (strcmp(c->view, "pidstat"))
 		return parse_view_flags(c);
 	return -1;

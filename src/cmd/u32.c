@@ -606,6 +606,9 @@ static int cmd_u32_test(int argc, char **argv)
 
 int cmd_u32(int argc, char **argv)
 {
+	static const char *const subcommands[] = { "test", "explain", "lint", "recipe",
+						   "translate" };
+
 	if (argc < 2)
 		return usage_error("which subcommand? (test, explain, lint, recipe, translate)");
 	/* "triage u32 [SUB] --help": the one page covers every subcommand */
@@ -624,5 +627,6 @@ int cmd_u32(int argc, char **argv)
 		return u32_cmd_recipe(argc - 1, argv + 1);
 	if (strcmp(argv[1], "translate") == 0)
 		return u32_cmd_translate(argc - 1, argv + 1);
-	return usage_error("not a u32 subcommand: '%s'", argv[1]);
+	return cmd_unknown_word("u32", "not a u32 subcommand", argv[1], subcommands,
+				ARRAY_SIZE(subcommands));
 }

@@ -214,11 +214,12 @@ void load_render_watch_plain(FILE *out, const struct watch_report *r, const stru
 		r->recon[2], r->error1_pct);
 	fprintf(out,
 		"  1m = runnable %.2f + D %.2f + before start %.2f + unattributed %.2f\n"
-		"  (%u folds: %u predicted, %u held)\n",
+		"  (%u fold%s: %u predicted, %u held)\n",
 		r->runnable[0], r->d[0], r->before[0], r->unattributed[0], r->steps,
-		r->forced_steps, r->held_steps);
-	fprintf(out, "  sampling %.1f Hz, %u threads, %.2f ms CPU per scan, %.2f%% of one CPU%s\n",
-		r->rate_hz, r->threads, r->scan_ms, r->cpu_pct, r->realtime ? ", SCHED_FIFO" : "");
+		r->steps == 1 ? "" : "s", r->forced_steps, r->held_steps);
+	fprintf(out, "  sampling %.1f Hz, %u thread%s, %.2f ms CPU per scan, %.2f%% of one CPU%s\n",
+		r->rate_hz, r->threads, r->threads == 1 ? "" : "s", r->scan_ms, r->cpu_pct,
+		r->realtime ? ", SCHED_FIFO" : "");
 	if (r->ntop) {
 		fprintf(out, "  top tasks (1m share):\n    %7s %7s  %-16s %6s %6s  %-10s %s\n",
 			"PID", "TID", "COMM", "R", "D", "WHY", "CGROUP");

@@ -46,10 +46,17 @@ static const char *num(char *buf, size_t n, double v, bool averaged)
  */
 #define PSI_CPU_CONTENDED_PCT 10.0
 
+/* "1 CPU" and "the CPU is", or "2 CPUs" and "the CPUs are". */
+static void cpu_words(int ncpu, char *buf, size_t size, const char **are)
+{
+	snprintf(buf, size, "%d CPU%s", ncpu, ncpu == 1 ? "" : "s");
+	*are = ncpu == 1 ? "the CPU is" : "the CPUs are";
+}
+
 static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 {
-	char a[32], line[VERDICT_LINE_MAX];
-	const char *what = in->averaged ? "from runnable tasks" : "runnable";
+	char a[32], cpus[32], line[VERDICT_LINE_MAX];
+	const char *what = in->averaged ? "from runnable tasks" : "runnable", *are;
 	/*
 	 * While the samples cover only part of the 1-minute weight, scale the
 	 * runnable share up to the mean count it stands for before judging.
@@ -58,24 +65,23 @@ static void cpu_sentence(const struct verdict_input *in, struct load_verdict *v)
 	double extra = in->runnable / cover - in->ncpu;
 
 	num(a, sizeof(a), in->runnable, in->averaged);
+	cpu_words(in->ncpu, cpus, sizeof(cpus), &are);
 	if (in->ncpu <= 0)
 		snprintf(line, sizeof(line), "%s %s; CPU count unknown", a, what);
 	else if (extra > 0.5)
-		snprintf(line, sizeof(line),
-			 "%s %s on %d CPUs: the CPUs are saturated, about %.1f wait for a CPU", a,
-			 what, in->ncpu, extra);
+		snprintf(line, sizeof(line), "%s %s on %s: %s saturated, about %.1f wait for a CPU",
+			 a, what, cpus, are, extra);
 	else if (extra > -0.5)
-		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are fully busy", a, what,
-			 in->ncpu);
+		snprintf(line, sizeof(line), "%s %s on %s: %s fully busy", a, what, cpus, are);
 	else if (in->have_psi_cpu && in->psi_cpu_some10 >= PSI_CPU_CONTENDED_PCT)
 		snprintf(line, sizeof(line),
-			 "%s %s on %d CPUs: fewer than the CPUs on average, yet some task waited "
-			 "for a CPU %.2f%% of the last 10 s (PSI cpu some avg10): the CPUs are "
+			 "%s %s on %s: fewer than %s on average, yet some task waited "
+			 "for a CPU %.2f%% of the last 10 s (PSI cpu some avg10): %s "
 			 "contended in bursts",
-			 a, what, in->ncpu, in->psi_cpu_some10);
+			 a, what, cpus, in->ncpu == 1 ? "one" : "the CPUs", in->psi_cpu_some10,
+			 are);
 	else
-		snprintf(line, sizeof(line), "%s %s on %d CPUs: the CPUs are not saturated", a,
-			 what, in->ncpu);
+		snprintf(line, sizeof(line), "%s %s on %s: %s not saturated", a, what, cpus, are);
 	if (cover < 0.95)
 		append(line, " (about %.1f runnable on average while sampled)",
 		       in->runnable / cover);
@@ -114,17 +120,19 @@ void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
 	memset(v, 0, sizeof(*v));
 	if (in->averaged)
 		add_line(v,
-			 "load %.2f on %d CPUs = %.2f runnable + %.2f in D from the tasks seen "
+			 "load %.2f on %d CPU%s = %.2f runnable + %.2f in D from the tasks seen "
 			 "+ %.2f from before the start + %.2f unattributed.",
-			 in->load1, in->ncpu, in->runnable, in->d_counted,
+			 in->load1, in->ncpu, in->ncpu == 1 ? "" : "s", in->runnable, in->d_counted,
 			 in->before > 0 ? in->before : 0, in->unattributed);
-	else
+	else {
+		bool one = !strcmp(num(a, sizeof(a), in->runnable + in->d_counted, false), "1");
+
 		add_line(v,
-			 "load %.2f on %d CPUs (1-minute average); right now %s tasks count: %.0f "
-			 "runnable and %.0f in D.",
-			 in->load1, in->ncpu,
-			 num(a, sizeof(a), in->runnable + in->d_counted, false), in->runnable,
-			 in->d_counted);
+			 "load %.2f on %d CPU%s (1-minute average); right now %s task%s count%s: "
+			 "%.0f runnable and %.0f in D.",
+			 in->load1, in->ncpu, in->ncpu == 1 ? "" : "s", a, one ? "" : "s",
+			 one ? "s" : "", in->runnable, in->d_counted);
+	}
 	cpu_sentence(in, v);
 	if (in->d_counted >= (in->averaged ? 0.005 : 0.5))
 		d_sentence(in, v);

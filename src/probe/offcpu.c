@@ -191,13 +191,14 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 	}
 	if (r->stack_errors || r->map_full)
 		fprintf(s->out,
-			"lost: %" PRIu64 " stacks (stack map full or collision), %" PRIu64
-			" intervals (map full)\n",
-			r->stack_errors, r->map_full);
+			"lost: %" PRIu64 " stack%s (stack map full or collision), %" PRIu64
+			" interval%s (map full)\n",
+			r->stack_errors, r->stack_errors == 1 ? "" : "s", r->map_full,
+			r->map_full == 1 ? "" : "s");
 	if (top)
 		fprintf(s->out,
-			"\nTop %zu stacks by off-CPU time (kernel frames, then user frames):\n",
-			top);
+			"\nTop %zu stack%s by off-CPU time (kernel frames, then user frames):\n",
+			top, top == 1 ? "" : "s");
 	for (size_t i = 0; i < top; i++) {
 		const struct stack_entry *e = &r->e[i];
 
@@ -206,8 +207,9 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 			fprintf(s->out, "#%zu tid", i + 1);
 		else
 			fprintf(s->out, "#%zu pid %u tid", i + 1, e->pid);
-		fprintf(s->out, " %u (%s) %s: %.2f ms (%.1f%%) in %" PRIu64 " switches\n", e->tid,
-			comm, e->kind, e->value / 1e6, 100.0 * e->value / win, e->count);
+		fprintf(s->out, " %u (%s) %s: %.2f ms (%.1f%%) in %" PRIu64 " switch%s\n", e->tid,
+			comm, e->kind, e->value / 1e6, 100.0 * e->value / win, e->count,
+			e->count == 1 ? "" : "es");
 		stack_print_frames(s->out, e);
 	}
 	stack_gaps_print(s->out, g, "off-CPU time");

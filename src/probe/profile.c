@@ -261,8 +261,9 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 	fprintf(s->out, "On-CPU profile of %s: %" PRIu64 " sample%s at %u Hz over %.2f s (%s)\n",
 		who, total, total == 1 ? "" : "s", o->freq, sp_session_seconds(s), s->end_reason);
 	if (r->stack_errors || r->map_full)
-		fprintf(s->out, "lost: %" PRIu64 " stacks, %" PRIu64 " samples (map full)\n",
-			r->stack_errors, r->map_full);
+		fprintf(s->out, "lost: %" PRIu64 " stack%s, %" PRIu64 " sample%s (map full)\n",
+			r->stack_errors, r->stack_errors == 1 ? "" : "s", r->map_full,
+			r->map_full == 1 ? "" : "s");
 	top = o->top < r->nf ? o->top : r->nf;
 	fprintf(s->out, "\nTop functions (self samples):\n%8s %6s  %s\n", "SAMPLES", "%",
 		"FUNCTION");
@@ -273,7 +274,8 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 	}
 	top = o->top < r->n ? o->top : r->n;
 	if (top)
-		fprintf(s->out, "\nTop %zu stacks (kernel frames, then user frames):\n", top);
+		fprintf(s->out, "\nTop %zu stack%s (kernel frames, then user frames):\n", top,
+			top == 1 ? "" : "s");
 	for (size_t i = 0; i < top; i++) {
 		text_sanitize(comm, sizeof(comm), r->e[i].comm);
 		if (one)

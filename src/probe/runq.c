@@ -125,7 +125,8 @@ static void print_plain(const struct sp_session *s, const struct sp_opts *o,
 		(uint64_t)r->all.count, r->all.total_ns / 1e6, avg_us(&r->all),
 		r->all.max_ns / 1e3);
 	if (r->map_full)
-		fprintf(s->out, "lost: %" PRIu64 " waits (map full)\n", (uint64_t)r->map_full);
+		fprintf(s->out, "lost: %" PRIu64 " wait%s (map full)\n", (uint64_t)r->map_full,
+			r->map_full == 1 ? "" : "s");
 	memcpy(slots, r->all.slots, sizeof(slots));
 	if (r->all.count) {
 		fprintf(s->out, "\nAll threads:\n");

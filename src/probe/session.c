@@ -19,6 +19,7 @@
 #include "procfs/procfs.h"
 #include "runloop/clock.h"
 #include "util/caps.h"
+#include "util/json.h"
 #include "util/parse.h"
 #include "util/text.h"
 
@@ -97,6 +98,51 @@ int probe_process_tgid(int pid, int *tgid)
 	if (!err && st.tgid > 0)
 		*tgid = st.tgid;
 	return err;
+}
+
+int probe_read_comm(int pid, char *buf, size_t size)
+{
+	struct procfs *pf;
+	char rel[32];
+	ssize_t n;
+	int err;
+
+	if (size)
+		buf[0] = '\0';
+	err = procfs_open(&pf, NULL);
+	if (err)
+		return err;
+	snprintf(rel, sizeof(rel), "%d/comm", pid);
+	n = size > 1 ? procfs_read(pf, rel, buf, size) : -EINVAL;
+	procfs_close(pf);
+	if (n <= 0) {
+		if (size)
+			buf[0] = '\0';
+		return n < 0 ? (int)n : -ESRCH;
+	}
+	if (buf[n - 1] == '\n') /* the file's own newline; a name may hold others */
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+void probe_target_json(struct json_writer *w, const struct probe_target *t, const char *pid_comm)
+{
+	const char *comm = t->pid > 0 ? pid_comm : t->comm;
+
+	json_key(w, "target");
+	json_object_begin(w);
+	json_key(w, "pid");
+	if (t->pid > 0)
+		json_int(w, t->pid);
+	else
+		json_null(w);
+	json_key(w, "comm");
+	if (comm && comm[0])
+		json_string(w, comm);
+	else
+		json_null(w);
+	json_kv_bool(w, "all", probe_target_all(t));
+	json_end(w);
 }
 
 int probe_check_privileges(void)

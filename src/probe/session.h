@@ -235,4 +235,15 @@ void probe_loop_release(struct probe_loop *l);
 /* Describes the target for a status line: "pid 123" or "comm 'x'" (sanitized). */
 void probe_target_describe(const struct probe_target *t, char *buf, size_t len);
 
+struct json_writer;
+/*
+ * Every probe's JSON names its target in one shape (docs/probe.md):
+ * "target": {"pid": N or null, "comm": the -C name or the -p process's
+ * name (pid_comm, read at start; null when unknown), "all": true for no -p
+ * and no -C}.
+ */
+void probe_target_json(struct json_writer *w, const struct probe_target *t, const char *pid_comm);
+/* The name (/proc/PID/comm, without its newline) of pid into buf: 0 or -errno. */
+int probe_read_comm(int pid, char *buf, size_t size);
+
 #endif

@@ -273,9 +273,7 @@ void sp_json_begin(struct json_writer *w, const struct sp_session *s, const stru
 	json_init(w, s->out, o->base.pretty);
 	json_object_begin(w);
 	json_kv_string(w, "probe", s->probe->name);
-	json_kv_int(w, "pid", o->base.target.pid); /* 0: -C, or every task */
-	json_kv_string(w, "comm", o->base.target.pid > 0 ? s->comm : o->base.target.comm);
-	json_kv_bool(w, "all", probe_target_all(&o->base.target));
+	probe_target_json(w, &o->base.target, s->comm);
 	json_kv_double(w, "duration_s", sp_session_seconds(s), 3);
 	json_kv_string(w, "end", s->end_reason ? s->end_reason : "");
 }

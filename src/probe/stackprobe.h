@@ -129,7 +129,7 @@ int sp_read_stack(int map_fd, int id, uint64_t *ips);
 int sp_fill_entry(struct sp_symbolizer *z, int map_fd, int kid, int uid, struct stack_entry *e);
 /*
  * Starts the report's JSON document on stdout with the members every stack
- * probe writes (probe, pid, comm, duration_s, end); json_finish() ends it.
+ * probe writes (probe, target, duration_s, end); json_finish() ends it.
  */
 void sp_json_begin(struct json_writer *w, const struct sp_session *s, const struct sp_opts *o);
 /*

@@ -259,9 +259,11 @@ static void print_header(FILE *out, const struct sc_report *r)
 	char who[96];
 
 	probe_target_describe(&r->target, who, sizeof(who));
-	fprintf(out, "%s: %llu calls, %llu errors, %zu syscalls in %.3f s%s%s\n", who,
-		(unsigned long long)r->calls, (unsigned long long)r->errors, r->nrows, r->elapsed_s,
-		r->target_exited ? " (target exited)" : "", r->final ? "" : " (interval)");
+	fprintf(out, "%s: %llu call%s, %llu error%s, %zu syscall%s in %.3f s%s%s\n", who,
+		(unsigned long long)r->calls, r->calls == 1 ? "" : "s",
+		(unsigned long long)r->errors, r->errors == 1 ? "" : "s", r->nrows,
+		r->nrows == 1 ? "" : "s", r->elapsed_s, r->target_exited ? " (target exited)" : "",
+		r->final ? "" : " (interval)");
 }
 
 /* Processes listed in a system-wide report (the JSON lists them all). */
@@ -274,8 +276,9 @@ static void print_procs(FILE *out, const struct sc_report *r)
 
 	if (!n)
 		return;
-	fprintf(out, "\nTop %zu of %zu processes by calls:\n%8s %-16s %10s %8s %12s  %s\n", n,
-		r->nprocs, "PID", "COMM", "CALLS", "ERRORS", "TOTAL_ms", "TOP_SYSCALL");
+	fprintf(out, "\nTop %zu of %zu process%s by calls:\n%8s %-16s %10s %8s %12s  %s\n", n,
+		r->nprocs, r->nprocs == 1 ? "" : "es", "PID", "COMM", "CALLS", "ERRORS", "TOTAL_ms",
+		"TOP_SYSCALL");
 	for (size_t i = 0; i < n; i++) {
 		const struct sc_proc *p = &r->procs[i];
 
@@ -286,8 +289,8 @@ static void print_procs(FILE *out, const struct sc_report *r)
 			(unsigned long long)p->top_count);
 	}
 	if (r->procs_lost)
-		fprintf(out, "lost: %llu calls not counted per process (no room)\n",
-			(unsigned long long)r->procs_lost);
+		fprintf(out, "lost: %llu call%s not counted per process (no room)\n",
+			(unsigned long long)r->procs_lost, r->procs_lost == 1 ? "" : "s");
 }
 
 void sc_report_print(FILE *out, const struct sc_report *r, bool hist)

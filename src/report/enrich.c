@@ -133,8 +133,8 @@ static void functions_detail(struct probe_enrich *e, struct rp_finding *x)
 	if (probe_enrich_top_functions(e, x->subject.pid, fn, ENRICH_FUNCS, &n, &sum) ||
 	    !sum.samples)
 		return;
-	snprintf(line, sizeof(line), "eBPF profile: %llu samples at %u Hz; top functions (self):",
-		 (unsigned long long)sum.samples, sum.freq_hz);
+	snprintf(line, sizeof(line), "eBPF profile: %llu sample%s at %u Hz; top functions (self):",
+		 (unsigned long long)sum.samples, sum.samples == 1 ? "" : "s", sum.freq_hz);
 	detail(x, line);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "  %5.1f%%  %.120s (%.60s)",
@@ -216,10 +216,10 @@ static void runq_checked(struct probe_enrich *e, struct report_findings *f)
 	report_checked_figure(c, "max", (double)q.max_ns / 1e6, "ms");
 	snprintf(
 	    c->summary, sizeof(c->summary),
-	    "eBPF run-queue latency of every task: %llu waits, p50 <= %.3f ms, p99 <= %.3f ms, "
+	    "eBPF run-queue latency of every task: %llu wait%s, p50 <= %.3f ms, p99 <= %.3f ms, "
 	    "max %.3f ms",
-	    (unsigned long long)q.count, (double)q.p50_ns / 1e6, (double)q.p99_ns / 1e6,
-	    (double)q.max_ns / 1e6);
+	    (unsigned long long)q.count, q.count == 1 ? "" : "s", (double)q.p50_ns / 1e6,
+	    (double)q.p99_ns / 1e6, (double)q.max_ns / 1e6);
 }
 
 void report_enrich_findings(struct report_data *d, struct report_findings *f)

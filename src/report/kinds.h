@@ -6,7 +6,8 @@
  * collected windows all go through it. Adding a kind over data the window
  * already has: an enum entry in report.h, a row in kinds.c, the rule
  * (declared in rules.h), its doc row and its unit test, then `make rules`
- * (its Prometheus alerts, contrib/prometheus/triage.rules.yml).
+ * (its Prometheus alerts, contrib/prometheus/triage.rules.yml). The doc row
+ * is also the kind's entry in man triage-report (scripts/report-man.awk).
  */
 #ifndef TRIAGE_REPORT_KINDS_H
 #define TRIAGE_REPORT_KINDS_H

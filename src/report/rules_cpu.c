@@ -185,7 +185,7 @@ int report_rule_cpu_saturated(const struct report_data *d, struct report_finding
 	double per_cpu = d->ncpu ? d->runnable_avg / d->ncpu : 0;
 	bool psi = d->have_psi[RP_PSI_CPU] && d->psi_some[RP_PSI_CPU] >= PSI_CPU_SOME_WARN_PCT;
 	struct rp_finding *x;
-	char top[300], psi_words[64];
+	char top[300], psi_words[64], all[32];
 
 	if (d->all.busy < CPU_SATURATED_BUSY_PCT || !(per_cpu > CPU_SATURATED_QUEUE_RATIO || psi))
 		return 0;
@@ -195,16 +195,19 @@ int report_rule_cpu_saturated(const struct report_data *d, struct report_finding
 	name_top(d, x, top, sizeof(top));
 	if (x->subject.npids)
 		x->subject.pid = x->subject.pids[0];
-	report_finding_brief(x, "All %d CPUs were %.0f%% busy with %.1f tasks runnable on average",
-			     d->ncpu, d->all.busy, d->runnable_avg);
-	report_finding_say(
-	    x,
-	    "All %d CPUs were %.0f%% busy and %.1f tasks were runnable on average (%.1f per "
-	    "CPU)%s; the biggest consumers: %s.",
-	    d->ncpu, d->all.busy, d->runnable_avg, per_cpu,
-	    report_psi_phrase(d, RP_PSI_CPU, "; some task waited for a CPU ", " of the time (PSI)",
-			      psi_words, sizeof(psi_words)),
-	    top[0] ? top : "none");
+	if (d->ncpu == 1)
+		snprintf(all, sizeof(all), "The one CPU was");
+	else
+		snprintf(all, sizeof(all), "All %d CPUs were", d->ncpu);
+	report_finding_brief(x, "%s %.0f%% busy with %.1f tasks runnable on average", all,
+			     d->all.busy, d->runnable_avg);
+	report_finding_say(x,
+			   "%s %.0f%% busy and %.1f tasks were runnable on average (%.1f per "
+			   "CPU)%s; the biggest consumers: %s.",
+			   all, d->all.busy, d->runnable_avg, per_cpu,
+			   report_psi_phrase(d, RP_PSI_CPU, "; some task waited for a CPU ",
+					     " of the time (PSI)", psi_words, sizeof(psi_words)),
+			   top[0] ? top : "none");
 	report_finding_next(x, "See how long tasks wait for a CPU", "triage probe runq -d 10");
 	report_finding_ev(x, "cpu_busy", d->all.busy, "%");
 	report_finding_ev(x, "runnable", d->runnable_avg, "tasks");

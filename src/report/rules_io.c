@@ -573,11 +573,13 @@ static int listen_overflows(const struct report_data *d, const struct rp_netns *
 		return name_listener(d, ns, x, where);
 	report_finding_say(
 	    x,
-	    "TCP listen queues overflowed %llu times and dropped %llu connection attempts "
+	    "TCP listen queues overflowed %llu time%s and dropped %llu connection attempt%s "
 	    "%s: a server accepts connections more slowly than they arrive.",
-	    (unsigned long long)ns->listen_overflows, (unsigned long long)ns->listen_drops, where);
-	report_finding_brief(x, "TCP listen queues overflowed %llu times %s",
-			     (unsigned long long)ns->listen_overflows, where);
+	    (unsigned long long)ns->listen_overflows, ns->listen_overflows == 1 ? "" : "s",
+	    (unsigned long long)ns->listen_drops, ns->listen_drops == 1 ? "" : "s", where);
+	report_finding_brief(x, "TCP listen queues overflowed %llu time%s %s",
+			     (unsigned long long)ns->listen_overflows,
+			     ns->listen_overflows == 1 ? "" : "s", where);
 	report_finding_next(x, "", "ss -ltn");
 	report_finding_ev(x, "listen_overflows", (double)ns->listen_overflows, "events");
 	report_finding_ev(x, "listen_drops", (double)ns->listen_drops, "connections");

@@ -56,12 +56,13 @@ static void check_cpu(const struct report_data *d, struct report_findings *f)
 			busiest = k;
 	if (busiest < 0)
 		return;
-	c = checked(f, "cpu",
-		    "%d CPUs %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
-		    "%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
-		    d->ncpu, d->all.busy, d->all.usr, d->all.sys, d->all.iowait, d->all.irq,
-		    d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
-		    report_psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
+	c = checked(
+	    f, "cpu",
+	    "%d CPU%s %.0f%% busy (usr %.0f%%, sys %.0f%%, iowait %.0f%%, irq %.0f%%, steal "
+	    "%.0f%%), busiest CPU %d at %.0f%%, %.1f tasks runnable on average%s",
+	    d->ncpu, d->ncpu == 1 ? "" : "s", d->all.busy, d->all.usr, d->all.sys, d->all.iowait,
+	    d->all.irq, d->all.steal, busiest, d->cpu[busiest].busy, d->runnable_avg,
+	    report_psi_phrase(d, RP_PSI_CPU, ", PSI cpu ", "", psi, sizeof(psi)));
 	fig(c, "cpus", d->ncpu, "CPUs");
 	fig(c, "busy", d->all.busy, "%");
 	fig(c, "usr", d->all.usr, "%");
@@ -206,9 +207,10 @@ static void check_rest(const struct report_data *d, struct report_findings *f)
 	if (d->have_load)
 		c = checked(
 		    f, "load",
-		    "load average %.2f %.2f %.2f on %d CPUs, %u counted D tasks at the end, "
+		    "load average %.2f %.2f %.2f on %d CPU%s, %u counted D task%s at the end, "
 		    "none held through the window",
-		    d->load[0], d->load[1], d->load[2], d->ncpu, d->nd_counted);
+		    d->load[0], d->load[1], d->load[2], d->ncpu, d->ncpu == 1 ? "" : "s",
+		    d->nd_counted, d->nd_counted == 1 ? "" : "s");
 	fig(c, "load1", d->load[0], "");
 	fig(c, "load5", d->load[1], "");
 	fig(c, "load15", d->load[2], "");
@@ -222,9 +224,9 @@ static void check_rest(const struct report_data *d, struct report_findings *f)
 	if (d->have_cgroups) {
 		c = checked(
 		    f, "cgroups",
-		    "%u cgroups with a CPU quota, none throttled in %.0f%% of its periods or "
-		    "more; %u memory cgroups with no limit hit",
-		    quota, THROTTLED_PERIODS_PCT, mem);
+		    "%u cgroup%s with a CPU quota, none throttled in %.0f%% of its periods or "
+		    "more; %u memory cgroup%s with no limit hit",
+		    quota, quota == 1 ? "" : "s", THROTTLED_PERIODS_PCT, mem, mem == 1 ? "" : "s");
 		fig(c, "cpu_quota_cgroups", quota, "cgroups");
 		fig(c, "memory_cgroups", mem, "cgroups");
 	}
@@ -258,8 +260,8 @@ void report_headline(const struct report_data *d, struct report_findings *f)
 	if (!crit && !warn) {
 		snprintf(
 		    f->headline, sizeof(f->headline),
-		    "OK: nothing wrong found in %.1f s on %d CPUs (CPU %.0f%% busy, load %.2f).",
-		    d->seconds, d->ncpu, d->all.busy, d->load[0]);
+		    "OK: nothing wrong found in %.1f s on %d CPU%s (CPU %.0f%% busy, load %.2f).",
+		    d->seconds, d->ncpu, d->ncpu == 1 ? "" : "s", d->all.busy, d->load[0]);
 		return;
 	}
 	/* the first finding's short form, whole: the line people paste into chat */

@@ -173,3 +173,56 @@ void csv_put_field(FILE *out, const char *src)
 	}
 	free(big);
 }
+
+/*
+ * Optimal string alignment distance (Levenshtein plus swapping two
+ * neighbours, the typo "reprot" is): how far a mistyped command is.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[3][32]; /* rows i-2, i-1, i of a (lb + 1) x (la + 1) table */
+
+	if (la > 30 || lb > 30)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1], best = prev[j - 1] + cost;
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+	}
+	return d[la % 3][lb];
+}
+
+void text_did_you_mean(FILE *out, const char *word, const char *const *names, size_t n)
+{
+	size_t best = (size_t)-1, len = strlen(word);
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (edit_distance(word, names[i]) < best)
+			best = edit_distance(word, names[i]);
+	if (len < 2 || best > (len >= 5 ? 2u : 1u))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (edit_distance(word, names[i]) != best)
+			continue;
+		fprintf(out, "%s %s", any ? "," : "did you mean", names[i]);
+		any = true;
+	}
+	if (any)
+		fputs("?\n", out);
+}

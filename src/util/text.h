@@ -62,4 +62,12 @@ void text_put_safe(FILE *out, const char *src);
  */
 void csv_put_field(FILE *out, const char *src);
 
+/*
+ * As git does for a mistyped command: writes "did you mean A, B?" and a
+ * newline to out, naming the names nearest word when they are one edit
+ * away, or two for a word of five letters or more (a swap of neighbours is
+ * one edit: "reprot"); writes nothing otherwise.
+ */
+void text_did_you_mean(FILE *out, const char *word, const char *const *names, size_t n);
+
 #endif

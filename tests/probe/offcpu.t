@@ -83,7 +83,7 @@ for mode in --folded --json; do
 done
 check_folded "$SCRATCH/h--folded"
 grep -q '^e\\x1b\[31m_x_y\\x0a;' "$SCRATCH/h--folded" || fail "folded root: $(cat -v "$SCRATCH/h--folded")"
-jq -e '.comm == "e\u001b[31m;x y\n" and (.threads[0].comm == .comm)' "$SCRATCH/h--json" >/dev/null ||
+jq -e '.target.comm == "e\u001b[31m;x y\n" and (.threads[0].comm == .target.comm)' "$SCRATCH/h--json" >/dev/null ||
 	fail "JSON comm: $(cat -v "$SCRATCH/h--json")"
 echo "ok hostile comm"
 
@@ -107,7 +107,7 @@ wait "$WPID" 2>/dev/null
 start_stack_workload probe_funcs half-sleep 20 10
 run_probe_until_workload_exits "$SCRATCH/all.json" "$SCRATCH/all.err" offcpu --json --top 5 -d 60
 J="$SCRATCH/all.json"
-jq -e '.all == true and .end == "interrupted"' "$J" >/dev/null || fail "system-wide header: $(jq -c '{all, end}' "$J")"
+jq -e '.target.all == true and .end == "interrupted"' "$J" >/dev/null || fail "system-wide header: $(jq -c '{target, end}' "$J")"
 sleep_ns=$(wl_value sleep_ns)
 vol_ns=$(jq --argjson p "$WPID" '.threads[] | select(.pid == $p and .tid == $p) | .voluntary_ns' "$J")
 [ -n "$vol_ns" ] || fail "no row for pid $WPID in the system-wide report"

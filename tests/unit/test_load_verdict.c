@@ -65,6 +65,38 @@ TEST(saturated_keeps_its_psi)
 	ASSERT_TRUE(strstr(l, "(PSI cpu some avg10 80.00%)") != NULL);
 }
 
+/* One CPU is "1 CPU" and "the CPU is"; two are "2 CPUs" and "the CPUs are". */
+TEST(one_cpu_reads_as_one)
+{
+	for (int n = 1; n <= 2; n++) {
+		for (int averaged = 0; averaged <= 1; averaged++) {
+			struct verdict_input in = { .load1 = 1,
+						    .ncpu = n,
+						    .runnable = n,
+						    .averaged = averaged,
+						    .coverage = 1 };
+			struct load_verdict v;
+			char cpus[32];
+			bool said = false;
+
+			load_verdict_build(&in, &v);
+			snprintf(cpus, sizeof(cpus), " on %d %s", n, n == 1 ? "CPU" : "CPUs");
+			for (int i = 0; i < v.nlines; i++) {
+				ASSERT_TRUE(strstr(v.line[i], "1 CPUs") == NULL);
+				said |= strstr(v.line[i], cpus) != NULL;
+			}
+			ASSERT_TRUE(said);
+			ASSERT_TRUE(strstr(v.line[1], n == 1
+							  ? ": the CPU is fully busy"
+							  : ": the CPUs are fully busy") != NULL);
+			if (!averaged)
+				ASSERT_TRUE(
+				    strstr(v.line[0], n == 1 ? "right now 1 task counts:"
+							     : "right now 2 tasks count:") != NULL);
+		}
+	}
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -72,5 +104,6 @@ int main(void)
 	RUN(&st, psi_contention_is_not_called_unsaturated);
 	RUN(&st, quiet_psi_is_unsaturated);
 	RUN(&st, saturated_keeps_its_psi);
+	RUN(&st, one_cpu_reads_as_one);
 	UNIT_MAIN_END(&st);
 }

@@ -256,6 +256,44 @@ TEST(caps_by_name)
 	ASSERT_UEQ(c.effective, kernel);
 }
 
+/* The header and the process table agree with their counts: 1 call, 2 calls. */
+TEST(syscalls_report_counts_agree)
+{
+	for (unsigned n = 1; n <= 2; n++) {
+		struct sc_row rows[2] = { { .nr = 39, .c = { n, n, n, 100, 50 } },
+					  { .nr = 2, .c = { 1, 1, 1, 100, 50 } } };
+		struct sc_proc procs[2] = { { .pid = 7, .comm = "a", .calls = n },
+					    { .pid = 8, .comm = "b", .calls = 1 } };
+		struct sc_report r = { .procs = procs,
+				       .nprocs = n,
+				       .calls = n,
+				       .errors = n,
+				       .rows = rows,
+				       .nrows = n,
+				       .procs_lost = n,
+				       .final = true };
+		char *text = NULL, want[200];
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		ASSERT_TRUE(out != NULL);
+		r.target.pid = 7;
+		sc_report_print(out, &r, false);
+		fclose(out);
+		snprintf(want, sizeof(want), "pid 7: %u %s, %u %s, %u %s in", n,
+			 n == 1 ? "call" : "calls", n, n == 1 ? "error" : "errors", n,
+			 n == 1 ? "syscall" : "syscalls");
+		ASSERT_TRUE(strstr(text, want) == text);
+		snprintf(want, sizeof(want), "\nTop %u of %u %s by calls:\n", n, n,
+			 n == 1 ? "process" : "processes");
+		ASSERT_TRUE(strstr(text, want) != NULL);
+		snprintf(want, sizeof(want), "\nlost: %u %s not counted", n,
+			 n == 1 ? "call" : "calls");
+		ASSERT_TRUE(strstr(text, want) != NULL);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -267,6 +305,7 @@ int main(void)
 	RUN(&st, probe_option_parsing);
 	RUN(&st, probe_errors_map_to_exit_status);
 	RUN(&st, syscalls_report_is_a_delta);
+	RUN(&st, syscalls_report_counts_agree);
 	RUN(&st, syscall_and_errno_names);
 	RUN(&st, frame_pointer_survey_tells_builds_apart);
 	RUN(&st, caps_by_name);

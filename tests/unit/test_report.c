@@ -1785,6 +1785,56 @@ TEST(conntrack_full_boundaries)
 	report_findings_release(&f);
 }
 
+/* Sentences with a count agree with it: 1 CPU, 1 counted D task; 2 CPUs, 2 tasks. */
+TEST(counts_agree_for_one_and_two)
+{
+	for (int n = 1; n <= 2; n++) {
+		const char *cpus = n == 1 ? "CPU" : "CPUs";
+		struct report_data d;
+		struct report_findings f;
+		const struct rp_finding *x;
+		char want[120];
+		bool load = false;
+
+		quiet(&d);
+		d.ncpu = d.ncpu_lines = n;
+		d.cpu_online[1] = n > 1;
+		d.nd_counted = (unsigned)n;
+		ASSERT_EQ(report_evaluate(&d, &f), 0);
+		snprintf(want, sizeof(want), " on %d %s (CPU", n, cpus);
+		ASSERT_TRUE(strstr(f.headline, want) != NULL);
+		for (size_t i = 0; i < f.nchecked; i++) {
+			const char *s = f.checked[i].summary;
+
+			if (!strcmp(f.checked[i].resource, "cpu")) {
+				snprintf(want, sizeof(want), "%d %s 10%% busy", n, cpus);
+				ASSERT_TRUE(strstr(s, want) == s);
+			}
+			if (!strcmp(f.checked[i].resource, "load")) {
+				snprintf(want, sizeof(want), " on %d %s, %d counted D %s at", n,
+					 cpus, n, n == 1 ? "task" : "tasks");
+				ASSERT_TRUE(strstr(s, want) != NULL);
+				load = true;
+			}
+		}
+		ASSERT_TRUE(load);
+		report_findings_release(&f);
+
+		/* saturated: "The one CPU was", "All 2 CPUs were" */
+		quiet(&d);
+		d.ncpu = d.ncpu_lines = n;
+		d.cpu_online[1] = n > 1;
+		d.cpu[0].busy = d.cpu[1].busy = d.all.busy = 99;
+		d.runnable_avg = 3.0 * n;
+		ASSERT_EQ(report_evaluate(&d, &f), 0);
+		x = find_kind(&f, RK_CPU_SATURATED);
+		ASSERT_TRUE(x != NULL);
+		ASSERT_TRUE(strstr(x->summary, n == 1 ? "The one CPU was 99% busy"
+						      : "All 2 CPUs were 99% busy") == x->summary);
+		report_findings_release(&f);
+	}
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
@@ -1837,6 +1887,7 @@ int main(void)
 	RUN(&st, headline_is_the_whole_short_form);
 	RUN(&st, summaries_do_not_hang_on_a_colon);
 	RUN(&st, checked_lines_carry_figures);
+	RUN(&st, counts_agree_for_one_and_two);
 	RUN(&st, cpu_steal_boundaries);
 	RUN(&st, irq_saturated_boundaries);
 	RUN(&st, conntrack_full_boundaries);
