@@ -73,7 +73,11 @@ static void account(struct task_struct *next)
 			return;
 		}
 	}
-	bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), next->comm);
+#ifdef SP_ENRICH
+	/* the report reads no names: the thread's first will do */
+	if (!val->comm[0])
+#endif
+		bpf_probe_read_kernel_str(val->comm, sizeof(val->comm), next->comm);
 	val->tgid = next->tgid;
 	__sync_fetch_and_add(&val->slots[log2_slot(delta / 1000)], 1);
 	__sync_fetch_and_add(&val->total_ns, delta);

@@ -12,6 +12,27 @@
 #define SP_MAX_FRAMES 127
 #define SP_MAX_THREADS 16384
 #define SP_MAX_STACKS 16384
+/*
+ * The report's enrichment (src/probe/enrich.c) loads these programs built
+ * again with -DSP_ENRICH (src/bpf/module.mk) as light skeletons, whose maps
+ * cannot be resized at run time: the sizes it wants are set here instead.
+ * Stack maps are preallocated, and a window of seconds has a few hundred
+ * distinct stacks. SP_LEAF_ONLY (the enrichment's profile) keeps the
+ * innermost frame only: the report asks for the top functions by self
+ * samples, and walking every user stack to its end was most of a sample's
+ * cost in the kernel.
+ */
+#define SP_ENRICH_MAX_STACKS 4096
+#ifdef SP_ENRICH
+#define SP_MAP_STACKS SP_ENRICH_MAX_STACKS
+#else
+#define SP_MAP_STACKS SP_MAX_STACKS
+#endif
+#ifdef SP_LEAF_ONLY
+#define SP_MAP_FRAMES 1
+#else
+#define SP_MAP_FRAMES SP_MAX_FRAMES
+#endif
 /* Log2 slots of run-queue latency in microseconds (2^26 us > 1 min). */
 #define RUNQ_SLOTS 27
 
