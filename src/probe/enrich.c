@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probe/enrich_light.h"
 #include "probe/forks.h"
@@ -52,6 +53,7 @@ struct enrich_part {
 	void *skel;		      /* else libbpf's skeleton of the probe */
 	const struct sp_probe *probe; /* NULL for syscalls (its own start/stop) */
 	struct probe_maps maps;	      /* what the readers use, from either */
+	int64_t start_ns;	      /* CPU time part_start() took (this thread's) */
 };
 
 struct probe_enrich {
@@ -175,6 +177,16 @@ static void part_destroy(struct enrich_part *p, int i)
 		probe_skel_stop(p->probe->ops, &p->skel);
 }
 
+/* The kernel's work for our bpf() calls is charged to this thread too. */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static struct sp_symbolizer *symbolizer(struct probe_enrich *e)
 {
 	if (!e->syms_ready) {
@@ -216,7 +228,9 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 		p->stage = "not requested";
 		if (!p->requested)
 			continue;
+		p->start_ns = thread_cpu_ns();
 		part_start(e, i);
+		p->start_ns = thread_cpu_ns() - p->start_ns;
 		if (!p->err)
 			running++;
 		else if (!first_err)
@@ -270,6 +284,18 @@ int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_par
 	if (stage)
 		*stage = i < 0 ? "no such part" : e->part[i].stage;
 	return i < 0 ? -EINVAL : e->part[i].err;
+}
+
+const char *probe_enrich_part_loader(const struct probe_enrich *e, enum probe_enrich_part part,
+				     double *start_ms)
+{
+	int i = part_index(part);
+
+	if (i < 0 || e->part[i].err)
+		return NULL;
+	if (start_ms)
+		*start_ms = (double)e->part[i].start_ns / 1e6;
+	return e->part[i].light ? "light skeleton" : "libbpf skeleton";
 }
 
 double probe_enrich_seconds(const struct probe_enrich *e)

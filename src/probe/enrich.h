@@ -61,6 +61,15 @@ void probe_enrich_free(struct probe_enrich *e);
  */
 int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_part part,
 			     const char **stage);
+/*
+ * How a part that runs was loaded: "light skeleton" (the kernel's loader:
+ * no user-space BTF) or "libbpf skeleton" (the fallback, which reads the
+ * kernel's BTF); NULL for a part that does not run. *start_ms (may be NULL)
+ * gets the CPU time its checks, load and attach took (ours and the
+ * kernel's on our behalf).
+ */
+const char *probe_enrich_part_loader(const struct probe_enrich *e, enum probe_enrich_part part,
+				     double *start_ms);
 /* Seconds between start and stop (so far, when still running). */
 double probe_enrich_seconds(const struct probe_enrich *e);
 
