@@ -43,7 +43,8 @@ $(OUTPUT)/gen/%.bpf.o: src/bpf/%.bpf.c $(OUTPUT)/gen/vmlinux.h $(wildcard src/bp
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
-$(OUTPUT)/gen/profile_enrich.bpf.o: BPF_ENRICH_FLAGS := -DSP_LEAF_ONLY
+$(OUTPUT)/gen/profile_enrich.bpf.o: BPF_ENRICH_FLAGS := -DSP_STACK_FRAMES=1
+$(OUTPUT)/gen/offcpu_enrich.bpf.o: BPF_ENRICH_FLAGS := -DSP_STACK_FRAMES=SP_ENRICH_DSTATE_FRAMES
 $(OUTPUT)/gen/%_enrich.bpf.o: src/bpf/%.bpf.c $(OUTPUT)/gen/vmlinux.h $(wildcard src/bpf/*.h)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DSP_ENRICH $(BPF_ENRICH_FLAGS) -c $< -o $@

@@ -24,6 +24,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, SP_MAX_THREADS);
+	__uint(map_flags, SP_ROWS_FLAGS);
 	__type(key, __u32);
 	__type(value, struct runq_val);
 } runq_threads SEC(".maps");

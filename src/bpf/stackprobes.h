@@ -17,10 +17,12 @@
  * again with -DSP_ENRICH (src/bpf/module.mk) as light skeletons, whose maps
  * cannot be resized at run time: the sizes it wants are set here instead.
  * Stack maps are preallocated, and a window of seconds has a few hundred
- * distinct stacks. SP_LEAF_ONLY (the enrichment's profile) keeps the
- * innermost frame only: the report asks for the top functions by self
+ * distinct stacks. SP_STACK_FRAMES sets a stack's depth: 1 for the
+ * enrichment's profile (the report asks for the top functions by self
  * samples, and walking every user stack to its end was most of a sample's
- * cost in the kernel.
+ * cost in the kernel), SP_ENRICH_DSTATE_FRAMES for its D-state stacks (the
+ * frames the report shows). Maps whose rows are added rarely (a thread's,
+ * a process's first event) are not preallocated there: SP_ROWS_FLAGS.
  */
 #define SP_ENRICH_MAX_STACKS 4096
 #ifdef SP_ENRICH
@@ -28,10 +30,16 @@
 #else
 #define SP_MAP_STACKS SP_MAX_STACKS
 #endif
-#ifdef SP_LEAF_ONLY
-#define SP_MAP_FRAMES 1
+#define SP_ENRICH_DSTATE_FRAMES 16
+#ifdef SP_STACK_FRAMES
+#define SP_MAP_FRAMES SP_STACK_FRAMES
 #else
 #define SP_MAP_FRAMES SP_MAX_FRAMES
+#endif
+#ifdef SP_ENRICH
+#define SP_ROWS_FLAGS BPF_F_NO_PREALLOC
+#else
+#define SP_ROWS_FLAGS 0
 #endif
 /* Log2 slots of run-queue latency in microseconds (2^26 us > 1 min). */
 #define RUNQ_SLOTS 27

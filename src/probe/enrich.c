@@ -41,6 +41,7 @@
 #define ENRICH_MAX_STACKS 4096
 #if TRIAGE_HAVE_BPF
 _Static_assert(ENRICH_MAX_STACKS == SP_ENRICH_MAX_STACKS, "both loaders keep as many stacks");
+_Static_assert(PROBE_ENRICH_FRAMES <= SP_ENRICH_DSTATE_FRAMES, "D stacks as deep as shown");
 #endif
 
 enum { PART_RUNQ, PART_PROFILE, PART_SYSCALLS, PART_DSTATE, PART_FORKS, PART_COUNT };

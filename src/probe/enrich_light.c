@@ -166,6 +166,7 @@ static int describe(const struct enrich_light *l, struct probe_maps *m)
 		struct syscalls_enrich_lbpf *k = l->skel;
 
 		err = map_of(k->maps.sc_pids.map_fd, &m->map[SC_MAP_PIDS]);
+		m->counter[SC_CTR_ROWS_FULL] = &k->bss->pid_rows_full;
 		break;
 	}
 	case PROBE_ENRICH_DSTATE: {
@@ -184,6 +185,7 @@ static int describe(const struct enrich_light *l, struct probe_maps *m)
 		struct forks_enrich_lbpf *k = l->skel;
 
 		err = map_of(k->maps.forks_by_parent.map_fd, &m->map[FORKS_MAP_BY_PARENT]);
+		m->counter[FORKS_CTR_MAP_FULL] = &k->bss->map_full;
 		break;
 	}
 	default:

@@ -53,6 +53,7 @@ void probe_forks_maps(void *skel, struct probe_maps *m)
 	*m = (struct probe_maps){ 0 };
 	m->map[FORKS_MAP_BY_PARENT].fd = bpf_map__fd(s->maps.forks_by_parent);
 	m->map[FORKS_MAP_BY_PARENT].cap = bpf_map__max_entries(s->maps.forks_by_parent);
+	m->counter[FORKS_CTR_MAP_FULL] = &s->bss->map_full;
 }
 
 int probe_forks_read_top(const struct probe_maps *m, struct forks_parent *out, size_t max,

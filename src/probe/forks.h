@@ -23,7 +23,7 @@ struct forks_parent {
 int probe_forks_start(void **skel, const char **stage);
 void probe_forks_detach(void *skel);
 void probe_forks_stop(void **skel);
-enum { FORKS_MAP_BY_PARENT = 0 };
+enum { FORKS_MAP_BY_PARENT = 0, FORKS_CTR_MAP_FULL = 0 };
 
 /* The maps of the libbpf skeleton probe_forks_start() made. */
 void probe_forks_maps(void *skel, struct probe_maps *m);

@@ -179,6 +179,7 @@ void sc_probe_maps(void *skel, struct probe_maps *m)
 	*m = (struct probe_maps){ 0 };
 	m->map[SC_MAP_PIDS].fd = bpf_map__fd(sk->maps.sc_pids);
 	m->map[SC_MAP_PIDS].cap = bpf_map__max_entries(sk->maps.sc_pids);
+	m->counter[SC_CTR_ROWS_FULL] = &sk->bss->pid_rows_full;
 }
 
 int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows,

@@ -134,7 +134,7 @@ int sc_probe_start(const struct probe_target *target, unsigned flags, void **ske
 		   const char **stage);
 void sc_probe_detach(void *skel);
 void sc_probe_stop(void **skel);
-enum { SC_MAP_PIDS = 0 };
+enum { SC_MAP_PIDS = 0, SC_CTR_ROWS_FULL = 0 };
 /* The maps of the skeleton sc_probe_start() made. */
 void sc_probe_maps(void *skel, struct probe_maps *m);
 /*
