@@ -60,6 +60,7 @@ struct enrich_part {
 struct probe_enrich {
 	struct enrich_part part[PART_COUNT];
 	struct sp_opts opts; /* every task; stack and rate settings */
+	bool libbpf_only;
 	struct procfs *pf;
 	struct sp_symbolizer syms; /* opened on the first symbolized query */
 	bool syms_ready;
@@ -120,7 +121,8 @@ static void part_start_libbpf(struct probe_enrich *e, int i)
 		p->err = -ENOPKG;
 	} else {
 		if (i == PART_DSTATE) {
-			/* Only D sleeps, kernel stacks only: what says why a task waits, cheaply. */
+			/* Only D sleeps, kernel stacks only: what says why a task waits, cheaply.
+			 */
 			o.only_dstate = true;
 			o.user_stacks = false;
 		}
@@ -139,8 +141,14 @@ static void part_start(struct probe_enrich *e, int i)
 {
 	struct enrich_part *p = &e->part[i];
 	const char *stage = NULL;
-	int err = probe_enrich_light_start((enum probe_enrich_part)(1u << i), e->opts.freq, &p->light,
-				     &p->maps, &stage);
+	int err;
+
+	if (e->libbpf_only) {
+		part_start_libbpf(e, i);
+		return;
+	}
+	err = probe_enrich_light_start((enum probe_enrich_part)(1u << i), e->opts.freq, &p->light,
+				       &p->maps, &stage);
 
 	p->err = err;
 	p->stage = stage;
@@ -214,6 +222,7 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 	sp_opts_init(&e->opts);
 	e->opts.freq = opts && opts->freq_hz ? opts->freq_hz : ENRICH_DEFAULT_HZ;
 	e->opts.max_stacks = ENRICH_MAX_STACKS;
+	e->libbpf_only = opts && opts->libbpf_only;
 	err = procfs_open(&e->pf, NULL);
 	if (err) {
 		free(e);

@@ -37,6 +37,7 @@ struct probe_enrich_opts {
 	unsigned parts;	  /* probe_enrich_part bits; 0 means PROBE_ENRICH_ALL */
 	unsigned freq_hz; /* profile sampling rate; 0 means 49 Hz */
 	bool verbose;	  /* let libbpf's own messages through to stderr */
+	bool libbpf_only; /* skip the light skeletons: libbpf's loader, as before Linux 6.1 */
 };
 
 struct probe_enrich;

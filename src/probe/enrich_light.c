@@ -37,32 +37,31 @@ struct enrich_light {
  * its detach leaves the link descriptors set, and destroy closes them
  * again, so they are cleared here after the first close.
  */
-#define LIGHT_OPS(obj)                                           \
-	static void *obj##_open(void)                            \
-	{                                                        \
-		return obj##_enrich_lbpf__open();                \
-	}                                                        \
-	static int obj##_load(void *s)                           \
-	{                                                        \
-		return obj##_enrich_lbpf__load(s);               \
-	}                                                        \
-	static int obj##_attach(void *s)                         \
-	{                                                        \
-		return obj##_enrich_lbpf__attach(s);             \
-	}                                                        \
-	static void obj##_detach(void *s)                        \
-	{                                                        \
-		struct obj##_enrich_lbpf *k = s;                 \
-		obj##_enrich_lbpf__detach(k);                    \
-		memset(&k->links, 0, sizeof(k->links));          \
-	}                                                        \
-	static void obj##_destroy(void *s)                       \
-	{                                                        \
-		obj##_enrich_lbpf__destroy(s);                   \
-	}                                                        \
-	static const struct light_ops obj##_light = {            \
-		obj##_open, obj##_load, obj##_attach, obj##_detach, \
-		obj##_destroy,                                   \
+#define LIGHT_OPS(obj)                                                             \
+	static void *obj##_open(void)                                              \
+	{                                                                          \
+		return obj##_enrich_lbpf__open();                                  \
+	}                                                                          \
+	static int obj##_load(void *s)                                             \
+	{                                                                          \
+		return obj##_enrich_lbpf__load(s);                                 \
+	}                                                                          \
+	static int obj##_attach(void *s)                                           \
+	{                                                                          \
+		return obj##_enrich_lbpf__attach(s);                               \
+	}                                                                          \
+	static void obj##_detach(void *s)                                          \
+	{                                                                          \
+		struct obj##_enrich_lbpf *k = s;                                   \
+		obj##_enrich_lbpf__detach(k);                                      \
+		memset(&k->links, 0, sizeof(k->links));                            \
+	}                                                                          \
+	static void obj##_destroy(void *s)                                         \
+	{                                                                          \
+		obj##_enrich_lbpf__destroy(s);                                     \
+	}                                                                          \
+	static const struct light_ops obj##_light = {                              \
+		obj##_open, obj##_load, obj##_attach, obj##_detach, obj##_destroy, \
 	}
 
 struct light_ops {
@@ -218,7 +217,7 @@ static int checks(enum probe_enrich_part part, const char **stage)
 }
 
 int probe_enrich_light_start(enum probe_enrich_part part, unsigned freq, struct enrich_light **out,
-		       struct probe_maps *m, const char **stage)
+			     struct probe_maps *m, const char **stage)
 {
 	const struct light_ops *ops = ops_of(part);
 	struct enrich_light *l;
@@ -281,7 +280,7 @@ void probe_enrich_light_free(struct enrich_light *l)
 #else /* !TRIAGE_HAVE_BPF */
 
 int probe_enrich_light_start(enum probe_enrich_part part, unsigned freq, struct enrich_light **out,
-		       struct probe_maps *m, const char **stage)
+			     struct probe_maps *m, const char **stage)
 {
 	*out = NULL;
 	*stage = "starting";

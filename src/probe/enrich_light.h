@@ -22,7 +22,7 @@ struct enrich_light;
  * -ENOPKG in a build without BPF.
  */
 int probe_enrich_light_start(enum probe_enrich_part part, unsigned freq, struct enrich_light **out,
-		       struct probe_maps *m, const char **stage);
+			     struct probe_maps *m, const char **stage);
 /* Stops the programs, keeps the maps; NULL-safe, idempotent. */
 void probe_enrich_light_detach(struct enrich_light *l);
 /* Detaches and frees; NULL-safe. */

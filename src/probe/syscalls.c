@@ -182,8 +182,7 @@ void sc_probe_maps(void *skel, struct probe_maps *m)
 	m->counter[SC_CTR_ROWS_FULL] = &sk->bss->pid_rows_full;
 }
 
-int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows,
-		     size_t *n)
+int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows, size_t *n)
 {
 	int fd = m->map[SC_MAP_PIDS].fd;
 	size_t cap = m->map[SC_MAP_PIDS].cap, nkeys;
@@ -382,8 +381,7 @@ void sc_probe_maps(void *skel, struct probe_maps *m)
 	*m = (struct probe_maps){ 0 };
 }
 
-int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows,
-		     size_t *n)
+int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows, size_t *n)
 {
 	*rows = NULL;
 	*n = 0;

@@ -141,8 +141,7 @@ void sc_probe_maps(void *skel, struct probe_maps *m);
  * The per-process rows gathered so far (malloc'ed into *rows); drain
  * deletes what it reads, so the next read holds only what came after.
  */
-int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows,
-		     size_t *n);
+int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows, size_t *n);
 
 /*
  * Loads and attaches the probe (targeting this process) and detaches it

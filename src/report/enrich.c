@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probe/enrich.h"
@@ -41,7 +42,12 @@ static const char *why(int err)
 
 void report_enrich_start(const struct report_opts *o, bool fixture, struct report_data *d)
 {
-	struct probe_enrich_opts po = { .parts = PROBE_ENRICH_ALL, .verbose = o->verbose };
+	const char *loader = getenv("TRIAGE_BPF_LOADER");
+	struct probe_enrich_opts po = {
+		.parts = PROBE_ENRICH_ALL,
+		.verbose = o->verbose,
+		.libbpf_only = loader && !strcmp(loader, "libbpf"),
+	};
 	int rc;
 
 	if (!o->bpf) {
@@ -63,7 +69,7 @@ static const struct {
 	enum probe_enrich_part part;
 	const char *name;
 } parts[] = {
-	{ PROBE_ENRICH_RUNQ, "ebpf-runq" },	{ PROBE_ENRICH_PROFILE, "ebpf-profile" },
+	{ PROBE_ENRICH_RUNQ, "ebpf-runq" },	    { PROBE_ENRICH_PROFILE, "ebpf-profile" },
 	{ PROBE_ENRICH_SYSCALLS, "ebpf-syscalls" }, { PROBE_ENRICH_DSTATE, "ebpf-offcpu" },
 	{ PROBE_ENRICH_FORKS, "ebpf-forks" },
 };
