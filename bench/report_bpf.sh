@@ -41,10 +41,11 @@ one_run() {
 	esac
 	env "${env[@]}" /usr/bin/time -f '%U %S' -o "$TMP/time" "$TRIAGE" report -d "$D" "${args[@]}" \
 		--json >/dev/null 2>"$TMP/err" &
-	local rp=$! tp=""
+	local rp=$! tp
 	: >"$TMP/progs"
+	# /usr/bin/time's child is the report: asked again until it has one
 	while kill -0 "$rp" 2>/dev/null; do
-		[ -n "$tp" ] || tp=$(pgrep -P "$rp" || true)
+		tp=$(pgrep -P "$rp" || true)
 		[ -z "$tp" ] || grep -H -E '^(prog_id|run_time_ns):' /proc/"$tp"/fdinfo/* \
 			>>"$TMP/progs" 2>/dev/null || true
 		sleep 0.2
@@ -55,7 +56,7 @@ one_run() {
 		$2 == "prog_id" { id[$1] = $3 }
 		$2 == "run_time_ns" && ($1 in id) { k = id[$1]; if ($3 + 0 > best[k] + 0) best[k] = $3 }
 		END { for (k in best) s += best[k]; printf "%.1f\n", s / 1e6 }' "$TMP/progs")
-	load=$(grep -o '[0-9.]* ms CPU' "$TMP/err" | awk '{ s += $1 } END { printf "%.1f\n", s }')
+	load=$({ grep -o '[0-9.]* ms CPU' "$TMP/err" || true; } | awk '{ s += $1 } END { printf "%.1f\n", s }')
 	awk -v k="$k" -v l="$load" '{ printf "%.1f %s %s\n", ($1 + $2) * 1000, k, l }' "$TMP/time"
 }
 
@@ -80,7 +81,7 @@ share() {
 		printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'
 }
 med() { awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 
 table=$TMP/table
 {
