@@ -16,6 +16,9 @@ __u64 map_full = 0;
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FORKS_MAX_PARENTS);
+#ifdef SP_ENRICH
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* a parent's first fork adds its row */
+#endif
 	__type(key, __u32);
 	__type(value, struct forks_val);
 } forks_by_parent SEC(".maps");

@@ -12,6 +12,11 @@ BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/gen/%.skel.h,$(BPF_SRCS))
 # loader runs in the kernel, so no process reads and parses the 5 MB
 # vmlinux BTF in user space (docs/performance.md, start-up).
 BPF_SKELS += $(OUTPUT)/gen/tasks.lskel.h
+# The report's enrichment loads its five probes the same way, built again
+# with -DSP_ENRICH: map sizes it sets at build time (a light skeleton's
+# maps cannot be resized), leaner per-event work (src/bpf/stackprobes.h).
+ENRICH_PROBES := runq offcpu profile syscalls forks
+BPF_SKELS += $(patsubst %,$(OUTPUT)/gen/%_enrich.lskel.h,$(ENRICH_PROBES))
 LDLIBS += -lbpf -lelf -lz
 CFLAGS += -DTRIAGE_HAVE_BPF=1
 else
@@ -36,6 +41,13 @@ $(OUTPUT)/gen/vmlinux.h:
 $(OUTPUT)/gen/%.bpf.o: src/bpf/%.bpf.c $(OUTPUT)/gen/vmlinux.h $(wildcard src/bpf/*.h)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/gen/profile_enrich.bpf.o: BPF_ENRICH_FLAGS := -DSP_STACK_FRAMES=1
+$(OUTPUT)/gen/offcpu_enrich.bpf.o: BPF_ENRICH_FLAGS := -DSP_STACK_FRAMES=SP_ENRICH_DSTATE_FRAMES
+$(OUTPUT)/gen/%_enrich.bpf.o: src/bpf/%.bpf.c $(OUTPUT)/gen/vmlinux.h $(wildcard src/bpf/*.h)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DSP_ENRICH $(BPF_ENRICH_FLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
 
 $(OUTPUT)/gen/%.skel.h: $(OUTPUT)/gen/%.bpf.o

@@ -39,7 +39,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, SP_MAX_STACKS);
+	__uint(max_entries, SP_MAP_STACKS);
 	__type(key, struct offcpu_key);
 	__type(value, struct offcpu_val);
 } offcpu_time SEC(".maps");

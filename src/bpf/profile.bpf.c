@@ -16,7 +16,7 @@ __u64 map_full = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, SP_MAX_STACKS);
+	__uint(max_entries, SP_MAP_STACKS);
 	__type(key, struct profile_key);
 	__type(value, struct profile_val);
 } profile_counts SEC(".maps");

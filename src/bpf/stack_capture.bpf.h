@@ -16,9 +16,9 @@ __u64 stack_errors = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, SP_MAX_STACKS);
+	__uint(max_entries, SP_MAP_STACKS);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, SP_MAX_FRAMES * sizeof(__u64));
+	__uint(value_size, SP_MAP_FRAMES * sizeof(__u64));
 } sp_stacks SEC(".maps");
 
 /*

@@ -12,6 +12,35 @@
 #define SP_MAX_FRAMES 127
 #define SP_MAX_THREADS 16384
 #define SP_MAX_STACKS 16384
+/*
+ * The report's enrichment (src/probe/enrich.c) loads these programs built
+ * again with -DSP_ENRICH (src/bpf/module.mk) as light skeletons, whose maps
+ * cannot be resized at run time: the sizes it wants are set here instead.
+ * Stack maps are preallocated, and a window of seconds has a few hundred
+ * distinct stacks. SP_STACK_FRAMES sets a stack's depth: 1 for the
+ * enrichment's profile (the report asks for the top functions by self
+ * samples, and walking every user stack to its end was most of a sample's
+ * cost in the kernel), SP_ENRICH_DSTATE_FRAMES for its D-state stacks (the
+ * frames the report shows). Maps whose rows are added rarely (a thread's,
+ * a process's first event) are not preallocated there: SP_ROWS_FLAGS.
+ */
+#define SP_ENRICH_MAX_STACKS 4096
+#ifdef SP_ENRICH
+#define SP_MAP_STACKS SP_ENRICH_MAX_STACKS
+#else
+#define SP_MAP_STACKS SP_MAX_STACKS
+#endif
+#define SP_ENRICH_DSTATE_FRAMES 16
+#ifdef SP_STACK_FRAMES
+#define SP_MAP_FRAMES SP_STACK_FRAMES
+#else
+#define SP_MAP_FRAMES SP_MAX_FRAMES
+#endif
+#ifdef SP_ENRICH
+#define SP_ROWS_FLAGS BPF_F_NO_PREALLOC
+#else
+#define SP_ROWS_FLAGS 0
+#endif
 /* Log2 slots of run-queue latency in microseconds (2^26 us > 1 min). */
 #define RUNQ_SLOTS 27
 

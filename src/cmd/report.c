@@ -27,7 +27,7 @@ enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct report_cli {
 	struct report_opts o;
-	bool json, pretty;
+	bool json, pretty, verbose;
 	enum color_when color;
 	pid_t pids[REPORT_MAX_PIDS];
 };
@@ -60,6 +60,9 @@ static int parse_opt(int ch, void *ctx)
 		return -1;
 	case 'B':
 		c->o.bpf = false;
+		return -1;
+	case 'v':
+		c->verbose = c->o.verbose = true;
 		return -1;
 	case 'c':
 		k = parse_keyword(optarg, color_names, ARRAY_SIZE(color_names));
@@ -94,12 +97,13 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "json-schema", no_argument, NULL, 'S' },
 		{ "no-bpf", no_argument, NULL, 'B' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "color", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int status = cmd_getopt_loop("report", argc, argv, ":d:p:jh", longopts, parse_opt, c);
+	int status = cmd_getopt_loop("report", argc, argv, ":d:p:jvh", longopts, parse_opt, c);
 
 	if (status < 0)
 		status = cmd_no_operands("report", argc, argv);
@@ -202,6 +206,13 @@ int cmd_report(int argc, char **argv)
 			  strerror(-rc));
 		report_data_release(&d);
 		return cmd_errno_status(cmd_root_fault(c.o.root), rc);
+	}
+	if (c.verbose) {
+		char how[512];
+
+		report_enrich_loaders(&d, how, sizeof(how));
+		if (how[0])
+			fprintf(stderr, "triage report: eBPF loaded: %s\n", how);
 	}
 	rc = report_evaluate(&d, &f);
 	if (!rc)

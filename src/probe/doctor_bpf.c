@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "probe/enrich.h"
 #include "probe/session.h"
 #include "probe/stackprobe.h"
 #include "probe/syscalls.h"
@@ -222,6 +223,50 @@ static void add_probe(struct doc_report *r, const char *name, int err, const cha
 		snprintf(p->detail, sizeof(p->detail), "%s: ok", tried);
 }
 
+/*
+ * How triage report loads its eBPF parts here, found by loading them as it
+ * does: light skeletons (the kernel's loader) or libbpf's (the fallback,
+ * which parses the kernel's whole BTF in user space once per part).
+ */
+static void check_report_loader(struct doc_report *r)
+{
+	static const struct {
+		enum probe_enrich_part part;
+		const char *name;
+	} parts[] = {
+		{ PROBE_ENRICH_RUNQ, "runq" },	       { PROBE_ENRICH_PROFILE, "profile" },
+		{ PROBE_ENRICH_SYSCALLS, "syscalls" }, { PROBE_ENRICH_DSTATE, "offcpu" },
+		{ PROBE_ENRICH_FORKS, "forks" },
+	};
+	struct probe_enrich *e;
+	char line[400];
+	size_t used = 0;
+	bool all_light = true;
+	int err = probe_enrich_start(NULL, &e);
+
+	if (err) {
+		doctor_check_add(r, "report_loader", DOC_MISSING, probe_err_hint(err),
+				 "triage report's eBPF parts do not start: %s", strerror(-err));
+		return;
+	}
+	line[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(parts) && used < sizeof(line); i++) {
+		double ms = 0;
+		const char *how = probe_enrich_part_loader(e, parts[i].part, &ms);
+
+		all_light = all_light && how && !strcmp(how, "light skeleton");
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %s (%.1f ms CPU)",
+					 used ? ", " : "", parts[i].name, how ? how : "not started",
+					 ms);
+	}
+	probe_enrich_free(e);
+	doctor_check_add(r, "report_loader", all_light ? DOC_OK : DOC_WARN,
+			 all_light ? NULL
+				   : "Linux 6.1 or later loads them as light skeletons: no "
+				     "user-space parse of the kernel's BTF, about 40 ms each",
+			 "triage report's eBPF parts load as: %s", line);
+}
+
 void doctor_bpf_probes(struct doc_report *r)
 {
 	static const char tried[] = "loading and attaching its BPF programs";
@@ -238,4 +283,5 @@ void doctor_bpf_probes(struct doc_report *r)
 		err = sp_probe_selftest(stack_probes[i], &stage);
 		add_probe(r, stack_probes[i]->name, err, stage, tried);
 	}
+	check_report_loader(r);
 }

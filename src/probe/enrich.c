@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "probe/enrich_light.h"
 #include "probe/forks.h"
 #include "probe/hist.h"
 #include "probe/offcpu.h"
@@ -21,6 +23,12 @@
 #include "procfs/procfs.h"
 #include "runloop/clock.h"
 
+#if TRIAGE_HAVE_BPF
+#include <linux/types.h>
+
+#include "bpf/stackprobes.h"
+#endif
+
 #define ENRICH_DEFAULT_HZ 49
 /*
  * Stacks kept by the profile and D-state parts: their maps are preallocated
@@ -28,8 +36,13 @@
  * allocation was a fifth of the report's eBPF cost. A quarter of that
  * still holds the few hundred distinct stacks of a window of seconds, with
  * few hash collisions (a stack that does not fit is counted without frames).
+ * The light skeletons have the same size built in (src/bpf/stackprobes.h).
  */
 #define ENRICH_MAX_STACKS 4096
+#if TRIAGE_HAVE_BPF
+_Static_assert(ENRICH_MAX_STACKS == SP_ENRICH_MAX_STACKS, "both loaders keep as many stacks");
+_Static_assert(PROBE_ENRICH_FRAMES <= SP_ENRICH_DSTATE_FRAMES, "D stacks as deep as shown");
+#endif
 
 enum { PART_RUNQ, PART_PROFILE, PART_SYSCALLS, PART_DSTATE, PART_FORKS, PART_COUNT };
 
@@ -37,13 +50,17 @@ struct enrich_part {
 	bool requested;
 	int err; /* 0: running or ran; else why not */
 	const char *stage;
-	void *skel;
+	struct enrich_light *light;   /* loaded by the kernel's loader, or NULL */
+	void *skel;		      /* else libbpf's skeleton of the probe */
 	const struct sp_probe *probe; /* NULL for syscalls (its own start/stop) */
+	struct probe_maps maps;	      /* what the readers use, from either */
+	int64_t start_ns;	      /* CPU time part_start() took (this thread's) */
 };
 
 struct probe_enrich {
 	struct enrich_part part[PART_COUNT];
 	struct sp_opts opts; /* every task; stack and rate settings */
+	bool libbpf_only;
 	struct procfs *pf;
 	struct sp_symbolizer syms; /* opened on the first symbolized query */
 	bool syms_ready;
@@ -69,35 +86,82 @@ static int part_index(enum probe_enrich_part part)
 	}
 }
 
-static void part_start(struct probe_enrich *e, int i)
+static void part_maps(struct enrich_part *p, int i)
+{
+	switch (i) {
+	case PART_RUNQ:
+		runq_maps(p->skel, &p->maps);
+		break;
+	case PART_PROFILE:
+		profile_maps(p->skel, &p->maps);
+		break;
+	case PART_SYSCALLS:
+		sc_probe_maps(p->skel, &p->maps);
+		break;
+	case PART_DSTATE:
+		offcpu_maps(p->skel, &p->maps);
+		break;
+	default:
+		probe_forks_maps(p->skel, &p->maps);
+	}
+}
+
+/* Through libbpf's skeleton of the probe: what `triage probe` loads. */
+static void part_start_libbpf(struct probe_enrich *e, int i)
 {
 	struct enrich_part *p = &e->part[i];
 	struct sp_opts o = e->opts;
 
 	if (i == PART_SYSCALLS) {
 		p->err = sc_probe_start(&o.base.target, 0, &p->skel, &p->stage);
-		return;
-	}
-	if (i == PART_FORKS) {
+	} else if (i == PART_FORKS) {
 		p->err = probe_forks_start(&p->skel, &p->stage);
-		return;
-	}
-	p->stage = "starting";
-	if (!p->probe->ops) {
+	} else if (!p->probe->ops) {
+		p->stage = "starting";
 		p->err = -ENOPKG;
+	} else {
+		if (i == PART_DSTATE) {
+			/* Only D sleeps, kernel stacks only: what says why a task waits, cheaply.
+			 */
+			o.only_dstate = true;
+			o.user_stacks = false;
+		}
+		p->err = probe_start(p->probe->ops, p->probe->needs, &o, &p->skel, &p->stage);
+	}
+	if (!p->err)
+		part_maps(p, i);
+}
+
+/*
+ * The light skeleton first (no user-space BTF); libbpf's loader when the
+ * kernel refuses it, unless the refusal is one libbpf would meet too
+ * (privileges, BTF, a missing feature: the checks before any load).
+ */
+static void part_start(struct probe_enrich *e, int i)
+{
+	struct enrich_part *p = &e->part[i];
+	const char *stage = NULL;
+	int err;
+
+	if (e->libbpf_only) {
+		part_start_libbpf(e, i);
 		return;
 	}
-	if (i == PART_DSTATE) {
-		/* Only D sleeps, kernel stacks only: what says why a task waits, at a small cost.
-		 */
-		o.only_dstate = true;
-		o.user_stacks = false;
-	}
-	p->err = probe_start(p->probe->ops, p->probe->needs, &o, &p->skel, &p->stage);
+	err = probe_enrich_light_start((enum probe_enrich_part)(1u << i), e->opts.freq, &p->light,
+				       &p->maps, &stage);
+
+	p->err = err;
+	p->stage = stage;
+	if (!err || err == -EPERM || err == -EACCES || err == -ENOPKG)
+		return;
+	if (stage && strncmp(stage, "loading", 7) && strncmp(stage, "opening", 7))
+		return;
+	part_start_libbpf(e, i);
 }
 
 static void part_detach(struct enrich_part *p, int i)
 {
+	probe_enrich_light_detach(p->light);
 	if (!p->skel)
 		return;
 	if (i == PART_SYSCALLS)
@@ -110,6 +174,8 @@ static void part_detach(struct enrich_part *p, int i)
 
 static void part_destroy(struct enrich_part *p, int i)
 {
+	probe_enrich_light_free(p->light);
+	p->light = NULL;
 	if (!p->skel)
 		return;
 	if (i == PART_SYSCALLS)
@@ -118,6 +184,16 @@ static void part_destroy(struct enrich_part *p, int i)
 		probe_forks_stop(&p->skel);
 	else
 		probe_skel_stop(p->probe->ops, &p->skel);
+}
+
+/* The kernel's work for our bpf() calls is charged to this thread too. */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static struct sp_symbolizer *symbolizer(struct probe_enrich *e)
@@ -146,6 +222,7 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 	sp_opts_init(&e->opts);
 	e->opts.freq = opts && opts->freq_hz ? opts->freq_hz : ENRICH_DEFAULT_HZ;
 	e->opts.max_stacks = ENRICH_MAX_STACKS;
+	e->libbpf_only = opts && opts->libbpf_only;
 	err = procfs_open(&e->pf, NULL);
 	if (err) {
 		free(e);
@@ -161,7 +238,9 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 		p->stage = "not requested";
 		if (!p->requested)
 			continue;
+		p->start_ns = thread_cpu_ns();
 		part_start(e, i);
+		p->start_ns = thread_cpu_ns() - p->start_ns;
 		if (!p->err)
 			running++;
 		else if (!first_err)
@@ -190,8 +269,8 @@ int probe_enrich_stop(struct probe_enrich *e)
 		part_detach(&e->part[i], i);
 	e->stop_ns = runloop_mono_ns();
 	e->stopped = true;
-	if (e->part[PART_DSTATE].skel && !e->part[PART_DSTATE].err)
-		offcpu_flush_pending(e->part[PART_DSTATE].skel, e->pf, e->stop_ns);
+	if (!e->part[PART_DSTATE].err)
+		offcpu_flush_pending(&e->part[PART_DSTATE].maps, e->pf, e->stop_ns);
 	return 0;
 }
 
@@ -217,6 +296,18 @@ int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_par
 	return i < 0 ? -EINVAL : e->part[i].err;
 }
 
+const char *probe_enrich_part_loader(const struct probe_enrich *e, enum probe_enrich_part part,
+				     double *start_ms)
+{
+	int i = part_index(part);
+
+	if (i < 0 || e->part[i].err)
+		return NULL;
+	if (start_ms)
+		*start_ms = (double)e->part[i].start_ns / 1e6;
+	return e->part[i].light ? "light skeleton" : "libbpf skeleton";
+}
+
 double probe_enrich_seconds(const struct probe_enrich *e)
 {
 	int64_t end = e->stopped ? e->stop_ns : runloop_mono_ns();
@@ -224,11 +315,11 @@ double probe_enrich_seconds(const struct probe_enrich *e)
 	return (double)(end - e->start_ns) / 1e9;
 }
 
-/* The skeleton of a part that ran, after stop; NULL with *err otherwise. */
-static void *ready_part(const struct probe_enrich *e, int i, int *err)
+/* The maps of a part that ran, after stop; NULL with *err otherwise. */
+static const struct probe_maps *ready_part(const struct probe_enrich *e, int i, int *err)
 {
 	*err = !e->stopped ? -EBUSY : e->part[i].err;
-	return *err ? NULL : e->part[i].skel;
+	return *err ? NULL : &e->part[i].maps;
 }
 
 /* The upper bound in ns of the slot holding the q-th quantile, at most max_ns. */
@@ -251,12 +342,12 @@ int probe_enrich_runq(const struct probe_enrich *e, int pid, struct probe_enrich
 {
 	struct runq_sum sum;
 	int err;
-	void *skel = ready_part(e, PART_RUNQ, &err);
+	const struct probe_maps *maps = ready_part(e, PART_RUNQ, &err);
 
 	memset(out, 0, sizeof(*out));
-	if (!skel)
+	if (!maps)
 		return err;
-	err = runq_read_sum(skel, pid, &sum);
+	err = runq_read_sum(maps, pid, &sum);
 	if (err)
 		return err;
 	_Static_assert(PROBE_ENRICH_HIST_SLOTS == RUNQ_SUM_SLOTS, "one histogram layout");
@@ -282,16 +373,16 @@ int probe_enrich_top_functions(struct probe_enrich *e, int pid, struct probe_enr
 {
 	struct profile_result r;
 	int err;
-	void *skel = ready_part(e, PART_PROFILE, &err);
+	const struct probe_maps *maps = ready_part(e, PART_PROFILE, &err);
 
 	*n = 0;
 	if (sum)
 		memset(sum, 0, sizeof(*sum));
-	if (!skel)
+	if (!maps)
 		return err;
 	if (pid <= 0)
 		return -EINVAL;
-	err = profile_read_functions(skel, symbolizer(e), pid, &r);
+	err = profile_read_functions(maps, symbolizer(e), pid, &r);
 	if (err)
 		return err;
 	for (size_t i = 0; i < r.nf && *n < max; i++) {
@@ -331,12 +422,12 @@ int probe_enrich_top_syscalls(const struct probe_enrich *e, int pid,
 	struct sc_pid_row *rows;
 	size_t nrows, m = 0;
 	int err;
-	void *skel = ready_part(e, PART_SYSCALLS, &err);
+	const struct probe_maps *maps = ready_part(e, PART_SYSCALLS, &err);
 
 	*n = 0;
-	if (!skel)
+	if (!maps)
 		return err;
-	err = sc_read_pid_rows(skel, false, &rows, &nrows);
+	err = sc_read_pid_rows(maps, false, &rows, &nrows);
 	all = calloc(nrows ? nrows : 1, sizeof(*all));
 	if (err || !all) {
 		free(rows);
@@ -394,13 +485,13 @@ int probe_enrich_dstate(const struct probe_enrich *e, int pid, struct probe_enri
 	struct probe_enrich *me = (struct probe_enrich *)e; /* the symbolizer cache only */
 	struct offcpu_result r;
 	int err;
-	void *skel = ready_part(e, PART_DSTATE, &err);
+	const struct probe_maps *maps = ready_part(e, PART_DSTATE, &err);
 
 	*n = 0;
-	if (!skel)
+	if (!maps)
 		return err;
 	/* Every entry symbolized: entries are few, D sleeps only, kernel stacks only. */
-	err = offcpu_read(skel, symbolizer(me), SIZE_MAX, &r);
+	err = offcpu_read(maps, symbolizer(me), SIZE_MAX, &r);
 	if (err)
 		return err;
 	/* Sorted by time: a thread's first entry carries its main stack. */
@@ -419,7 +510,7 @@ int probe_enrich_dstate(const struct probe_enrich *e, int pid, struct probe_enri
 			d->pid = (int)s->pid;
 			d->tid = (int)s->tid;
 			copy_str(d->comm, sizeof(d->comm), s->comm);
-			d->still_blocked = offcpu_still_off(skel, s->tid);
+			d->still_blocked = offcpu_still_off(maps, s->tid);
 			dwait_frames(d, s);
 		}
 		d->total_ns += s->value;
@@ -435,14 +526,14 @@ int probe_enrich_top_forkers(const struct probe_enrich *e, struct probe_enrich_f
 {
 	struct forks_parent top[16];
 	int err;
-	void *skel = ready_part(e, PART_FORKS, &err);
+	const struct probe_maps *maps = ready_part(e, PART_FORKS, &err);
 
 	*n = 0;
-	if (!skel)
+	if (!maps)
 		return err;
 	if (max > sizeof(top) / sizeof(top[0]))
 		max = sizeof(top) / sizeof(top[0]);
-	err = probe_forks_read_top(skel, top, max, n);
+	err = probe_forks_read_top(maps, top, max, n);
 	for (size_t i = 0; !err && i < *n; i++) {
 		out[i].pid = top[i].pid;
 		out[i].forks = top[i].forks;

@@ -37,6 +37,7 @@ struct probe_enrich_opts {
 	unsigned parts;	  /* probe_enrich_part bits; 0 means PROBE_ENRICH_ALL */
 	unsigned freq_hz; /* profile sampling rate; 0 means 49 Hz */
 	bool verbose;	  /* let libbpf's own messages through to stderr */
+	bool libbpf_only; /* skip the light skeletons: libbpf's loader, as before Linux 6.1 */
 };
 
 struct probe_enrich;
@@ -61,6 +62,15 @@ void probe_enrich_free(struct probe_enrich *e);
  */
 int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_part part,
 			     const char **stage);
+/*
+ * How a part that runs was loaded: "light skeleton" (the kernel's loader:
+ * no user-space BTF) or "libbpf skeleton" (the fallback, which reads the
+ * kernel's BTF); NULL for a part that does not run. *start_ms (may be NULL)
+ * gets the CPU time its checks, load and attach took (ours and the
+ * kernel's on our behalf).
+ */
+const char *probe_enrich_part_loader(const struct probe_enrich *e, enum probe_enrich_part part,
+				     double *start_ms);
 /* Seconds between start and stop (so far, when still running). */
 double probe_enrich_seconds(const struct probe_enrich *e);
 

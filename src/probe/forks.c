@@ -51,10 +51,20 @@ static void keep_top(struct forks_parent *out, size_t max, size_t *n, const stru
 	out[i] = *p;
 }
 
-int probe_forks_read_top(void *skel, struct forks_parent *out, size_t max, size_t *n)
+void probe_forks_maps(void *skel, struct probe_maps *m)
 {
 	struct forks_bpf *s = skel;
-	int fd = bpf_map__fd(s->maps.forks_by_parent);
+
+	*m = (struct probe_maps){ 0 };
+	m->map[FORKS_MAP_BY_PARENT].fd = bpf_map__fd(s->maps.forks_by_parent);
+	m->map[FORKS_MAP_BY_PARENT].cap = bpf_map__max_entries(s->maps.forks_by_parent);
+	m->counter[FORKS_CTR_MAP_FULL] = &s->bss->map_full;
+}
+
+int probe_forks_read_top(const struct probe_maps *m, struct forks_parent *out, size_t max,
+			 size_t *n)
+{
+	int fd = m->map[FORKS_MAP_BY_PARENT].fd;
 	__u32 key, next;
 	bool first = true;
 
@@ -96,9 +106,16 @@ void probe_forks_stop(void **skel)
 	(void)skel;
 }
 
-int probe_forks_read_top(void *skel, struct forks_parent *out, size_t max, size_t *n)
+void probe_forks_maps(void *skel, struct probe_maps *m)
 {
 	(void)skel;
+	*m = (struct probe_maps){ 0 };
+}
+
+int probe_forks_read_top(const struct probe_maps *m, struct forks_parent *out, size_t max,
+			 size_t *n)
+{
+	(void)m;
 	(void)out;
 	(void)max;
 	*n = 0;

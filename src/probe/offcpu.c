@@ -53,11 +53,25 @@ static void task_comm(const struct procfs *pf, uint32_t pid, uint32_t tid, char 
  * up to the end, for threads that still exist (an exited thread's last
  * switch is not recorded by the BPF side).
  */
-void offcpu_flush_pending(void *skel, const struct procfs *pf, int64_t end_ns)
+void offcpu_maps(void *skel, struct probe_maps *m)
 {
 	struct offcpu_bpf *sk = skel;
-	int start_fd = bpf_map__fd(sk->maps.offcpu_start);
-	int time_fd = bpf_map__fd(sk->maps.offcpu_time);
+
+	*m = (struct probe_maps){ 0 };
+	m->map[OFFCPU_MAP_START].fd = bpf_map__fd(sk->maps.offcpu_start);
+	m->map[OFFCPU_MAP_START].cap = bpf_map__max_entries(sk->maps.offcpu_start);
+	m->map[OFFCPU_MAP_TIME].fd = bpf_map__fd(sk->maps.offcpu_time);
+	m->map[OFFCPU_MAP_TIME].cap = bpf_map__max_entries(sk->maps.offcpu_time);
+	m->map[OFFCPU_MAP_STACKS].fd = bpf_map__fd(sk->maps.sp_stacks);
+	m->map[OFFCPU_MAP_STACKS].cap = bpf_map__max_entries(sk->maps.sp_stacks);
+	m->counter[OFFCPU_CTR_STACK_ERRORS] = &sk->bss->stack_errors;
+	m->counter[OFFCPU_CTR_MAP_FULL] = &sk->bss->map_full;
+}
+
+void offcpu_flush_pending(const struct probe_maps *m, const struct procfs *pf, int64_t end_ns)
+{
+	int start_fd = m->map[OFFCPU_MAP_START].fd;
+	int time_fd = m->map[OFFCPU_MAP_TIME].fd;
 	__u32 tid, next, *prev = NULL;
 
 	while (!bpf_map_get_next_key(start_fd, prev, &next)) {
@@ -104,10 +118,10 @@ static int add_thread(struct offcpu_result *r, const struct offcpu_key *k,
 	return 0;
 }
 
-static int collect(struct offcpu_bpf *sk, struct offcpu_result *r)
+static int collect(const struct probe_maps *m, struct offcpu_result *r)
 {
-	int fd = bpf_map__fd(sk->maps.offcpu_time);
-	size_t cap = bpf_map__max_entries(sk->maps.offcpu_time);
+	int fd = m->map[OFFCPU_MAP_TIME].fd;
+	size_t cap = m->map[OFFCPU_MAP_TIME].cap;
 	struct offcpu_key key, *prev = NULL;
 
 	r->e = calloc(cap, sizeof(*r->e));
@@ -136,8 +150,8 @@ static int collect(struct offcpu_bpf *sk, struct offcpu_result *r)
 		add_thread(r, &key, &v);
 		r->n++;
 	}
-	r->stack_errors = sk->bss->stack_errors;
-	r->map_full = sk->bss->map_full;
+	r->stack_errors = probe_maps_counter(m, OFFCPU_CTR_STACK_ERRORS);
+	r->map_full = probe_maps_counter(m, OFFCPU_CTR_MAP_FULL);
 	return 0;
 }
 
@@ -152,10 +166,10 @@ static int thread_cmp(const void *a, const void *b)
 }
 
 /* Symbolizes the first n entries (the stack ids were parked in *_err). */
-static int symbolize(struct sp_symbolizer *z, struct offcpu_bpf *sk, struct stack_entry *e,
+static int symbolize(struct sp_symbolizer *z, const struct probe_maps *m, struct stack_entry *e,
 		     size_t n)
 {
-	int fd = bpf_map__fd(sk->maps.sp_stacks);
+	int fd = m->map[OFFCPU_MAP_STACKS].fd;
 
 	for (size_t i = 0; i < n; i++) {
 		int err = sp_fill_entry(z, fd, e[i].kstack_err, e[i].ustack_err, &e[i]);
@@ -249,16 +263,17 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
-int offcpu_read(void *skel, struct sp_symbolizer *z, size_t nsym, struct offcpu_result *r)
+int offcpu_read(const struct probe_maps *m, struct sp_symbolizer *z, size_t nsym,
+		struct offcpu_result *r)
 {
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	err = collect(skel, r);
+	err = collect(m, r);
 	if (!err) {
 		stacks_sort(r->e, r->n);
 		qsort(r->t, r->nt, sizeof(*r->t), thread_cmp);
-		err = symbolize(z, skel, r->e, sp_top(nsym, r->n));
+		err = symbolize(z, m, r->e, sp_top(nsym, r->n));
 	}
 	if (err)
 		offcpu_result_release(r);
@@ -275,12 +290,11 @@ void offcpu_result_release(struct offcpu_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-bool offcpu_still_off(void *skel, uint32_t tid)
+bool offcpu_still_off(const struct probe_maps *m, uint32_t tid)
 {
 	struct offcpu_start st;
 
-	return !bpf_map_lookup_elem(bpf_map__fd(((struct offcpu_bpf *)skel)->maps.offcpu_start),
-				    &tid, &st);
+	return !bpf_map_lookup_elem(m->map[OFFCPU_MAP_START].fd, &tid, &st);
 }
 
 static int write_svg(const struct sp_session *s, const struct sp_opts *o,
@@ -306,15 +320,17 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 {
 	struct offcpu_result r;
 	struct stack_gaps g;
+	struct probe_maps m;
 	size_t top = 0;
 	int err;
 
-	offcpu_flush_pending(skel, s->pf, s->end_ns);
+	offcpu_maps(skel, &m);
+	offcpu_flush_pending(&m, s->pf, s->end_ns);
 	/*
 	 * Every stack symbolized: merging by function (perf report's habit;
 	 * -v keeps each address apart) and the share of unknown frames need them.
 	 */
-	err = offcpu_read(skel, s->syms, SIZE_MAX, &r);
+	err = offcpu_read(&m, s->syms, SIZE_MAX, &r);
 	if (!err && !o->base.verbose) {
 		stacks_merge_by_function(r.e, &r.n);
 		stacks_sort(r.e, r.n);
@@ -337,16 +353,22 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	return err;
 }
 #else
-void offcpu_flush_pending(void *skel, const struct procfs *pf, int64_t end_ns)
+void offcpu_maps(void *skel, struct probe_maps *m)
+{
+	*m = (struct probe_maps){ 0 };
+}
+
+void offcpu_flush_pending(const struct probe_maps *m, const struct procfs *pf, int64_t end_ns)
 {
 }
 
-bool offcpu_still_off(void *skel, uint32_t tid)
+bool offcpu_still_off(const struct probe_maps *m, uint32_t tid)
 {
 	return false;
 }
 
-int offcpu_read(void *skel, struct sp_symbolizer *z, size_t nsym, struct offcpu_result *r)
+int offcpu_read(const struct probe_maps *m, struct sp_symbolizer *z, size_t nsym,
+		struct offcpu_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	return -ENOPKG;

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,9 +30,7 @@
 struct profile_ctx {
 	struct profile_bpf *sk;
 	unsigned freq;
-	int ncpu;
-	int *fds;
-	struct bpf_link **links;
+	struct profile_events ev;
 };
 
 static void *pr_open(void)
@@ -82,60 +81,91 @@ static int open_clock(int cpu, unsigned freq)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* One event per CPU (pid = -1): the BPF side keeps the target's samples. */
-static int pr_attach(void *ctx)
+/*
+ * Through a BPF link (Linux 5.15), else the event's own ioctl: either way
+ * closing the event detaches the program.
+ */
+static int attach_event(int prog_fd, int event_fd)
 {
-	struct profile_ctx *c = ctx;
-	int ncpu = libbpf_num_possible_cpus(), attached = 0, err = 0;
+	int link = bpf_link_create(prog_fd, event_fd, BPF_PERF_EVENT, NULL);
 
+	if (link >= 0)
+		return link;
+	if (ioctl(event_fd, PERF_EVENT_IOC_SET_BPF, prog_fd))
+		return -errno;
+	return -1;
+}
+
+/* One event per CPU (pid = -1): the BPF side keeps the target's samples. */
+int profile_events_attach(struct profile_events *ev, int prog_fd, unsigned freq)
+{
+	int ncpu = libbpf_num_possible_cpus(), attached = 0;
+
+	*ev = (struct profile_events){ 0 };
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -ENODEV;
-	c->fds = malloc((size_t)ncpu * sizeof(*c->fds));
-	c->links = calloc((size_t)ncpu, sizeof(*c->links));
-	if (!c->fds || !c->links)
+	ev->fds = malloc((size_t)ncpu * sizeof(*ev->fds));
+	ev->links = malloc((size_t)ncpu * sizeof(*ev->links));
+	if (!ev->fds || !ev->links)
 		return -ENOMEM;
-	c->ncpu = ncpu;
+	ev->ncpu = ncpu;
 	for (int cpu = 0; cpu < ncpu; cpu++)
-		c->fds[cpu] = -1;
+		ev->fds[cpu] = ev->links[cpu] = -1;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
-		c->fds[cpu] = open_clock(cpu, c->freq);
-		if (c->fds[cpu] == -ENODEV)
+		ev->fds[cpu] = open_clock(cpu, freq);
+		if (ev->fds[cpu] == -ENODEV) {
+			ev->fds[cpu] = -1;
 			continue; /* possible but offline */
-		if (c->fds[cpu] < 0)
-			return c->fds[cpu];
-		c->links[cpu] =
-		    bpf_program__attach_perf_event(c->sk->progs.profile_sample, c->fds[cpu]);
-		if (!c->links[cpu]) {
-			err = -errno;
-			c->links[cpu] = NULL;
-			return err ? err : -EINVAL;
+		}
+		if (ev->fds[cpu] < 0) {
+			int err = ev->fds[cpu];
+
+			ev->fds[cpu] = -1;
+			return err;
+		}
+		ev->links[cpu] = attach_event(prog_fd, ev->fds[cpu]);
+		if (ev->links[cpu] < -1) {
+			int err = ev->links[cpu];
+
+			ev->links[cpu] = -1;
+			return err;
 		}
 		attached++;
 	}
 	return attached ? 0 : -ENODEV;
 }
 
-static void pr_detach(void *ctx)
+void profile_events_release(struct profile_events *ev)
+{
+	for (int i = 0; i < ev->ncpu; i++) {
+		if (ev->links[i] >= 0)
+			close(ev->links[i]);
+		if (ev->fds[i] >= 0)
+			close(ev->fds[i]);
+		ev->links[i] = ev->fds[i] = -1;
+	}
+	free(ev->fds);
+	free(ev->links);
+	*ev = (struct profile_events){ 0 };
+}
+
+static int pr_attach(void *ctx)
 {
 	struct profile_ctx *c = ctx;
 
-	for (int i = 0; i < c->ncpu; i++) {
-		bpf_link__destroy(c->links[i]);
-		c->links[i] = NULL;
-		if (c->fds[i] >= 0)
-			close(c->fds[i]);
-		c->fds[i] = -1;
-	}
+	return profile_events_attach(&c->ev, bpf_program__fd(c->sk->progs.profile_sample), c->freq);
+}
+
+static void pr_detach(void *ctx)
+{
+	profile_events_release(&((struct profile_ctx *)ctx)->ev);
 }
 
 static void pr_destroy(void *ctx)
 {
 	struct profile_ctx *c = ctx;
 
-	if (c->links)
-		pr_detach(c);
-	free(c->fds);
-	free(c->links);
+	profile_events_release(&c->ev);
 	profile_bpf__destroy(c->sk);
 	free(c);
 }
@@ -144,13 +174,27 @@ static const struct probe_skel_ops profile_skel_ops = {
 	"profile", pr_open, pr_configure, pr_load, pr_attach, pr_detach, pr_destroy,
 };
 
+void profile_maps(void *skel, struct probe_maps *m)
+{
+	struct profile_bpf *sk = ((struct profile_ctx *)skel)->sk;
+
+	*m = (struct probe_maps){ 0 };
+	m->map[PROFILE_MAP_COUNTS].fd = bpf_map__fd(sk->maps.profile_counts);
+	m->map[PROFILE_MAP_COUNTS].cap = bpf_map__max_entries(sk->maps.profile_counts);
+	m->map[PROFILE_MAP_STACKS].fd = bpf_map__fd(sk->maps.sp_stacks);
+	m->map[PROFILE_MAP_STACKS].cap = bpf_map__max_entries(sk->maps.sp_stacks);
+	m->counter[PROFILE_CTR_SAMPLES] = &sk->bss->samples;
+	m->counter[PROFILE_CTR_STACK_ERRORS] = &sk->bss->stack_errors;
+	m->counter[PROFILE_CTR_MAP_FULL] = &sk->bss->map_full;
+}
+
 /* The samples of process pid (0: all) with symbolized stacks. */
-static int collect(struct sp_symbolizer *z, struct profile_ctx *c, int pid,
+static int collect(struct sp_symbolizer *z, const struct probe_maps *m, int pid,
 		   struct profile_result *r)
 {
-	int fd = bpf_map__fd(c->sk->maps.profile_counts);
-	int stacks_fd = bpf_map__fd(c->sk->maps.sp_stacks);
-	size_t cap = bpf_map__max_entries(c->sk->maps.profile_counts);
+	int fd = m->map[PROFILE_MAP_COUNTS].fd;
+	int stacks_fd = m->map[PROFILE_MAP_STACKS].fd;
+	size_t cap = m->map[PROFILE_MAP_COUNTS].cap;
 	struct profile_key key, prev_key, *prev = NULL;
 
 	r->e = calloc(cap, sizeof(*r->e));
@@ -175,9 +219,9 @@ static int collect(struct sp_symbolizer *z, struct profile_ctx *c, int pid,
 		if (err)
 			return err;
 	}
-	r->samples = c->sk->bss->samples;
-	r->stack_errors = c->sk->bss->stack_errors;
-	r->map_full = c->sk->bss->map_full;
+	r->samples = probe_maps_counter(m, PROFILE_CTR_SAMPLES);
+	r->stack_errors = probe_maps_counter(m, PROFILE_CTR_STACK_ERRORS);
+	r->map_full = probe_maps_counter(m, PROFILE_CTR_MAP_FULL);
 	return 0;
 }
 
@@ -350,7 +394,11 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ctx
 {
 	struct profile_result r = { 0 };
 	struct stack_gaps g;
-	int err = collect(s->syms, ctx, 0, &r);
+	struct probe_maps m;
+	int err;
+
+	profile_maps(ctx, &m);
+	err = collect(s->syms, &m, 0, &r);
 
 	if (!err) {
 		/* perf report's habit: stacks by function; -v keeps each address apart */
@@ -385,12 +433,13 @@ void profile_result_release(struct profile_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int profile_read_functions(void *skel, struct sp_symbolizer *z, int pid, struct profile_result *r)
+int profile_read_functions(const struct probe_maps *m, struct sp_symbolizer *z, int pid,
+			   struct profile_result *r)
 {
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	err = collect(z, skel, pid, r);
+	err = collect(z, m, pid, r);
 	if (!err)
 		err = count_functions(r);
 	if (err)
@@ -399,7 +448,23 @@ int profile_read_functions(void *skel, struct sp_symbolizer *z, int pid, struct 
 }
 
 #else
-int profile_read_functions(void *skel, struct sp_symbolizer *z, int pid, struct profile_result *r)
+void profile_maps(void *skel, struct probe_maps *m)
+{
+	*m = (struct probe_maps){ 0 };
+}
+
+int profile_events_attach(struct profile_events *ev, int prog_fd, unsigned freq)
+{
+	*ev = (struct profile_events){ 0 };
+	return -ENOPKG;
+}
+
+void profile_events_release(struct profile_events *ev)
+{
+}
+
+int profile_read_functions(const struct probe_maps *m, struct sp_symbolizer *z, int pid,
+			   struct profile_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	return -ENOPKG;

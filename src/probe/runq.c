@@ -63,10 +63,20 @@ static void add_into(struct runq_val *all, const struct runq_val *v)
 		all->max_ns = v->max_ns;
 }
 
-static int collect(struct runq_bpf *sk, struct runq_result *r)
+void runq_maps(void *skel, struct probe_maps *m)
 {
-	int fd = bpf_map__fd(sk->maps.runq_threads);
-	size_t cap = bpf_map__max_entries(sk->maps.runq_threads);
+	struct runq_bpf *sk = skel;
+
+	*m = (struct probe_maps){ 0 };
+	m->map[RUNQ_MAP_THREADS].fd = bpf_map__fd(sk->maps.runq_threads);
+	m->map[RUNQ_MAP_THREADS].cap = bpf_map__max_entries(sk->maps.runq_threads);
+	m->counter[RUNQ_CTR_MAP_FULL] = &sk->bss->map_full;
+}
+
+static int collect(const struct probe_maps *m, struct runq_result *r)
+{
+	int fd = m->map[RUNQ_MAP_THREADS].fd;
+	size_t cap = m->map[RUNQ_MAP_THREADS].cap;
 	__u32 key, prev_key, *prev = NULL;
 
 	r->t = calloc(cap, sizeof(*r->t));
@@ -84,7 +94,7 @@ static int collect(struct runq_bpf *sk, struct runq_result *r)
 		add_into(&r->all, &t->v);
 		r->n++;
 	}
-	r->map_full = sk->bss->map_full;
+	r->map_full = probe_maps_counter(m, RUNQ_CTR_MAP_FULL);
 	if (r->n)
 		qsort(r->t, r->n, sizeof(*r->t), thread_cmp);
 	return 0;
@@ -183,10 +193,10 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
-int runq_read_sum(void *skel, int pid, struct runq_sum *out)
+int runq_read_sum(const struct probe_maps *m, int pid, struct runq_sum *out)
 {
 	struct runq_result r = { 0 };
-	int err = collect(skel, &r);
+	int err = collect(m, &r);
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; !err && i < r.n; i++) {
@@ -209,8 +219,11 @@ int runq_read_sum(void *skel, int pid, struct runq_sum *out)
 static int report(const struct sp_session *s, const struct sp_opts *o, void *skel)
 {
 	struct runq_result r = { 0 };
-	int err = collect(skel, &r);
+	struct probe_maps m;
+	int err;
 
+	runq_maps(skel, &m);
+	err = collect(&m, &r);
 	if (!err && o->base.json)
 		print_json(s, o, &r);
 	else if (!err)
@@ -219,7 +232,12 @@ static int report(const struct sp_session *s, const struct sp_opts *o, void *ske
 	return err;
 }
 #else
-int runq_read_sum(void *skel, int pid, struct runq_sum *out)
+void runq_maps(void *skel, struct probe_maps *m)
+{
+	*m = (struct probe_maps){ 0 };
+}
+
+int runq_read_sum(const struct probe_maps *m, int pid, struct runq_sum *out)
 {
 	return -ENOPKG;
 }

@@ -172,10 +172,20 @@ static int pid_row_keys(int fd, size_t cap, struct sc_pid_key **keys, size_t *n)
 	return 0;
 }
 
-int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n)
+void sc_probe_maps(void *skel, struct probe_maps *m)
 {
-	int fd = bpf_map__fd(((struct syscalls_bpf *)skel)->maps.sc_pids);
-	size_t cap = bpf_map__max_entries(((struct syscalls_bpf *)skel)->maps.sc_pids), nkeys;
+	struct syscalls_bpf *sk = skel;
+
+	*m = (struct probe_maps){ 0 };
+	m->map[SC_MAP_PIDS].fd = bpf_map__fd(sk->maps.sc_pids);
+	m->map[SC_MAP_PIDS].cap = bpf_map__max_entries(sk->maps.sc_pids);
+	m->counter[SC_CTR_ROWS_FULL] = &sk->bss->pid_rows_full;
+}
+
+int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows, size_t *n)
+{
+	int fd = m->map[SC_MAP_PIDS].fd;
+	size_t cap = m->map[SC_MAP_PIDS].cap, nkeys;
 	struct sc_pid_key *keys;
 	struct sc_pid_row *r = calloc(cap ? cap : 1, sizeof(*r));
 	int err = r ? pid_row_keys(fd, cap, &keys, &nkeys) : -ENOMEM;
@@ -214,9 +224,12 @@ struct sc_state {
 static int read_procs(struct syscalls_bpf *skel, struct sc_report *r)
 {
 	struct sc_pid_row *rows;
+	struct probe_maps m;
 	size_t n;
-	int err = sc_read_pid_rows(skel, true, &rows, &n);
+	int err;
 
+	sc_probe_maps(skel, &m);
+	err = sc_read_pid_rows(&m, true, &rows, &n);
 	if (!err)
 		err = sc_procs_from_rows(rows, n, &r->procs, &r->nprocs);
 	free(rows);
@@ -363,7 +376,12 @@ void sc_probe_stop(void **skel)
 {
 }
 
-int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n)
+void sc_probe_maps(void *skel, struct probe_maps *m)
+{
+	*m = (struct probe_maps){ 0 };
+}
+
+int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows, size_t *n)
 {
 	*rows = NULL;
 	*n = 0;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "probe/maps.h"
 #include "probe/session.h"
 #include "util/json.h"
 
@@ -133,11 +134,14 @@ int sc_probe_start(const struct probe_target *target, unsigned flags, void **ske
 		   const char **stage);
 void sc_probe_detach(void *skel);
 void sc_probe_stop(void **skel);
+enum { SC_MAP_PIDS = 0, SC_CTR_ROWS_FULL = 0 };
+/* The maps of the skeleton sc_probe_start() made. */
+void sc_probe_maps(void *skel, struct probe_maps *m);
 /*
  * The per-process rows gathered so far (malloc'ed into *rows); drain
  * deletes what it reads, so the next read holds only what came after.
  */
-int sc_read_pid_rows(void *skel, bool drain, struct sc_pid_row **rows, size_t *n);
+int sc_read_pid_rows(const struct probe_maps *m, bool drain, struct sc_pid_row **rows, size_t *n);
 
 /*
  * Loads and attaches the probe (targeting this process) and detaches it

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probe/enrich.h"
@@ -41,7 +42,12 @@ static const char *why(int err)
 
 void report_enrich_start(const struct report_opts *o, bool fixture, struct report_data *d)
 {
-	struct probe_enrich_opts po = { .parts = PROBE_ENRICH_ALL };
+	const char *loader = getenv("TRIAGE_BPF_LOADER");
+	struct probe_enrich_opts po = {
+		.parts = PROBE_ENRICH_ALL,
+		.verbose = o->verbose,
+		.libbpf_only = loader && !strcmp(loader, "libbpf"),
+	};
 	int rc;
 
 	if (!o->bpf) {
@@ -59,19 +65,17 @@ void report_enrich_start(const struct report_opts *o, bool fixture, struct repor
 	}
 }
 
+static const struct {
+	enum probe_enrich_part part;
+	const char *name;
+} parts[] = {
+	{ PROBE_ENRICH_RUNQ, "ebpf-runq" },	    { PROBE_ENRICH_PROFILE, "ebpf-profile" },
+	{ PROBE_ENRICH_SYSCALLS, "ebpf-syscalls" }, { PROBE_ENRICH_DSTATE, "ebpf-offcpu" },
+	{ PROBE_ENRICH_FORKS, "ebpf-forks" },
+};
+
 static void part_skips(struct report_data *d)
 {
-	static const struct {
-		enum probe_enrich_part part;
-		const char *name;
-	} parts[] = {
-		{ PROBE_ENRICH_RUNQ, "ebpf-runq" },
-		{ PROBE_ENRICH_PROFILE, "ebpf-profile" },
-		{ PROBE_ENRICH_SYSCALLS, "ebpf-syscalls" },
-		{ PROBE_ENRICH_DSTATE, "ebpf-offcpu" },
-		{ PROBE_ENRICH_FORKS, "ebpf-forks" },
-	};
-
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		const char *stage = NULL;
 		int rc = probe_enrich_part_status(d->bpf, parts[i].part, &stage);
@@ -93,6 +97,22 @@ void report_enrich_stop(struct report_data *d)
 		return;
 	}
 	part_skips(d);
+}
+
+void report_enrich_loaders(const struct report_data *d, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; d->bpf && i < sizeof(parts) / sizeof(parts[0]) && used < len; i++) {
+		double ms = 0;
+		const char *how = probe_enrich_part_loader(d->bpf, parts[i].part, &ms);
+
+		if (how)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s: %s, %.1f ms CPU",
+						 used ? "; " : "", parts[i].name, how, ms);
+	}
 }
 
 void report_enrich_free(struct report_data *d)

@@ -532,6 +532,12 @@ enum report_resource report_kind_resource(enum report_kind k);
 int report_evaluate(const struct report_data *d, struct report_findings *out);
 /* Adds the eBPF results (when they ran) to the findings they explain. */
 void report_enrich_findings(struct report_data *d, struct report_findings *f);
+/*
+ * How the eBPF parts that ran were loaded and the CPU time each took to
+ * start, as one line ("runq: light skeleton, 9.1 ms CPU; ..."; "" when none
+ * ran): what report --verbose says.
+ */
+void report_enrich_loaders(const struct report_data *d, char *buf, size_t len);
 void report_findings_release(struct report_findings *f);
 
 /* ---- collection ---- */
@@ -544,6 +550,7 @@ struct report_opts {
 	const pid_t *pids; /* -p: only these processes (NULL: all) */
 	size_t npids;
 	bool bpf;
+	bool verbose; /* let libbpf's own messages through (report --verbose) */
 	bool task_io; /* also read each process's I/O bytes (report_window callers) */
 	long fd_budget;
 	/* required: a stop signal ends the window early (armed here if not yet) */

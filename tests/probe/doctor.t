@@ -17,6 +17,18 @@ works() { jq -r --arg n "$1" '.probes[] | select(.name == $n) | .works' "$J"; }
 for n in syscalls trace offcpu runq profile; do
 	[ -n "$(works $n)" ] || fail "no verdict for probe $n"
 done
+# How the report's eBPF parts load: light skeletons wherever the probes work
+# on Linux 6.1 or later (report_loader.t checks the loader against strace).
+if [ "$(works runq)" = true ]; then
+	read -r major minor _ <<<"$(uname -r | tr '.-' '  ')"
+	want="libbpf skeleton|light skeleton"
+	{ [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 1 ]; }; } && want="light skeleton"
+	for p in runq profile syscalls offcpu forks; do
+		jq -e --arg p "$p" --arg w "$want" '.checks[] | select(.name == "report_loader")
+			| .detail | test($p + " (" + $w + ") [(][0-9.]+ ms CPU[)]")' "$J" >/dev/null ||
+			fail "report_loader: $p not as $want: $(jq -c '.checks[] | select(.name == "report_loader")' "$J")"
+	done
+fi
 # Exit status: 0 exactly when every probe works.
 all=$(jq -r 'all(.probes[]; .works)' "$J")
 { [ "$all" = true ] && [ $rc = 0 ]; } || { [ "$all" = false ] && [ $rc = 3 ]; } ||
