@@ -269,6 +269,16 @@ static bool bpf_spawners(struct report_data *d)
 }
 
 /*
+ * The CPU of the children a process reaped in the window, as a spawner's:
+ * none for PID 1, which reaps every orphan of the machine (a daemon's whole
+ * life of CPU when it exits) without having forked it.
+ */
+static double reaped_spawned_pct(const struct rp_proc *p)
+{
+	return p->pid == 1 ? 0 : p->child_pct;
+}
+
+/*
  * The parents of the window's short-lived processes: with eBPF, those
  * that forked most; without, each sampled process's reaped children's CPU
  * (cutime + cstime: a fork-exec loop's parent reaps all of its children's
@@ -285,7 +295,7 @@ int report_spawner_results(const struct window *w, struct report_data *d)
 	d->unsampled_pct = unsampled(d);
 	if (!(w->src->lacks & REPORT_LACKS_PARENTS))
 		for (size_t i = 0; i < d->nprocs; i++)
-			d->reaped_pct += d->procs[i].child_pct;
+			d->reaped_pct += reaped_spawned_pct(&d->procs[i]);
 	if (bpf_spawners(d) || (w->src->lacks & REPORT_LACKS_PARENTS))
 		return 0;
 	if (!(all = calloc(2 * d->nprocs, sizeof(*all))))
@@ -293,7 +303,7 @@ int report_spawner_results(const struct window *w, struct report_data *d)
 	for (size_t i = 0; i < d->nprocs; i++) {
 		const struct rp_proc *p = &d->procs[i];
 
-		if (p->child_pct > 0)
+		if (reaped_spawned_pct(p) > 0)
 			spawner_of(all, &n, p->pid)->child_pct = p->child_pct;
 		if (!p->from_start && p->ppid > 0)
 			spawner_of(all, &n, p->ppid)->seen++;

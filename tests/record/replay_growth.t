@@ -1,5 +1,5 @@
 #!/bin/bash
-# test: shared -- a fixture root captured from its own workload
+# test: exclusive -- its fixture root is captured from the whole machine: a neighbour's forks (process-churn, which a recording cannot hold) would differ live and replayed
 # One window, two ways, for a kind issue 28 added that a recording holds:
 # a live 'triage report' and 'triage replay ... report' of what 'triage
 # record' kept of the same window say the same thing, byte for byte, in
