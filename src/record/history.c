@@ -14,6 +14,7 @@
 #include "load/snapshot.h"
 #include "pidstat/pidstat.h"
 #include "record/internal.h"
+#include "record/more.h"
 #include "record/record.h"
 #include "report/source.h"
 #include "report/sources.h"
@@ -244,7 +245,8 @@ static void on_tcp(void *ctx, sqlite3_stmt *st)
 	h->have_tcp[k] = t->has_snmp;
 }
 
-static int load_host_snap(sqlite3 *db, int64_t iv, bool tcp, struct report_host_snap *h)
+/* tcp: schema 3's TCP counters; more: schema 5's tables (record/more.c) */
+static int load_host_snap(sqlite3 *db, int64_t iv, bool tcp, bool more, struct report_host_snap *h)
 {
 	int rc;
 
@@ -278,10 +280,16 @@ static int load_host_snap(sqlite3 *db, int64_t iv, bool tcp, struct report_host_
 				   " listen_overflows, listen_drops, has_snmp, has_ext FROM tcp"
 				   " WHERE iv = ?1 ORDER BY ns",
 				   iv, on_tcp, h);
-	return rc;
+	return rc || !more ? rc : record_more_load(db, iv, h);
 }
 
 /* ---- the report's window: a source over the recording ---- */
+
+/* What a file older than schema 5 did not keep (record/more.c keeps it now). */
+#define REPORT_LACKS_BEFORE_5                                                                    \
+	(REPORT_LACKS_SOFTIRQS | REPORT_LACKS_CONNTRACK | REPORT_LACKS_FS | REPORT_LACKS_FD |    \
+	 REPORT_LACKS_PARENTS | REPORT_LACKS_FORKS | REPORT_LACKS_FUTEX | REPORT_LACKS_SOFTNET | \
+	 REPORT_LACKS_PIDS | REPORT_LACKS_LISTENERS | REPORT_LACKS_UDP_SOCKS)
 
 /* The recorded intervals a..b as a report_source (report/source.h). */
 struct rec_source {
@@ -291,6 +299,8 @@ struct rec_source {
 	int step;    /* k + 1: the pidstat source's current sample */
 	bool tcp;    /* schema 3: TCP counters per namespace */
 	bool placed; /* schema 3: the busiest processes' placement at the window's end */
+	bool more;   /* schema 5: the host_more tables and each process's parent */
+	bool ended;  /* schema 5: the window's last interval has its end-of-window reads */
 	const struct procfs *pf; /* the recorder's: placement read now and stored */
 	struct pidstat_replay *rp;
 	struct report_source src;
@@ -300,7 +310,7 @@ static int rec_read_host(void *ctx, struct report_host_snap *h)
 {
 	struct rec_source *r = ctx;
 
-	return load_host_snap(r->db, r->rw->ids[r->k], r->tcp, h);
+	return load_host_snap(r->db, r->rw->ids[r->k], r->tcp, r->more, h);
 }
 
 static void on_loadavg_row(void *ctx, sqlite3_stmt *st)
@@ -430,6 +440,46 @@ static int rec_read_placement(void *ctx, struct rp_proc *p)
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : -EIO;
 }
 
+/*
+ * What the report asks at the window's end: while recording (pf), read now
+ * as the live source does and kept; in a replay, what was kept then.
+ */
+static int rec_read_fs_writers(void *ctx, int mnt_id, pid_t *pids, size_t max, size_t *n)
+{
+	struct rec_source *r = ctx;
+	int64_t iv = r->rw->ids[r->k];
+	int rc;
+
+	if (!r->pf)
+		return record_more_get_writers(r->db, iv, mnt_id, pids, max, n);
+	rc = procfs_fsread_writers(r->pf, mnt_id, pids, max, n);
+	return rc ? rc : record_more_put_writers(r->db, iv, mnt_id, pids, *n);
+}
+
+static int rec_read_fd_usage(void *ctx, pid_t pid, struct fd_usage *out)
+{
+	struct rec_source *r = ctx;
+	int64_t iv = r->rw->ids[r->k];
+	int rc;
+
+	if (!r->pf)
+		return record_more_get_fd(r->db, iv, pid, out);
+	rc = procfs_limits_read_fd_usage(r->pf, pid, out);
+	return rc ? rc : record_more_put_fd(r->db, iv, pid, out);
+}
+
+static int rec_read_futex_waiters(void *ctx, pid_t pid, struct futex_waiters *out)
+{
+	struct rec_source *r = ctx;
+	int64_t iv = r->rw->ids[r->k];
+	int rc;
+
+	if (!r->pf)
+		return record_more_get_futex(r->db, iv, pid, out);
+	rc = procfs_task_read_futex_waiters(r->pf, pid, out);
+	return rc ? rc : record_more_put_futex(r->db, iv, pid, out);
+}
+
 static int rec_next(void *ctx)
 {
 	struct rec_source *r = ctx;
@@ -474,16 +524,16 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 			 (long long)rw->ids[b]);
 		r->placed = any_row(db, sql);
 	}
+	r->more = record_db_version(db) >= 5;
+	r->ended = r->more && record_more_has_end(db, rw->ids[b]);
 	rc = read_tasks ? record_replay_open(&r->rp, db, rw, &r->step, &tasks) : 0;
 	if (rc)
 		return rc;
 	r->src = (struct report_source){
 		.ctx = r,
 		.lacks = REPORT_LACKS_CGROUPS | REPORT_LACKS_KMSG | REPORT_LACKS_EBPF |
-			 REPORT_LACKS_SOFTIRQS | REPORT_LACKS_CONNTRACK | REPORT_LACKS_FS |
-			 REPORT_LACKS_FD | REPORT_LACKS_PARENTS | REPORT_LACKS_FORKS |
-			 REPORT_LACKS_FUTEX | REPORT_LACKS_SOFTNET | REPORT_LACKS_PIDS |
-			 REPORT_LACKS_LISTENERS | REPORT_LACKS_UDP_SOCKS |
+			 (r->more ? 0 : REPORT_LACKS_BEFORE_5) |
+			 (r->ended ? 0 : REPORT_LACKS_FD | REPORT_LACKS_FUTEX) |
 			 (r->placed ? 0 : REPORT_LACKS_PLACEMENT) | (r->tcp ? 0 : REPORT_LACKS_TCP),
 		.lacks_why = "not recorded",
 		.host = rw->host,
@@ -493,6 +543,9 @@ static int rec_source_open(struct rec_source *r, sqlite3 *db, const struct recor
 		.read_load = rec_read_load,
 		.read_dtasks = rec_read_dtasks,
 		.read_placement = rec_read_placement,
+		.read_fs_writers = r->ended ? rec_read_fs_writers : NULL,
+		.read_fd_usage = r->ended ? rec_read_fd_usage : NULL,
+		.read_futex_waiters = r->ended ? rec_read_futex_waiters : NULL,
 		.next = rec_next,
 		.tasks = tasks,
 	};
@@ -521,6 +574,15 @@ static int report_data_of(sqlite3 *db, const struct record_window *rw, size_t a,
 		r->pf = pf;
 		r->placed = true;
 		r->src.lacks &= ~(unsigned)REPORT_LACKS_PLACEMENT;
+	}
+	if (!rc && pf && r->more) { /* and what the report reads at the window's end */
+		r->pf = pf;
+		r->ended = true;
+		r->src.lacks &= ~(unsigned)(REPORT_LACKS_FD | REPORT_LACKS_FUTEX);
+		r->src.read_fs_writers = rec_read_fs_writers;
+		r->src.read_fd_usage = rec_read_fd_usage;
+		r->src.read_futex_waiters = rec_read_futex_waiters;
+		rc = record_more_mark_end(db, rw->ids[b]);
 	}
 	if (!rc)
 		rc = report_collect_source(&r->src, live, d);

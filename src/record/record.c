@@ -25,6 +25,7 @@
 #include "procfs/hostread.h"
 #include "procfs/task_info.h"
 #include "record/internal.h"
+#include "record/more.h"
 #include "record/tcache.h"
 #include "record/record.h"
 #include "report/source.h"
@@ -72,7 +73,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO net_rate VALUES(?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
-	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
 	"UPDATE interval SET run = ?, runnable = ?, d_counted = ?, d_frozen = ?, ntasks = ?,"
 	" ncarried = ?, carried = ? WHERE id = ?",
@@ -85,6 +86,7 @@ struct recorder {
 	struct record_error *err;
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
+	struct record_more more; /* schema 5's tables */
 	struct procfs *pf;
 	struct host_facts host;
 	struct pidstat_opts popts;
@@ -247,6 +249,8 @@ static int insert_sample(struct recorder *r, int64_t iv, struct tkey *k,
 	sqlite3_bind_int64(st, 2, k->id);
 	bind_i64s(st, 3, v, NVALS);
 	sqlite3_bind_text(st, 27, state, 1, SQLITE_TRANSIENT);
+	if (!k->thread && t->ppid > 0) /* its parent: the report's zombies and spawners */
+		sqlite3_bind_int64(st, 28, t->ppid);
 	memcpy(k->v, v, sizeof(v));
 	k->state = state[0];
 	k->has_v = true;
@@ -744,6 +748,7 @@ static int take_interval(struct recorder *r, unsigned k, int64_t *iv)
 	rc = rc ? rc : insert_net(r, *iv);
 	rc = rc ? rc : insert_net_rates(r, *iv, seconds);
 	rc = rc ? rc : insert_tcp(r, *iv);
+	rc = rc ? rc : record_more_insert(&r->more, *iv, r->snap);
 	rc = rc ? rc : finish_interval(r, *iv);
 	if (rc) {
 		record_exec(r->db, "ROLLBACK");
@@ -922,6 +927,7 @@ static int open_all(struct recorder *r)
 	if (!r->snap || !r->prev)
 		return fail(r, -ENOMEM, "out of memory");
 	report_host_reader_init(&r->rd, r->pf);
+	r->rd.statfs = procfs_fs_statvfs_for(r->host.fixture); /* the filesystems, as live */
 	r->find_netns = true;
 	rc = claim_file(r);
 	if (rc) {
@@ -941,6 +947,8 @@ static int open_all(struct recorder *r)
 		if (sqlite3_prepare_v3(r->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &r->st[i],
 				       NULL) != SQLITE_OK)
 			return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
+	if (record_more_open(&r->more, r->db))
+		return fail(r, -EIO, "%s", sqlite3_errmsg(r->db));
 	rc = write_meta(r);
 	rc = rc ? rc : open_reader(r);
 	return rc ? rc : open_window(r);
@@ -950,6 +958,7 @@ static void close_all(struct recorder *r)
 {
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(r->st[i]);
+	record_more_close(&r->more);
 	record_db_close(r->db);
 	if (r->lock_fd >= 0)
 		close(r->lock_fd); /* the lock goes with it */
@@ -1018,7 +1027,8 @@ static int rebase(sqlite3 *db, int64_t cut)
 			       " wtime, cutime, cstime, cgtime, minflt, majflt, cminflt, cmajflt,"
 			       " vsz_kb, rss_kb, blkio, read_bytes, write_bytes,"
 			       " cancelled_write_bytes, no_io, nvcsw, nivcsw, nthreads, processor,"
-			       " rt_priority, policy, state FROM sample WHERE task = ?2 AND iv < ?1"
+			       " rt_priority, policy, state, ppid FROM sample WHERE task = ?2 AND"
+			       " iv < ?1"
 			       " ORDER BY iv DESC LIMIT 1",
 			       -1, &copy, NULL))
 		goto out;
@@ -1068,6 +1078,16 @@ static int delete_before(sqlite3 *db, int64_t cut)
 		"DELETE FROM net_rate WHERE iv < ?1",
 		"DELETE FROM placement WHERE iv < ?1",
 		"DELETE FROM dtask WHERE iv < ?1",
+		"DELETE FROM host_more WHERE iv < ?1",
+		"DELETE FROM softirq WHERE iv < ?1",
+		"DELETE FROM softnet WHERE iv < ?1",
+		"DELETE FROM fs WHERE iv < ?1",
+		"DELETE FROM udp WHERE iv < ?1",
+		"DELETE FROM sock WHERE iv < ?1",
+		"DELETE FROM window_end WHERE iv < ?1",
+		"DELETE FROM fd_usage WHERE iv < ?1",
+		"DELETE FROM futex WHERE iv < ?1",
+		"DELETE FROM fs_writer WHERE iv < ?1",
 		"DELETE FROM finding WHERE iv_to < ?1",
 		"DELETE FROM interval WHERE id < ?1",
 		/* tasks with no row left (threads and processes long gone) */

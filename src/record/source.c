@@ -90,6 +90,7 @@ static void row_raw(sqlite3_stmt *st, struct rrow *x)
 	s->priority = (unsigned)col(st, 28);
 	s->policy = (unsigned)col(st, 29);
 	x->raw.state = state && state[0] ? (char)state[0] : '?';
+	x->raw.ppid = (pid_t)col(st, 30);
 	x->id = col(st, 32);
 }
 
@@ -333,17 +334,21 @@ static int read_cmdline(void *ctx, pid_t tgid, char *buf, size_t size)
 	return text ? 0 : -ENOENT;
 }
 
-#define ROW_SQL                                                                               \
-	"SELECT t.tgid, t.tid, t.thread, t.start, t.comm, t.uid, s.utime, s.stime, s.gtime,"  \
-	" s.wtime, s.cutime, s.cstime, s.cgtime, s.minflt, s.majflt, s.cminflt, s.cmajflt,"   \
-	" s.vsz_kb, s.rss_kb, s.blkio, s.read_bytes, s.write_bytes, s.cancelled_write_bytes," \
-	" s.no_io, s.nvcsw, s.nivcsw, s.nthreads, s.processor, s.rt_priority, s.policy, 0,"   \
-	" s.state, s.task FROM sample s JOIN task t ON t.id = s.task"
+/* PPID: the parent's column (schema 5: s.ppid, before it 0, not known) */
+#define ROW_SQL(PPID)                                                                          \
+	"SELECT t.tgid, t.tid, t.thread, t.start, t.comm, t.uid, s.utime, s.stime, s.gtime,"   \
+	" s.wtime, s.cutime, s.cstime, s.cgtime, s.minflt, s.majflt, s.cminflt, s.cmajflt,"    \
+	" s.vsz_kb, s.rss_kb, s.blkio, s.read_bytes, s.write_bytes, s.cancelled_write_bytes,"  \
+	" s.no_io, s.nvcsw, s.nivcsw, s.nthreads, s.processor, s.rt_priority, s.policy, " PPID \
+	", s.state, s.task FROM sample s JOIN task t ON t.id = s.task"
+#define ROWS_AT " WHERE s.iv = ?"
+#define LAST_ROW " WHERE s.task = ?1 AND s.iv < ?2 ORDER BY s.iv DESC LIMIT 1"
 
 int record_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct record_window *w,
 		       const int *step, const struct pidstat_source **src)
 {
 	struct pidstat_replay *p = calloc(1, sizeof(*p));
+	bool parents = record_db_version(db) >= 5; /* sample.ppid */
 
 	if (!p)
 		return -ENOMEM;
@@ -351,9 +356,11 @@ int record_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct re
 	kmerge_init(&p->tab, sizeof(struct rrow));
 	p->w = w;
 	p->step = step;
-	if (sqlite3_prepare_v2(db, ROW_SQL " WHERE s.iv = ?", -1, &p->rows, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(
+		db, parents ? ROW_SQL("coalesce(s.ppid, 0)") ROWS_AT : ROW_SQL("0") ROWS_AT, -1,
+		&p->rows, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(
-		db, ROW_SQL " WHERE s.task = ?1 AND s.iv < ?2 ORDER BY s.iv DESC LIMIT 1", -1,
+		db, parents ? ROW_SQL("coalesce(s.ppid, 0)") LAST_ROW : ROW_SQL("0") LAST_ROW, -1,
 		&p->last, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
 			       "SELECT uptime_cs, jiffies, memtotal_kb, carried FROM interval"

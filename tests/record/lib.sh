@@ -19,3 +19,37 @@ wait_intervals() {
 	done
 	return 1
 }
+# same_live_and_replay DIR: DIR/live.txt and DIR/replay.txt (a live report and
+# the replay of its recording over the same window), and their .json, say the
+# same thing byte for byte: the host line, every finding, every checked line,
+# every skipped line but those the replay's one mask line ("source  not
+# recorded: ...") names, and the JSON's headline, findings and checked. Fails
+# the test on the first difference.
+same_live_and_replay() {
+	local d=$1 part key n masked
+	n=$(grep -c '^  source ' "$d/replay.txt")
+	[ "$n" = 1 ] || fail "$n 'source' lines in the replay's Skipped"
+	# what the live report skipped for the parts a recording does not keep
+	masked='^  (cgroups|kernel-log|ebpf[a-z-]*) '
+	for part in "host " Findings "Checked, fine"; do
+		if [ "$part" = "host " ]; then
+			sed -n '1p' "$d/live.txt" >"$d/a"
+			sed -n '1p' "$d/replay.txt" >"$d/b"
+		else
+			report_section "$d/live.txt" "$part" >"$d/a"
+			report_section "$d/replay.txt" "$part" >"$d/b"
+		fi
+		diff -u --label live --label replay "$d/a" "$d/b" || fail "$part differs"
+	done
+	report_section "$d/live.txt" Skipped | grep -Ev "$masked" >"$d/a"
+	report_section "$d/replay.txt" Skipped | grep -v '^  source ' >"$d/b"
+	diff -u --label live --label replay "$d/a" "$d/b" || fail "the skipped lines differ beyond the mask"
+	for key in headline findings checked; do
+		cmp -s <(jq -S ".$key" "$d/live.json") <(jq -S ".$key" "$d/replay.json") ||
+			fail "JSON .$key differs: $(diff <(jq -S ".$key" "$d/live.json") <(jq -S ".$key" "$d/replay.json") | head -10)"
+	done
+}
+# report_section FILE FIRST-LINE: the lines of one section of a plain report
+report_section() {
+	awk -v h="$2" '$0 == h { s = 1; print; next } s && /^$/ { exit } s' "$1"
+}

@@ -50,29 +50,7 @@ jq -e --argjson p "$leak" --argjson a "$r0" --argjson b "$r1" 'def near($x): (. 
 	fail "premise: no memory-growth finding of $leak from $r0 to $r1 MiB: $(jq -c '.findings[] | [.kind, .evidence]' "$work/live.json")"
 echo "ok: premise: the live report finds memory-growth of $leak, $r0 to $r1 MiB, the kernel's figures"
 
-# the mask: one line, naming what a recording does not keep
-n=$(grep -c '^  source ' "$work/replay.txt")
-[ "$n" = 1 ] || fail "$n 'source' lines in the replay's Skipped"
+# the mask: one line, naming what a recording does not keep; the rest byte-identical
 grep -q '^  source     not recorded: ' "$work/replay.txt" || fail "the mask line: $(grep '^  source' "$work/replay.txt")"
-masked='^  (cgroups|kernel-log|softirqs|softnet|filesystem|fd|pids|ebpf[a-z-]*) '
-section() { # FILE FIRST-LINE: the lines of one section
-	awk -v h="$2" '$0 == h { s = 1; print; next } s && /^$/ { exit } s' "$1"
-}
-for part in "host " Findings "Checked, fine"; do
-	if [ "$part" = "host " ]; then
-		sed -n '1p' "$work/live.txt" >"$work/a"
-		sed -n '1p' "$work/replay.txt" >"$work/b"
-	else
-		section "$work/live.txt" "$part" >"$work/a"
-		section "$work/replay.txt" "$part" >"$work/b"
-	fi
-	diff -u --label live --label replay "$work/a" "$work/b" || fail "$part differs"
-done
-section "$work/live.txt" Skipped | grep -Ev "$masked" >"$work/a"
-section "$work/replay.txt" Skipped | grep -v '^  source ' >"$work/b"
-diff -u --label live --label replay "$work/a" "$work/b" || fail "the skipped lines differ beyond the mask"
-for key in headline findings checked; do
-	cmp -s <(jq -S ".$key" "$work/live.json") <(jq -S ".$key" "$work/replay.json") ||
-		fail "JSON .$key differs: $(diff <(jq -S ".$key" "$work/live.json") <(jq -S ".$key" "$work/replay.json") | head -10)"
-done
+same_live_and_replay "$work"
 echo "ok: memory-growth, the checked lines and the skipped ones (but the mask's) byte-identical live and replayed"
