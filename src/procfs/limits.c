@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "procfs/limits.h"
 #include "procfs/procfs_impl.h"
+#include "procfs/task_info.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -183,43 +184,6 @@ int procfs_limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_us
 	return 0;
 }
 
-int procfs_cgroup_controller_path(const char *buf, size_t len, const char *controller, char *out,
-				  size_t size)
-{
-	const char *p = buf, *end = buf + len;
-	size_t clen = strlen(controller);
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *c1 = memchr(p, ':', (size_t)(le - p));
-		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(le - c1 - 1)) : NULL;
-
-		p = le + 1;
-		if (!c2)
-			continue;
-		/* the controllers field is a comma list ("cpu,cpuacct"); v2 has it empty */
-		for (const char *w = c1 + 1; w <= c2;) {
-			const char *we = memchr(w, ',', (size_t)(c2 - w));
-
-			if (!we)
-				we = c2;
-			if ((size_t)(we - w) == clen && !memcmp(w, controller, clen) &&
-			    (clen || c2 == c1 + 1)) {
-				size_t n = (size_t)(le - c2 - 1);
-
-				if (n >= size)
-					n = size - 1;
-				memcpy(out, c2 + 1, n);
-				out[n] = '\0';
-				return 0;
-			}
-			w = we + 1;
-		}
-	}
-	return -ENOENT;
-}
-
 /* The entry for maj:min, added when new (LIMIT_NONE everywhere); NULL when full. */
 static struct io_limit *io_entry(struct io_limits *out, unsigned maj, unsigned min)
 {
@@ -393,20 +357,19 @@ static bool nearest(const struct procfs *pf, const char *cg, const char *base, b
 
 int procfs_limits_read_io(const struct procfs *pf, pid_t pid, struct io_limits *out)
 {
-	char path[32], buf[4096], cg[256];
-	ssize_t n;
+	struct task_cgroups cg;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(path, sizeof(path), "%d/cgroup", (int)pid);
-	n = procfs_read(pf, path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	if (!procfs_cgroup_controller_path(buf, (size_t)n, "", cg, sizeof(cg)) &&
-	    (nearest(pf, cg, "sys/fs/cgroup", false, out) ||
-	     nearest(pf, cg, "sys/fs/cgroup/unified", false, out)))
+	rc = procfs_task_read_cgroups(pf, pid, &cg);
+	if (rc == -EINVAL)
+		return 0; /* no cgroup line: no limit known */
+	if (rc)
+		return rc;
+	if (cg.has_unified && (nearest(pf, cg.unified, "sys/fs/cgroup", false, out) ||
+			       nearest(pf, cg.unified, "sys/fs/cgroup/unified", false, out)))
 		return 0;
-	if (!procfs_cgroup_controller_path(buf, (size_t)n, "blkio", cg, sizeof(cg)) &&
-	    nearest(pf, cg, NULL, true, out))
+	if (cg.has_v1[CGC_IO] && nearest(pf, cg.v1[CGC_IO], NULL, true, out))
 		return 0;
 	memset(out, 0, sizeof(*out));
 	return 0;

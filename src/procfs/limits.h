@@ -72,14 +72,6 @@ struct fd_usage {
  */
 int procfs_limits_read_fd_usage(const struct procfs *pf, pid_t pid, struct fd_usage *out);
 
-/*
- * The path of a v1 controller ("blkio", "pids", "memory") in a
- * /proc/PID/cgroup text, or with controller "" the v2 ("0::") one.
- * Returns 0 or -ENOENT.
- */
-int procfs_cgroup_controller_path(const char *buf, size_t len, const char *controller, char *out,
-				  size_t size);
-
 /* One device's I/O limits (LIMIT_NONE where unset). */
 struct io_limit {
 	unsigned major, minor;

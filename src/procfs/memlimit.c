@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "procfs/limits.h"
+#include "procfs/task_info.h"
 
 static bool read_bytes(const struct procfs *pf, const char *dir, const char *file, uint64_t *out)
 {
@@ -65,22 +66,24 @@ static bool tightest(const struct procfs *pf, const char *base, const char *cg, 
 int procfs_memlimit_read(const struct procfs *pf, const char *prefix, pid_t pid,
 			 struct mem_cg_limit *out)
 {
-	char path[32], buf[4096], cg[256], base[128];
-	ssize_t n;
+	struct task_cgroups cg;
+	char base[128];
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(path, sizeof(path), "%d/cgroup", (int)pid);
-	n = procfs_read(pf, path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	if (!procfs_cgroup_controller_path(buf, (size_t)n, "memory", cg, sizeof(cg))) {
+	rc = procfs_task_read_cgroups(pf, pid, &cg);
+	if (rc == -EINVAL)
+		return 0; /* no cgroup line: no limit known */
+	if (rc)
+		return rc;
+	if (cg.has_v1[CGC_MEMORY]) {
 		snprintf(base, sizeof(base), "%ssys/fs/cgroup/memory", prefix);
-		if (tightest(pf, base, cg, false, out))
+		if (tightest(pf, base, cg.v1[CGC_MEMORY], false, out))
 			return 0;
 	}
-	if (!procfs_cgroup_controller_path(buf, (size_t)n, "", cg, sizeof(cg))) {
+	if (cg.has_unified) {
 		snprintf(base, sizeof(base), "%ssys/fs/cgroup", prefix);
-		(void)tightest(pf, base, cg, true, out);
+		(void)tightest(pf, base, cg.unified, true, out);
 	}
 	return 0;
 }

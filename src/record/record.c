@@ -436,37 +436,57 @@ static int insert_disks(struct recorder *r, int64_t iv)
 	return rc;
 }
 
-/* Each disk's iostat figures over the interval, as the report computes them (v_disk reads these).
+/*
+ * The interval's rates of each device or interface present at both its
+ * ends (name: the n-th entry's name at an end): rate() writes row i of the
+ * interval's end against row j of its start, as the report pairs them.
  */
-static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
+static int insert_pairs(struct recorder *r, int64_t iv, double seconds, bool have, size_t na,
+			size_t nb, const char *(*name)(const struct report_host_snap *, size_t),
+			int (*rate)(struct recorder *, int64_t, double, size_t, size_t))
 {
-	const struct disk_stats *a = &r->prev->disks, *b = &r->snap->disks;
-	sqlite3_stmt *st = r->st[S_DISK_RATE];
 	int rc = 0;
 
-	if (!r->prev_iv || seconds <= 0 || !r->prev->have_disks || !r->snap->have_disks)
+	if (!r->prev_iv || seconds <= 0 || !have)
 		return 0;
-	for (size_t i = 0; i < b->n && !rc; i++) {
-		struct rp_disk o;
-
-		for (size_t j = 0; j < a->n; j++) {
-			if (strcmp(a->d[j].name, b->d[i].name))
-				continue;
-			report_disk_rates(&a->d[j], &b->d[i], seconds, &o);
-			sqlite3_bind_int64(st, 1, iv);
-			sqlite3_bind_text(st, 2, b->d[i].name, -1, SQLITE_STATIC);
-			sqlite3_bind_double(st, 3, o.r_s);
-			sqlite3_bind_double(st, 4, o.w_s);
-			sqlite3_bind_double(st, 5, o.rkb_s);
-			sqlite3_bind_double(st, 6, o.wkb_s);
-			sqlite3_bind_double(st, 7, o.await_ms);
-			sqlite3_bind_double(st, 8, o.aqu_sz);
-			sqlite3_bind_double(st, 9, o.util_pct);
-			rc = step_done(r, st);
-			break;
-		}
-	}
+	for (size_t i = 0; i < nb && !rc; i++)
+		for (size_t j = 0; j < na; j++)
+			if (!strcmp(name(r->prev, j), name(r->snap, i))) {
+				rc = rate(r, iv, seconds, i, j);
+				break;
+			}
 	return rc;
+}
+
+static const char *disk_name(const struct report_host_snap *h, size_t i)
+{
+	return h->disks.d[i].name;
+}
+
+/* One disk's iostat figures over the interval, as the report computes them (v_disk reads these). */
+static int insert_disk_rate(struct recorder *r, int64_t iv, double seconds, size_t i, size_t j)
+{
+	const struct disk_stat *b = &r->snap->disks.d[i];
+	sqlite3_stmt *st = r->st[S_DISK_RATE];
+	struct rp_disk o;
+
+	report_disk_rates(&r->prev->disks.d[j], b, seconds, &o);
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_text(st, 2, b->name, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 3, o.r_s);
+	sqlite3_bind_double(st, 4, o.w_s);
+	sqlite3_bind_double(st, 5, o.rkb_s);
+	sqlite3_bind_double(st, 6, o.wkb_s);
+	sqlite3_bind_double(st, 7, o.await_ms);
+	sqlite3_bind_double(st, 8, o.aqu_sz);
+	sqlite3_bind_double(st, 9, o.util_pct);
+	return step_done(r, st);
+}
+
+static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
+{
+	return insert_pairs(r, iv, seconds, r->prev->have_disks && r->snap->have_disks,
+			    r->prev->disks.n, r->snap->disks.n, disk_name, insert_disk_rate);
 }
 
 /*
@@ -534,31 +554,30 @@ static int insert_net(struct recorder *r, int64_t iv)
 	return rc;
 }
 
-/* Each interface's throughput over the interval, as the report computes it (v_net reads these). */
+static const char *iface_name(const struct report_host_snap *h, size_t i)
+{
+	return h->ifaces.i[i].name;
+}
+
+/* One interface's throughput over the interval, as the report computes it (v_net reads these). */
+static int insert_net_rate(struct recorder *r, int64_t iv, double seconds, size_t i, size_t j)
+{
+	const struct iface_stat *b = &r->snap->ifaces.i[i];
+	sqlite3_stmt *st = r->st[S_NET_RATE];
+	struct rp_iface o;
+
+	report_iface_rates(&r->prev->ifaces.i[j], b, seconds, &o);
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_text(st, 2, b->name, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 3, o.rx_kb_s);
+	sqlite3_bind_double(st, 4, o.tx_kb_s);
+	return step_done(r, st);
+}
+
 static int insert_net_rates(struct recorder *r, int64_t iv, double seconds)
 {
-	const struct iface_stats *a = &r->prev->ifaces, *b = &r->snap->ifaces;
-	sqlite3_stmt *st = r->st[S_NET_RATE];
-	int rc = 0;
-
-	if (!r->prev_iv || seconds <= 0 || !r->prev->have_ifaces || !r->snap->have_ifaces)
-		return 0;
-	for (size_t i = 0; i < b->n && !rc; i++) {
-		for (size_t j = 0; j < a->n; j++) {
-			struct rp_iface o;
-
-			if (strcmp(a->i[j].name, b->i[i].name))
-				continue;
-			report_iface_rates(&a->i[j], &b->i[i], seconds, &o);
-			sqlite3_bind_int64(st, 1, iv);
-			sqlite3_bind_text(st, 2, b->i[i].name, -1, SQLITE_STATIC);
-			sqlite3_bind_double(st, 3, o.rx_kb_s);
-			sqlite3_bind_double(st, 4, o.tx_kb_s);
-			rc = step_done(r, st);
-			break;
-		}
-	}
-	return rc;
+	return insert_pairs(r, iv, seconds, r->prev->have_ifaces && r->snap->have_ifaces,
+			    r->prev->ifaces.n, r->snap->ifaces.n, iface_name, insert_net_rate);
 }
 
 /* "12,13,14": the processes in a namespace (history.c reads them back). */

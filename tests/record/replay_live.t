@@ -114,6 +114,22 @@ fault_step() { # STEP: the faults' files of one step
 	# net-drops (softnet): CPU 1's backlog drops 40 packets a step
 	printf '%08x 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n%08x %08x 00000010 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000001\n' \
 		$((1000 * k)) $((2000 * k)) $((40 * k)) >"$d/proc/net/softnet_stat"
+	# cpu-steal on CPU 0 (the hypervisor takes 50 ticks a step) and irq-saturated on
+	# CPU 1 (150 ticks of softirq a step, NET_RX below)
+	awk -v k="$k" '$1 == "cpu" { $8 += 150 * k; $9 += 50 * k } $1 == "cpu0" { $9 += 50 * k }
+		$1 == "cpu1" { $8 += 150 * k } { print }' "$d/proc/stat" >"$d/stat" && mv "$d/stat" "$d/proc/stat"
+	# lock-contention: 8364's three threads switch 400 times a step each, use no
+	# CPU (its busy thread's counters stay at step 1's), and all wait in a futex
+	# on one word at the window's end
+	[ "$k" = 1 ] || cp "$root/step1/proc/8364/stat" "$d/proc/8364/stat"
+	[ "$k" = 1 ] || cp "$root/step1/proc/8364/task/8367/stat" "$d/proc/8364/task/8367/stat"
+	for i in 8364 8367 8368; do
+		for f in "$d/proc/8364/task/$i/status" $([ $i = 8364 ] && echo "$d/proc/8364/status"); do
+			awk -v add=$((400 * k)) 'BEGIN { FS = OFS = "\t" }
+				$1 == "voluntary_ctxt_switches:" { $2 += add } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+		done
+		echo '202 0x7f12a0001000 0x80 0x2 0x0 0x0 0x0 0x7ffd1c0 0x7f12a3c4' >"$d/proc/8364/task/$i/syscall"
+	done
 	# the softirq vectors (which one runs on which CPU)
 	printf '                    CPU0       CPU1       \n          HI:          1          0\n       TIMER:     %d      90000\n      NET_RX:     100     %d\n' \
 		$((100000 + 250 * k)) $((5000 + 9000 * k)) >"$d/proc/softirqs"
@@ -150,7 +166,7 @@ echo "ok: premise: the live report finds tcp-retransmits, $re of $out, the kerne
 
 # the premise for issue 28's kinds: each fires live, on what the fixture holds
 for kind in filesystem-full inodes-full fd-exhaustion pid-exhaustion conntrack-full process-churn \
-	zombies udp-drops tcp-listen-overflows net-drops; do
+	zombies udp-drops tcp-listen-overflows net-drops lock-contention cpu-steal irq-saturated; do
 	jq -e --arg k "$kind" '[.findings[] | select(.kind == $k)] | length > 0' "$work/live.json" >/dev/null ||
 		fail "premise: the live report has no $kind: $(jq -c '[.findings[].kind]' "$work/live.json")"
 done
@@ -165,6 +181,8 @@ jq -e '[.findings[] | select(.kind == "udp-drops" and .subject.pid == 8363)] | l
 	"$work/live.json" >/dev/null || fail "premise: udp-drops does not name the receiver 8363"
 jq -e '[.findings[] | select(.kind == "tcp-listen-overflows" and .subject.pid == 8364)] | length == 1' \
 	"$work/live.json" >/dev/null || fail "premise: tcp-listen-overflows does not name the listener 8364"
+jq -e '[.findings[] | select(.kind == "lock-contention" and .subject.pid == 8364)] | length == 1' \
+	"$work/live.json" >/dev/null || fail "premise: lock-contention does not name 8364"
 echo "ok: premise: the live report finds the fixture's faults, with their subjects"
 
 # the mask: one line, naming only what a recording does not keep

@@ -8,7 +8,7 @@
 #     file is not changed;
 #   - 'replay ... pidstat -l' is refused: one line, exit 2;
 #   - its report says once what it lacks (cgroups, kernel log, TCP);
-#   - recording into a copy upgrades it to schema 4 (both stamps,
+#   - recording into a copy upgrades it to schema 5 (both stamps,
 #     integrity ok), every old row kept as it was with no command line;
 #     the old intervals still replay as before, -l over them showing comm
 #     (as live pidstat does for an empty command line), and the new run's
@@ -70,13 +70,19 @@ awk -F= -v OFS== '$1 == "epoch" { $2 += 1000 } 1' "$root/meta" >"$later/meta"
 for t in "$later"/step*/time; do echo $(($(cat "$t") + 1000)) >"$t"; done
 "$TRIAGE" record -o "$db" --root "$later" 2>"$work/err" || fail "record into a schema 1 file: $(cat "$work/err")"
 [ "$(q "$db" 'PRAGMA integrity_check')" = ok ] || fail "integrity after the upgrade"
-[ "$(q "$db" 'PRAGMA user_version')" = 4 ] || fail "user_version not 4 after the upgrade"
-[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] || fail "meta.schema_version not 4"
+[ "$(q "$db" 'PRAGMA user_version')" = 5 ] || fail "user_version not 5 after the upgrade"
+[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 5 ] || fail "meta.schema_version not 5"
 # the old run's intervals got their processes' rates once (v_group reads them)
 [ "$(q "$db" "SELECT count(DISTINCT p.iv) FROM proc_rate p JOIN interval i ON i.id = p.iv
 	WHERE i.run = (SELECT min(run) FROM interval)")" -ge 1 ] || fail "no proc_rate rows for the old run"
 [ "$(q "$db" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tcp'")" = 1 ] ||
 	fail "no tcp table after the upgrade"
+# schema 5: the new run's window has what the report reads beyond the counters
+[ "$(q "$db" "SELECT count(*) FROM host_more h JOIN interval i ON i.id = h.iv
+	WHERE i.run = (SELECT max(run) FROM interval)")" = 5 ] || fail "no host_more rows for the new run"
+"$TRIAGE" replay "$db" report >"$work/report5" || fail "replay report of the upgraded file"
+grep -q '^  source  *not recorded: cgroups, kernel log, eBPF$' "$work/report5" ||
+	fail "the new run's mask: $(grep '^  source' "$work/report5")"
 [ "$(q "$db" 'SELECT count(DISTINCT run) FROM interval')" = 2 ] || fail "not two runs"
 # qb SQL: a query of the upgraded file with the file as it was before attached as b
 qb() {
@@ -87,6 +93,8 @@ for t in meta interval cpu psi disk net task sample dtask finding; do
 	cols='*' only=''
 	[ "$t" = task ] && cols='id, tgid, tid, thread, start, comm, uid'
 	[ "$t" = meta ] && only="WHERE key != 'schema_version'"
+	# schema 5 added sample.ppid: the old columns compared
+	[ "$t" = sample ] && cols=$(q "$work/before.db" "SELECT group_concat(name) FROM pragma_table_info('sample')")
 	lost=$(qb "SELECT count(*) FROM (SELECT $cols FROM b.$t $only EXCEPT SELECT $cols FROM main.$t)")
 	[ "$lost" = 0 ] || fail "$lost old rows of $t changed or lost"
 done
@@ -112,5 +120,5 @@ same_as_live "$db" pidstat -l -t -p ALL -- "$later" -l -t -p ALL
 same_as_live "$db" pidstat -l -u -r -C sys -- "$later" -l -u -r -C sys
 # recording into it again: no second upgrade
 "$TRIAGE" record -o "$db" --root "$later" 2>"$work/err" || fail "record into a schema 2 file: $(cat "$work/err")"
-[ "$(q "$db" 'PRAGMA user_version')" = 4 ] || fail "user_version after a third run"
-echo "ok: schema 1 file replayed as is, -l refused, its lacks said once; recording into it upgraded it to 4, old rows kept"
+[ "$(q "$db" 'PRAGMA user_version')" = 5 ] || fail "user_version after a third run"
+echo "ok: schema 1 file replayed as is, -l refused, its lacks said once; recording into it upgraded it to 5, old rows kept"

@@ -33,6 +33,7 @@
 #include "procfs/procfs.h"
 #include "procfs/softirqs.h"
 #include "procfs/taskwait.h"
+#include "procfs/task_info.h"
 #include "unit.h"
 
 #define P(s) (s), strlen(s)
@@ -295,18 +296,21 @@ TEST(live_fd_usage)
 
 TEST(cgroup_paths)
 {
+	/* the one /proc/PID/cgroup parser, as limits.c and memlimit.c use it */
 	const char *cg =
 	    "12:pids:/app\n5:cpu,cpuacct:/batch\n7:blkio:/throttled/r\n0::/user.slice\n";
-	char p[64];
+	struct task_cgroups t;
 
-	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "blkio", p, sizeof(p)), 0);
-	ASSERT_STREQ(p, "/throttled/r");
-	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "cpuacct", p, sizeof(p)), 0);
-	ASSERT_STREQ(p, "/batch");
-	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "", p, sizeof(p)), 0);
-	ASSERT_STREQ(p, "/user.slice");
-	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "memory", p, sizeof(p)), -ENOENT);
-	ASSERT_EQ(procfs_cgroup_controller_path(P(cg), "cpu,", p, sizeof(p)), -ENOENT);
+	ASSERT_EQ(procfs_task_cgroups_parse(P(cg), &t), 0);
+	ASSERT_TRUE(t.has_v1[CGC_IO]);
+	ASSERT_STREQ(t.v1[CGC_IO], "/throttled/r");
+	ASSERT_TRUE(t.has_v1[CGC_CPU]); /* "cpu,cpuacct": cpu in a comma list */
+	ASSERT_STREQ(t.v1[CGC_CPU], "/batch");
+	ASSERT_TRUE(t.has_unified);
+	ASSERT_STREQ(t.unified, "/user.slice");
+	ASSERT_TRUE(!t.has_v1[CGC_MEMORY]);
+	ASSERT_TRUE(!t.has_v1[CGC_CPUSET]); /* "cpu" is not "cpuset" */
+	ASSERT_EQ(procfs_task_cgroups_parse("junk\n", 5, &t), -EINVAL);
 }
 
 TEST(io_limit_texts)
