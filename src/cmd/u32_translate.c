@@ -83,8 +83,9 @@ static int load_rules(struct translate_opts *o, struct u32_ruleset *rs)
 static void chain_name(const struct u32_rule *r, char *buf, size_t len)
 {
 	size_t at = (size_t)snprintf(buf, len, "u32_");
+	const char *name = r->name[0] ? r->name : "rule"; /* a rule from the command line */
 
-	for (const char *p = r->name; *p && at + 1 < len; p++)
+	for (const char *p = name; *p && at + 1 < len; p++)
 		buf[at++] =
 		    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
 			? *p

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common.h"
 #include "u32/args.h"
@@ -85,13 +86,57 @@ bool u32_rule_arg_is_expr(const char *arg)
 	return *s != '\0' && *s != '-' && *s != '!' && !u32_rule_arg_is_command(s);
 }
 
-/* Skips -m state/conntrack and their options; returns the index of the last word skipped. */
-static int skip_conntrack(int k, int n, char **w)
+/* One --state/--ctstate list ("ESTABLISHED,RELATED") into U32_CT_* bits; false if a name is not one. */
+static bool parse_ct_states(const char *list, uint8_t *bits)
 {
-	k += 2;
-	while (k + 1 < n && !strncmp(w[k], "--", 2) && strcmp(w[k], "--u32") &&
-	       !u32_rule_arg_takes_value(w[k]))
-		k += 2;
+	static const struct {
+		const char *name;
+		uint8_t bit;
+	} names[] = { { "INVALID", U32_CT_INVALID },
+		      { "ESTABLISHED", U32_CT_ESTABLISHED },
+		      { "RELATED", U32_CT_RELATED },
+		      { "NEW", U32_CT_NEW },
+		      { "UNTRACKED", U32_CT_UNTRACKED } };
+	const char *p = list;
+
+	*bits = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), k;
+		for (k = 0; k < ARRAY_SIZE(names); k++)
+			if (strlen(names[k].name) == n && !strncasecmp(p, names[k].name, n))
+				break;
+		if (k == ARRAY_SIZE(names))
+			return false;
+		*bits |= names[k].bit;
+		p += n + (p[n] == ',');
+	}
+	return *bits != 0;
+}
+
+/*
+ * Sets -m state/conntrack and their options aside, keeping --state or
+ * --ctstate in ct (and the first other option, which translate refuses).
+ * Returns the index of the last word taken.
+ */
+static int take_conntrack(int k, int n, char **w, struct u32_ct_match *ct)
+{
+	const char *want = strcmp(w[k + 1], "state") == 0 ? "--state" : "--ctstate";
+
+	for (k += 2; k < n; k += 2) {
+		bool inv = strcmp(w[k], "!") == 0;
+		int o = k + inv;
+		if (o + 1 >= n || strncmp(w[o], "--", 2) || !strcmp(w[o], "--u32") ||
+		    u32_rule_arg_takes_value(w[o]))
+			break;
+		if (!strcmp(w[o], want) && !ct->set && parse_ct_states(w[o + 1], &ct->states)) {
+			ct->set = true;
+			ct->invert = inv;
+		} else if (!ct->other[0]) {
+			snprintf(ct->other, sizeof(ct->other), "%s%s %s", inv ? "! " : "", w[o],
+				 w[o + 1]);
+		}
+		k = o;
+	}
 	return k - 1;
 }
 
@@ -114,7 +159,7 @@ static void strip_command(struct u32_rule_args *ra)
 		} else if (!strcmp(w[k], "-m") && k + 1 < n &&
 			   (!strcmp(w[k + 1], "state") || !strcmp(w[k + 1], "conntrack"))) {
 			ra->note = CONNTRACK_NOTE;
-			k = skip_conntrack(k, n, w);
+			k = take_conntrack(k, n, w, &ra->ct);
 		} else {
 			w[m++] = w[k];
 		}
@@ -202,6 +247,7 @@ int u32_rule_from_words(struct u32_rule *r, int n, char **words, const char *dro
 	if (rc == 0)
 		rc = u32_rule_parse(r, ra.n, ra.word, kp, err);
 	r->family_hint = ra.family;
+	r->ct = ra.ct;
 	u32_rule_args_free(&ra);
 	return rc;
 }

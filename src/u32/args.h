@@ -25,6 +25,7 @@ struct u32_rule_args {
 	int n;
 	int family;	  /* 4 or 6 for an iptables or ip6tables command line, else 0 */
 	const char *note; /* why part of a command line was set aside, or NULL */
+	struct u32_ct_match ct; /* the -m state/conntrack set aside */
 	char *buf;	  /* words split out of one argument (owned) */
 	char u32_words[3][8];
 };

@@ -415,9 +415,36 @@ static void put_ports(struct nft_out *o, const char *proto, const char *dir,
 		put(o, "-%u", p->hi);
 }
 
+/*
+ * xt_state and nft's ct state read the same bit of the same conntrack
+ * entry (an untracked or unknown packet is "untracked" or "invalid" in
+ * both), and iptables-nft loads -m state as this very expression.
+ */
+static int put_ct_state(struct nft_out *o, const struct u32_ct_match *ct, struct u32_nft *out)
+{
+	static const char *const names[] = { "invalid", "established", "related", "new",
+					     "untracked" };
+	unsigned n = (unsigned)__builtin_popcount(ct->states), k = 0;
+
+	if (ct->other[0])
+		return no_form(out, "conntrack-option",
+			       "conntrack option '%s' is not carried over (only --state and "
+			       "--ctstate with plain state names are)",
+			       ct->other);
+	if (!ct->set)
+		return 0;
+	put(o, " ct state %s%s", ct->invert ? "!= " : "", n > 1 ? "{ " : "");
+	for (unsigned b = 0; b < ARRAY_SIZE(names); b++)
+		if (ct->states & (1u << b))
+			put(o, "%s%s", k++ ? ", " : "", names[b]);
+	put(o, "%s", n > 1 ? " }" : "");
+	return 0;
+}
+
 static int put_basic(struct nft_out *o, const struct u32_rule *r, int family, struct u32_nft *out)
 {
 	const char *proto = r->proto == 6 ? "tcp" : r->proto == 17 ? "udp" : NULL;
+	int rc;
 
 	if (r->frag >= 0 && family != 4)
 		return no_form(out, "ipv4-option", "-f is an iptables (IPv4) option");
@@ -434,8 +461,8 @@ static int put_basic(struct nft_out *o, const struct u32_rule *r, int family, st
 	 * iptables-nft 1.8.9 loads -p and the ports as these very expressions
 	 * (iptables-legacy's xt_tcpudp would also want the whole TCP/UDP header)
 	 */
-	if (!has_ports(r))
-		return 0;
+	if ((rc = put_ct_state(o, &r->ct, out)) || !out->exact || !has_ports(r))
+		return rc;
 	if (!proto || r->proto_invert)
 		return no_form(out, "ports-without-protocol",
 			       "port options without -p tcp or -p udp");

@@ -536,6 +536,7 @@ int u32_rule_parse(struct u32_rule *r, int argc, char **argv, const struct u32_k
 	r->frag = -1;
 	memset(&r->sport, 0, sizeof(r->sport));
 	memset(&r->dport, 0, sizeof(r->dport));
+	memset(&r->ct, 0, sizeof(r->ct));
 	join_args(r->text, sizeof(r->text), argc, argv);
 	for (ps.i = 0; ps.i < argc; ps.i++) {
 		rc = parse_one(&ps);

@@ -25,6 +25,26 @@ struct u32_port_match {
 	uint16_t lo, hi;
 };
 
+/*
+ * -m state --state / -m conntrack --ctstate of an iptables command line.
+ * The offline engine sets them aside (it sees no connections); translate
+ * carries them into nftables as "ct state", the expression iptables-nft
+ * itself loads for them.
+ */
+enum {
+	U32_CT_INVALID = 1,
+	U32_CT_ESTABLISHED = 2,
+	U32_CT_RELATED = 4,
+	U32_CT_NEW = 8,
+	U32_CT_UNTRACKED = 16,
+};
+
+struct u32_ct_match {
+	bool set, invert;
+	uint8_t states;	 /* U32_CT_* */
+	char other[48];	 /* a conntrack option or state we do not carry, or "" */
+};
+
 enum u32_match_kind { U32_MATCH_U32, U32_MATCH_STRING };
 
 /*
@@ -51,6 +71,7 @@ struct u32_rule {
 	struct u32_port_match sport, dport;
 	char text[1024]; /* the match arguments as given, normalised blanks */
 	int family_hint; /* 6 when the rule is known to be an ip6tables rule */
+	struct u32_ct_match ct; /* from an iptables command line only */
 };
 
 /*

@@ -67,8 +67,24 @@ for name in tls_nft dns_nft dns6_nft blog_tls fixed_tls; do
 	jq -e --arg n "$name" '.rules[] | select(.name == $n) | .exact' "$f" >/dev/null ||
 		{ echo "FAIL: $name has no exact nftables form"; exit 1; }
 done
+# The blog's TLS rule as written (the fourth post): iptables itself refuses
+# it for the stray --algo, and so must translate; without it, the whole
+# rule, -m state included, must have an exact form (checked after conntrack).
+blog='iptables -I FORWARD -p tcp --dport 443 ! -f -m state --state ESTABLISHED -m u32 --u32 "0>>22&0x3C@ 12>>26&0x3C@ 0>>24 & 0xFF=0x16 && 0>>22&0x3C@ 12>>26&0x3C@ 2>>24 & 0xFF=0x01" --algo bm -j LOG --log-prefix "TLS Client Hello: "'
+eval "set -- ${blog#iptables -I FORWARD}"
+ip netns exec "$RX" iptables -t mangle -A PREROUTING "$@" 2>"$work/ipt.err" &&
+	{ echo "FAIL: iptables loaded the blog's rule with --algo after -m u32"; exit 1; }
+"$TRIAGE" u32 translate "$blog" >/dev/null 2>"$work/tr.err"
+rc=$?
+[ $rc = 2 ] && grep -q -- --algo "$work/tr.err" ||
+	{ echo "FAIL: translate of the blog's rule as written: exit $rc, $(cat "$work/tr.err")"; exit 1; }
+blog=${blog/ --algo bm/}
+printf 'blog_whole %s\n' "$blog" >"$work/ct.lines"
+"$TRIAGE" u32 translate --json "$blog" | jq '.rules[0].name = "blog_whole"' >"$work/ct.json" ||
+	exit 1
 ip netns exec "$TX" python3 "$SRC/tests/u32/nft_oracle.py" "$RX" u32tx "$rxmac" "$rules" \
-	"$work/ip.json" "$work/ip6.json" "$work/corpus.pcap" "$work/random.pcap"
+	"$work/ip.json" "$work/ip6.json" "$work/ct.lines" "$work/ct.json" \
+	"$work/corpus.pcap" "$work/random.pcap"
 rc=$?
 echo "kernel $(uname -r), $(nft --version), $(iptables -V)"
 exit $rc
