@@ -70,7 +70,11 @@ static int load_rules(struct translate_opts *o, struct u32_ruleset *rs)
 	rc = r && why ? u32_rule_from_words(r, o->nwords, o->words, NULL, &kp, why, NULL) : -ENOMEM;
 	if (rc == -EINVAL) {
 		u32_rule_error_render(why, err, sizeof(err));
-		cmd_error("u32", "translate: %s", err);
+		cmd_error("u32", "translate: %s%s", err,
+			  why->id == U32_RULE_UNKNOWN_OPTION && !strcmp(why->what, "--algo")
+			      ? " (iptables refuses the rule too: --algo belongs to -m string; "
+				"drop it)"
+			      : "");
 	}
 	if (!rc)
 		rc = u32_ruleset_add(rs, r);
