@@ -12,35 +12,15 @@ skip() { echo "$1"; exit 77; }
 command -v iptables-restore >/dev/null || skip "iptables not installed (scripts/deps.sh)"
 command -v python3 >/dev/null || skip "python3 not installed"
 
-tag=$$
-TX=u32o-tx-$tag RX=u32o-rx-$tag
+. "$SRC/tests/u32/lib.sh" --netns u32o
 work=$(mktemp -d /tmp/u32-oracle.XXXXXX)
 cleanup() {
-	ip netns del "$TX" 2>/dev/null
-	ip netns del "$RX" 2>/dev/null
+	u32_netns_del
 	[ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
 [ -n "${U32_ORACLE_KEEP:-}" ] && trap "ip netns del $TX; ip netns del $RX" EXIT
-ip netns add "$TX" 2>/dev/null || skip "cannot create network namespaces here"
-ip netns add "$RX" || skip "cannot create a second network namespace"
-ip link add u32tx$tag netns "$TX" type veth peer name u32rx$tag netns "$RX" ||
-	skip "cannot create a veth pair"
-ip -n "$TX" link set u32tx$tag name u32tx
-ip -n "$RX" link set u32rx$tag name u32rx
-ip netns exec "$TX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-ip netns exec "$TX" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-ip netns exec "$RX" sysctl -qw net.ipv6.conf.default.accept_dad=0
-for ns in "$TX" "$RX"; do
-	ip -n "$ns" link set lo up
-done
-# MTU 65535: the large-frame corpus goes up to 40 KB
-ip -n "$TX" link set u32tx mtu 65535 up
-ip -n "$RX" link set u32rx mtu 65535 up
-ip -n "$RX" addr add 10.201.0.2/24 dev u32rx
-rxmac=$(ip -n "$RX" -o link show u32rx | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-[ -n "$rxmac" ] || { echo "no receiver MAC"; exit 1; }
-# The corpus's frames carry their own MACs; the oracle rewrites the destination.
+u32_veth_pair 10.201.0.2/24
 
 python3 "$SRC/tests/u32/gen_captures.py" "$work" || exit 1
 # frames of 4-40 KB with bm patterns across every chunk edge the kernel might make

@@ -11,28 +11,16 @@ skip() { echo "$1"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v python3 >/dev/null || skip "python3 not installed"
 
-tag=$$
-TX=u32l-tx-$tag RX=u32l-rx-$tag
+. "$SRC/tests/u32/lib.sh" --netns u32l
 work=$(mktemp -d /tmp/u32-live.XXXXXX)
 pid=
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	ip netns del "$TX" 2>/dev/null
-	ip netns del "$RX" 2>/dev/null
+	u32_netns_del
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-ip netns add "$TX" 2>/dev/null || skip "cannot create network namespaces here"
-ip netns add "$RX" || skip "cannot create a second network namespace"
-ip link add u32tx$tag netns "$TX" type veth peer name u32rx$tag netns "$RX" ||
-	skip "cannot create a veth pair"
-ip -n "$TX" link set u32tx$tag name u32tx
-ip -n "$RX" link set u32rx$tag name u32rx
-ip netns exec "$TX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-ip netns exec "$TX" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-ip -n "$TX" link set u32tx up
-ip -n "$RX" link set u32rx up
-rxmac=$(ip -n "$RX" -o link show u32rx | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+u32_veth_pair
 
 tls=$("$TRIAGE" u32 recipe tls-client-hello | sed 's/^iptables -I FORWARD //')
 dns=$("$TRIAGE" u32 recipe dns-query www.example.com | sed 's/^iptables -I INPUT //')
