@@ -86,7 +86,8 @@ bool u32_rule_arg_is_expr(const char *arg)
 	return *s != '\0' && *s != '-' && *s != '!' && !u32_rule_arg_is_command(s);
 }
 
-/* One --state/--ctstate list ("ESTABLISHED,RELATED") into U32_CT_* bits; false if a name is not one. */
+/* One --state/--ctstate list ("ESTABLISHED,RELATED") into U32_CT_* bits; false if a name is not
+ * one. */
 static bool parse_ct_states(const char *list, uint8_t *bits)
 {
 	static const struct {

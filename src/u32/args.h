@@ -23,10 +23,10 @@
 struct u32_rule_args {
 	char *word[U32_RULE_ARGS_MAX]; /* the match arguments, for u32_rule_parse() */
 	int n;
-	int family;	  /* 4 or 6 for an iptables or ip6tables command line, else 0 */
-	const char *note; /* why part of a command line was set aside, or NULL */
+	int family;		/* 4 or 6 for an iptables or ip6tables command line, else 0 */
+	const char *note;	/* why part of a command line was set aside, or NULL */
 	struct u32_ct_match ct; /* the -m state/conntrack set aside */
-	char *buf;	  /* words split out of one argument (owned) */
+	char *buf;		/* words split out of one argument (owned) */
 	char u32_words[3][8];
 };
 

@@ -41,8 +41,8 @@ enum {
 
 struct u32_ct_match {
 	bool set, invert;
-	uint8_t states;	 /* U32_CT_* */
-	char other[48];	 /* a conntrack option or state we do not carry, or "" */
+	uint8_t states; /* U32_CT_* */
+	char other[48]; /* a conntrack option or state we do not carry, or "" */
 };
 
 enum u32_match_kind { U32_MATCH_U32, U32_MATCH_STRING };
@@ -69,8 +69,8 @@ struct u32_rule {
 	bool proto_invert;
 	int frag; /* -1 any, 1 "-f", 0 "! -f" */
 	struct u32_port_match sport, dport;
-	char text[1024]; /* the match arguments as given, normalised blanks */
-	int family_hint; /* 6 when the rule is known to be an ip6tables rule */
+	char text[1024];	/* the match arguments as given, normalised blanks */
+	int family_hint;	/* 6 when the rule is known to be an ip6tables rule */
 	struct u32_ct_match ct; /* from an iptables command line only */
 };
 

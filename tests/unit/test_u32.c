@@ -410,6 +410,8 @@ TEST(rule_arguments)
 			       cmd[] = "ip6tables -t raw -I PREROUTING 2 -p udp -m conntrack "
 				       "--ctstate NEW -m u32 --u32 6=6 -j DROP";
 	char line[] = "iptables -A INPUT -m u32 --u32 0=1 -j LOG", bad[] = "-m u32 --u32 '0=1";
+	char ctinv[] = "iptables -A X -m conntrack ! --ctstate established,RELATED --ctorigsrc "
+		       "10.0.0.1 ! -f -j DROP";
 	char buf[sizeof(line)], *words[16];
 	int n = u32_split_words(line, buf, words, 16, err, sizeof(err));
 	struct u32_rule_args ra;
@@ -442,6 +444,16 @@ TEST(rule_arguments)
 	ASSERT_STREQ(ra.word[5], "6=6");
 	ASSERT_EQ(ra.family, 6);
 	ASSERT_TRUE(ra.note != NULL);
+	/* the conntrack state is kept for translate */
+	ASSERT_TRUE(ra.ct.set && !ra.ct.invert && ra.ct.other[0] == '\0');
+	ASSERT_EQ(ra.ct.states, U32_CT_NEW);
+	u32_rule_args_free(&ra);
+	ASSERT_EQ(u32_rule_args_build(&ra, 1, (char *[]){ ctinv }, err, sizeof(err)), 0);
+	ASSERT_TRUE(ra.ct.set && ra.ct.invert);
+	ASSERT_EQ(ra.ct.states, U32_CT_ESTABLISHED | U32_CT_RELATED);
+	ASSERT_STREQ(ra.ct.other, "--ctorigsrc 10.0.0.1");
+	ASSERT_EQ(ra.n, 2); /* "! -f" stays: its "!" is not conntrack's */
+	ASSERT_STREQ(ra.word[0], "!");
 	u32_rule_args_free(&ra);
 	ASSERT_EQ(n, 9); /* the command line as separate words */
 	ASSERT_EQ(u32_rule_args_build(&ra, n, words, err, sizeof(err)), 0);
