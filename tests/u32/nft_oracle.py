@@ -234,15 +234,18 @@ def ct_pass(rx_ns, sock, dst, pcaps, ct_lines, trans):
                     struct.unpack("!H", ip[6:8])[0] & 0x3FFF:
                 flows[(ip[12:20], ip[ihl:ihl + 4])] = dst + frame[6:12] + b"\x08\x00" + \
                     reply_to(ip)
-    for frame in frames + list(flows.values()) + frames:
-        sock.send(frame)
-    deadline, last = time.time() + 5, None
-    while True:
-        now = mangle_counters(rx_ns)["ALL"]
-        if now == last or time.time() > deadline:
-            break
-        last = now
-        time.sleep(0.2)
+    # the replies must be in before the frames go again (the sender may
+    # move between CPUs, whose backlogs drain apart): settle in between
+    for batch in (frames + list(flows.values()), frames):
+        for frame in batch:
+            sock.send(frame)
+        deadline, last = time.time() + 5, None
+        while True:
+            now = mangle_counters(rx_ns)["ALL"]
+            if now == last or time.time() > deadline:
+                break
+            last = now
+            time.sleep(0.2)
     ipt = mangle_counters(rx_ns)
     n = {}
     data = json.loads(ko.netns(rx_ns, "nft", "-j", "list", "table", "ip", "u32ct"))
