@@ -538,7 +538,8 @@ struct jump_enum {
 	struct final_read fin[ENUM_MAX_TESTS];
 	const char *prefix; /* the basic and string statements, each rule's start */
 	unsigned long long leaves;
-	bool too_far; /* some load lies past what an nft payload offset reaches */
+	unsigned long long pruned; /* branches the rule's own tests rule out */
+	bool too_far;		   /* some load lies past what an nft payload offset reaches */
 	int err;
 	char *buf; /* the rules, one a line */
 	size_t at, cap;
@@ -629,6 +630,40 @@ static void emit_leaf(struct jump_enum *je)
 		append_rule(je, line + 1); /* without the leading blank */
 }
 
+/*
+ * Some test's final comparison cannot hold given the bits this branch pins
+ * at the word it reads (0>>24=0x45 with the IHL jump pinned to 6, or the
+ * recipe's data-offset test with the offset pinned under 5): u32 fails the
+ * branch on every packet, so it gets no rule. Ranges over bits the branch
+ * leaves open are taken as satisfiable; keeping a branch is always exact.
+ */
+static bool leaf_contradicts(const struct jump_enum *je)
+{
+	for (unsigned t = 0; t < je->ntests; t++) {
+		const struct u32_test *test = je->test[t];
+		uint32_t mask, km, kv;
+		int shift;
+		bool possible = false;
+
+		fold_ops(test, je->fin[t].first, &mask, &shift);
+		known_bits(je, je->fin[t].pos, &km, &kv);
+		for (unsigned k = 0; k < test->nranges && !possible; k++) {
+			uint64_t lo, hi, v = kv & mask;
+			if (mask == 0) /* the compared value is always 0 */
+				possible = test->min[k] == 0;
+			else if (!unshift_range(test->min[k], test->max[k], shift, &lo, &hi))
+				continue;
+			else if ((mask & ~km) == 0) /* every compared bit is pinned */
+				possible = lo <= v && v <= hi;
+			else /* one value: its pinned bits must agree */
+				possible = lo != hi || ((lo ^ kv) & km & mask) == 0;
+		}
+		if (!possible)
+			return true;
+	}
+	return false;
+}
+
 static void walk_jumps(struct jump_enum *je, unsigned ti, unsigned k, uint64_t at,
 		       uint64_t readpos);
 
@@ -650,7 +685,9 @@ static void walk_jumps(struct jump_enum *je, unsigned ti, unsigned k, uint64_t a
 		j++;
 	if (j == t->nnums) { /* the compared word: on to the next test */
 		je->fin[ti] = (struct final_read){ readpos, k };
-		if (ti + 1 == je->ntests && ++je->leaves <= U32_NFT_MAX_RULES)
+		if (ti + 1 == je->ntests && leaf_contradicts(je))
+			je->pruned++;
+		else if (ti + 1 == je->ntests && ++je->leaves <= U32_NFT_MAX_RULES)
 			emit_leaf(je);
 		else if (ti + 1 < je->ntests)
 			walk_jumps(je, ti + 1, 1, 0, je->test[ti + 1]->num[0]);
@@ -735,6 +772,9 @@ static void label_enumerated(struct jump_enum *je, struct u32_nft *out, unsigned
 	for (unsigned i = 0; i < je->nfields; i++)
 		put(&o, "%s%s (%llu value%s)", i ? " x " : "", je->field[i],
 		    1ull << je->field_bits[i], je->field_bits[i] ? "s" : "");
+	if (je->pruned)
+		put(&o, ", less %llu combination%s the rule's own tests rule out", je->pruned,
+		    je->pruned > 1 ? "s" : "");
 }
 
 static int translate_enumerated(const struct u32_rule *r, int family, struct u32_nft *out)
@@ -757,9 +797,9 @@ static int translate_enumerated(const struct u32_rule *r, int family, struct u32
 			"a computed jump reaches past byte %u, beyond nftables' payload offsets",
 			NFT_MAX_LOAD_POS);
 	} else if (je->leaves == 0) {
-		no_form(
-		    out, "never-matches",
-		    "every value of the computed jump reads past 4 GiB; the rule never matches");
+		no_form(out, "never-matches",
+			"every value of the computed jump reads past 4 GiB or fails one of the "
+			"rule's own tests; the rule never matches");
 	} else if (je->leaves > U32_NFT_MAX_RULES) {
 		no_form(out, "too-many-rules", "%s", "");
 		label_enumerated(je, out, je->leaves, false);
