@@ -2,7 +2,7 @@
  * Fuzzes the rule-line parser and the command-line rule forms (shell
  * words, iptables command lines, iptables options, u32
  * expressions, --hex-string) and runs every accepted rule through the
- * evaluators, lint, explain and the -S printer.
+ * evaluators, lint, explain, the -S printer and the nftables translation.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "u32/args.h"
 #include "u32/explain.h"
 #include "u32/lint.h"
+#include "u32/nft.h"
 #include "u32/rule.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,6 +46,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct u32_lint_set ls = { 0 };
 	(void)u32_lint_add(&ls, 1, &line, "fuzz");
 	u32_lint_set_free(&ls);
+	/* the command-line forms (iptables command lines keep -m state) translate */
+	struct u32_nft *t = malloc(sizeof(*t));
+	if (t && u32_rule_from_words(r, 1, &line, NULL, &fuzz_kp, &why, NULL) == 0) {
+		(void)u32_nft_translate(r, 4, t);
+		u32_nft_release(t);
+		(void)u32_nft_translate(r, 6, t);
+		u32_nft_release(t);
+	}
+	free(t);
 	/* every refusal renders to a message */
 	int rc = u32_rule_parse_line(r, line, size & 1 ? &fuzz_kp_old : &fuzz_kp, &why);
 	if (rc < 0)
