@@ -25,8 +25,7 @@ command -v python3 >/dev/null || skip "python3 not installed"
 # drives runs under ASan+UBSan, and agrees with the kernel by way of the
 # plain build (vlan and qinq as well, which the plain run replays only
 # where the kernel has VLAN devices). Without the plain build, or with
-# U32_ORACLE_FULL=1, the
-# sanitized run asks the kernel itself.
+# U32_ORACLE_FULL=1, the sanitized run asks the kernel itself.
 plain=$SRC/build/triage
 if [ "${TRIAGE_SAN:-0}" = 1 ] && [ -x "$plain" ] && [ -z "${U32_ORACLE_FULL:-}" ]; then
 	work=$(mktemp -d /tmp/u32-oracle.XXXXXX)
