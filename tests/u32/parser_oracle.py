@@ -169,6 +169,7 @@ def main():
     # depend on the rules before it); one -S at the end reads them all, in
     # order, instead of an -S and a flush per list (two iptables runs each).
     appended = []  # per rule in the chain: (args, compare its print form, triage's)
+    run(["ip", "netns", "exec", ns, "iptables", "-t", "raw", "-F", "PREROUTING"])
     for k, args in enumerate(u32_cases() + string_cases()):
         if k % stride:
             continue
