@@ -7,6 +7,8 @@
 #
 #   bench/report_bpf.sh                 (uses build/triage; run `make` first)
 #   BENCH_RUNS=5 bench/report_bpf.sh    runs per loader (default 3)
+#   TRIAGE_OLD=/path/to/old/triage bench/report_bpf.sh
+#                                       also an older build, alternating
 #
 # The two loaders alternate in one run (libbpf, light, libbpf, light...):
 # TRIAGE_BPF_LOADER=libbpf is the report's loading before light skeletons
@@ -35,11 +37,13 @@ echo 1 >/proc/sys/kernel/bpf_stats_enabled
 # the five parts took to start)
 one_run() {
 	local -a env=() args=(-v)
+	local bin=$TRIAGE
 	case $1 in
 	libbpf) env=(TRIAGE_BPF_LOADER=libbpf) ;;
+	old) bin=$TRIAGE_OLD ;;
 	none) args=(--no-bpf) ;;
 	esac
-	env "${env[@]}" /usr/bin/time -f '%U %S' -o "$TMP/time" "$TRIAGE" report -d "$D" "${args[@]}" \
+	env "${env[@]}" /usr/bin/time -f '%U %S' -o "$TMP/time" "$bin" report -d "$D" "${args[@]}" \
 		--json >/dev/null 2>"$TMP/err" &
 	local rp=$! tp
 	: >"$TMP/progs"
@@ -85,9 +89,11 @@ per_prog() {
 
 : >"$TMP/names"
 : >"$TMP/perprog"
-for loader in libbpf light none; do : >"$TMP/$loader"; done
+LOADERS="libbpf light none"
+[ -z "${TRIAGE_OLD:-}" ] || { bench_need "" "$TRIAGE_OLD"; LOADERS="libbpf old light none"; }
+for loader in $LOADERS; do : >"$TMP/$loader"; done
 for ((i = 0; i < RUNS; i++)); do
-	for loader in libbpf light none; do
+	for loader in $LOADERS; do
 		one_run "$loader" >>"$TMP/$loader"
 		echo "bench: run $((i + 1)) $loader: $(tail -1 "$TMP/$loader")" >&2
 	done
@@ -122,6 +128,8 @@ table=$TMP/table
 	echo "| loader | process ms | kernel ms | load ms | % of one CPU (process + kernel) |"
 	echo "|---|---:|---:|---:|---:|"
 	echo "| libbpf skeletons (before: \`TRIAGE_BPF_LOADER=libbpf\`) | $(stat "$TMP/libbpf" 1) | $(stat "$TMP/libbpf" 2) | $(stat "$TMP/libbpf" 3) | $(share "$TMP/libbpf") |"
+	[ -z "${TRIAGE_OLD:-}" ] ||
+		echo "| light skeletons, before this change (\`TRIAGE_OLD\`) | $(stat "$TMP/old" 1) | $(stat "$TMP/old" 2) | $(stat "$TMP/old" 3) | $(share "$TMP/old") |"
 	echo "| light skeletons (now) | $(stat "$TMP/light" 1) | $(stat "$TMP/light" 2) | $(stat "$TMP/light" 3) | $(share "$TMP/light") |"
 	echo "| \`--no-bpf\` (the report alone) | $(stat "$TMP/none" 1) | — | — | $(share "$TMP/none") |"
 	echo
@@ -133,6 +141,9 @@ table=$TMP/table
 	awk -v n="$RUNS" -v d="$D" '{ c[$1] += $2; t[$1] += $3 }
 		END { for (k in t) printf "| %s | %d | %.1f | %.0f | %.2f |\n", k, c[k], t[k] / 1e6,
 			c[k] ? t[k] / c[k] : 0, t[k] / 1e6 / (n * d * 10) }' "$TMP/perprog" | sort -t'|' -k4 -rn
+	echo
+	[ -z "${TRIAGE_OLD:-}" ] ||
+		echo "Now / older build, same run: process $(ratio "$(med "$TMP/light" 1)" "$(med "$TMP/old" 1)")×, kernel $(ratio "$(med "$TMP/light" 2)" "$(med "$TMP/old" 2)")×."
 	echo
 	echo "Light / libbpf, same run: process $(ratio "$(med "$TMP/light" 1)" "$(med "$TMP/libbpf" 1)")×, kernel $(ratio "$(med "$TMP/light" 2)" "$(med "$TMP/libbpf" 2)")×, load $(ratio "$(med "$TMP/light" 3)" "$(med "$TMP/libbpf" 3)")×. Goal: at most 2% of one CPU."
 } >"$table"
