@@ -7,6 +7,8 @@
 #
 #   bench/report_bpf.sh                 (uses build/triage; run `make` first)
 #   BENCH_RUNS=5 bench/report_bpf.sh    runs per loader (default 3)
+#   TRIAGE_OLD=/path/to/old/triage bench/report_bpf.sh
+#                                       also an older build, alternating
 #
 # The two loaders alternate in one run (libbpf, light, libbpf, light...):
 # TRIAGE_BPF_LOADER=libbpf is the report's loading before light skeletons
@@ -35,19 +37,22 @@ echo 1 >/proc/sys/kernel/bpf_stats_enabled
 # the five parts took to start)
 one_run() {
 	local -a env=() args=(-v)
+	local bin=$TRIAGE
 	case $1 in
 	libbpf) env=(TRIAGE_BPF_LOADER=libbpf) ;;
+	old) bin=$TRIAGE_OLD ;;
 	none) args=(--no-bpf) ;;
 	esac
-	env "${env[@]}" /usr/bin/time -f '%U %S' -o "$TMP/time" "$TRIAGE" report -d "$D" "${args[@]}" \
+	env "${env[@]}" /usr/bin/time -f '%U %S' -o "$TMP/time" "$bin" report -d "$D" "${args[@]}" \
 		--json >/dev/null 2>"$TMP/err" &
 	local rp=$! tp
 	: >"$TMP/progs"
 	# /usr/bin/time's child is the report: asked again until it has one
 	while kill -0 "$rp" 2>/dev/null; do
 		tp=$(pgrep -P "$rp" || true)
-		[ -z "$tp" ] || grep -H -E '^(prog_id|run_time_ns):' /proc/"$tp"/fdinfo/* \
+		[ -z "$tp" ] || grep -H -E '^(prog_id|run_time_ns|run_cnt):' /proc/"$tp"/fdinfo/* \
 			>>"$TMP/progs" 2>/dev/null || true
+		[ -z "$tp" ] || prog_names
 		sleep 0.2
 	done
 	wait "$rp" || true
@@ -56,13 +61,39 @@ one_run() {
 		$2 == "prog_id" { id[$1] = $3 }
 		$2 == "run_time_ns" && ($1 in id) { k = id[$1]; if ($3 + 0 > best[k] + 0) best[k] = $3 }
 		END { for (k in best) s += best[k]; printf "%.1f\n", s / 1e6 }' "$TMP/progs")
+	[ "$1" != light ] || per_prog >>"$TMP/perprog"
 	load=$({ grep -o '[0-9.]* ms CPU' "$TMP/err" || true; } | awk '{ s += $1 } END { printf "%.1f\n", s }')
 	awk -v k="$k" -v l="$load" '{ printf "%.1f %s %s\n", ($1 + $2) * 1000, k, l }' "$TMP/time"
 }
 
-for loader in libbpf light none; do : >"$TMP/$loader"; done
+# prog_names: the names of the programs seen in $TMP/progs, once each
+# (bpftool asked while they are loaded), into $TMP/names "id name"
+prog_names() {
+	local id
+	for id in $(awk -F'[:\t ]+' '$2 == "prog_id" { print $3 }' "$TMP/progs" | sort -u); do
+		grep -q "^$id " "$TMP/names" 2>/dev/null && continue
+		bpftool prog show id "$id" --json 2>/dev/null |
+			jq -r --arg id "$id" '"\($id) \(.name)"' >>"$TMP/names" || true
+	done
+}
+# per_prog: "name run_cnt run_time_ns" of each program of the last run
+# (its largest readings: the counters only grow)
+per_prog() {
+	awk -F'[:\t ]+' 'FNR == NR { name[$1] = $2; next }
+		$2 == "prog_id" { id[$1] = $3 }
+		$2 == "run_time_ns" && ($1 in id) { k = id[$1]; if ($3 + 0 > t[k] + 0) t[k] = $3 }
+		$2 == "run_cnt" && ($1 in id) { k = id[$1]; if ($3 + 0 > c[k] + 0) c[k] = $3 }
+		END { for (k in t) printf "%s %d %d\n", (k in name) ? name[k] : "id" k, c[k], t[k] }' \
+		"$TMP/names" "$TMP/progs"
+}
+
+: >"$TMP/names"
+: >"$TMP/perprog"
+LOADERS="libbpf light none"
+[ -z "${TRIAGE_OLD:-}" ] || { bench_need "" "$TRIAGE_OLD"; LOADERS="libbpf old light none"; }
+for loader in $LOADERS; do : >"$TMP/$loader"; done
 for ((i = 0; i < RUNS; i++)); do
-	for loader in libbpf light none; do
+	for loader in $LOADERS; do
 		one_run "$loader" >>"$TMP/$loader"
 		echo "bench: run $((i + 1)) $loader: $(tail -1 "$TMP/$loader")" >&2
 	done
@@ -97,8 +128,22 @@ table=$TMP/table
 	echo "| loader | process ms | kernel ms | load ms | % of one CPU (process + kernel) |"
 	echo "|---|---:|---:|---:|---:|"
 	echo "| libbpf skeletons (before: \`TRIAGE_BPF_LOADER=libbpf\`) | $(stat "$TMP/libbpf" 1) | $(stat "$TMP/libbpf" 2) | $(stat "$TMP/libbpf" 3) | $(share "$TMP/libbpf") |"
+	[ -z "${TRIAGE_OLD:-}" ] ||
+		echo "| light skeletons, before this change (\`TRIAGE_OLD\`) | $(stat "$TMP/old" 1) | $(stat "$TMP/old" 2) | $(stat "$TMP/old" 3) | $(share "$TMP/old") |"
 	echo "| light skeletons (now) | $(stat "$TMP/light" 1) | $(stat "$TMP/light" 2) | $(stat "$TMP/light" 3) | $(share "$TMP/light") |"
 	echo "| \`--no-bpf\` (the report alone) | $(stat "$TMP/none" 1) | — | — | $(share "$TMP/none") |"
+	echo
+	echo "Each program of the light runs (all runs summed: $RUNS windows of $D s): how often it ran,"
+	echo "its run time, and per run."
+	echo
+	echo "| program | runs | ms | ns per run | % of one CPU |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -v n="$RUNS" -v d="$D" '{ c[$1] += $2; t[$1] += $3 }
+		END { for (k in t) printf "| %s | %d | %.1f | %.0f | %.2f |\n", k, c[k], t[k] / 1e6,
+			c[k] ? t[k] / c[k] : 0, t[k] / 1e6 / (n * d * 10) }' "$TMP/perprog" | sort -t'|' -k4 -rn
+	echo
+	[ -z "${TRIAGE_OLD:-}" ] ||
+		echo "Now / older build, same run: process $(ratio "$(med "$TMP/light" 1)" "$(med "$TMP/old" 1)")×, kernel $(ratio "$(med "$TMP/light" 2)" "$(med "$TMP/old" 2)")×."
 	echo
 	echo "Light / libbpf, same run: process $(ratio "$(med "$TMP/light" 1)" "$(med "$TMP/libbpf" 1)")×, kernel $(ratio "$(med "$TMP/light" 2)" "$(med "$TMP/libbpf" 2)")×, load $(ratio "$(med "$TMP/light" 3)" "$(med "$TMP/libbpf" 3)")×. Goal: at most 2% of one CPU."
 } >"$table"

@@ -213,6 +213,19 @@ if command -v bpftrace >/dev/null; then
 fi
 echo "| time to first event: \`triage probe trace getppid -p PID\` vs \`bpftrace -e 'uprobe:libc:getppid /pid == PID/ {...}'\` | $bt_ms ms (bpftrace) | $tp_ms ms | $(ratio "$tp_ms" "$bt_ms")× | | wall, median of 3 |" >>"$rows"
 
+# --- bpf24 block: the same first event through a syscall tracepoint (what
+# probe trace itself attaches to), and probe trace through libbpf's loader
+# (the user-space BTF parse the light skeleton removed), alternating ---
+if command -v bpftrace >/dev/null; then
+	bt_tp_ms=$(first_event_ms "$TMP/bt_tp" timeout -s KILL 20 bpftrace -e \
+		"tracepoint:syscalls:sys_enter_getppid /pid == $PY_T/ { printf(\"hit\\n\"); }")
+	tp_libbpf_ms=$(first_event_ms "$TMP/probe_libbpf" env TRIAGE_BPF_LOADER=libbpf \
+		"$TRIAGE" probe trace getppid -p "$PY_T" -d 20)
+	tp2_ms=$(first_event_ms "$TMP/probe2" "$TRIAGE" probe trace getppid -p "$PY_T" -d 20)
+	echo "| time to first event: \`triage probe trace getppid -p PID\` vs \`bpftrace -e 'tracepoint:syscalls:sys_enter_getppid /pid == PID/ {...}'\` (libbpf's loader: $tp_libbpf_ms ms) | $bt_tp_ms ms (bpftrace) | $tp2_ms ms | $(ratio "$tp2_ms" "$bt_tp_ms")× | | wall, median of 3 |" >>"$rows"
+fi
+# --- end of the bpf24 block ---
+
 la=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo "## start-up: the commands people type (issue 24)"

@@ -12,6 +12,9 @@ BPF_SKELS := $(patsubst src/bpf/%.bpf.c,$(OUTPUT)/gen/%.skel.h,$(BPF_SRCS))
 # loader runs in the kernel, so no process reads and parses the 5 MB
 # vmlinux BTF in user space (docs/performance.md, start-up).
 BPF_SKELS += $(OUTPUT)/gen/tasks.lskel.h
+# So has `triage probe trace`: its time to the first event was libbpf's
+# parse of the vmlinux BTF for two tp_btf programs (docs/probe.md).
+BPF_SKELS += $(OUTPUT)/gen/trace.lskel.h
 # The report's enrichment loads its five probes the same way, built again
 # with -DSP_ENRICH: map sizes it sets at build time (a light skeleton's
 # maps cannot be resized), leaner per-event work (src/bpf/stackprobes.h).

@@ -8,6 +8,7 @@
  * TASK_RUNNING.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
@@ -44,8 +45,7 @@ struct {
 	__type(value, struct offcpu_val);
 } offcpu_time SEC(".maps");
 
-static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsigned int state,
-		       __u64 now)
+static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsigned int state)
 {
 	struct offcpu_start s = {};
 	__u32 tid = prev->pid;
@@ -54,7 +54,7 @@ static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsign
 		return; /* exiting: it never comes back */
 	if (only_dstate && (!(state & TASK_UNINTERRUPTIBLE) || (state & TASK_NOLOAD)))
 		return;
-	s.ts = now;
+	s.ts = bpf_ktime_get_ns();
 	s.tgid = prev->tgid;
 	s.invol = preempt || state == TASK_RUNNING;
 	s.kstack = take_stack(ctx, kernel_stacks, 0);
@@ -63,16 +63,18 @@ static void switch_out(void *ctx, struct task_struct *prev, bool preempt, unsign
 		__sync_fetch_and_add(&map_full, 1);
 }
 
-static void switch_in(struct task_struct *next, __u64 now)
+static void switch_in(struct task_struct *next)
 {
 	struct offcpu_key key = {};
 	struct offcpu_val zero = {}, *val;
 	struct offcpu_start *s;
 	__u32 tid = next->pid;
+	__u64 now;
 
 	s = bpf_map_lookup_elem(&offcpu_start, &tid);
 	if (!s)
 		return; /* went off-CPU before we attached */
+	now = bpf_ktime_get_ns();
 	key.tgid = next->tgid;
 	key.tid = tid;
 	key.kstack = s->kstack;
@@ -93,16 +95,33 @@ static void switch_in(struct task_struct *next, __u64 now)
 	bpf_map_delete_elem(&offcpu_start, &tid);
 }
 
+#ifdef SP_ENRICH
+/*
+ * Whether next can have a start to close: with only_dstate, only if its
+ * last sleep counted in the load average, which the scheduler notes in
+ * the task when it blocks (a D sleep, not TASK_NOLOAD). Reading that bit
+ * spares the hash lookup of nearly every switch on the machine; a stale
+ * bit (set by an older D sleep) costs only the lookup.
+ */
+static __always_inline bool may_close(struct task_struct *next)
+{
+	return !only_dstate || BPF_CORE_READ_BITFIELD(next, sched_contributes_to_load);
+}
+#else
+static __always_inline bool may_close(struct task_struct *next)
+{
+	return true;
+}
+#endif
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u64 now = bpf_ktime_get_ns();
-
 	if (prev->pid && task_matches(prev))
-		switch_out(ctx, prev, preempt, prev_state, now);
-	if (next->pid && task_matches(next))
-		switch_in(next, now);
+		switch_out(ctx, prev, preempt, prev_state);
+	if (next->pid && may_close(next) && task_matches(next))
+		switch_in(next);
 	return 0;
 }
 

@@ -107,6 +107,32 @@ static __always_inline __u32 nr_slot(long nr)
 
 #ifdef SP_ENRICH
 /*
+ * Count only the processes in watch_tgid (user space fills it from its
+ * samples: those that spend time in the kernel), when set. A system call
+ * of anyone else costs a few compares, no helper beyond the tgid's.
+ */
+const volatile bool watch_only = false;
+__u32 watch_tgid[SC_WATCH_MAX] = {};
+
+static __always_inline bool watched(void)
+{
+	__u32 tgid;
+
+	if (!watch_only)
+		return true;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	for (int i = 0; i < SC_WATCH_MAX; i++) {
+		__u32 w = watch_tgid[i];
+
+		if (!w)
+			return false;
+		if (w == tgid)
+			return true;
+	}
+	return false;
+}
+
+/*
  * The report's build: per-process rows only, each updated once per call,
  * at exit (count, errors and time together), which halves the map work
  * of every system call on the machine. Calls that never return are
@@ -128,7 +154,7 @@ int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 {
 	struct sc_start *start;
 
-	if (id < 0 || !target_matches())
+	if (id < 0 || !watched() || !target_matches())
 		return 0;
 	if (never_returns(id)) {
 		struct sc_pid_val *pv = pid_row(nr_slot(id));
@@ -153,7 +179,7 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 	struct sc_start *start;
 	__u64 ns;
 
-	if (!by_comm && !tgid_matches())
+	if (!watched() || (!by_comm && !tgid_matches()))
 		return 0;
 	start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0, 0);
 	if (!start || !start->ts)

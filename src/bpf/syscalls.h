@@ -22,6 +22,12 @@ struct sc_err_key {
 #define SC_MAX_PID_ROWS 65536
 #define SC_COMM_LEN 16
 
+/*
+ * The report's build (SP_ENRICH) with watch_only: the processes counted,
+ * named by user space while the programs run (0 ends the list).
+ */
+#define SC_WATCH_MAX 8
+
 struct sc_pid_key {
 	__u32 tgid;
 	__u32 nr; /* slot, as in sc_stats */

@@ -57,10 +57,19 @@ struct enrich_part {
 	int64_t start_ns;	      /* CPU time part_start() took (this thread's) */
 };
 
+/* A process whose syscalls are counted on demand, and since when (ns after start). */
+struct enrich_watch {
+	int pid;
+	int64_t since_ns;
+};
+
 struct probe_enrich {
 	struct enrich_part part[PART_COUNT];
 	struct sp_opts opts; /* every task; stack and rate settings */
 	bool libbpf_only;
+	bool on_demand; /* the syscalls part counts the watched alone */
+	struct enrich_watch watch[PROBE_ENRICH_WATCH_MAX];
+	size_t nwatch;
 	struct procfs *pf;
 	struct sp_symbolizer syms; /* opened on the first symbolized query */
 	bool syms_ready;
@@ -147,8 +156,9 @@ static void part_start(struct probe_enrich *e, int i)
 		part_start_libbpf(e, i);
 		return;
 	}
-	err = probe_enrich_light_start((enum probe_enrich_part)(1u << i), e->opts.freq, &p->light,
-				       &p->maps, &stage);
+	err = probe_enrich_light_start((enum probe_enrich_part)(1u << i), e->opts.freq,
+				       i == PART_SYSCALLS && e->on_demand, &p->light, &p->maps,
+				       &stage);
 
 	p->err = err;
 	p->stage = stage;
@@ -223,6 +233,7 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 	e->opts.freq = opts && opts->freq_hz ? opts->freq_hz : ENRICH_DEFAULT_HZ;
 	e->opts.max_stacks = ENRICH_MAX_STACKS;
 	e->libbpf_only = opts && opts->libbpf_only;
+	e->on_demand = opts && opts->syscalls_on_demand && !e->libbpf_only;
 	err = procfs_open(&e->pf, NULL);
 	if (err) {
 		free(e);
@@ -255,8 +266,61 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 	 * a report without a CPU or D-state finding never asks for it.
 	 */
 	e->start_ns = runloop_mono_ns();
+	/* libbpf's fallback counts every process: nothing to watch */
+	if (e->part[PART_SYSCALLS].skel)
+		e->on_demand = false;
 	*out = e;
 	return 0;
+}
+
+int probe_enrich_syscalls_watch(struct probe_enrich *e, int pid)
+{
+	struct enrich_part *p = &e->part[PART_SYSCALLS];
+	int err;
+
+	if (p->err)
+		return p->err;
+	if (e->stopped)
+		return -EBUSY;
+	if (!e->on_demand)
+		return 0;
+	for (size_t i = 0; i < e->nwatch; i++)
+		if (e->watch[i].pid == pid)
+			return 0;
+	if (e->nwatch == PROBE_ENRICH_WATCH_MAX)
+		return -ENOSPC;
+	err = probe_enrich_light_watch(p->light, pid);
+	if (err)
+		return err;
+	e->watch[e->nwatch++] = (struct enrich_watch){ pid, runloop_mono_ns() - e->start_ns };
+	return 0;
+}
+
+double probe_enrich_syscalls_since(const struct probe_enrich *e, int pid)
+{
+	if (!e->on_demand)
+		return 0;
+	for (size_t i = 0; i < e->nwatch; i++)
+		if (e->watch[i].pid == pid)
+			return e->watch[i].since_ns > 0 ? (double)e->watch[i].since_ns / 1e9 : 0;
+	return -1;
+}
+
+size_t probe_enrich_syscalls_watched(const struct probe_enrich *e, int *pids, double *since,
+				     size_t max)
+{
+	for (size_t i = 0; i < e->nwatch && i < max; i++) {
+		if (pids)
+			pids[i] = e->watch[i].pid;
+		if (since)
+			since[i] = (double)e->watch[i].since_ns / 1e9;
+	}
+	return e->nwatch;
+}
+
+bool probe_enrich_syscalls_on_demand(const struct probe_enrich *e)
+{
+	return e->on_demand && !e->part[PART_SYSCALLS].err;
 }
 
 int probe_enrich_stop(struct probe_enrich *e)

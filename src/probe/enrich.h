@@ -38,6 +38,12 @@ struct probe_enrich_opts {
 	unsigned freq_hz; /* profile sampling rate; 0 means 49 Hz */
 	bool verbose;	  /* let libbpf's own messages through to stderr */
 	bool libbpf_only; /* skip the light skeletons: libbpf's loader, as before Linux 6.1 */
+	/*
+	 * The syscalls part loaded but counting no one until named with
+	 * probe_enrich_syscalls_watch() (light skeleton only: libbpf's counts
+	 * every process from the start).
+	 */
+	bool syscalls_on_demand;
 };
 
 struct probe_enrich;
@@ -71,6 +77,23 @@ int probe_enrich_part_status(const struct probe_enrich *e, enum probe_enrich_par
  */
 const char *probe_enrich_part_loader(const struct probe_enrich *e, enum probe_enrich_part part,
 				     double *start_ms);
+/*
+ * The syscalls part on demand: count process pid from now on. 0 (also when
+ * every process is counted anyway), -ENOSPC when PROBE_ENRICH_WATCH_MAX are
+ * watched already, -EBUSY after stop, the part's error when it does not run.
+ */
+#define PROBE_ENRICH_WATCH_MAX 8
+int probe_enrich_syscalls_watch(struct probe_enrich *e, int pid);
+/*
+ * Since when pid's syscalls are counted, in seconds after start: 0 when
+ * every process is counted from the start, -1 when pid is not.
+ */
+double probe_enrich_syscalls_since(const struct probe_enrich *e, int pid);
+/* Whether the syscalls part counts only the processes watched (on demand, light skeleton). */
+bool probe_enrich_syscalls_on_demand(const struct probe_enrich *e);
+/* How many processes are watched; the first max of them and since when (s; either may be NULL). */
+size_t probe_enrich_syscalls_watched(const struct probe_enrich *e, int *pids, double *since,
+				     size_t max);
 /* Seconds between start and stop (so far, when still running). */
 double probe_enrich_seconds(const struct probe_enrich *e);
 

@@ -19,10 +19,19 @@ struct enrich_light;
 /*
  * Loads and attaches one part (every task; the profile at freq Hz) and
  * describes its maps in *m. 0 or -errno with *stage naming the step;
- * -ENOPKG in a build without BPF.
+ * -ENOPKG in a build without BPF. on_demand (the syscalls part; ignored
+ * by the others): loaded, not attached; it counts only the processes
+ * named with probe_enrich_light_watch(), from then on.
  */
-int probe_enrich_light_start(enum probe_enrich_part part, unsigned freq, struct enrich_light **out,
-			     struct probe_maps *m, const char **stage);
+int probe_enrich_light_start(enum probe_enrich_part part, unsigned freq, bool on_demand,
+			     struct enrich_light **out, struct probe_maps *m, const char **stage);
+/*
+ * The syscalls part started on demand: counts process pid from now on
+ * (attaching the programs on the first). 0, or -ENOSPC when SC_WATCH_MAX
+ * are watched already, -ESRCH after detach, -EINVAL for another part; 0
+ * when the part counts every process anyway.
+ */
+int probe_enrich_light_watch(struct enrich_light *l, int pid);
 /* Stops the programs, keeps the maps; NULL-safe, idempotent. */
 void probe_enrich_light_detach(struct enrich_light *l);
 /* Detaches and frees; NULL-safe. */

@@ -158,6 +158,11 @@ void tr_event_json(struct json_writer *w, const struct tr_event *e, int64_t star
 #include <bpf/libbpf.h>
 
 #include "trace.skel.h"
+/* bpftool's generated light skeletons do arithmetic on void * */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpointer-arith"
+#include "trace.lskel.h"
+#pragma GCC diagnostic pop
 
 struct tr_config {
 	const struct probe_target *target;
@@ -165,28 +170,92 @@ struct tr_config {
 	int n;
 };
 
+/* The selected syscalls into either skeleton's rodata (same layout, two types). */
+#define TR_FILL_RODATA(rodata, c)                                                             \
+	do {                                                                                  \
+		int exit_nr_ = syscall_nr("exit"), exit_group_nr_ = syscall_nr("exit_group"); \
+		PROBE_RODATA_SET_TARGET(rodata, (c)->target);                                 \
+		for (int i_ = 0; i_ < (c)->n; i_++) {                                         \
+			int nr_ = (c)->nrs[i_];                                               \
+			struct tr_sig sig_;                                                   \
+			char buf_[32];                                                        \
+			(rodata)->sel[nr_ / 64] |= 1ull << (nr_ % 64);                        \
+			tr_sig_lookup(sc_row_name((unsigned)nr_, buf_, sizeof(buf_)), &sig_); \
+			(rodata)->str_args[nr_] = tr_sig_str_spec(&sig_);                     \
+			if (nr_ == exit_nr_ || nr_ == exit_group_nr_)                         \
+				(rodata)->noreturn[nr_ / 64] |= 1ull << (nr_ % 64);           \
+		}                                                                             \
+	} while (0)
+
 static int tr_configure(void *s, const void *cfg)
 {
 	struct trace_bpf *skel = s;
-	const struct tr_config *c = cfg;
-	int exit_nr = syscall_nr("exit"), exit_group_nr = syscall_nr("exit_group");
 
-	PROBE_RODATA_SET_TARGET(skel->rodata, c->target);
-	for (int i = 0; i < c->n; i++) {
-		int nr = c->nrs[i];
-		struct tr_sig sig;
-		char buf[32];
-
-		skel->rodata->sel[nr / 64] |= 1ull << (nr % 64);
-		tr_sig_lookup(sc_row_name((unsigned)nr, buf, sizeof(buf)), &sig);
-		skel->rodata->str_args[nr] = tr_sig_str_spec(&sig);
-		if (nr == exit_nr || nr == exit_group_nr)
-			skel->rodata->noreturn[nr / 64] |= 1ull << (nr % 64);
-	}
+	TR_FILL_RODATA(skel->rodata, (const struct tr_config *)cfg);
 	return 0;
 }
 
 PROBE_SKEL_OPS(trace, tr_configure);
+
+/*
+ * The same object as a light skeleton: the kernel's loader resolves its
+ * CO-RE relocations and tp_btf targets against the BTF it holds, so no
+ * process parses /sys/kernel/btf/vmlinux (0.4-0.8 s of the time to the
+ * first event on this machine). Its detach leaves the link descriptors
+ * set and destroy would close them again: cleared after the first close.
+ */
+static void *trace_light_open(void)
+{
+	return trace_lbpf__open();
+}
+
+static int trace_light_configure(void *s, const void *cfg)
+{
+	struct trace_lbpf *k = s;
+
+	TR_FILL_RODATA(k->rodata, (const struct tr_config *)cfg);
+	return 0;
+}
+
+static int trace_light_load(void *s)
+{
+	return trace_lbpf__load(s);
+}
+
+static int trace_light_attach(void *s)
+{
+	return trace_lbpf__attach(s);
+}
+
+static void trace_light_detach(void *s)
+{
+	struct trace_lbpf *k = s;
+
+	trace_lbpf__detach(k);
+	memset(&k->links, 0, sizeof(k->links));
+}
+
+static void trace_light_destroy(void *s)
+{
+	trace_lbpf__destroy(s);
+}
+
+static const struct probe_skel_ops trace_light_ops = {
+	.name = "trace",
+	.open = trace_light_open,
+	.configure = trace_light_configure,
+	.load = trace_light_load,
+	.attach = trace_light_attach,
+	.detach = trace_light_detach,
+	.destroy = trace_light_destroy,
+};
+
+/* A started probe: which skeleton, and the two maps user space reads. */
+struct tr_probe {
+	const struct probe_skel_ops *ops;
+	void *skel;
+	int events_fd, lost_fd;
+};
 
 struct tr_state {
 	const struct tr_sink *sink;
@@ -210,14 +279,14 @@ static int on_ring_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static uint64_t read_lost(struct trace_bpf *skel)
+static uint64_t read_lost(int lost_fd)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 *v = ncpu > 0 ? calloc((size_t)ncpu, sizeof(*v)) : NULL;
 	__u32 zero = 0;
 	uint64_t sum = 0;
 
-	if (v && !bpf_map_lookup_elem(bpf_map__fd(skel->maps.tr_lost), &zero, v))
+	if (v && !bpf_map_lookup_elem(lost_fd, &zero, v))
 		for (int i = 0; i < ncpu; i++)
 			sum += v[i];
 	free(v);
@@ -247,14 +316,48 @@ static int consume_loop(struct probe_loop *loop, struct ring_buffer *rb, struct 
 	}
 }
 
-static int start_probe(const struct tr_config *cfg, void **skel, const char **stage)
+/*
+ * The light skeleton first; libbpf's when the kernel refuses its loader
+ * (before Linux 5.17) or TRIAGE_BPF_LOADER=libbpf asks for it, not when a
+ * check both would fail (privileges, BTF, a feature) refused it.
+ */
+static int start_probe(const struct tr_config *cfg, struct tr_probe *p, const char **stage)
 {
-	return probe_start(&trace_skel_ops, PROBE_NEED_TASK_STORAGE | PROBE_NEED_RINGBUF, cfg, skel,
-			   stage);
+	const char *loader = getenv("TRIAGE_BPF_LOADER");
+	unsigned needs = PROBE_NEED_TASK_STORAGE | PROBE_NEED_RINGBUF;
+	int err = -ENOEXEC;
+
+	*p = (struct tr_probe){ .ops = &trace_light_ops, .events_fd = -1, .lost_fd = -1 };
+	if (!loader || strcmp(loader, "libbpf")) {
+		err = probe_start(p->ops, needs, cfg, &p->skel, stage);
+		if (!err) {
+			struct trace_lbpf *k = p->skel;
+
+			p->events_fd = k->maps.tr_events.map_fd;
+			p->lost_fd = k->maps.tr_lost.map_fd;
+			return 0;
+		}
+		if (*stage && strncmp(*stage, "loading", 7) && strncmp(*stage, "opening", 7))
+			return err;
+	}
+	p->ops = &trace_skel_ops;
+	err = probe_start(p->ops, needs, cfg, &p->skel, stage);
+	if (!err) {
+		struct trace_bpf *k = p->skel;
+
+		p->events_fd = bpf_map__fd(k->maps.tr_events);
+		p->lost_fd = bpf_map__fd(k->maps.tr_lost);
+	}
+	return err;
+}
+
+static void stop_probe(struct tr_probe *p)
+{
+	probe_skel_stop(p->ops, &p->skel);
 }
 
 /* From attach to the end: announces, consumes the events, fills the summary. */
-static int run_attached(struct probe_loop *loop, struct trace_bpf *skel, struct tr_state *st,
+static int run_attached(struct probe_loop *loop, const struct tr_probe *p, struct tr_state *st,
 			const struct probe_opts *opts, const char **stage)
 {
 	struct ring_buffer *rb;
@@ -262,7 +365,7 @@ static int run_attached(struct probe_loop *loop, struct trace_bpf *skel, struct 
 	int err;
 
 	*stage = "opening the ring buffer";
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.tr_events), on_ring_event, st, NULL);
+	rb = ring_buffer__new(p->events_fd, on_ring_event, st, NULL);
 	if (!rb)
 		return -errno;
 	*stage = "starting the timers";
@@ -272,7 +375,7 @@ static int run_attached(struct probe_loop *loop, struct trace_bpf *skel, struct 
 		if (st->sink->attached)
 			st->sink->attached(st->sink->ctx, &opts->target);
 		err = consume_loop(loop, rb, st, stage);
-		st->sum->lost = read_lost(skel);
+		st->sum->lost = read_lost(p->lost_fd);
 		st->sum->elapsed_s = (double)(runloop_mono_ns() - start) / 1e9;
 	}
 	ring_buffer__free(rb);
@@ -285,7 +388,7 @@ int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr
 	struct tr_config cfg = { .target = &opts->target, .nrs = nrs, .n = n };
 	struct tr_state st = { .sink = sink, .sum = sum };
 	struct probe_loop loop;
-	void *skel = NULL;
+	struct tr_probe p;
 	int err;
 
 	probe_libbpf_quiet(opts->verbose);
@@ -294,10 +397,10 @@ int tr_run(const struct probe_opts *opts, const int *nrs, int n, const struct tr
 	err = probe_loop_init(&loop, opts);
 	if (err)
 		return err;
-	err = start_probe(&cfg, &skel, stage);
+	err = start_probe(&cfg, &p, stage);
 	if (!err)
-		err = run_attached(&loop, skel, &st, opts, stage);
-	probe_skel_stop(&trace_skel_ops, &skel);
+		err = run_attached(&loop, &p, &st, opts, stage);
+	stop_probe(&p);
 	probe_loop_release(&loop);
 	return err;
 }
@@ -307,10 +410,10 @@ int tr_selftest(const char **stage)
 	struct probe_target t = { .pid = getpid() };
 	int nr = syscall_nr("openat");
 	struct tr_config cfg = { .target = &t, .nrs = &nr, .n = nr >= 0 };
-	void *skel = NULL;
-	int err = start_probe(&cfg, &skel, stage);
+	struct tr_probe p;
+	int err = start_probe(&cfg, &p, stage);
 
-	probe_skel_stop(&trace_skel_ops, &skel);
+	stop_probe(&p);
 	return err;
 }
 

@@ -170,11 +170,27 @@ static double task_period(const struct window *w)
 	return p;
 }
 
+/* Live: the enrichment chooses whose syscalls to count from each sample (0 s: the first). */
+static void tell_enrichment(struct window *w, bool first)
+{
+	double now = runloop_mono_s();
+	int curr;
+	const struct pidstat_table *tb = report_task_sampler_table(w->ts, &curr);
+
+	if (w->d)
+		report_enrich_sampled(w->d, tb, curr, first ? 0 : now - w->last_task_s, w->host.hz,
+				      (int)w->self);
+	w->last_task_s = now;
+}
+
 /* The first sample, whose cost sets the task period. */
 static int first_sample(struct window *w)
 {
 	double c0 = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	int rc = take_task_sample(w);
+
+	if (!rc)
+		tell_enrichment(w, true);
 
 	w->sample_cost = runloop_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	w->task_period = task_period(w);
@@ -192,6 +208,8 @@ static int live_tick(struct window *w, unsigned k)
 	if (k >= w->next_task) {
 		rc = take_task_sample(w);
 		w->next_task += w->task_period;
+		if (!rc)
+			tell_enrichment(w, false);
 	}
 	if (w->o->progress)
 		w->o->progress(w->o->progress_ctx, k, w->o->seconds);
@@ -273,6 +291,7 @@ int report_collect(const struct report_opts *o, struct report_data *d)
 		w->wall0 = w->host.fixture ? w->host.start_time : time(NULL);
 		live_source(w);
 		report_enrich_start(o, w->host.fixture, d);
+		w->d = w->host.fixture ? NULL : d;
 		rc = window_begin(w);
 	}
 	if (!rc)

@@ -40,6 +40,8 @@ struct window {
 	unsigned runnable_n;
 	struct loadavg last_load; /* the last run-queue sample's */
 	bool have_last_load;
+	struct report_data *d; /* live: its eBPF enrichment hears of each task sample */
+	double last_task_s;    /* live: monotonic time of the last task sample */
 };
 
 /* The kernel log's events within the window and the recent past. */

@@ -12,15 +12,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "pidstat/table.h"
 #include "probe/enrich.h"
 #include "report/findings.h"
+#include "report/thresholds.h"
 
 #define ENRICH_FUNCS 5	  /* top functions per CPU-bound process */
 #define ENRICH_SYSCALLS 5 /* top syscalls per kernel-bound process */
 #define ENRICH_PROCS 2	  /* CPU-bound processes enriched */
 #define ENRICH_DTASKS 3	  /* D threads with stacks */
 #define ENRICH_FRAMES 4	  /* frames shown per D stack */
+
+/*
+ * The syscalls part costs two programs on every system call of the
+ * machine (0.4-1.6% of a CPU here), and its rows serve one finding,
+ * cpu-bound-kernel, which needs a process at CPU_BOUND_MIN_PCT of one CPU
+ * with CPU_KERNEL_SHARE of it in the kernel. So it counts only the
+ * processes that spent at least that much system time, 12.5% of one CPU,
+ * between two task samples (at the first sample: over their life so far),
+ * from that sample on. A process above it over the window is above it in
+ * at least one interval.
+ */
+#define REPORT_SYSCALL_WATCH_PCT (CPU_BOUND_MIN_PCT * CPU_KERNEL_SHARE)
 
 static const char *why(int err)
 {
@@ -47,6 +62,7 @@ void report_enrich_start(const struct report_opts *o, bool fixture, struct repor
 		.parts = PROBE_ENRICH_ALL,
 		.verbose = o->verbose,
 		.libbpf_only = loader && !strcmp(loader, "libbpf"),
+		.syscalls_on_demand = true,
 	};
 	int rc;
 
@@ -99,6 +115,84 @@ void report_enrich_stop(struct report_data *d)
 	part_skips(d);
 }
 
+/* A candidate for the syscalls part: a process and its system time, % of one CPU. */
+struct sys_user {
+	int pid;
+	double pct;
+};
+
+static int cmp_sys_users(const void *a, const void *b)
+{
+	const struct sys_user *x = a, *y = b;
+
+	return x->pct < y->pct ? 1 : x->pct > y->pct ? -1 : x->pid - y->pid;
+}
+
+/* Seconds since boot in ticks, the unit of /proc/PID/stat's start time. */
+static double boot_ticks(long hz)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &ts))
+		return 0;
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9) * (double)hz;
+}
+
+/* Process t's system time as % of one CPU: over the interval, or its life at the first sample. */
+static double sys_pct(const struct pidstat_task *t, int curr, double seconds, long hz, double now)
+{
+	const struct pidstat_snap *a = &t->snap[curr], *b = &t->snap[!curr];
+
+	if (seconds > 0)
+		return a->stime >= b->stime
+			   ? 100.0 * (double)(a->stime - b->stime) / (double)hz / seconds
+			   : 0;
+	return now > (double)t->start ? 100.0 * (double)a->stime / (now - (double)t->start) : 0;
+}
+
+void report_enrich_sampled(struct report_data *d, const struct pidstat_table *tb, int curr,
+			   double seconds, long hz, int self)
+{
+	struct sys_user top[PROBE_ENRICH_WATCH_MAX * 4];
+	size_t n = 0;
+	double now = boot_ticks(hz);
+
+	if (!d->bpf || !tb || hz <= 0 || !probe_enrich_syscalls_on_demand(d->bpf))
+		return;
+	for (size_t i = 0; i < tb->len; i++) {
+		const struct pidstat_task *t = tb->order[i];
+		double pct;
+
+		if (t->leader || t->pid == self) /* the order holds this sample's tasks */
+			continue;
+		pct = sys_pct(t, curr, seconds, hz, now);
+		if (pct < REPORT_SYSCALL_WATCH_PCT)
+			continue;
+		if (n < sizeof(top) / sizeof(top[0]))
+			top[n++] = (struct sys_user){ t->pid, pct };
+	}
+	qsort(top, n, sizeof(top[0]), cmp_sys_users);
+	for (size_t i = 0; i < n; i++)
+		if (probe_enrich_syscalls_watch(d->bpf, top[i].pid) == -ENOSPC)
+			break;
+}
+
+/* The syscalls part on demand: whom it counted, since when (report -v). */
+static size_t watch_words(const struct report_data *d, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(
+	    buf, len, ", on demand (%.1f%% of a CPU in the kernel):", REPORT_SYSCALL_WATCH_PCT);
+	int pids[PROBE_ENRICH_WATCH_MAX];
+	double since[PROBE_ENRICH_WATCH_MAX];
+	size_t n = probe_enrich_syscalls_watched(d->bpf, pids, since, PROBE_ENRICH_WATCH_MAX);
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " PID %d from %.1f s", pids[i],
+					 since[i]);
+	if (!n && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " no process, never attached");
+	return used < len ? used : len;
+}
+
 void report_enrich_loaders(const struct report_data *d, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -112,6 +206,9 @@ void report_enrich_loaders(const struct report_data *d, char *buf, size_t len)
 		if (how)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s: %s, %.1f ms CPU",
 						 used ? "; " : "", parts[i].name, how, ms);
+		if (how && used < len && parts[i].part == PROBE_ENRICH_SYSCALLS &&
+		    probe_enrich_syscalls_on_demand(d->bpf))
+			used += watch_words(d, buf + used, len - used);
 	}
 }
 
@@ -170,9 +267,26 @@ static void syscalls_detail(struct probe_enrich *e, struct rp_finding *x)
 	size_t n = 0;
 	char line[200];
 
+	double since = probe_enrich_syscalls_since(e, x->subject.pid);
+
+	if (since < 0) {
+		snprintf(line, sizeof(line),
+			 "eBPF syscalls: not counted (no sample found it at %.1f%% of a CPU in the "
+			 "kernel)",
+			 REPORT_SYSCALL_WATCH_PCT);
+		detail(x, line);
+		return;
+	}
 	if (probe_enrich_top_syscalls(e, x->subject.pid, sc, ENRICH_SYSCALLS, &n) || !n)
 		return;
-	detail(x, "eBPF syscalls (count, errors, time inside):");
+	if (since >= 0.05) {
+		snprintf(line, sizeof(line),
+			 "eBPF syscalls from %.1f s into the window (count, errors, time inside):",
+			 since);
+		detail(x, line);
+	} else {
+		detail(x, "eBPF syscalls (count, errors, time inside):");
+	}
 	for (size_t i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "  %-16.31s %10llu calls %8llu errors %10.3f ms",
 			 sc[i].name, (unsigned long long)sc[i].count,
