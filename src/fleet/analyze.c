@@ -84,7 +84,9 @@ static int hosts_gather(const struct fleet_series_set *set, struct hosts *hs)
 			h->before = s->n ? s->v[s->n - 1] : NAN;
 			continue;
 		case FW_SEEN:
+			/* Graphite: the host's series is there, without a point in the window */
 			h->seen = s;
+			h->quiet |= !s->n;
 			break;
 		default: /* FW_LAST */
 			break;
@@ -196,6 +198,11 @@ static int stopped_spans(const struct fleet_opts *o, const struct host *h, struc
 
 	if (h->stale)
 		return stale_spans(o, h, e, g);
+	if (h->quiet && s && !s->n) { /* Graphite: not a point in the whole range */
+		if (!(*e = entry_add(g, h->name, "host")))
+			return -ENOMEM;
+		return span_add(*e, o->from, o->to, true);
+	}
 	for (size_t k = 0; s && k < s->n && !rc; k++) {
 		if (!fresh(o, s, k))
 			continue;

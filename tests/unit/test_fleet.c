@@ -446,6 +446,38 @@ TEST(stale_at_start_and_after_an_hour)
 	free(cv);
 }
 
+/*
+ * Graphite keeps a host's series after it stops: one without a point in the
+ * window is a host that stopped before it (not one that is fine).
+ */
+TEST(graphite_silent_host)
+{
+	struct fleet_opts o = prom_now;
+	struct fleet_series_set set = { 0 };
+	struct fleet_result r;
+	double t = 995;
+
+	o.store = FLEET_GRAPHITE;
+	add(&set, FW_SEEN, "a", "", "", 1, &t, &t);
+	add(&set, FW_SEEN, "b", "", "", 0, &t, &t);
+	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
+	ASSERT_UEQ(r.nhosts, 2);
+	ASSERT_UEQ(r.nstopped, 1);
+	ASSERT_STREQ(r.g[0].e[0].host, "b");
+	ASSERT_TRUE(isnan(r.g[0].e[0].last_seen));
+	fleet_result_release(&r);
+	o.range = true;
+	o.from = 400;
+	o.to = 1000;
+	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
+	ASSERT_UEQ(r.nstopped, 1);
+	ASSERT_STREQ(r.g[0].e[0].host, "b");
+	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 400, 0);
+	ASSERT_TRUE(r.g[0].e[0].spans[0].open);
+	fleet_result_release(&r);
+	fleet_series_release(&set);
+}
+
 /* Next commands: a name is one shell word whatever its bytes. */
 TEST(next_commands)
 {
@@ -511,6 +543,7 @@ int main(void)
 	RUN(&st, last_sample_queries);
 	RUN(&st, quiet_hosts);
 	RUN(&st, stale_at_start_and_after_an_hour);
+	RUN(&st, graphite_silent_host);
 	RUN(&st, next_commands);
 	RUN(&st, collect_exports_figures);
 	UNIT_MAIN_END(&st);
