@@ -157,6 +157,22 @@ TEST(graphite_answers)
 	ASSERT_EQ(set.s[1].what, FW_SEEN);
 	ASSERT_NEAR(set.s[1].v[1], 102, 0);
 	ASSERT_EQ(fleet_parse_graphite("{}", 2, NULL, &set, err, sizeof(err)), -EPROTO);
+	/* read a series at a time: a cut answer, a stray value, a bracket inside a string */
+	{
+		static const char *const bad[] = {
+			"[", "[{", "[{\"target\":\"a\",\"datapoints\":[]}", "[1]",
+			"[{\"target\":\"a\",\"datapoints\":[]} {}]", "[{\"target\":\"a]\"}]",
+			"[{\"target\":\"a\\\"}]"
+		};
+		size_t before = set.n;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			ASSERT_EQ(fleet_parse_graphite(bad[i], strlen(bad[i]), NULL, &set, err,
+						       sizeof(err)),
+				  -EPROTO);
+		ASSERT_EQ(fleet_parse_graphite(" [ ] ", 5, NULL, &set, err, sizeof(err)), 0);
+		ASSERT_UEQ(set.n, before);
+	}
 	fleet_series_release(&set);
 }
 
