@@ -64,9 +64,8 @@ static int hosts_gather(const struct fleet_series_set *set, struct hosts *hs)
 	hs->n = w;
 	for (size_t i = 0; i < set->n; i++) {
 		const struct fleet_series *s = &set->s[i];
-		struct host *h = s->what == FW_SEVERITY || s->what == FW_VALUE
-				     ? NULL
-				     : host_find(hs, s->host);
+		struct host *h =
+		    s->what == FW_SEVERITY || s->what == FW_VALUE ? NULL : host_find(hs, s->host);
 
 		if (!h)
 			continue;

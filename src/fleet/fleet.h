@@ -104,8 +104,8 @@ double fleet_prom_time(const struct fleet_opts *o, enum fleet_what what);
  */
 int fleet_promql_last(const struct fleet_opts *o, enum fleet_what what, const char *const *hosts,
 		      size_t n, size_t *taken, char *buf, size_t size);
-int fleet_prom_last_url(const struct fleet_opts *o, enum fleet_what what,
-			const char *const *hosts, size_t n, size_t *taken, char *buf, size_t size);
+int fleet_prom_last_url(const struct fleet_opts *o, enum fleet_what what, const char *const *hosts,
+			size_t n, size_t *taken, char *buf, size_t size);
 /* The step of a range query: the interval, widened to stay under Prometheus' 11,000 points. */
 double fleet_prom_step(const struct fleet_opts *o);
 /* The graphite-web render URL asking for every series fleet reads (format=json). */

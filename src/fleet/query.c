@@ -91,7 +91,8 @@ int fleet_promql(const struct fleet_opts *o, enum fleet_what what, char *buf, si
 		/* hosts known in the look-back window that Prometheus no longer sees: only
 		 * those need the (costly) walk back to their last sample, FW_LAST */
 		return fit(buf, size,
-			   "group by (%s) (present_over_time(" SEEN_SEL "[%lds])) unless on (%s) " SEEN_SEL,
+			   "group by (%s) (present_over_time(" SEEN_SEL
+			   "[%lds])) unless on (%s) " SEEN_SEL,
 			   h, c, m, lookback_s(o), h, c, m);
 	case FW_STALE:
 		/* a range's steps where a host known over the range or the hour before it had
@@ -223,8 +224,8 @@ double fleet_prom_time(const struct fleet_opts *o, enum fleet_what what)
 	return what == FW_BEFORE ? o->from : o->to;
 }
 
-int fleet_prom_last_url(const struct fleet_opts *o, enum fleet_what what,
-			const char *const *hosts, size_t n, size_t *taken, char *buf, size_t size)
+int fleet_prom_last_url(const struct fleet_opts *o, enum fleet_what what, const char *const *hosts,
+			size_t n, size_t *taken, char *buf, size_t size)
 {
 	char q[4096];
 	int rc = fleet_promql_last(o, what, hosts, n, taken, q, sizeof(q));

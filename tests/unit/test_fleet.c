@@ -159,11 +159,13 @@ TEST(graphite_answers)
 	ASSERT_EQ(fleet_parse_graphite("{}", 2, NULL, &set, err, sizeof(err)), -EPROTO);
 	/* read a series at a time: a cut answer, a stray value, a bracket inside a string */
 	{
-		static const char *const bad[] = {
-			"[", "[{", "[{\"target\":\"a\",\"datapoints\":[]}", "[1]",
-			"[{\"target\":\"a\",\"datapoints\":[]} {}]", "[{\"target\":\"a]\"}]",
-			"[{\"target\":\"a\\\"}]"
-		};
+		static const char *const bad[] = { "[",
+						   "[{",
+						   "[{\"target\":\"a\",\"datapoints\":[]}",
+						   "[1]",
+						   "[{\"target\":\"a\",\"datapoints\":[]} {}]",
+						   "[{\"target\":\"a]\"}]",
+						   "[{\"target\":\"a\\\"}]" };
 		size_t before = set.n;
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
