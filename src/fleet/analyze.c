@@ -19,7 +19,9 @@
 struct host {
 	const char *name;
 	double last_seen; /* NaN: no sample known */
+	double before;	  /* Prometheus over a range: the last sample before it, NaN: none */
 	bool up_zero;
+	bool quiet; /* Prometheus no longer sees it (past its look-back, or stale-marked) */
 	const struct fleet_series *seen;
 	const struct fleet_series *stale; /* Prometheus over a range */
 };
@@ -51,7 +53,8 @@ static int hosts_gather(const struct fleet_series_set *set, struct hosts *hs)
 			continue;
 		if (util_grow(&hs->h, &hs->cap, hs->n + 1, sizeof(*hs->h)))
 			return -ENOMEM;
-		hs->h[hs->n++] = (struct host){ .name = set->s[i].host, .last_seen = NAN };
+		hs->h[hs->n++] =
+		    (struct host){ .name = set->s[i].host, .last_seen = NAN, .before = NAN };
 	}
 	if (hs->n)
 		qsort(hs->h, hs->n, sizeof(*hs->h), by_host_name);
@@ -61,21 +64,32 @@ static int hosts_gather(const struct fleet_series_set *set, struct hosts *hs)
 	hs->n = w;
 	for (size_t i = 0; i < set->n; i++) {
 		const struct fleet_series *s = &set->s[i];
-		struct host *h = s->what == FW_SEEN || s->what == FW_UP || s->what == FW_STALE
-				     ? host_find(hs, s->host)
-				     : NULL;
+		struct host *h =
+		    s->what == FW_SEVERITY || s->what == FW_VALUE ? NULL : host_find(hs, s->host);
 
 		if (!h)
 			continue;
-		if (s->what == FW_UP) {
+		switch (s->what) {
+		case FW_UP:
 			h->up_zero = true;
 			continue;
-		}
-		if (s->what == FW_STALE) {
+		case FW_STALE:
 			h->stale = s;
 			continue;
+		case FW_QUIET:
+			h->quiet = true;
+			continue;
+		case FW_BEFORE:
+			h->before = s->n ? s->v[s->n - 1] : NAN;
+			continue;
+		case FW_SEEN:
+			/* Graphite: the host's series is there, without a point in the window */
+			h->seen = s;
+			h->quiet |= !s->n;
+			break;
+		default: /* FW_LAST */
+			break;
 		}
-		h->seen = s;
 		for (size_t k = 0; k < s->n; k++)
 			if (isnan(h->last_seen) || s->v[k] > h->last_seen)
 				h->last_seen = s->v[k];
@@ -140,24 +154,35 @@ static bool fresh(const struct fleet_opts *o, const struct fleet_series *s, size
 
 /*
  * Prometheus over a range: the runs of steps it named stale, each from two
- * intervals before its first step (about the last sample) to its last.
+ * intervals before its first step (about the last sample) to its last. A
+ * step counts while the host's last sample is within the hour before it
+ * (as at an instant): a run at the range's start needs the host's sample
+ * before the range (none: it had not started yet), a later run begins
+ * about two intervals after its last sample.
  */
 static int stale_spans(const struct fleet_opts *o, const struct host *h, struct fleet_entry **e,
 		       struct fleet_group *g)
 {
 	const struct fleet_series *s = h->stale;
-	double step = fleet_prom_step(o), start = NAN;
+	double step = fleet_prom_step(o), start = NAN, end = NAN;
 	int rc = 0;
 
 	for (size_t k = 0; k < s->n && !rc; k++) {
+		double last;
+
 		if (isnan(start))
 			start = s->t[k];
+		last = start <= o->from + step / 2 ? h->before : start - 2 * o->interval;
+		if (!isnan(last) && s->t[k] - last < FLEET_LOOKBACK_S)
+			end = s->t[k];
 		if (k + 1 < s->n && s->t[k + 1] - s->t[k] <= 1.5 * step)
 			continue;
-		if (!*e && !(*e = entry_add(g, h->name, "host")))
-			return -ENOMEM;
-		rc = span_add(*e, start - 2 * o->interval, s->t[k], s->t[k] >= o->to - 1.5 * step);
-		start = NAN;
+		if (!isnan(end)) {
+			if (!*e && !(*e = entry_add(g, h->name, "host")))
+				return -ENOMEM;
+			rc = span_add(*e, start - 2 * o->interval, end, end >= o->to - 1.5 * step);
+		}
+		start = end = NAN;
 	}
 	return rc;
 }
@@ -172,6 +197,11 @@ static int stopped_spans(const struct fleet_opts *o, const struct host *h, struc
 
 	if (h->stale)
 		return stale_spans(o, h, e, g);
+	if (h->quiet && s && !s->n) { /* Graphite: not a point in the whole range */
+		if (!(*e = entry_add(g, h->name, "host")))
+			return -ENOMEM;
+		return span_add(*e, o->from, o->to, true);
+	}
 	for (size_t k = 0; s && k < s->n && !rc; k++) {
 		if (!fresh(o, s, k))
 			continue;
@@ -190,10 +220,16 @@ static int stopped_spans(const struct fleet_opts *o, const struct host *h, struc
 	return rc;
 }
 
-/* Whether h had stopped at the instant: up is 0, or no sample within two intervals. */
+/*
+ * Whether h had stopped at the instant: up is 0, or no sample within two
+ * intervals (Prometheus no longer seeing it and no last sample found: none
+ * within its look-back, so none within two intervals either).
+ */
 static bool stopped_at(const struct fleet_opts *o, const struct host *h)
 {
-	return h->up_zero || (!isnan(h->last_seen) && o->at - h->last_seen > 2 * o->interval);
+	if (isnan(h->last_seen))
+		return h->up_zero || h->quiet;
+	return h->up_zero || o->at - h->last_seen > 2 * o->interval;
 }
 
 static int find_stopped(const struct fleet_opts *o, const struct hosts *hs, struct fleet_result *r)

@@ -54,8 +54,11 @@ enum fleet_what {
 	FW_VALUE,    /* a finding's headline figure */
 	FW_SEEN,     /* a host's sample times (Prometheus: its last one, as the value) */
 	FW_UP,	     /* Prometheus' up, where it is 0 */
-	FW_STALE, /* Prometheus over a range: the steps a known host had no sample for 2 intervals
-		   */
+	FW_STALE,    /* Prometheus over a range: the steps a known host had no sample for 2
+			intervals */
+	FW_QUIET,    /* Prometheus: a host known in the look-back window it no longer sees */
+	FW_LAST,     /* Prometheus: a quiet host's last sample time, as the value */
+	FW_BEFORE,   /* Prometheus over a range: a host's last sample time before the range */
 };
 
 /* One series of one host, its points in time order. */
@@ -80,13 +83,29 @@ void fleet_series_release(struct fleet_series_set *set);
 /* Percent-encodes s (RFC 3986 unreserved bytes pass) into out; -ENOSPC if it does not fit. */
 int fleet_url_encode(const char *s, char *out, size_t size);
 /*
- * The PromQL of one series kind for o, into buf. FW_SEEN is asked at one
- * instant (the range's end), over the range and an hour before it. -ENOSPC if it does not fit,
- * -EINVAL for a match holding a brace (it goes inside one selector's braces).
+ * The PromQL of one series kind for o, into buf. Over a range, only
+ * FW_SEVERITY, FW_VALUE and FW_STALE are range queries; FW_SEEN, FW_QUIET
+ * and FW_LAST are asked at the range's end about the range and the hour
+ * before it. FW_LAST and FW_BEFORE here name no hosts (every host: see
+ * fleet_promql_last). -ENOSPC if it does not fit, -EINVAL for a match
+ * holding a brace (it goes inside one selector's braces).
  */
 int fleet_promql(const struct fleet_opts *o, enum fleet_what what, char *buf, size_t size);
 /* The query or query_range URL of one series kind. */
 int fleet_prom_url(const struct fleet_opts *o, enum fleet_what what, char *buf, size_t size);
+/* The instant an instant query of what is asked at (the range's end; FW_BEFORE its start). */
+double fleet_prom_time(const struct fleet_opts *o, enum fleet_what what);
+/*
+ * FW_LAST or FW_BEFORE: the exact last sample time of the hosts named, as
+ * many of hosts[0..n) as fit one query (*taken says how many; a name that
+ * cannot be a regex literal asks about every host). Walking back through
+ * the window at every interval costs Prometheus per host walked: only the
+ * few hosts it no longer sees are.
+ */
+int fleet_promql_last(const struct fleet_opts *o, enum fleet_what what, const char *const *hosts,
+		      size_t n, size_t *taken, char *buf, size_t size);
+int fleet_prom_last_url(const struct fleet_opts *o, enum fleet_what what, const char *const *hosts,
+			size_t n, size_t *taken, char *buf, size_t size);
 /* The step of a range query: the interval, widened to stay under Prometheus' 11,000 points. */
 double fleet_prom_step(const struct fleet_opts *o);
 /* The graphite-web render URL asking for every series fleet reads (format=json). */

@@ -277,25 +277,83 @@ static int graphite_series(struct json_object *item, const char *prefix,
 	return 0;
 }
 
+/*
+ * The end of the JSON value starting at p (an object or array: its closing
+ * bracket; strings skipped with their escapes), or NULL when the body ends
+ * first. Only brackets are matched: json-c judges the value itself.
+ */
+static const char *value_end(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= end)
+				return NULL;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if ((*p == '}' || *p == ']') && --depth == 0) {
+			return p + 1;
+		}
+	}
+	return NULL;
+}
+
+static bool json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * graphite-web's answer is one array of series: each is parsed (and freed)
+ * on its own, so json-c holds one series' objects at a time, not the whole
+ * answer's (1,000 hosts over an hour: 130 MB as one tree).
+ */
 int fleet_parse_graphite(const char *body, size_t len, const char *prefix,
 			 struct fleet_series_set *out, char *err, size_t errsize)
 {
-	struct json_object *root = parse_body(body, len, err, errsize);
+	const char *p = body, *end = body + len;
 	int rc = 0;
 
-	if (!root)
-		return -EPROTO;
-	if (json_object_get_type(root) != json_type_array) {
+	while (p < end && json_space(*p))
+		p++;
+	if (p >= end || *p != '[') {
 		snprintf(err, errsize, "not a list of series (graphite-web's format=json)");
-		json_object_put(root);
 		return -EPROTO;
 	}
-	for (size_t i = 0; i < json_object_array_length(root) && !rc; i++)
-		rc = graphite_series(json_object_array_get_idx(root, i), prefix, out);
-	if (rc == -EPROTO)
-		snprintf(err, errsize, "a series without its target or datapoints");
-	else if (rc)
-		snprintf(err, errsize, "out of memory");
-	json_object_put(root);
-	return rc;
+	for (p++;; p++) {
+		struct json_object *item;
+		const char *e;
+
+		while (p < end && json_space(*p))
+			p++;
+		if (p < end && *p == ']')
+			break;
+		if (p >= end || *p != '{' || !(e = value_end(p, end))) {
+			snprintf(err, errsize, "a series that is not a complete JSON object");
+			return -EPROTO;
+		}
+		if (!(item = parse_body(p, (size_t)(e - p), err, errsize)))
+			return -EPROTO;
+		rc = graphite_series(item, prefix, out);
+		json_object_put(item);
+		if (rc == -EPROTO)
+			snprintf(err, errsize, "a series without its target or datapoints");
+		else if (rc)
+			snprintf(err, errsize, "out of memory");
+		if (rc)
+			return rc;
+		for (p = e; p < end && json_space(*p); p++)
+			;
+		if (p < end && *p == ']')
+			break;
+		if (p >= end || *p != ',') {
+			snprintf(err, errsize, "not a list of series (graphite-web's format=json)");
+			return -EPROTO;
+		}
+	}
+	return 0;
 }

@@ -111,6 +111,10 @@ jq -e '.hosts == 3 and (.findings[0].kind == "stopped-reporting") and
 	"$work/stopped.json" >/dev/null || fail "stopped: $(jq -c . "$work/stopped.json")"
 fleet | grep -Eq '^critical stopped-reporting on [1-3] of 3 hosts: .*host-c \(last sample [0-9:]+, [0-9]+ s before; up == 0\)' ||
 	fail "plain: $(fleet)"
+# --match narrows every question, the stopped hosts' (up, last samples) too
+fleet --json --match 'instance!="host-c"' >"$work/match.json" || fail "fleet --match exited $?"
+jq -e '.hosts == 2 and all(.findings[].entries[]; .host != "host-c")' "$work/match.json" >/dev/null ||
+	fail "--match 'instance!=\"host-c\"': $(jq -c . "$work/match.json")"
 
 # the hog gone: over the range, its finding ends when it went, and
 # host-c's gap starts when it was killed

@@ -35,8 +35,13 @@ TEST(promql_and_urls)
 	o.match = "job=\"triage\"";
 	o.host_label = "host";
 	ASSERT_EQ(fleet_promql(&o, FW_SEEN, buf, sizeof(buf)), 0);
-	ASSERT_STREQ(buf, "max by (host) (max_over_time(timestamp(triage_report_findings{severity="
-			  "\"critical\",job=\"triage\"})[3600s:10000ms]))");
+	/* each seen host's last sample: one lookup a host, no walk back */
+	ASSERT_STREQ(buf, "max by (host) (timestamp(triage_report_findings{severity="
+			  "\"critical\",job=\"triage\"}))");
+	ASSERT_EQ(fleet_promql(&o, FW_QUIET, buf, sizeof(buf)), 0);
+	ASSERT_STREQ(buf, "group by (host) (present_over_time(triage_report_findings{severity="
+			  "\"critical\",job=\"triage\"}[3600s])) unless on (host) "
+			  "triage_report_findings{severity=\"critical\",job=\"triage\"}");
 	ASSERT_EQ(fleet_promql(&o, FW_UP, buf, sizeof(buf)), 0);
 	ASSERT_STREQ(buf, "up{job=\"triage\"} == 0");
 	ASSERT_EQ(fleet_prom_url(&o, FW_SEVERITY, buf, sizeof(buf)), 0);
@@ -152,6 +157,24 @@ TEST(graphite_answers)
 	ASSERT_EQ(set.s[1].what, FW_SEEN);
 	ASSERT_NEAR(set.s[1].v[1], 102, 0);
 	ASSERT_EQ(fleet_parse_graphite("{}", 2, NULL, &set, err, sizeof(err)), -EPROTO);
+	/* read a series at a time: a cut answer, a stray value, a bracket inside a string */
+	{
+		static const char *const bad[] = { "[",
+						   "[{",
+						   "[{\"target\":\"a\",\"datapoints\":[]}",
+						   "[1]",
+						   "[{\"target\":\"a\",\"datapoints\":[]} {}]",
+						   "[{\"target\":\"a]\"}]",
+						   "[{\"target\":\"a\\\"}]" };
+		size_t before = set.n;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			ASSERT_EQ(fleet_parse_graphite(bad[i], strlen(bad[i]), NULL, &set, err,
+						       sizeof(err)),
+				  -EPROTO);
+		ASSERT_EQ(fleet_parse_graphite(" [ ] ", 5, NULL, &set, err, sizeof(err)), 0);
+		ASSERT_UEQ(set.n, before);
+	}
 	fleet_series_release(&set);
 }
 
@@ -300,11 +323,11 @@ TEST(stale_steps)
 	o.to = 200;
 	ASSERT_EQ(fleet_promql(&o, FW_STALE, buf, sizeof(buf)), 0);
 	ASSERT_STREQ(buf, "group by (instance) (present_over_time(triage_report_findings{severity="
-			  "\"critical\"}[3600s])) unless group by (instance) (present_over_time("
+			  "\"critical\"}[3700s] @ end()) unless on (instance) present_over_time("
 			  "triage_report_findings{severity=\"critical\"}[20000ms]))");
-	/* the hosts and their last samples: one instant, the range and the hour before it */
-	ASSERT_EQ(fleet_prom_url(&o, FW_SEEN, buf, sizeof(buf)), 0);
-	ASSERT_TRUE(strstr(buf, "/api/v1/query?query=") && strstr(buf, "%5B3700s%3A10000ms%5D") &&
+	/* the hosts it no longer sees: one instant, the range and the hour before it */
+	ASSERT_EQ(fleet_prom_url(&o, FW_QUIET, buf, sizeof(buf)), 0);
+	ASSERT_TRUE(strstr(buf, "/api/v1/query?query=") && strstr(buf, "%5B3700s%5D") &&
 		    strstr(buf, "&time=200.000"));
 	add(&set, FW_SEEN, "a", "", "", 1, &end, &seen_a);
 	add(&set, FW_SEEN, "b", "", "", 1, &end, &seen_b);
@@ -323,6 +346,152 @@ TEST(stale_steps)
 	ASSERT_STREQ(r.g[0].e[1].host, "c");
 	ASSERT_NEAR(r.g[0].e[1].spans[0].start, 110, 0);
 	ASSERT_TRUE(!r.g[0].e[1].spans[0].open);
+	fleet_result_release(&r);
+	fleet_series_release(&set);
+}
+
+/*
+ * The walk back to the last sample names the hosts, as RE2 literals in a
+ * PromQL string; as many as fit one query; a name no regex can hold (a
+ * control byte) asks about every host instead. Over a range, the hosts
+ * quiet at its start are asked at its start about the hour before.
+ */
+TEST(last_sample_queries)
+{
+	struct fleet_opts o = prom_now;
+	const char *two[] = { "10.0.0.1:9100", "a\"b|c" }, *bad[] = { "x\ny" };
+	const char **many = calloc(400, sizeof(*many));
+	char buf[8192], names[400][16];
+	size_t taken = 0, done = 0, queries = 0;
+
+	ASSERT_EQ(fleet_promql_last(&o, FW_LAST, two, 2, &taken, buf, sizeof(buf)), 0);
+	ASSERT_UEQ(taken, 2);
+	ASSERT_STREQ(buf, "max by (instance) (max_over_time(timestamp(triage_report_findings{"
+			  "severity=\"critical\",instance=~\"10\\\\.0\\\\.0\\\\.1:9100|"
+			  "a\\\"b\\\\|c\"})[3600s:10000ms]))");
+	ASSERT_EQ(fleet_promql_last(&o, FW_LAST, bad, 1, &taken, buf, sizeof(buf)), 0);
+	ASSERT_UEQ(taken, 1);
+	ASSERT_TRUE(strstr(buf, "=~") == NULL);
+	for (int i = 0; i < 400; i++) {
+		snprintf(names[i], sizeof(names[i]), "host-%04d.dc1", i);
+		many[i] = names[i];
+	}
+	for (; done < 400; done += taken, queries++) {
+		ASSERT_EQ(fleet_prom_last_url(&o, FW_LAST, many + done, 400 - done, &taken, buf,
+					      sizeof(buf)),
+			  0);
+		ASSERT_TRUE(taken > 0);
+	}
+	ASSERT_TRUE(queries >= 2 && queries <= 4);
+	o.range = true;
+	o.from = 100;
+	o.to = 200;
+	ASSERT_EQ(fleet_prom_last_url(&o, FW_BEFORE, two, 1, &taken, buf, sizeof(buf)), 0);
+	ASSERT_TRUE(strstr(buf, "%5B3600s%3A10000ms%5D") && strstr(buf, "&time=100.000"));
+	ASSERT_EQ(fleet_prom_last_url(&o, FW_LAST, two, 1, &taken, buf, sizeof(buf)), 0);
+	ASSERT_TRUE(strstr(buf, "%5B3700s%3A10000ms%5D") && strstr(buf, "&time=200.000"));
+	free(many);
+}
+
+/*
+ * A host Prometheus no longer sees is stopped at the instant, with its last
+ * sample when the walk back found one (q), or without (r: stale-marked
+ * before any step saw it); one seen within two intervals is not (s).
+ */
+TEST(quiet_hosts)
+{
+	struct fleet_series_set set = { 0 };
+	struct fleet_result r;
+	double now = 1000, seen = 995, one = 1, last_q = 700;
+
+	add(&set, FW_SEEN, "s", "", "", 1, &now, &seen);
+	add(&set, FW_QUIET, "q", "", "", 1, &now, &one);
+	add(&set, FW_QUIET, "r", "", "", 1, &now, &one);
+	add(&set, FW_LAST, "q", "", "", 1, &now, &last_q);
+	ASSERT_EQ(fleet_analyze(&prom_now, &set, &r), 0);
+	ASSERT_UEQ(r.nhosts, 3);
+	ASSERT_UEQ(r.nstopped, 2);
+	ASSERT_STREQ(r.g[0].e[0].host, "q");
+	ASSERT_NEAR(r.g[0].e[0].last_seen, 700, 0);
+	ASSERT_STREQ(r.g[0].e[1].host, "r");
+	ASSERT_TRUE(isnan(r.g[0].e[1].last_seen));
+	fleet_result_release(&r);
+	fleet_series_release(&set);
+}
+
+/*
+ * Stale steps at a range's start count only for a host that reported in the
+ * hour before it (b: since 50; d: never, it started at 140); a stale step
+ * counts while the last sample is within the hour (c: silent from about
+ * 1000, forgotten after 4600, as an instant view would).
+ */
+TEST(stale_at_start_and_after_an_hour)
+{
+	struct fleet_opts o = prom_now;
+	struct fleet_series_set set = { 0 };
+	struct fleet_result r;
+	double end = 9000, one = 1, b_before = 50, seen = 8995;
+	double bt[] = { 100, 110, 120 }, dt[] = { 100, 110, 120, 130 }, ones[4] = { 1, 1, 1, 1 };
+	double *ct = calloc(800, sizeof(double)), *cv = calloc(800, sizeof(double));
+
+	o.range = true;
+	o.from = 100;
+	o.to = 9000;
+	for (int i = 0; i < 800; i++) { /* stale every 10 s from 1020 to 9010 */
+		ct[i] = 1020 + 10 * i;
+		cv[i] = 1;
+	}
+	add(&set, FW_SEEN, "b", "", "", 1, &end, &seen);
+	add(&set, FW_SEEN, "d", "", "", 1, &end, &seen);
+	add(&set, FW_QUIET, "c", "", "", 1, &end, &one);
+	add(&set, FW_STALE, "b", "", "", 3, bt, ones);
+	add(&set, FW_BEFORE, "b", "", "", 1, &o.from, &b_before);
+	add(&set, FW_STALE, "c", "", "", 798, ct, cv);
+	add(&set, FW_STALE, "d", "", "", 4, dt, ones);
+	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
+	ASSERT_UEQ(r.nhosts, 3);
+	ASSERT_UEQ(r.nstopped, 2);
+	ASSERT_STREQ(r.g[0].e[0].host, "b");
+	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 80, 0);
+	ASSERT_NEAR(r.g[0].e[0].spans[0].end, 120, 0);
+	ASSERT_STREQ(r.g[0].e[1].host, "c");
+	ASSERT_NEAR(r.g[0].e[1].spans[0].start, 1000, 0);
+	ASSERT_NEAR(r.g[0].e[1].spans[0].end, 4590, 0);
+	ASSERT_TRUE(!r.g[0].e[1].spans[0].open);
+	fleet_result_release(&r);
+	fleet_series_release(&set);
+	free(ct);
+	free(cv);
+}
+
+/*
+ * Graphite keeps a host's series after it stops: one without a point in the
+ * window is a host that stopped before it (not one that is fine).
+ */
+TEST(graphite_silent_host)
+{
+	struct fleet_opts o = prom_now;
+	struct fleet_series_set set = { 0 };
+	struct fleet_result r;
+	double t = 995;
+
+	o.store = FLEET_GRAPHITE;
+	add(&set, FW_SEEN, "a", "", "", 1, &t, &t);
+	add(&set, FW_SEEN, "b", "", "", 0, &t, &t);
+	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
+	ASSERT_UEQ(r.nhosts, 2);
+	ASSERT_UEQ(r.nstopped, 1);
+	ASSERT_STREQ(r.g[0].e[0].host, "b");
+	ASSERT_TRUE(isnan(r.g[0].e[0].last_seen));
+	fleet_result_release(&r);
+	o.range = true;
+	o.from = 400;
+	o.to = 1000;
+	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
+	ASSERT_UEQ(r.nstopped, 1);
+	ASSERT_STREQ(r.g[0].e[0].host, "b");
+	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 400, 0);
+	ASSERT_TRUE(r.g[0].e[0].spans[0].open);
 	fleet_result_release(&r);
 	fleet_series_release(&set);
 }
@@ -389,6 +558,10 @@ int main(void)
 	RUN(&st, instant_groups);
 	RUN(&st, range_spans);
 	RUN(&st, stale_steps);
+	RUN(&st, last_sample_queries);
+	RUN(&st, quiet_hosts);
+	RUN(&st, stale_at_start_and_after_an_hour);
+	RUN(&st, graphite_silent_host);
 	RUN(&st, next_commands);
 	RUN(&st, collect_exports_figures);
 	UNIT_MAIN_END(&st);
