@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pidstat/pidstat.h"
 #include "util/json.h"
@@ -102,6 +103,7 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 {
 	memset(r, 0, sizeof(*r));
 	r->ts.fd = -1;
+	r->uptime_fd = -1;
 	r->opts = o;
 	r->pf = pf;
 	r->host = h;
@@ -141,6 +143,9 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 
 void pidstat_run_release(struct pidstat_run *r)
 {
+	if (r->uptime_fd >= 0)
+		close(r->uptime_fd);
+	r->uptime_fd = -1;
 	procfs_taskstats_close(&r->ts);
 	procfs_task_source_close(r->tasks);
 	r->tasks = NULL;

@@ -280,6 +280,17 @@ size_t procfs_task_machine_threads(const struct procfs *pf)
 	return la.total;
 }
 
+/*
+ * Only a source that opened the iterator calls into its module: a /proc
+ * run need not fault in task_bpf's pages to be told there is nothing to close.
+ */
+static void close_bpf(struct task_source *s)
+{
+	if (s->bpf)
+		procfs_task_bpf_close(s->bpf);
+	s->bpf = NULL;
+}
+
 int procfs_task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
 				enum task_door door, unsigned want, long fd_budget,
 				const struct task_work *work)
@@ -325,8 +336,7 @@ int procfs_task_source_open_for(struct task_source **out, const struct procfs *p
 		return err;
 	}
 	if (s->door != TASK_DOOR_BPF) {
-		procfs_task_bpf_close(s->bpf);
-		s->bpf = NULL;
+		close_bpf(s);
 		s->door = TASK_DOOR_PROC;
 	}
 	*out = s;
@@ -343,7 +353,7 @@ void procfs_task_source_close(struct task_source *s)
 {
 	if (!s)
 		return;
-	procfs_task_bpf_close(s->bpf);
+	close_bpf(s);
 	procfs_task_stat_cache_release(&s->cache);
 	kmerge_release(&s->times);
 	procfs_id_list_release(&s->pids);
