@@ -125,10 +125,18 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	if (live_host(r)) {
 		struct task_work w = pidstat_work(o, pf, env->scans);
 		int err = procfs_task_source_open_for(&r->tasks, pf, false, env->door,
-						      TASK_WANT_ALL, 0, &w);
+						      TASK_WANT_ALL, env->fd_budget, &w);
 
 		if (err)
 			return err;
+		/*
+		 * The fds go to whichever door reads files: the iterator's scan
+		 * keeps the stat files of the processes it cannot see (on some
+		 * VMs the agent at PID 1 and its threads) instead of opening them
+		 * every interval; the /proc door's are the table's.
+		 */
+		if (procfs_task_source_door(r->tasks) == TASK_DOOR_BPF)
+			r->table.fd_budget.left = 0;
 		/* the bpf door has the status fields itself */
 		if (env->taskstats && procfs_task_source_door(r->tasks) != TASK_DOOR_BPF &&
 		    taskstats_pays(&w))
