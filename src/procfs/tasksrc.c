@@ -325,6 +325,8 @@ int procfs_task_source_open_for(struct task_source **out, const struct procfs *p
 			err = check_same_view(s);
 		if (!err) {
 			s->door = TASK_DOOR_BPF;
+			/* its /proc scans read the few processes the iterator cannot see */
+			s->cache.keep_more = true;
 			snprintf(s->why, sizeof(s->why), "BPF task iterator, %s%s%.180s",
 				 procfs_task_bpf_loader(s->bpf), chose[0] ? "; " : "", chose);
 		}
@@ -770,14 +772,14 @@ static int read_parsed_stat(const struct procfs *pf, const char *path, struct pi
 
 static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sample *t)
 {
-	char path[64], buf[4096];
+	char buf[4096];
 	ssize_t n;
 
 	if (s->want & TASK_WANT_STATUS) {
 		struct pid_status ps;
 
-		snprintf(path, sizeof(path), "%d/task/%d/status", (int)pid, (int)t->tid);
-		n = procfs_read(s->pf, path, buf, sizeof(buf));
+		n = procfs_task_stat_cache_read_more(&s->cache, s->pf, pid, t->tid,
+						     TASK_FILE_STATUS, buf, sizeof(buf));
 		if (n > 0 && !procfs_pid_status_parse(buf, (size_t)n, &ps)) {
 			t->uid = ps.uid_real;
 			t->nvcsw = ps.vol_ctxsw;
@@ -789,8 +791,8 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 	if (s->want & TASK_WANT_SCHED) {
 		struct pid_schedstat ss;
 
-		snprintf(path, sizeof(path), "%d/task/%d/schedstat", (int)pid, (int)t->tid);
-		n = procfs_read(s->pf, path, buf, sizeof(buf));
+		n = procfs_task_stat_cache_read_more(&s->cache, s->pf, pid, t->tid,
+						     TASK_FILE_SCHEDSTAT, buf, sizeof(buf));
 		if (n > 0 && !procfs_pid_schedstat_parse(buf, (size_t)n, &ss)) {
 			t->run_ns = ss.run_ns;
 			t->wait_ns = ss.wait_ns;
@@ -799,8 +801,8 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 		}
 	}
 	if (s->want & TASK_WANT_IO) {
-		snprintf(path, sizeof(path), "%d/task/%d/io", (int)pid, (int)t->tid);
-		n = procfs_read(s->pf, path, buf, sizeof(buf));
+		n = procfs_task_stat_cache_read_more(&s->cache, s->pf, pid, t->tid, TASK_FILE_IO,
+						     buf, sizeof(buf));
 		if (n > 0 && !procfs_pid_io_parse(buf, (size_t)n, &t->io))
 			t->flags |= TS_IO;
 	}
