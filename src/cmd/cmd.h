@@ -103,5 +103,10 @@ void cmd_say_door(const char *cmd, const struct task_source *ts);
 
 /* Raises RLIMIT_NOFILE as far as allowed; returns how many fds a run may keep open. */
 long cmd_fd_budget(void);
+/*
+ * The same, raising the limit only when the soft one leaves fewer than want
+ * fds (a few listed PIDs: one getrlimit, not the two or more of a raise).
+ */
+long cmd_fd_budget_for(long want);
 
 #endif

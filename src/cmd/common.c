@@ -207,6 +207,19 @@ long cmd_fd_budget(void)
 	return n > 64 ? (long)n - 64 : 0;
 }
 
+long cmd_fd_budget_for(long want)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		rlim_t cur = rl.rlim_cur > CMD_MAX_FDS ? CMD_MAX_FDS : rl.rlim_cur;
+
+		if (cur > 64 && (long)cur - 64 >= want)
+			return (long)cur - 64;
+	}
+	return cmd_fd_budget();
+}
+
 int cmd_task_door(const char *cmd, enum task_door *door)
 {
 	const char *v = getenv("TRIAGE_TASK_SOURCE");

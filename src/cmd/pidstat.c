@@ -145,6 +145,17 @@ static bool getenv_is(const char *name, const char *value)
 	return v && !strcmp(v, value);
 }
 
+/*
+ * A few listed processes keep at most 4 files each open: the soft limit
+ * already allows that, so the limit is raised only for more.
+ */
+static long fd_budget(const struct pidstat_opts *o)
+{
+	bool few = o->pid_given && !o->all_pids && !o->threads && o->npids <= 16;
+
+	return few ? cmd_fd_budget_for(4 * (long)o->npids + 1) : cmd_fd_budget();
+}
+
 static int prepare_run(struct session *s)
 {
 	struct pidstat_env env = {
@@ -153,7 +164,7 @@ static int prepare_run(struct session *s)
 		.s_time_format = getenv("S_TIME_FORMAT"),
 		.s_colors = getenv("S_COLORS"),
 		.s_colors_sgr = getenv("S_COLORS_SGR"),
-		.fd_budget = s->host.fixture ? 0 : cmd_fd_budget(),
+		.fd_budget = s->host.fixture ? 0 : fd_budget(&s->opts),
 		.taskstats = !getenv_is("TRIAGE_PIDSTAT_TASKSTATS", "0"),
 		.json = &s->jw,
 		.scans = pidstat_opts_scans(&s->opts),

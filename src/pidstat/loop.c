@@ -5,11 +5,26 @@
 #include "pidstat/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "procfs/parsers.h"
 #include "util/json.h"
+
+/*
+ * /proc/uptime on a live host stays open: pread at offset 0 regenerates
+ * it, one system call a sample instead of open, read, read (EOF) and close.
+ * A --root tree reads it afresh (each fixture step is another file).
+ */
+static ssize_t read_uptime(struct pidstat_run *r, char *buf, size_t size)
+{
+	if (r->uptime_fd < 0 && !r->host->fixture)
+		r->uptime_fd = procfs_openat(r->pf, "uptime", O_RDONLY | O_CLOEXEC);
+	if (r->uptime_fd >= 0)
+		return procfs_reread_fd(r->uptime_fd, buf, size);
+	return procfs_read(r->pf, "uptime", buf, size);
+}
 
 static int read_system(struct pidstat_run *r, int curr)
 {
@@ -21,7 +36,7 @@ static int read_system(struct pidstat_run *r, int curr)
 		return r->src->read_system(r->src->ctx, &r->uptime_cs[curr], &r->tot_jiffies[curr])
 			   ? PIDSTAT_E_UPTIME
 			   : 0;
-	n = procfs_read(r->pf, "uptime", buf, sizeof(buf));
+	n = read_uptime(r, buf, sizeof(buf));
 
 	if (n < 0 || procfs_uptime_parse(buf, (size_t)n, &r->uptime_cs[curr]))
 		return PIDSTAT_E_UPTIME;

@@ -91,6 +91,7 @@ struct pidstat_run {
 	int kb_shift;
 	uint64_t memtotal_kb;
 	uint64_t uptime_cs[3];
+	int uptime_fd; /* /proc/uptime kept open on a live host (pread each sample), or -1 */
 	uint64_t tot_jiffies[3];
 	bool stat_read; /* /proc/stat read once: later only -I needs it */
 	struct tm tstamp[3];

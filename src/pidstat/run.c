@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pidstat/pidstat.h"
 #include "util/json.h"
@@ -102,6 +103,7 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 {
 	memset(r, 0, sizeof(*r));
 	r->ts.fd = -1;
+	r->uptime_fd = -1;
 	r->opts = o;
 	r->pf = pf;
 	r->host = h;
@@ -123,10 +125,18 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	if (live_host(r)) {
 		struct task_work w = pidstat_work(o, pf, env->scans);
 		int err = procfs_task_source_open_for(&r->tasks, pf, false, env->door,
-						      TASK_WANT_ALL, 0, &w);
+						      TASK_WANT_ALL, env->fd_budget, &w);
 
 		if (err)
 			return err;
+		/*
+		 * The fds go to whichever door reads files: the iterator's scan
+		 * keeps the stat files of the processes it cannot see (on some
+		 * VMs the agent at PID 1 and its threads) instead of opening them
+		 * every interval; the /proc door's are the table's.
+		 */
+		if (procfs_task_source_door(r->tasks) == TASK_DOOR_BPF)
+			r->table.fd_budget.left = 0;
 		/* the bpf door has the status fields itself */
 		if (env->taskstats && procfs_task_source_door(r->tasks) != TASK_DOOR_BPF &&
 		    taskstats_pays(&w))
@@ -141,6 +151,9 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 
 void pidstat_run_release(struct pidstat_run *r)
 {
+	if (r->uptime_fd >= 0)
+		close(r->uptime_fd);
+	r->uptime_fd = -1;
 	procfs_taskstats_close(&r->ts);
 	procfs_task_source_close(r->tasks);
 	r->tasks = NULL;

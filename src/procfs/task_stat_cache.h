@@ -14,6 +14,7 @@
 #ifndef TRIAGE_PROCFS_TASK_STAT_CACHE_H
 #define TRIAGE_PROCFS_TASK_STAT_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -21,14 +22,24 @@
 #include "procfs/procfs.h"
 #include "util/kmerge.h"
 
+/* The files of a task kept besides its stat (procfs_task_stat_cache_read_more). */
+enum task_more_file { TASK_FILE_STATUS, TASK_FILE_SCHEDSTAT, TASK_FILE_IO, TASK_MORE_FILES };
+
 struct task_stat_fd {
 	pid_t pid, tid;
-	int fd;
+	int fd;			   /* stat */
+	int more[TASK_MORE_FILES]; /* -1 until read_more opened it */
 };
 
 struct task_stat_cache {
 	struct kmerge fds;		/* struct task_stat_fd by (pid, tid): the previous scan's */
 	struct procfs_fd_budget budget; /* beyond it, files are opened and closed each time */
+	/*
+	 * Whether read_more keeps files open too (init: no). A scan of a few
+	 * processes (those the iterator cannot see) wants all four kept; a
+	 * full /proc scan spends its budget on stat files, one per task.
+	 */
+	bool keep_more;
 };
 
 void procfs_task_stat_cache_init(struct task_stat_cache *c, size_t max_fds);
@@ -38,6 +49,14 @@ void procfs_task_stat_cache_begin(struct task_stat_cache *c);
 /* Reads the stat file of pid/tid into buf (NUL-terminated); length or -errno. */
 ssize_t procfs_task_stat_cache_read(struct task_stat_cache *c, const struct procfs *pf, pid_t pid,
 				    pid_t tid, char *buf, size_t size);
+/*
+ * Reads another file of the pid/tid the last procfs_task_stat_cache_read
+ * read (its status, schedstat or io), kept open beside its stat from scan
+ * to scan while the budget allows; length or -errno.
+ */
+ssize_t procfs_task_stat_cache_read_more(struct task_stat_cache *c, const struct procfs *pf,
+					 pid_t pid, pid_t tid, enum task_more_file f, char *buf,
+					 size_t size);
 void procfs_task_stat_cache_end(struct task_stat_cache *c);
 
 #endif

@@ -280,6 +280,17 @@ size_t procfs_task_machine_threads(const struct procfs *pf)
 	return la.total;
 }
 
+/*
+ * Only a source that opened the iterator calls into its module: a /proc
+ * run need not fault in task_bpf's pages to be told there is nothing to close.
+ */
+static void close_bpf(struct task_source *s)
+{
+	if (s->bpf)
+		procfs_task_bpf_close(s->bpf);
+	s->bpf = NULL;
+}
+
 int procfs_task_source_open_for(struct task_source **out, const struct procfs *pf, bool fixture,
 				enum task_door door, unsigned want, long fd_budget,
 				const struct task_work *work)
@@ -314,6 +325,8 @@ int procfs_task_source_open_for(struct task_source **out, const struct procfs *p
 			err = check_same_view(s);
 		if (!err) {
 			s->door = TASK_DOOR_BPF;
+			/* its /proc scans read the few processes the iterator cannot see */
+			s->cache.keep_more = true;
 			snprintf(s->why, sizeof(s->why), "BPF task iterator, %s%s%.180s",
 				 procfs_task_bpf_loader(s->bpf), chose[0] ? "; " : "", chose);
 		}
@@ -325,8 +338,7 @@ int procfs_task_source_open_for(struct task_source **out, const struct procfs *p
 		return err;
 	}
 	if (s->door != TASK_DOOR_BPF) {
-		procfs_task_bpf_close(s->bpf);
-		s->bpf = NULL;
+		close_bpf(s);
 		s->door = TASK_DOOR_PROC;
 	}
 	*out = s;
@@ -343,7 +355,7 @@ void procfs_task_source_close(struct task_source *s)
 {
 	if (!s)
 		return;
-	procfs_task_bpf_close(s->bpf);
+	close_bpf(s);
 	procfs_task_stat_cache_release(&s->cache);
 	kmerge_release(&s->times);
 	procfs_id_list_release(&s->pids);
@@ -760,14 +772,14 @@ static int read_parsed_stat(const struct procfs *pf, const char *path, struct pi
 
 static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sample *t)
 {
-	char path[64], buf[4096];
+	char buf[4096];
 	ssize_t n;
 
 	if (s->want & TASK_WANT_STATUS) {
 		struct pid_status ps;
 
-		snprintf(path, sizeof(path), "%d/task/%d/status", (int)pid, (int)t->tid);
-		n = procfs_read(s->pf, path, buf, sizeof(buf));
+		n = procfs_task_stat_cache_read_more(&s->cache, s->pf, pid, t->tid,
+						     TASK_FILE_STATUS, buf, sizeof(buf));
 		if (n > 0 && !procfs_pid_status_parse(buf, (size_t)n, &ps)) {
 			t->uid = ps.uid_real;
 			t->nvcsw = ps.vol_ctxsw;
@@ -779,8 +791,8 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 	if (s->want & TASK_WANT_SCHED) {
 		struct pid_schedstat ss;
 
-		snprintf(path, sizeof(path), "%d/task/%d/schedstat", (int)pid, (int)t->tid);
-		n = procfs_read(s->pf, path, buf, sizeof(buf));
+		n = procfs_task_stat_cache_read_more(&s->cache, s->pf, pid, t->tid,
+						     TASK_FILE_SCHEDSTAT, buf, sizeof(buf));
 		if (n > 0 && !procfs_pid_schedstat_parse(buf, (size_t)n, &ss)) {
 			t->run_ns = ss.run_ns;
 			t->wait_ns = ss.wait_ns;
@@ -789,8 +801,8 @@ static void read_thread_extras(struct task_source *s, pid_t pid, struct task_sam
 		}
 	}
 	if (s->want & TASK_WANT_IO) {
-		snprintf(path, sizeof(path), "%d/task/%d/io", (int)pid, (int)t->tid);
-		n = procfs_read(s->pf, path, buf, sizeof(buf));
+		n = procfs_task_stat_cache_read_more(&s->cache, s->pf, pid, t->tid, TASK_FILE_IO,
+						     buf, sizeof(buf));
 		if (n > 0 && !procfs_pid_io_parse(buf, (size_t)n, &t->io))
 			t->flags |= TS_IO;
 	}

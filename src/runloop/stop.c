@@ -49,22 +49,34 @@ static void record_stop(struct runloop_stop *s, int sig)
 	s->stopped = true;
 }
 
-/* Takes a stop signal within *rel (NULL: no limit); 1 if one came. */
-static int take_signal(struct runloop_stop *s, const struct timespec *rel)
+/*
+ * Takes a stop signal within *rel (NULL: no limit); 1 if one came. With
+ * timed_out, says whether all of *rel passed (EAGAIN) rather than an
+ * interruption (EINTR) cutting it short.
+ */
+static int take_signal_within(struct runloop_stop *s, const struct timespec *rel, bool *timed_out)
 {
 	int sig;
 
 	do
 		sig = sigtimedwait(&s->set, NULL, rel);
 	while (sig < 0 && errno == EINTR && !rel);
+	if (timed_out)
+		*timed_out = sig < 0 && errno == EAGAIN;
 	if (sig > 0)
 		record_stop(s, sig);
 	return s->stopped;
 }
 
+static int take_signal(struct runloop_stop *s, const struct timespec *rel)
+{
+	return take_signal_within(s, rel, NULL);
+}
+
 int runloop_stop_wait(struct runloop_stop *s, const struct timespec *deadline)
 {
 	struct timespec now, rel;
+	bool timed_out;
 
 	for (;;) {
 		if (s->stopped)
@@ -77,9 +89,16 @@ int runloop_stop_wait(struct runloop_stop *s, const struct timespec *deadline)
 		if (runloop_ts_reached(&now, deadline))
 			return take_signal(s, &(struct timespec){ 0, 0 });
 		rel = runloop_ts_sub(deadline, &now);
-		/* EINTR (another signal, a debugger) comes back here for the rest */
-		if (take_signal(s, &rel))
+		/*
+		 * EINTR (another signal, a debugger) comes back here for the rest.
+		 * A timeout is the deadline (the kernel's timer never fires
+		 * early): no second wait to look for a signal, one system
+		 * call per interval instead of two.
+		 */
+		if (take_signal_within(s, &rel, &timed_out))
 			return 1;
+		if (timed_out)
+			return 0;
 	}
 }
 

@@ -6,6 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -108,6 +111,66 @@ TEST(reread_through_the_same_fd_follows_the_task)
 	procfs_close(pf);
 }
 
+/*
+ * The bpf door's scan of the processes the iterator cannot see keeps a
+ * task's status, schedstat and io open beside its stat (keep_more); a
+ * full /proc scan keeps only stat. The kernel's own files are the oracle:
+ * what the kept fd gives next scan is this task's status, fresh.
+ */
+TEST(status_schedstat_and_io_are_kept_beside_stat_when_asked)
+{
+	static const enum task_more_file files[] = { TASK_FILE_STATUS, TASK_FILE_SCHEDSTAT,
+						     TASK_FILE_IO };
+	struct task_stat_cache c;
+	struct procfs *pf;
+	char buf[4096], want[32];
+	int fds[3];
+
+	ASSERT_EQ(procfs_open(&pf, "/"), 0);
+	snprintf(want, sizeof(want), "Pid:\t%d\n", (int)getpid());
+	for (int keep = 0; keep <= 1; keep++) {
+		procfs_task_stat_cache_init(&c, 16);
+		c.keep_more = keep;
+		for (int scan = 0; scan < 2; scan++) {
+			procfs_task_stat_cache_begin(&c);
+			ASSERT_TRUE(procfs_task_stat_cache_read(&c, pf, getpid(), getpid(), buf,
+								sizeof(buf)) > 0);
+			for (int f = 0; f < 3; f++)
+				ASSERT_TRUE(procfs_task_stat_cache_read_more(&c, pf, getpid(),
+									     getpid(), files[f],
+									     buf, sizeof(buf)) > 0);
+			/* the last read was io; status read again through its fd */
+			ASSERT_TRUE(procfs_task_stat_cache_read_more(&c, pf, getpid(), getpid(),
+								     TASK_FILE_STATUS, buf,
+								     sizeof(buf)) > 0);
+			ASSERT_TRUE(strstr(buf, want) != NULL);
+			procfs_task_stat_cache_end(&c);
+			ASSERT_EQ(c.fds.nlast, 1);
+			for (int f = 0; f < 3; f++) {
+				int fd = kept(&c, 0)->more[files[f]];
+
+				if (!keep)
+					ASSERT_EQ(fd, -1);
+				else if (scan == 0)
+					fds[f] = fd;
+				else
+					ASSERT_EQ(fd, fds[f]); /* the same open file, read again */
+				if (keep)
+					ASSERT_TRUE(fd >= 0);
+			}
+		}
+		/* a scan that reads nothing closes all four */
+		procfs_task_stat_cache_begin(&c);
+		procfs_task_stat_cache_end(&c);
+		ASSERT_EQ(c.fds.nlast, 0);
+		if (keep)
+			for (int f = 0; f < 3; f++)
+				ASSERT_TRUE(fcntl(fds[f], F_GETFD) < 0 && errno == EBADF);
+		procfs_task_stat_cache_release(&c);
+	}
+	procfs_close(pf);
+}
+
 TEST(a_scan_closes_what_it_did_not_read_and_respects_the_limit)
 {
 	struct worker w = { 0, 0 };
@@ -144,6 +207,7 @@ int main(void)
 {
 	struct unit_state st = { 0 };
 
+	RUN(&st, status_schedstat_and_io_are_kept_beside_stat_when_asked);
 	RUN(&st, reread_through_the_same_fd_follows_the_task);
 	RUN(&st, a_scan_closes_what_it_did_not_read_and_respects_the_limit);
 	UNIT_MAIN_END(&st);
