@@ -16,7 +16,9 @@ hence "any R" counts as running. A workqueue worker's name ends with its
 latest work item ("kworker/0:1-events"), another instant: only the worker's
 own part is compared.
 Threads missing from a door are allowed only if they were born or died
-during the dump (absent from one bpf scan) or belong to PID 1's group when
+during the dump (absent from one bpf scan; absent from both when it started
+no earlier than the newest thread of the first and is gone when checked)
+or belong to PID 1's group when
 the iterator hides it (this VM's agent, see docs/performance.md).
 Prints a summary; exits 1 listing the disagreements."""
 import sys
@@ -53,6 +55,19 @@ def wq_worker_id(comm):
     return comm
 
 
+def gone_now(key, p):
+    """The thread no longer exists (or its tid now names a newer thread):
+    it may have died before the second bpf scan. One still alive was there
+    for that scan to see."""
+    try:
+        with open(f"/proc/{key[0]}/task/{key[1]}/stat", encoding="utf-8",
+                  errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[19] != p["starttime"]  # field 22, starttime
+    except (OSError, IndexError):
+        return True
+
+
 def main():
     scans = parse(sys.argv[1])
     doors = [d for d, _ in scans]
@@ -60,13 +75,21 @@ def main():
         print("want scans bpf,proc,bpf, got", doors)
         return 2
     b1, pr, b2 = (s for _, s in scans)
+    # The newest start time the first bpf scan saw: a thread that started
+    # no earlier than it (same clock tick included) may have been born after
+    # that scan; one that started before it was there to be seen.
+    newest_in_first = max(int(f["starttime"]) for f in b1.values())
+
+    def born_after_first_scan(p):
+        return int(p["starttime"]) >= newest_in_first
     bad, stable, moving, fields_cmp = [], 0, 0, 0
     for key, p in pr.items():
         a, c = b1.get(key), b2.get(key)
         if a is None or c is None or a["starttime"] != c["starttime"]:
             if key[0] == 1 and not any(k[0] == 1 for k in b1):
                 continue  # PID 1's group: hidden from the iterator here
-            if a is None and c is None and key in pr and p["starttime"]:
+            if a is None and c is None and key in pr and p["starttime"] and \
+                    not (born_after_first_scan(p) and gone_now(key, p)):
                 # in proc only: fine if it was born after the first bpf scan
                 # and died before the second; otherwise a miss
                 bad.append(f"{key}: in /proc, in neither bpf scan")
