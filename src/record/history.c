@@ -16,42 +16,10 @@
 #include "record/internal.h"
 #include "record/more.h"
 #include "record/record.h"
+#include "record/rows.h"
 #include "report/source.h"
 #include "report/sources.h"
 #include "util/grow.h"
-
-static int64_t icol(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_int64(st, i);
-}
-
-static bool isnull(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL;
-}
-
-static const char *tcol(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
-
-/* Runs sql with ?1 = iv, calling fn for each row. */
-static int each_row(sqlite3 *db, const char *sql, int64_t iv, void (*fn)(void *, sqlite3_stmt *),
-		    void *ctx)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, iv);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fn(ctx, st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -EIO;
-}
 
 /* ---- rows both cores read ---- */
 
@@ -65,16 +33,16 @@ struct psi_dest {
 static void on_psi(void *ctx, sqlite3_stmt *st)
 {
 	const struct psi_dest *d = ctx;
-	const char *res = tcol(st, 0);
+	const char *res = row_text(st, 0);
 	int r = !strcmp(res, "cpu") ? d->cpu : !strcmp(res, "memory") ? d->memory : d->io;
 	struct psi *p = &d->psi[r];
 
 	d->have[r] = true;
-	p->some.present = !isnull(st, 1);
-	p->some.total_us = (uint64_t)icol(st, 1);
+	p->some.present = !row_isnull(st, 1);
+	p->some.total_us = (uint64_t)row_int(st, 1);
 	p->some.avg10 = sqlite3_column_double(st, 3);
-	p->full.present = !isnull(st, 2);
-	p->full.total_us = (uint64_t)icol(st, 2);
+	p->full.present = !row_isnull(st, 2);
+	p->full.total_us = (uint64_t)row_int(st, 2);
 	p->full.avg10 = sqlite3_column_double(st, 4);
 }
 
@@ -84,7 +52,7 @@ static int load_psi(sqlite3 *db, int64_t iv, struct psi *psi, bool *have, int cp
 {
 	struct psi_dest d = { psi, have, cpu, memory, io };
 
-	return each_row(db,
+	return row_each(db,
 			"SELECT resource, some_total_us, full_total_us, some_avg10, full_avg10"
 			" FROM psi WHERE iv = ?1",
 			iv, on_psi, &d);
@@ -103,12 +71,12 @@ static void on_loadavg(void *ctx, sqlite3_stmt *st)
 {
 	const struct loadavg_dest *d = ctx;
 
-	*d->have = !isnull(st, 0);
+	*d->have = !row_isnull(st, 0);
 	for (int i = 0; i < 3; i++)
 		d->l->load[i] = sqlite3_column_double(st, i);
-	d->l->runnable = (unsigned)icol(st, 3);
+	d->l->runnable = (unsigned)row_int(st, 3);
 	if (sqlite3_column_count(st) > 4)
-		d->l->total = (unsigned)icol(st, 4);
+		d->l->total = (unsigned)row_int(st, 4);
 }
 
 /* The D-state reason a recorded key names; false for a key of no reason. */
@@ -128,32 +96,33 @@ static void on_interval(void *ctx, sqlite3_stmt *st)
 {
 	struct report_host_snap *h = ctx;
 
-	h->uptime_cs = (uint64_t)icol(st, 0);
+	h->uptime_cs = (uint64_t)row_int(st, 0);
 	h->have_uptime = true;
-	h->have_mem = !isnull(st, 1);
-	h->mem.total = (uint64_t)icol(st, 1);
-	h->mem.has_available = !isnull(st, 2);
-	h->mem.available = (uint64_t)icol(st, 2);
-	h->mem.swap_total = (uint64_t)icol(st, 3);
-	h->mem.swap_free = (uint64_t)icol(st, 4);
-	h->have_vm = !isnull(st, 5);
-	h->vm.pswpin = (uint64_t)icol(st, 5);
-	h->vm.pswpout = (uint64_t)icol(st, 6);
-	h->vm.pgmajfault = (uint64_t)icol(st, 7);
-	h->vm.has_oom_kill = !isnull(st, 8);
-	h->vm.oom_kill = (uint64_t)icol(st, 8);
-	h->cpu.procs_running = (uint64_t)icol(st, 9);
-	h->cpu.procs_blocked = (uint64_t)icol(st, 10);
-	h->jiffies = (uint64_t)icol(st, 11);
+	h->have_mem = !row_isnull(st, 1);
+	h->mem.total = (uint64_t)row_int(st, 1);
+	h->mem.has_available = !row_isnull(st, 2);
+	h->mem.available = (uint64_t)row_int(st, 2);
+	h->mem.swap_total = (uint64_t)row_int(st, 3);
+	h->mem.swap_free = (uint64_t)row_int(st, 4);
+	h->have_vm = !row_isnull(st, 5);
+	h->vm.pswpin = (uint64_t)row_int(st, 5);
+	h->vm.pswpout = (uint64_t)row_int(st, 6);
+	h->vm.pgmajfault = (uint64_t)row_int(st, 7);
+	h->vm.has_oom_kill = !row_isnull(st, 8);
+	h->vm.oom_kill = (uint64_t)row_int(st, 8);
+	h->cpu.procs_running = (uint64_t)row_int(st, 9);
+	h->cpu.procs_blocked = (uint64_t)row_int(st, 10);
+	h->jiffies = (uint64_t)row_int(st, 11);
 }
 
 static void on_cpu(void *ctx, sqlite3_stmt *st)
 {
 	struct report_host_snap *h = ctx;
-	int c = (int)icol(st, 0);
-	struct cpu_times t = { (uint64_t)icol(st, 1), (uint64_t)icol(st, 2), (uint64_t)icol(st, 3),
-			       (uint64_t)icol(st, 4), (uint64_t)icol(st, 5), (uint64_t)icol(st, 6),
-			       (uint64_t)icol(st, 7), (uint64_t)icol(st, 8) };
+	int c = (int)row_int(st, 0);
+	struct cpu_times t = { (uint64_t)row_int(st, 1), (uint64_t)row_int(st, 2),
+			       (uint64_t)row_int(st, 3), (uint64_t)row_int(st, 4),
+			       (uint64_t)row_int(st, 5), (uint64_t)row_int(st, 6),
+			       (uint64_t)row_int(st, 7), (uint64_t)row_int(st, 8) };
 
 	h->have_cpu = true;
 	if (c < 0) {
@@ -176,16 +145,16 @@ static void on_disk(void *ctx, sqlite3_stmt *st)
 		return;
 	d = &h->disks.d[h->disks.n++];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "%s", tcol(st, 0));
-	d->rd_ios = (uint64_t)icol(st, 1);
-	d->rd_sectors = (uint64_t)icol(st, 2);
-	d->rd_ticks = (uint64_t)icol(st, 3);
-	d->wr_ios = (uint64_t)icol(st, 4);
-	d->wr_sectors = (uint64_t)icol(st, 5);
-	d->wr_ticks = (uint64_t)icol(st, 6);
-	d->in_flight = (uint64_t)icol(st, 7);
-	d->io_ticks = (uint64_t)icol(st, 8);
-	d->time_in_queue = (uint64_t)icol(st, 9);
+	snprintf(d->name, sizeof(d->name), "%s", row_text(st, 0));
+	d->rd_ios = (uint64_t)row_int(st, 1);
+	d->rd_sectors = (uint64_t)row_int(st, 2);
+	d->rd_ticks = (uint64_t)row_int(st, 3);
+	d->wr_ios = (uint64_t)row_int(st, 4);
+	d->wr_sectors = (uint64_t)row_int(st, 5);
+	d->wr_ticks = (uint64_t)row_int(st, 6);
+	d->in_flight = (uint64_t)row_int(st, 7);
+	d->io_ticks = (uint64_t)row_int(st, 8);
+	d->time_in_queue = (uint64_t)row_int(st, 9);
 }
 
 static void on_net(void *ctx, sqlite3_stmt *st)
@@ -198,15 +167,15 @@ static void on_net(void *ctx, sqlite3_stmt *st)
 		return;
 	s = &h->ifaces.i[h->ifaces.n++];
 	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", tcol(st, 0));
-	s->rx_bytes = (uint64_t)icol(st, 1);
-	s->rx_packets = (uint64_t)icol(st, 2);
-	s->rx_errs = (uint64_t)icol(st, 3);
-	s->rx_drop = (uint64_t)icol(st, 4);
-	s->tx_bytes = (uint64_t)icol(st, 5);
-	s->tx_packets = (uint64_t)icol(st, 6);
-	s->tx_errs = (uint64_t)icol(st, 7);
-	s->tx_drop = (uint64_t)icol(st, 8);
+	snprintf(s->name, sizeof(s->name), "%s", row_text(st, 0));
+	s->rx_bytes = (uint64_t)row_int(st, 1);
+	s->rx_packets = (uint64_t)row_int(st, 2);
+	s->rx_errs = (uint64_t)row_int(st, 3);
+	s->rx_drop = (uint64_t)row_int(st, 4);
+	s->tx_bytes = (uint64_t)row_int(st, 5);
+	s->tx_packets = (uint64_t)row_int(st, 6);
+	s->tx_errs = (uint64_t)row_int(st, 7);
+	s->tx_drop = (uint64_t)row_int(st, 8);
 }
 
 /* One namespace's TCP counters; the first row is ours. */
@@ -215,7 +184,7 @@ static void on_tcp(void *ctx, sqlite3_stmt *st)
 	struct report_host_snap *h = ctx;
 	struct tcp_counters *t;
 	struct rp_netns *ns;
-	const char *p = tcol(st, 1);
+	const char *p = row_text(st, 1);
 	size_t k = h->nns;
 
 	if (k >= RP_MAX_NETNS + 1)
@@ -224,7 +193,7 @@ static void on_tcp(void *ctx, sqlite3_stmt *st)
 	ns = &h->ns[k];
 	memset(ns, 0, sizeof(*ns));
 	ns->ours = k == 0;
-	snprintf(h->ns_id[k], sizeof(h->ns_id[k]), "%s", tcol(st, 0));
+	snprintf(h->ns_id[k], sizeof(h->ns_id[k]), "%s", row_text(st, 0));
 	while (*p && ns->npids < RP_MAX_PIDS) {
 		char *end;
 		long pid = strtol(p, &end, 10);
@@ -235,13 +204,13 @@ static void on_tcp(void *ctx, sqlite3_stmt *st)
 		p = *end == ',' ? end + 1 : end;
 	}
 	t = &h->tcp[k];
-	t->out_segs = (uint64_t)icol(st, 2);
-	t->retrans_segs = (uint64_t)icol(st, 3);
-	t->in_errs = (uint64_t)icol(st, 4);
-	t->listen_overflows = (uint64_t)icol(st, 5);
-	t->listen_drops = (uint64_t)icol(st, 6);
-	t->has_snmp = icol(st, 7) != 0;
-	t->has_ext = icol(st, 8) != 0;
+	t->out_segs = (uint64_t)row_int(st, 2);
+	t->retrans_segs = (uint64_t)row_int(st, 3);
+	t->in_errs = (uint64_t)row_int(st, 4);
+	t->listen_overflows = (uint64_t)row_int(st, 5);
+	t->listen_drops = (uint64_t)row_int(st, 6);
+	t->has_snmp = row_int(st, 7) != 0;
+	t->has_ext = row_int(st, 8) != 0;
 	h->have_tcp[k] = t->has_snmp;
 }
 
@@ -251,31 +220,31 @@ static int load_host_snap(sqlite3 *db, int64_t iv, bool tcp, bool more, struct r
 	int rc;
 
 	memset(h, 0, sizeof(*h));
-	rc = each_row(db,
+	rc = row_each(db,
 		      "SELECT uptime_cs, memtotal_kb, mem_available_kb, swap_total_kb,"
 		      " swap_free_kb, pswpin, pswpout, pgmajfault, oom_kill, procs_running,"
 		      " procs_blocked, jiffies FROM interval WHERE id = ?1",
 		      iv, on_interval, h);
 	rc = rc ? rc
-		: each_row(db,
+		: row_each(db,
 			   "SELECT cpu, user, nice, system, idle, iowait, irq, softirq, steal"
 			   " FROM cpu WHERE iv = ?1 ORDER BY cpu",
 			   iv, on_cpu, h);
 	rc = rc ? rc : load_psi(db, iv, h->psi, h->have_psi, RP_PSI_CPU, RP_PSI_MEM, RP_PSI_IO);
 	rc = rc ? rc
-		: each_row(db,
+		: row_each(db,
 			   "SELECT device, rd_ios, rd_sectors, rd_ticks, wr_ios, wr_sectors,"
 			   " wr_ticks, in_flight, io_ticks, time_in_queue FROM disk WHERE iv = ?1"
 			   " ORDER BY device",
 			   iv, on_disk, h);
 	rc = rc ? rc
-		: each_row(db,
+		: row_each(db,
 			   "SELECT iface, rx_bytes, rx_packets, rx_errs, rx_drop, tx_bytes,"
 			   " tx_packets, tx_errs, tx_drop FROM net WHERE iv = ?1 ORDER BY iface",
 			   iv, on_net, h);
 	if (tcp)
 		rc = rc ? rc
-			: each_row(db,
+			: row_each(db,
 				   "SELECT ns_id, pids, out_segs, retrans_segs, in_errs,"
 				   " listen_overflows, listen_drops, has_snmp, has_ext FROM tcp"
 				   " WHERE iv = ?1 ORDER BY ns",
@@ -317,12 +286,12 @@ static void on_loadavg_row(void *ctx, sqlite3_stmt *st)
 {
 	struct loadavg *l = ctx;
 
-	if (isnull(st, 0) || isnull(st, 3))
+	if (row_isnull(st, 0) || row_isnull(st, 3))
 		return;
 	for (int i = 0; i < 3; i++)
 		l->load[i] = sqlite3_column_double(st, i);
-	l->runnable = (unsigned)icol(st, 3);
-	l->total = (unsigned)icol(st, 4);
+	l->runnable = (unsigned)row_int(st, 3);
+	l->total = (unsigned)row_int(st, 4);
 	l->last_pid = 1; /* seen */
 }
 
@@ -332,7 +301,7 @@ static int rec_read_load(void *ctx, struct loadavg *la)
 	int rc;
 
 	memset(la, 0, sizeof(*la));
-	rc = each_row(r->db,
+	rc = row_each(r->db,
 		      "SELECT load1, load5, load15, kernel_runnable, kernel_tasks FROM interval"
 		      " WHERE id = ?1",
 		      r->rw->ids[r->k], on_loadavg_row, la);
@@ -346,7 +315,7 @@ static void on_dtask(void *ctx, sqlite3_stmt *st)
 {
 	struct dtask_look *d = ctx;
 	struct rp_dtask *t;
-	const char *key = tcol(st, 3);
+	const char *key = row_text(st, 3);
 	enum d_reason r;
 
 	d->counted++;
@@ -354,9 +323,9 @@ static void on_dtask(void *ctx, sqlite3_stmt *st)
 		return;
 	t = &d->t[d->n++];
 	memset(t, 0, sizeof(*t));
-	t->pid = (pid_t)icol(st, 0);
-	t->tid = (pid_t)icol(st, 1);
-	snprintf(t->comm, sizeof(t->comm), "%s", tcol(st, 2));
+	t->pid = (pid_t)row_int(st, 0);
+	t->tid = (pid_t)row_int(st, 1);
+	snprintf(t->comm, sizeof(t->comm), "%s", row_text(st, 2));
 	snprintf(t->reason_key, sizeof(t->reason_key), "%s", key);
 	if (dreason_of(key, &r))
 		snprintf(t->reason, sizeof(t->reason), "%s", load_dreason_words(r, false));
@@ -369,7 +338,7 @@ static int rec_read_dtasks(void *ctx, struct task_sampler *ts, struct dtask_look
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = each_row(r->db,
+	rc = row_each(r->db,
 		      "SELECT tgid, tid, comm, reason FROM dtask WHERE iv = ?1 AND counts"
 		      " ORDER BY tgid, tid",
 		      r->rw->ids[r->k], on_dtask, out);
@@ -406,13 +375,13 @@ static int store_placement(struct rec_source *r, const struct rp_proc *p)
 static void on_placement(void *ctx, sqlite3_stmt *st)
 {
 	struct rp_proc *p = ctx;
-	const char *allowed = tcol(st, 0);
+	const char *allowed = row_text(st, 0);
 
 	p->has_allowed =
-	    !isnull(st, 0) && !procfs_cpulist_parse(allowed, strlen(allowed), &p->allowed);
-	snprintf(p->cgroup, sizeof(p->cgroup), "%s", tcol(st, 1));
+	    !row_isnull(st, 0) && !procfs_cpulist_parse(allowed, strlen(allowed), &p->allowed);
+	snprintf(p->cgroup, sizeof(p->cgroup), "%s", row_text(st, 1));
 	/* schema 4: its nice (a schema 3 file has no such column: not known) */
-	p->has_nice = sqlite3_column_count(st) > 2 && !isnull(st, 2);
+	p->has_nice = sqlite3_column_count(st) > 2 && !row_isnull(st, 2);
 	p->nice = p->has_nice ? sqlite3_column_int(st, 2) : 0;
 }
 
@@ -667,16 +636,16 @@ int record_findings(sqlite3 *db, int64_t from, int64_t to, struct task_sampler *
 static void on_dtask_row(void *ctx, sqlite3_stmt *st)
 {
 	struct load_snapshot *s = ctx;
-	pid_t tid = (pid_t)icol(st, 0);
-	const char *key = tcol(st, 1);
+	pid_t tid = (pid_t)row_int(st, 0);
+	const char *key = row_text(st, 1);
 
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct load_task *t = &s->tasks[i];
 
 		if (t->tid != tid || t->state != 'D')
 			continue;
-		snprintf(t->wchan, sizeof(t->wchan), "%s", tcol(st, 2));
-		snprintf(t->cgroup, sizeof(t->cgroup), "%s", tcol(st, 3));
+		snprintf(t->wchan, sizeof(t->wchan), "%s", row_text(st, 2));
+		snprintf(t->cgroup, sizeof(t->cgroup), "%s", row_text(st, 3));
 		t->counts = sqlite3_column_int(st, 4) != 0;
 		t->frozen = sqlite3_column_int(st, 5) != 0;
 		dreason_of(key, &t->why.reason);
@@ -755,7 +724,7 @@ int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
 
 	memset(s, 0, sizeof(*s));
 	s->ncpu = w->host.ncpu;
-	rc = each_row(db,
+	rc = row_each(db,
 		      "SELECT load1, load5, load15, kernel_runnable, kernel_tasks FROM interval"
 		      " WHERE id = ?1",
 		      iv, on_loadavg, &(struct loadavg_dest){ &s->kernel, &s->have_loadavg });
@@ -766,7 +735,7 @@ int record_load_snapshot(sqlite3 *db, const struct record_window *w, size_t k,
 	}
 	/* the D threads as the load core judged them while recording */
 	rc = rc ? rc
-		: each_row(db,
+		: row_each(db,
 			   "SELECT tid, reason, wchan, cgroup, counts, frozen FROM dtask"
 			   " WHERE iv = ?1",
 			   iv, on_dtask_row, s);

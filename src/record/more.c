@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "record/more.h"
+#include "record/rows.h"
 #include "report/thresholds.h"
 
 static const char *const more_sql[M_COUNT] = {
@@ -220,67 +221,35 @@ int record_more_insert(struct record_more *m, int64_t iv, const struct report_ho
 
 /* ---- reading one interval back ---- */
 
-static int64_t icol(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_int64(st, i);
-}
-
-static bool isnull(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL;
-}
-
-static const char *tcol(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
-
-static int each(sqlite3 *db, const char *sql, int64_t iv, void (*fn)(void *, sqlite3_stmt *),
-		void *ctx)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, iv);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fn(ctx, st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -EIO;
-}
-
 static void on_host_more(void *ctx, sqlite3_stmt *st)
 {
 	struct report_host_snap *h = ctx;
 
-	h->cpu.forks = (uint64_t)icol(st, 0);
-	h->have_files = !isnull(st, 1);
-	h->files.allocated = (uint64_t)icol(st, 1);
-	h->files.max = (uint64_t)icol(st, 2);
-	h->have_caps = !isnull(st, 3);
-	h->caps.pid_max = (uint64_t)icol(st, 3);
-	h->caps.threads_max = (uint64_t)icol(st, 4);
-	h->have_ct = !isnull(st, 5);
-	h->ct.count = (uint64_t)icol(st, 5);
-	h->ct.max = (uint64_t)icol(st, 6);
-	h->have_fs = icol(st, 7) != 0;
-	h->have_softirqs = icol(st, 8) != 0;
-	h->have_softnet = icol(st, 9) != 0;
+	h->cpu.forks = (uint64_t)row_int(st, 0);
+	h->have_files = !row_isnull(st, 1);
+	h->files.allocated = (uint64_t)row_int(st, 1);
+	h->files.max = (uint64_t)row_int(st, 2);
+	h->have_caps = !row_isnull(st, 3);
+	h->caps.pid_max = (uint64_t)row_int(st, 3);
+	h->caps.threads_max = (uint64_t)row_int(st, 4);
+	h->have_ct = !row_isnull(st, 5);
+	h->ct.count = (uint64_t)row_int(st, 5);
+	h->ct.max = (uint64_t)row_int(st, 6);
+	h->have_fs = row_int(st, 7) != 0;
+	h->have_softirqs = row_int(st, 8) != 0;
+	h->have_softnet = row_int(st, 9) != 0;
 }
 
 static void on_softirq(void *ctx, sqlite3_stmt *st)
 {
 	struct softirqs *s = ctx;
-	const char *p = tcol(st, 1);
+	const char *p = row_text(st, 1);
 	size_t v = s->nvec, c = 0;
 
 	if (v >= SOFTIRQ_MAX_VECTORS)
 		return;
 	s->nvec++;
-	snprintf(s->name[v], sizeof(s->name[v]), "%s", tcol(st, 0));
+	snprintf(s->name[v], sizeof(s->name[v]), "%s", row_text(st, 0));
 	while (*p && c < HOST_MAX_CPUS) {
 		char *end;
 		long cpu = strtol(p, &end, 10);
@@ -302,10 +271,10 @@ static void on_softnet(void *ctx, sqlite3_stmt *st)
 	if (s->n >= HOST_MAX_CPUS)
 		return;
 	c = &s->c[s->n++];
-	c->cpu = (int)icol(st, 0);
-	c->processed = (uint64_t)icol(st, 1);
-	c->dropped = (uint64_t)icol(st, 2);
-	c->time_squeeze = (uint64_t)icol(st, 3);
+	c->cpu = (int)row_int(st, 0);
+	c->processed = (uint64_t)row_int(st, 1);
+	c->dropped = (uint64_t)row_int(st, 2);
+	c->time_squeeze = (uint64_t)row_int(st, 3);
 }
 
 static void on_fs(void *ctx, sqlite3_stmt *st)
@@ -317,98 +286,100 @@ static void on_fs(void *ctx, sqlite3_stmt *st)
 		return;
 	u = &f->u[f->n++];
 	memset(u, 0, sizeof(*u));
-	u->m.id = (int)icol(st, 0);
-	u->m.major = (unsigned)icol(st, 1);
-	u->m.minor = (unsigned)icol(st, 2);
-	snprintf(u->m.mnt, sizeof(u->m.mnt), "%s", tcol(st, 3));
-	snprintf(u->m.fstype, sizeof(u->m.fstype), "%s", tcol(st, 4));
-	snprintf(u->m.source, sizeof(u->m.source), "%s", tcol(st, 5));
-	u->m.readonly = icol(st, 6) != 0;
-	u->s.frsize = (uint64_t)icol(st, 7);
-	u->s.blocks = (uint64_t)icol(st, 8);
-	u->s.bfree = (uint64_t)icol(st, 9);
-	u->s.bavail = (uint64_t)icol(st, 10);
-	u->s.files = (uint64_t)icol(st, 11);
-	u->s.ffree = (uint64_t)icol(st, 12);
+	u->m.id = (int)row_int(st, 0);
+	u->m.major = (unsigned)row_int(st, 1);
+	u->m.minor = (unsigned)row_int(st, 2);
+	snprintf(u->m.mnt, sizeof(u->m.mnt), "%s", row_text(st, 3));
+	snprintf(u->m.fstype, sizeof(u->m.fstype), "%s", row_text(st, 4));
+	snprintf(u->m.source, sizeof(u->m.source), "%s", row_text(st, 5));
+	u->m.readonly = row_int(st, 6) != 0;
+	u->s.frsize = (uint64_t)row_int(st, 7);
+	u->s.blocks = (uint64_t)row_int(st, 8);
+	u->s.bfree = (uint64_t)row_int(st, 9);
+	u->s.bavail = (uint64_t)row_int(st, 10);
+	u->s.files = (uint64_t)row_int(st, 11);
+	u->s.ffree = (uint64_t)row_int(st, 12);
 }
 
 static void on_udp(void *ctx, sqlite3_stmt *st)
 {
 	struct report_host_snap *h = ctx;
-	size_t k = (size_t)icol(st, 0);
+	size_t k = (size_t)row_int(st, 0);
 	struct udp_counters *u;
 
 	if (k >= h->nns)
 		return;
 	u = &h->udp[k];
-	u->in_datagrams = (uint64_t)icol(st, 1);
-	u->in_errors = (uint64_t)icol(st, 2);
-	u->rcvbuf_errors = (uint64_t)icol(st, 3);
-	u->in_datagrams6 = (uint64_t)icol(st, 4);
-	u->in_errors6 = (uint64_t)icol(st, 5);
-	u->rcvbuf_errors6 = (uint64_t)icol(st, 6);
-	u->has_v4 = icol(st, 7) != 0;
-	u->has_v6 = icol(st, 8) != 0;
+	u->in_datagrams = (uint64_t)row_int(st, 1);
+	u->in_errors = (uint64_t)row_int(st, 2);
+	u->rcvbuf_errors = (uint64_t)row_int(st, 3);
+	u->in_datagrams6 = (uint64_t)row_int(st, 4);
+	u->in_errors6 = (uint64_t)row_int(st, 5);
+	u->rcvbuf_errors6 = (uint64_t)row_int(st, 6);
+	u->has_v4 = row_int(st, 7) != 0;
+	u->has_v6 = row_int(st, 8) != 0;
 	h->have_udp[k] = true;
 }
 
 static void on_sock(void *ctx, sqlite3_stmt *st)
 {
 	struct report_host_snap *h = ctx;
-	size_t k = (size_t)icol(st, 0);
+	size_t k = (size_t)row_int(st, 0);
 	struct rp_netns *ns;
 
 	if (k >= h->nns)
 		return;
 	ns = &h->ns[k];
-	if (!strcmp(tcol(st, 1), "listen")) {
-		snprintf(ns->full.addr, sizeof(ns->full.addr), "%s", tcol(st, 2));
-		ns->full.port = (unsigned)icol(st, 3);
-		ns->full.queue = (uint64_t)icol(st, 5);
-		ns->full.backlog = (uint64_t)icol(st, 6);
-		ns->full.has_backlog = icol(st, 7) != 0;
-		ns->full.pid = (pid_t)icol(st, 9);
+	if (!strcmp(row_text(st, 1), "listen")) {
+		snprintf(ns->full.addr, sizeof(ns->full.addr), "%s", row_text(st, 2));
+		ns->full.port = (unsigned)row_int(st, 3);
+		ns->full.queue = (uint64_t)row_int(st, 5);
+		ns->full.backlog = (uint64_t)row_int(st, 6);
+		ns->full.has_backlog = row_int(st, 7) != 0;
+		ns->full.pid = (pid_t)row_int(st, 9);
 		ns->has_full = true;
 	} else {
-		snprintf(ns->udp_top.addr, sizeof(ns->udp_top.addr), "%s", tcol(st, 2));
-		ns->udp_top.port = (unsigned)icol(st, 3);
-		ns->udp_top.inode = (uint64_t)icol(st, 4);
-		ns->udp_top.drops = (uint64_t)icol(st, 8);
-		ns->udp_top.pid = (pid_t)icol(st, 9);
+		snprintf(ns->udp_top.addr, sizeof(ns->udp_top.addr), "%s", row_text(st, 2));
+		ns->udp_top.port = (unsigned)row_int(st, 3);
+		ns->udp_top.inode = (uint64_t)row_int(st, 4);
+		ns->udp_top.drops = (uint64_t)row_int(st, 8);
+		ns->udp_top.pid = (pid_t)row_int(st, 9);
 		ns->has_udp_top = true;
 	}
 }
 
 int record_more_load(sqlite3 *db, int64_t iv, struct report_host_snap *h)
 {
-	int rc = each(db,
-		      "SELECT forks, files_alloc, files_max, pid_max, threads_max, ct_count,"
-		      " ct_max, fs_read, softirqs_read, softnet_read FROM host_more WHERE iv = ?1",
-		      iv, on_host_more, h);
+	int rc =
+	    row_each(db,
+		     "SELECT forks, files_alloc, files_max, pid_max, threads_max, ct_count,"
+		     " ct_max, fs_read, softirqs_read, softnet_read FROM host_more WHERE iv = ?1",
+		     iv, on_host_more, h);
 
 	rc = rc ? rc
-		: each(db, "SELECT vector, counts FROM softirq WHERE iv = ?1 ORDER BY k", iv,
-		       on_softirq, &h->softirqs);
+		: row_each(db, "SELECT vector, counts FROM softirq WHERE iv = ?1 ORDER BY k", iv,
+			   on_softirq, &h->softirqs);
 	rc = rc ? rc
-		: each(db,
-		       "SELECT cpu, processed, dropped, time_squeeze FROM softnet WHERE iv = ?1"
-		       " ORDER BY k",
-		       iv, on_softnet, &h->softnet);
+		: row_each(db,
+			   "SELECT cpu, processed, dropped, time_squeeze FROM softnet WHERE iv = ?1"
+			   " ORDER BY k",
+			   iv, on_softnet, &h->softnet);
 	rc = rc ? rc
-		: each(db,
-		       "SELECT mnt_id, major, minor, mnt, fstype, source, readonly, frsize,"
-		       " blocks, bfree, bavail, files, ffree FROM fs WHERE iv = ?1 ORDER BY k",
-		       iv, on_fs, &h->fs);
+		: row_each(db,
+			   "SELECT mnt_id, major, minor, mnt, fstype, source, readonly, frsize,"
+			   " blocks, bfree, bavail, files, ffree FROM fs WHERE iv = ?1 ORDER BY k",
+			   iv, on_fs, &h->fs);
 	rc = rc ? rc
-		: each(db,
-		       "SELECT ns, in_datagrams, in_errors, rcvbuf_errors, in_datagrams6,"
-		       " in_errors6, rcvbuf_errors6, has_v4, has_v6 FROM udp WHERE iv = ?1",
-		       iv, on_udp, h);
+		: row_each(db,
+			   "SELECT ns, in_datagrams, in_errors, rcvbuf_errors, in_datagrams6,"
+			   " in_errors6, rcvbuf_errors6, has_v4, has_v6 FROM udp WHERE iv = ?1",
+			   iv, on_udp, h);
 	return rc ? rc
-		  : each(db,
-			 "SELECT ns, kind, addr, port, inode, queue, backlog, has_backlog, drops,"
-			 " pid FROM sock WHERE iv = ?1",
-			 iv, on_sock, h);
+		  : row_each(
+			db,
+			"SELECT ns, kind, addr, port, inode, queue, backlog, has_backlog, drops,"
+			" pid FROM sock WHERE iv = ?1",
+			iv, on_sock, h);
 }
 
 /* ---- what the report asks at a window's end ---- */
@@ -475,9 +446,9 @@ static int get(sqlite3 *db, const char *sql, int64_t iv, int64_t key, int64_t *v
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		for (int i = 0; i < n; i++)
-			vals[i] = icol(st, i);
+			vals[i] = row_int(st, i);
 		if (text)
-			snprintf(text, size, "%s", tcol(st, n));
+			snprintf(text, size, "%s", row_text(st, n));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : -EIO;
