@@ -74,6 +74,12 @@ struct rp_proc {
 	/* process-churn: its parent, and its reaped children's CPU (% of one CPU) */
 	pid_t ppid;
 	double child_pct;
+	/*
+	 * Sampled from the window's start and exited in it: its whole life's CPU
+	 * (own and reaped, % of one CPU over the window), which its parent's
+	 * child_pct takes in when it reaps it, though the samples saw it
+	 */
+	double life_pct;
 	/* bytes/s read and written, where the sampler reads I/O (record's does); 0: not read */
 	double read_Bps, write_Bps;
 };

@@ -279,6 +279,30 @@ static double reaped_spawned_pct(const struct rp_proc *p)
 }
 
 /*
+ * Each sampled process's reaped children's CPU as a spawner's, less the
+ * whole lives of the children the samples saw from the window's start and
+ * that exited in it: a shell that reaps a long job, or a test runner a
+ * finished test, reaps CPU that was sampled, not a fork loop's. Fills
+ * credit[] (d->procs' order).
+ */
+static void reaped_unsampled_pct(const struct report_data *d, double *credit)
+{
+	for (size_t i = 0; i < d->nprocs; i++)
+		credit[i] = reaped_spawned_pct(&d->procs[i]);
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct rp_proc *c = &d->procs[i];
+
+		if (c->life_pct <= 0 || c->ppid <= 0)
+			continue;
+		for (size_t j = 0; j < d->nprocs; j++)
+			if (d->procs[j].pid == c->ppid) {
+				credit[j] = credit[j] > c->life_pct ? credit[j] - c->life_pct : 0;
+				break;
+			}
+	}
+}
+
+/*
  * The parents of the window's short-lived processes: with eBPF, those
  * that forked most; without, each sampled process's reaped children's CPU
  * (cutime + cstime: a fork-exec loop's parent reaps all of its children's
@@ -288,23 +312,31 @@ static double reaped_spawned_pct(const struct rp_proc *p)
 int report_spawner_results(const struct window *w, struct report_data *d)
 {
 	struct rp_spawner *all;
+	double *credit;
 	size_t n = 0;
 
 	if (!d->have_forks || !d->nprocs || d->seconds <= 0)
 		return 0;
 	d->unsampled_pct = unsampled(d);
+	if (!(credit = calloc(d->nprocs, sizeof(*credit))))
+		return -ENOMEM;
+	reaped_unsampled_pct(d, credit);
 	if (!(w->src->lacks & REPORT_LACKS_PARENTS))
 		for (size_t i = 0; i < d->nprocs; i++)
-			d->reaped_pct += reaped_spawned_pct(&d->procs[i]);
-	if (bpf_spawners(d) || (w->src->lacks & REPORT_LACKS_PARENTS))
+			d->reaped_pct += credit[i];
+	if (bpf_spawners(d) || (w->src->lacks & REPORT_LACKS_PARENTS)) {
+		free(credit);
 		return 0;
-	if (!(all = calloc(2 * d->nprocs, sizeof(*all))))
+	}
+	if (!(all = calloc(2 * d->nprocs, sizeof(*all)))) {
+		free(credit);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < d->nprocs; i++) {
 		const struct rp_proc *p = &d->procs[i];
 
-		if (reaped_spawned_pct(p) > 0)
-			spawner_of(all, &n, p->pid)->child_pct = p->child_pct;
+		if (credit[i] > 0)
+			spawner_of(all, &n, p->pid)->child_pct = credit[i];
 		if (!p->from_start && p->ppid > 0)
 			spawner_of(all, &n, p->ppid)->seen++;
 	}
@@ -314,5 +346,6 @@ int report_spawner_results(const struct window *w, struct report_data *d)
 		d->spawners[d->nspawners++] = all[i];
 	}
 	free(all);
+	free(credit);
 	return 0;
 }

@@ -5,9 +5,11 @@
  * rule at its threshold and just below it (src/report/thresholds.h), and
  * the sentence a reader gets.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/collect.h"
 #include "report/report.h"
 #include "report/thresholds.h"
 #include "unit.h"
@@ -337,11 +339,48 @@ TEST(process_churn_by_unsampled_cpu)
 	ASSERT_EQ(sev_of(&d, RK_PROCESS_CHURN), -1);
 }
 
+/*
+ * Without eBPF, a spawner is credited with its reaped children's CPU, less
+ * the whole lives of children the samples saw from the window's start
+ * that exited in it: a runner that reaps a finished test (5,000% of a CPU
+ * over its life, sampled all along) is not the fork loop (140%).
+ */
+TEST(spawners_leave_out_sampled_children_lives)
+{
+	static struct report_data d;
+	struct rp_proc procs[3] = {
+		{ .pid = 100, .comm = "runner", .child_pct = 5000, .from_start = true },
+		{ .pid = 101,
+		  .comm = "test",
+		  .ppid = 100,
+		  .exited = true,
+		  .from_start = true,
+		  .life_pct = 4990 },
+		{ .pid = 200, .comm = "loop", .child_pct = 140, .from_start = true },
+	};
+	struct report_source src = { 0 };
+	struct window w = { .src = &src };
+
+	quiet(&d);
+	d.have_forks = true;
+	d.seconds = 2;
+	d.procs = procs;
+	d.nprocs = 3;
+	ASSERT_EQ(report_spawner_results(&w, &d), 0);
+	ASSERT_EQ(d.nspawners, 2);
+	ASSERT_EQ(d.spawners[0].pid, 200);
+	ASSERT_TRUE(fabs(d.spawners[0].child_pct - 140) < 1e-9);
+	ASSERT_EQ(d.spawners[1].pid, 100);
+	ASSERT_TRUE(fabs(d.spawners[1].child_pct - 10) < 1e-9);
+	ASSERT_TRUE(fabs(d.reaped_pct - 150) < 1e-9);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
 
 	RUN(&st, memory_growth_rate_boundary);
+	RUN(&st, spawners_leave_out_sampled_children_lives);
 	RUN(&st, memory_growth_horizon_boundary);
 	RUN(&st, memory_growth_needs_most_samples);
 	RUN(&st, memory_growth_critical_near_the_limit);
