@@ -178,8 +178,13 @@ run: deps-run
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
+# The generated sources (BPF objects and skeletons, vmlinux.h, help headers,
+# plot assets, the syscall table) do not depend on the flavour: a fresh
+# sanitized build starts from the plain build's (14 CPU-s less; cp -a keeps
+# their times, so make remakes none whose source is older).
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
+	$(Q)[ -e build-san/gen ] || { mkdir -p build-san && cp -a build/gen build-san/gen; }
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) SAN=1 all
 	$(Q)tests/run.sh
 
