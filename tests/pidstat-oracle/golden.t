@@ -358,6 +358,7 @@ while IFS= read -r line; do
 		fxs="workloads edge-misc edge-threads"
 		star_total=$((star_total + 3))
 		if [ $sample = 1 ] && { [ $needs_de = 0 ] || [ $have_de = 1 ]; }; then
+			# shellcheck disable=SC2086 # three names, split on purpose
 			pick_fixture $fxs
 			fxs=$picked
 		fi
