@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 THREADS=${BENCH_THREADS:-"2000 10000"}
 OPTS=(-u -w -r -d -t -p ALL)
-bench_need "make; scripts/deps.sh" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time
+bench_need "make; scripts/deps.sh bench" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time
 bench_need "" strace
 
 bench_scratch pidstat

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 THREADS=${BENCH_THREADS:-2000}
 RUNS=${BENCH_RUNS:-3}
-bench_need "make; scripts/deps.sh test" "$TRIAGE" "$SLEEPERS" /usr/bin/time
+bench_need "make; scripts/deps.sh bench" "$TRIAGE" "$SLEEPERS" /usr/bin/time
 bench_need "" jq
 
 bench_scratch report

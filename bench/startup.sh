@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 REPS=${BENCH_REPS:-5}
 THREADS=${BENCH_THREADS:-2000}
-bench_need "make; scripts/deps.sh" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" python3 uptime
+bench_need "make; scripts/deps.sh bench" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" python3 uptime
 bench_scratch startup
 STATS_WAS=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo "")
 restore() {

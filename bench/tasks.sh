@@ -26,7 +26,7 @@ PID_MAX_WANT=${BENCH_PID_MAX:-}
 PID_MAX_WAS=$(cat /proc/sys/kernel/pid_max)
 MAP_COUNT_WAS=$(cat /proc/sys/vm/max_map_count)
 OPTS=(-u -w -r -d -t -p ALL)
-bench_need "make; scripts/deps.sh" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time
+bench_need "make; scripts/deps.sh bench" "$TRIAGE" "$SYSSTAT" "$SLEEPERS" /usr/bin/time
 TRIAGE_TASK_SOURCE=bpf "$TRIAGE" doctor --dump-tasks=bpf >/dev/null ||
 	{ echo "bench: no bpf door here (root, BTF, iterators needed)" >&2; exit 1; }
 

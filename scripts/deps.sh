@@ -2,6 +2,7 @@
 # Installs the Debian packages triage needs, if any are missing:
 #   scripts/deps.sh run    building and running (make run)
 #   scripts/deps.sh test   that, plus the oracles and tools only the tests use (make test)
+#   scripts/deps.sh bench  that, plus what only bench/ and the package's full check use
 # Idempotent; a no-op when everything is present.
 set -eu
 mode=${1:-test}
@@ -32,8 +33,8 @@ RUN_PKGS="
 # scdoc for make man / make install (the man pages), man-db and groff-base
 # to render them in the tests; zsh to check its completion; setcap
 # (libcap2-bin) for the capabilities test; dpkg-dev, debhelper and lintian
-# to build and check the Debian package; sqlite3 to read records back,
-# chromium to load plot's page; bpftrace for bench/probe.sh.
+# to build the Debian package; sqlite3 to read records back, chromium to
+# load plot's page.
 TEST_PKGS="
  sysstat
  iptables
@@ -59,16 +60,23 @@ TEST_PKGS="
  zsh
  sqlite3
  chromium
- bpftrace
  libcap2-bin
  dpkg-dev
  debhelper
+"
+# bench/ and the package's full check only: bpftrace (bench/probe.sh and
+# bench/startup.sh's time to first event) and lintian (pkg/deb.t with
+# TRIAGE_LINTIAN=1, scripts/deb-fresh-install.sh). With their dependencies
+# they are some 140 packages, mostly perl, that no test of make test uses.
+BENCH_PKGS="
+ bpftrace
  lintian
 "
 case $mode in
 run) PKGS=$RUN_PKGS ;;
 test) PKGS="$RUN_PKGS $TEST_PKGS" ;;
-*) echo "usage: scripts/deps.sh run|test" >&2; exit 2 ;;
+bench) PKGS="$RUN_PKGS $TEST_PKGS $BENCH_PKGS" ;;
+*) echo "usage: scripts/deps.sh run|test|bench" >&2; exit 2 ;;
 esac
 missing=""
 for p in $PKGS; do
@@ -77,7 +85,7 @@ for p in $PKGS; do
 done
 # The pidstat golden tests compare number and date formats in de_DE.UTF-8.
 gen_locales() {
-	[ "$mode" = test ] || return 0
+	[ "$mode" != run ] || return 0
 	locale -a 2>/dev/null | grep -qix 'de_DE.utf8' && return 0
 	[ "$(id -u)" = 0 ] || { echo "deps: not root; cannot generate de_DE.UTF-8" >&2; return 0; }
 	echo "deps: generating locale de_DE.UTF-8" >&2

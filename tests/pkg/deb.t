@@ -34,7 +34,8 @@ echo "built $(basename "$deb")"
 
 # lintian: nothing at error level. Slow (a minute of perl on a busy machine),
 # so on request: TRIAGE_LINTIAN=1
-if [ "${TRIAGE_LINTIAN:-0}" = 1 ] && command -v lintian >/dev/null; then
+if [ "${TRIAGE_LINTIAN:-0}" = 1 ]; then
+	command -v lintian >/dev/null || fail "TRIAGE_LINTIAN=1 but lintian is not installed (scripts/deps.sh bench)"
 	lintian --fail-on error "$work"/triage_*.changes >"$work/lintian" 2>&1 ||
 		{ cat "$work/lintian"; fail "lintian reports errors"; }
 	echo "lintian: $(grep -c '^E:' "$work/lintian") errors, $(grep -c '^W:' "$work/lintian") warnings"
