@@ -105,6 +105,35 @@ static __always_inline __u32 nr_slot(long nr)
 	return nr < SC_NR_SLOTS - 1 ? (__u32)nr : SC_NR_SLOTS - 1;
 }
 
+/* Notes when this task entered system call id, for its exit to time it. */
+static __always_inline void mark_entry(long id)
+{
+	struct sc_start *start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0,
+						      BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (start) {
+		start->nr = id;
+		start->ts = bpf_ktime_get_ns();
+	}
+}
+
+/*
+ * At exit: the slot of the call this task entered and its time in ns;
+ * false when its entry was not seen (it began before we attached, or was
+ * filtered out). The mark is cleared, so that a call is timed once.
+ */
+static __always_inline bool took(__u32 *slot, __u64 *ns)
+{
+	struct sc_start *start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0, 0);
+
+	if (!start || !start->ts)
+		return false;
+	*ns = bpf_ktime_get_ns() - start->ts;
+	start->ts = 0;
+	*slot = nr_slot(start->nr);
+	return true;
+}
+
 #ifdef SP_ENRICH
 /*
  * Count only the processes in watch_tgid (user space fills it from its
@@ -152,8 +181,6 @@ static __always_inline bool never_returns(long id)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 {
-	struct sc_start *start;
-
 	if (id < 0 || !watched() || !target_matches())
 		return 0;
 	if (never_returns(id)) {
@@ -163,12 +190,7 @@ int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 			__sync_fetch_and_add(&pv->count, 1);
 		return 0;
 	}
-	start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0,
-				     BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (start) {
-		start->nr = id;
-		start->ts = bpf_ktime_get_ns();
-	}
+	mark_entry(id);
 	return 0;
 }
 
@@ -176,17 +198,12 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 {
 	struct sc_pid_val *pv;
-	struct sc_start *start;
+	__u32 slot;
 	__u64 ns;
 
-	if (!watched() || (!by_comm && !tgid_matches()))
+	if (!watched() || (!by_comm && !tgid_matches()) || !took(&slot, &ns))
 		return 0;
-	start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0, 0);
-	if (!start || !start->ts)
-		return 0;
-	ns = bpf_ktime_get_ns() - start->ts;
-	start->ts = 0;
-	pv = pid_row(nr_slot(start->nr));
+	pv = pid_row(slot);
 	if (!pv)
 		return 0;
 	__sync_fetch_and_add(&pv->count, 1);
@@ -210,8 +227,6 @@ static __always_inline __u32 log2_slot(__u64 v)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *task;
-	struct sc_start *start;
 	struct sc_stat *st;
 	__u32 slot;
 
@@ -230,12 +245,7 @@ int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 	}
 	if (!want_latency)
 		return 0;
-	task = bpf_get_current_task_btf();
-	start = bpf_task_storage_get(&sc_starts, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!start)
-		return 0;
-	start->nr = id;
-	start->ts = bpf_ktime_get_ns();
+	mark_entry(id);
 	return 0;
 }
 
@@ -293,7 +303,6 @@ static __always_inline int count_error_only(struct pt_regs *regs, long ret)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 {
-	struct sc_start *start;
 	struct sc_stat *st;
 	__u64 ns;
 	__u32 slot;
@@ -302,12 +311,8 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (!want_latency)
 		return count_error_only(regs, ret);
-	start = bpf_task_storage_get(&sc_starts, bpf_get_current_task_btf(), 0, 0);
-	if (!start || !start->ts)
+	if (!took(&slot, &ns))
 		return 0;
-	ns = bpf_ktime_get_ns() - start->ts;
-	start->ts = 0;
-	slot = nr_slot(start->nr);
 	st = bpf_map_lookup_elem(&sc_stats, &slot);
 	if (!st)
 		return 0;
