@@ -198,6 +198,34 @@ static void add(struct fleet_series_set *set, enum fleet_what what, const char *
 	memcpy(s->v, v, n * sizeof(double));
 }
 
+/* Span k of entry e of a group: its host (NULL: any), from start to end (NAN: any), open or not. */
+struct want_span {
+	size_t e, k;
+	const char *host;
+	double start, end;
+	bool open;
+};
+
+static void check_spans(struct unit_state *unit_s_, const struct fleet_group *g,
+			const struct want_span *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct fleet_entry *e = &g->e[w[i].e];
+
+		ASSERT_TRUE(w[i].e < g->n && w[i].k < e->nspans);
+		if (w[i].host)
+			ASSERT_STREQ(e->host, w[i].host);
+		ASSERT_NEAR(e->spans[w[i].k].start, w[i].start, 0);
+		if (!isnan(w[i].end))
+			ASSERT_NEAR(e->spans[w[i].k].end, w[i].end, 0);
+		ASSERT_EQ(e->spans[w[i].k].open, w[i].open);
+	}
+}
+
+#define CHECK_SPANS(g, ...)                                                \
+	check_spans(unit_s_, g, (const struct want_span[]){ __VA_ARGS__ }, \
+		    sizeof((const struct want_span[]){ __VA_ARGS__ }) / sizeof(struct want_span))
+
 /*
  * Four hosts at t=1000, interval 10: a and b run relay (b's worse), c has a
  * disk finding, d's last sample is 25 s old (stopped: two intervals) and
@@ -286,21 +314,11 @@ TEST(range_spans)
 	ASSERT_UEQ(r.ng, 2);
 	ASSERT_STREQ(r.g[0].rule, "stopped-reporting");
 	/* a was silent 120..160: a gap of 40 > 2 intervals; b since 160 */
-	ASSERT_STREQ(r.g[0].e[0].host, "a");
-	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 120, 0);
-	ASSERT_NEAR(r.g[0].e[0].spans[0].end, 160, 0);
-	ASSERT_TRUE(!r.g[0].e[0].spans[0].open);
-	ASSERT_STREQ(r.g[0].e[1].host, "b");
-	ASSERT_NEAR(r.g[0].e[1].spans[0].start, 160, 0);
-	ASSERT_TRUE(r.g[0].e[1].spans[0].open);
+	CHECK_SPANS(&r.g[0], { 0, 0, "a", 120, 160, false }, { 1, 0, "b", 160, NAN, true });
 	ASSERT_STREQ(r.g[1].rule, "swapping");
 	ASSERT_EQ(r.g[1].e[0].sev, 3);
 	ASSERT_UEQ(r.g[1].e[0].nspans, 2);
-	ASSERT_NEAR(r.g[1].e[0].spans[0].start, 100, 0);
-	ASSERT_NEAR(r.g[1].e[0].spans[0].end, 120, 0);
-	ASSERT_TRUE(!r.g[1].e[0].spans[0].open);
-	ASSERT_NEAR(r.g[1].e[0].spans[1].start, 160, 0);
-	ASSERT_TRUE(r.g[1].e[0].spans[1].open);
+	CHECK_SPANS(&r.g[1], { 0, 0, NULL, 100, 120, false }, { 0, 1, NULL, 160, NAN, true });
 	fleet_result_release(&r);
 	fleet_series_release(&set);
 }
@@ -338,14 +356,8 @@ TEST(stale_steps)
 	ASSERT_UEQ(r.nhosts, 3);
 	ASSERT_UEQ(r.nstopped, 2);
 	ASSERT_UEQ(r.ng, 1);
-	ASSERT_STREQ(r.g[0].e[0].host, "b");
 	ASSERT_UEQ(r.g[0].e[0].nspans, 1);
-	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 150, 0);
-	ASSERT_NEAR(r.g[0].e[0].spans[0].end, 200, 0);
-	ASSERT_TRUE(r.g[0].e[0].spans[0].open);
-	ASSERT_STREQ(r.g[0].e[1].host, "c");
-	ASSERT_NEAR(r.g[0].e[1].spans[0].start, 110, 0);
-	ASSERT_TRUE(!r.g[0].e[1].spans[0].open);
+	CHECK_SPANS(&r.g[0], { 0, 0, "b", 150, 200, true }, { 1, 0, "c", 110, NAN, false });
 	fleet_result_release(&r);
 	fleet_series_release(&set);
 }
@@ -451,13 +463,8 @@ TEST(stale_at_start_and_after_an_hour)
 	ASSERT_EQ(fleet_analyze(&o, &set, &r), 0);
 	ASSERT_UEQ(r.nhosts, 3);
 	ASSERT_UEQ(r.nstopped, 2);
-	ASSERT_STREQ(r.g[0].e[0].host, "b");
-	ASSERT_NEAR(r.g[0].e[0].spans[0].start, 80, 0);
-	ASSERT_NEAR(r.g[0].e[0].spans[0].end, 120, 0);
-	ASSERT_STREQ(r.g[0].e[1].host, "c");
-	ASSERT_NEAR(r.g[0].e[1].spans[0].start, 1000, 0);
-	ASSERT_NEAR(r.g[0].e[1].spans[0].end, 4590, 0);
-	ASSERT_TRUE(!r.g[0].e[1].spans[0].open);
+	/* b's stale steps end at 120, long before the range does */
+	CHECK_SPANS(&r.g[0], { 0, 0, "b", 80, 120, false }, { 1, 0, "c", 1000, 4590, false });
 	fleet_result_release(&r);
 	fleet_series_release(&set);
 	free(ct);
