@@ -146,15 +146,8 @@ static void on_disk(void *ctx, sqlite3_stmt *st)
 	d = &h->disks.d[h->disks.n++];
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "%s", row_text(st, 0));
-	d->rd_ios = (uint64_t)row_int(st, 1);
-	d->rd_sectors = (uint64_t)row_int(st, 2);
-	d->rd_ticks = (uint64_t)row_int(st, 3);
-	d->wr_ios = (uint64_t)row_int(st, 4);
-	d->wr_sectors = (uint64_t)row_int(st, 5);
-	d->wr_ticks = (uint64_t)row_int(st, 6);
-	d->in_flight = (uint64_t)row_int(st, 7);
-	d->io_ticks = (uint64_t)row_int(st, 8);
-	d->time_in_queue = (uint64_t)row_int(st, 9);
+	ROW_U64S(st, 1, &d->rd_ios, &d->rd_sectors, &d->rd_ticks, &d->wr_ios, &d->wr_sectors,
+		 &d->wr_ticks, &d->in_flight, &d->io_ticks, &d->time_in_queue);
 }
 
 static void on_net(void *ctx, sqlite3_stmt *st)
@@ -168,14 +161,8 @@ static void on_net(void *ctx, sqlite3_stmt *st)
 	s = &h->ifaces.i[h->ifaces.n++];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", row_text(st, 0));
-	s->rx_bytes = (uint64_t)row_int(st, 1);
-	s->rx_packets = (uint64_t)row_int(st, 2);
-	s->rx_errs = (uint64_t)row_int(st, 3);
-	s->rx_drop = (uint64_t)row_int(st, 4);
-	s->tx_bytes = (uint64_t)row_int(st, 5);
-	s->tx_packets = (uint64_t)row_int(st, 6);
-	s->tx_errs = (uint64_t)row_int(st, 7);
-	s->tx_drop = (uint64_t)row_int(st, 8);
+	ROW_U64S(st, 1, &s->rx_bytes, &s->rx_packets, &s->rx_errs, &s->rx_drop, &s->tx_bytes,
+		 &s->tx_packets, &s->tx_errs, &s->tx_drop);
 }
 
 /* One namespace's TCP counters; the first row is ours. */
@@ -204,11 +191,8 @@ static void on_tcp(void *ctx, sqlite3_stmt *st)
 		p = *end == ',' ? end + 1 : end;
 	}
 	t = &h->tcp[k];
-	t->out_segs = (uint64_t)row_int(st, 2);
-	t->retrans_segs = (uint64_t)row_int(st, 3);
-	t->in_errs = (uint64_t)row_int(st, 4);
-	t->listen_overflows = (uint64_t)row_int(st, 5);
-	t->listen_drops = (uint64_t)row_int(st, 6);
+	ROW_U64S(st, 2, &t->out_segs, &t->retrans_segs, &t->in_errs, &t->listen_overflows,
+		 &t->listen_drops);
 	t->has_snmp = row_int(st, 7) != 0;
 	t->has_ext = row_int(st, 8) != 0;
 	h->have_tcp[k] = t->has_snmp;

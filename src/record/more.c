@@ -272,9 +272,7 @@ static void on_softnet(void *ctx, sqlite3_stmt *st)
 		return;
 	c = &s->c[s->n++];
 	c->cpu = (int)row_int(st, 0);
-	c->processed = (uint64_t)row_int(st, 1);
-	c->dropped = (uint64_t)row_int(st, 2);
-	c->time_squeeze = (uint64_t)row_int(st, 3);
+	ROW_U64S(st, 1, &c->processed, &c->dropped, &c->time_squeeze);
 }
 
 static void on_fs(void *ctx, sqlite3_stmt *st)
@@ -293,12 +291,8 @@ static void on_fs(void *ctx, sqlite3_stmt *st)
 	snprintf(u->m.fstype, sizeof(u->m.fstype), "%s", row_text(st, 4));
 	snprintf(u->m.source, sizeof(u->m.source), "%s", row_text(st, 5));
 	u->m.readonly = row_int(st, 6) != 0;
-	u->s.frsize = (uint64_t)row_int(st, 7);
-	u->s.blocks = (uint64_t)row_int(st, 8);
-	u->s.bfree = (uint64_t)row_int(st, 9);
-	u->s.bavail = (uint64_t)row_int(st, 10);
-	u->s.files = (uint64_t)row_int(st, 11);
-	u->s.ffree = (uint64_t)row_int(st, 12);
+	ROW_U64S(st, 7, &u->s.frsize, &u->s.blocks, &u->s.bfree, &u->s.bavail, &u->s.files,
+		 &u->s.ffree);
 }
 
 static void on_udp(void *ctx, sqlite3_stmt *st)
@@ -310,12 +304,8 @@ static void on_udp(void *ctx, sqlite3_stmt *st)
 	if (k >= h->nns)
 		return;
 	u = &h->udp[k];
-	u->in_datagrams = (uint64_t)row_int(st, 1);
-	u->in_errors = (uint64_t)row_int(st, 2);
-	u->rcvbuf_errors = (uint64_t)row_int(st, 3);
-	u->in_datagrams6 = (uint64_t)row_int(st, 4);
-	u->in_errors6 = (uint64_t)row_int(st, 5);
-	u->rcvbuf_errors6 = (uint64_t)row_int(st, 6);
+	ROW_U64S(st, 1, &u->in_datagrams, &u->in_errors, &u->rcvbuf_errors, &u->in_datagrams6,
+		 &u->in_errors6, &u->rcvbuf_errors6);
 	u->has_v4 = row_int(st, 7) != 0;
 	u->has_v6 = row_int(st, 8) != 0;
 	h->have_udp[k] = true;

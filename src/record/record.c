@@ -150,6 +150,21 @@ static void bind_i64s(sqlite3_stmt *st, int first, const int64_t *v, int n)
 		sqlite3_bind_int64(st, first + i, v[i]);
 }
 
+/* Binds n double values from column first on. */
+static void bind_doubles(sqlite3_stmt *st, int first, const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_double(st, first + i, v[i]);
+}
+
+/* Writes a device's or an interface's row: the interval, its name, then the values bound from 3. */
+static int step_named(struct recorder *r, sqlite3_stmt *st, int64_t iv, const char *name)
+{
+	sqlite3_bind_int64(st, 1, iv);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	return step_done(r, st);
+}
+
 /*
  * A process row's command line, read once as its row goes in (pidstat -l
  * in a replay); "" for an empty one (kernel threads), NULL when it could
@@ -362,14 +377,10 @@ static int insert_cpu_rate(struct recorder *r, int64_t iv, int cpu, const struct
 		return 0; /* no tick between the readings */
 	sqlite3_bind_int64(st, 1, iv);
 	sqlite3_bind_int(st, 2, cpu);
-	sqlite3_bind_double(st, 3, o.usr);
-	sqlite3_bind_double(st, 4, o.nice);
-	sqlite3_bind_double(st, 5, o.sys);
-	sqlite3_bind_double(st, 6, o.iowait);
-	sqlite3_bind_double(st, 7, o.irq);
-	sqlite3_bind_double(st, 8, o.softirq);
-	sqlite3_bind_double(st, 9, o.steal);
-	sqlite3_bind_double(st, 10, o.idle);
+	bind_doubles(
+	    st, 3,
+	    (const double[]){ o.usr, o.nice, o.sys, o.iowait, o.irq, o.softirq, o.steal, o.idle },
+	    8);
 	return step_done(r, st);
 }
 
@@ -428,10 +439,8 @@ static int insert_disks(struct recorder *r, int64_t iv)
 				      (int64_t)d->in_flight,	(int64_t)d->io_ticks,
 				      (int64_t)d->time_in_queue };
 
-		sqlite3_bind_int64(st, 1, iv);
-		sqlite3_bind_text(st, 2, d->name, -1, SQLITE_STATIC);
 		bind_i64s(st, 3, v, 9);
-		rc = step_done(r, st);
+		rc = step_named(r, st, iv, d->name);
 	}
 	return rc;
 }
@@ -471,16 +480,11 @@ static int insert_disk_rate(struct recorder *r, int64_t iv, double seconds, size
 	struct rp_disk o;
 
 	report_disk_rates(&r->prev->disks.d[j], b, seconds, &o);
-	sqlite3_bind_int64(st, 1, iv);
-	sqlite3_bind_text(st, 2, b->name, -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, 3, o.r_s);
-	sqlite3_bind_double(st, 4, o.w_s);
-	sqlite3_bind_double(st, 5, o.rkb_s);
-	sqlite3_bind_double(st, 6, o.wkb_s);
-	sqlite3_bind_double(st, 7, o.await_ms);
-	sqlite3_bind_double(st, 8, o.aqu_sz);
-	sqlite3_bind_double(st, 9, o.util_pct);
-	return step_done(r, st);
+	bind_doubles(
+	    st, 3,
+	    (const double[]){ o.r_s, o.w_s, o.rkb_s, o.wkb_s, o.await_ms, o.aqu_sz, o.util_pct },
+	    7);
+	return step_named(r, st, iv, b->name);
 }
 
 static int insert_disk_rates(struct recorder *r, int64_t iv, double seconds)
@@ -546,10 +550,8 @@ static int insert_net(struct recorder *r, int64_t iv)
 				      (int64_t)s->tx_bytes, (int64_t)s->tx_packets,
 				      (int64_t)s->tx_errs,  (int64_t)s->tx_drop };
 
-		sqlite3_bind_int64(st, 1, iv);
-		sqlite3_bind_text(st, 2, s->name, -1, SQLITE_STATIC);
 		bind_i64s(st, 3, v, 8);
-		rc = step_done(r, st);
+		rc = step_named(r, st, iv, s->name);
 	}
 	return rc;
 }
@@ -567,11 +569,8 @@ static int insert_net_rate(struct recorder *r, int64_t iv, double seconds, size_
 	struct rp_iface o;
 
 	report_iface_rates(&r->prev->ifaces.i[j], b, seconds, &o);
-	sqlite3_bind_int64(st, 1, iv);
-	sqlite3_bind_text(st, 2, b->name, -1, SQLITE_STATIC);
-	sqlite3_bind_double(st, 3, o.rx_kb_s);
-	sqlite3_bind_double(st, 4, o.tx_kb_s);
-	return step_done(r, st);
+	bind_doubles(st, 3, (const double[]){ o.rx_kb_s, o.tx_kb_s }, 2);
+	return step_named(r, st, iv, b->name);
 }
 
 static int insert_net_rates(struct recorder *r, int64_t iv, double seconds)

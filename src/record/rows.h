@@ -27,6 +27,18 @@ static inline const char *row_text(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
+/* Columns first, first + 1, ... into the counters dst points at, in order. */
+static inline void row_u64s(sqlite3_stmt *st, int first, uint64_t *const *dst, int n)
+{
+	for (int i = 0; i < n; i++)
+		*dst[i] = (uint64_t)row_int(st, first + i);
+}
+
+/* row_u64s over a list of counters: ROW_U64S(st, 1, &d->a, &d->b). */
+#define ROW_U64S(st, first, ...)                                \
+	row_u64s(st, first, (uint64_t *const[]){ __VA_ARGS__ }, \
+		 (int)(sizeof((uint64_t *const[]){ __VA_ARGS__ }) / sizeof(uint64_t *)))
+
 /* Runs sql with ?1 = iv, calling fn for each row; 0 or -EIO. */
 static inline int row_each(sqlite3 *db, const char *sql, int64_t iv,
 			   void (*fn)(void *, sqlite3_stmt *), void *ctx)
