@@ -102,6 +102,7 @@ struct pidstat_run {
 	/* live runs with privilege: status fields through taskstats */
 	struct taskstats_conn ts;
 	bool use_taskstats;
+	bool want_anon; /* pidstat_env.anon */
 	/*
 	 * The task door (procfs/tasksrc.h); NULL on fixture roots. With the
 	 * bpf door every sample starts with one iterator scan into set, and
@@ -127,6 +128,7 @@ struct pidstat_env {
 	const char *s_colors_sgr;  /* $S_COLORS_SGR */
 	long fd_budget;		   /* fds the run may keep open across samples */
 	bool taskstats;		   /* may try the taskstats netlink interface */
+	bool anon;		   /* process rows read RssAnon (the report's memory-growth) */
 	enum task_door door;	   /* the task door: AUTO but in tests */
 	unsigned scans;		   /* samples ahead (pidstat_opts_scans()); 0: open-ended */
 	struct json_writer *json;  /* the writer -o JSON initialises and uses */

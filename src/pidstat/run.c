@@ -113,6 +113,7 @@ int pidstat_run_init(struct pidstat_run *r, const struct pidstat_opts *o, struct
 	r->out.fast = pidstat_fast_numbers();
 	r->iso_time = env->s_time_format && !strcmp(env->s_time_format, "ISO");
 	r->kb_shift = log2_kb(h->pagesize);
+	r->want_anon = env->anon;
 	r->table.fd_budget.left = h->fixture ? 0 : env->fd_budget;
 	r->average_label = pidstat_average_label();
 	if (o->json) {

@@ -170,7 +170,7 @@ static void read_sched(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	}
 }
 
-/* status: real UID, Threads, context switches. Unreadable: task gone. */
+/* status: real UID, Threads, context switches, RssAnon. Unreadable: task gone. */
 static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	char buf[4096];
@@ -188,6 +188,8 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 		s->nvcsw = st.vol_ctxsw;
 		s->nivcsw = st.nonvol_ctxsw;
 	}
+	s->rss_anon = st.rss_anon_kb;
+	s->anon_ok = st.has_rss_anon;
 	return 0;
 }
 
@@ -199,8 +201,9 @@ struct ts_answer {
 
 /*
  * The status fields through taskstats when only UID and context switches
- * are needed (no -v); the same kernel values, a fraction of the cost.
- * Any failure falls back to reading status, which has the last word.
+ * are needed (no -v, and no RssAnon of a process row, which taskstats does
+ * not have); the same kernel values, a fraction of the cost. Any failure
+ * falls back to reading status, which has the last word.
  */
 static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
 			      const struct ts_answer *pre)
@@ -208,7 +211,7 @@ static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, str
 	struct taskstats_brief b;
 	int rc;
 
-	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || (r->want_anon && !t->leader))
 		return read_status(r, t, s);
 	if (pre->brief) {
 		rc = pre->rc;
@@ -406,6 +409,8 @@ static int take_sample(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	s->cstime = ts->cstime;
 	s->vsz = ts->vsize >> 10;
 	s->rss = (uint64_t)ts->rss << r->kb_shift;
+	s->rss_anon = (uint64_t)ts->rss_anon << r->kb_shift;
+	s->anon_ok = ts->flags & TS_ANON;
 	s->processor = (unsigned)ts->processor;
 	s->priority = ts->rt_priority;
 	s->policy = ts->policy;
@@ -743,7 +748,8 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 	r->set_ready = r->tasks && procfs_task_source_door(r->tasks) == TASK_DOOR_BPF &&
 		       procfs_task_source_scan(r->tasks, &r->set, 0) == 0;
 	rc = sample_pids(r, &pids);
-	have = !rc && prefetch(r, &ppf, &pids);
+	/* a process row that wants RssAnon reads status, so its taskstats answer would go unused */
+	have = !rc && !r->want_anon && prefetch(r, &ppf, &pids);
 
 	for (size_t i = 0; !rc && i < pids.len; i++) {
 		struct ts_answer pre = prefetched(&ppf, have, i);

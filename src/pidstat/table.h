@@ -19,7 +19,9 @@ struct pidstat_snap {
 	int64_t cutime, cstime, cgtime;
 	uint64_t minflt, cminflt, majflt, cmajflt;
 	uint64_t vsz, rss; /* kB */
-	uint64_t blkio;	   /* delayacct_blkio_ticks */
+	uint64_t rss_anon; /* kB: status RssAnon of process rows when the run wants it (anon_ok) */
+	bool anon_ok;
+	uint64_t blkio; /* delayacct_blkio_ticks */
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
 	uint64_t nvcsw, nivcsw;
 	uint64_t threads, fd_nr;

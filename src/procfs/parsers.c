@@ -188,6 +188,9 @@ static void status_line(const char *line, const char *end, struct pid_status *o)
 		o->has_ctxsw = true;
 	} else if (line_key(line, end, "nonvoluntary_ctxt_switches", &v) && !next_u64(&v, &x)) {
 		o->nonvol_ctxsw = x;
+	} else if (line_key(line, end, "RssAnon", &v) && !next_u64(&v, &x)) {
+		o->rss_anon_kb = x;
+		o->has_rss_anon = true;
 	}
 }
 

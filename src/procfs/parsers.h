@@ -54,7 +54,8 @@ struct pid_status {
 	unsigned threads;
 	uint64_t vol_ctxsw;
 	uint64_t nonvol_ctxsw;
-	bool has_uid, has_threads, has_ctxsw;
+	uint64_t rss_anon_kb; /* RssAnon: anonymous resident memory (Linux 4.5+) */
+	bool has_uid, has_threads, has_ctxsw, has_rss_anon;
 };
 
 int procfs_pid_status_parse(const char *buf, size_t len, struct pid_status *out);

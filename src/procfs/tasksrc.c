@@ -506,7 +506,9 @@ static void sample_from_rec(struct task_sample *t, const struct tasks_rec *r,
 	if (r->flags & TR_HAS_MM) {
 		t->vsize = r->total_vm * page_size;
 		t->rss = (int64_t)(r->rss_file + r->rss_anon + r->rss_shmem);
+		t->rss_anon = (int64_t)r->rss_anon;
 	}
+	t->flags |= TS_ANON; /* a kernel thread's is 0 */
 	t->blkio_ticks = r->flags & TR_DELAYS ? ticks(r->blkio_delay) : 0;
 	t->nvcsw = r->nvcsw;
 	t->nivcsw = r->nivcsw;

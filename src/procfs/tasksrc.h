@@ -62,6 +62,7 @@ const char *procfs_task_door_name(enum task_door d);
 #define TS_SCHED 0x8   /* the schedstat fields are set */
 #define TS_IO 0x10     /* io is set (the process's, whole_io, too for leaders) */
 #define TS_WHOLE 0x20  /* whole is set */
+#define TS_ANON 0x40   /* rss_anon is set (bpf door) */
 
 #define TASK_COMM_MAX 64 /* proc_task_name()'s buffer */
 
@@ -87,6 +88,7 @@ struct task_sample {
 	uint64_t starttime; /* ticks after boot */
 	uint64_t vsize;	    /* bytes */
 	int64_t rss;	    /* pages */
+	int64_t rss_anon;   /* pages: its anonymous part (TS_ANON) */
 	uint64_t blkio_ticks;
 	uint64_t nvcsw, nivcsw;
 	uint64_t run_ns, wait_ns, slices; /* schedstat */

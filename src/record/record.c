@@ -73,7 +73,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	"INSERT OR REPLACE INTO net_rate VALUES(?,?,?,?)",
 	"INSERT INTO task(tgid, tid, thread, start, comm, uid, cmdline) VALUES(?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO sample "
-	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	"INSERT OR REPLACE INTO dtask VALUES(?,?,?,?,?,?,?,?,?)",
 	"UPDATE interval SET run = ?, runnable = ?, d_counted = ?, d_frozen = ?, ntasks = ?,"
 	" ncarried = ?, carried = ? WHERE id = ?",
@@ -266,6 +266,8 @@ static int insert_sample(struct recorder *r, int64_t iv, struct tkey *k,
 	sqlite3_bind_text(st, 27, state, 1, SQLITE_TRANSIENT);
 	if (!k->thread && t->ppid > 0) /* its parent: the report's zombies and spawners */
 		sqlite3_bind_int64(st, 28, t->ppid);
+	if (!k->thread && s->anon_ok) /* what memory-growth judges */
+		sqlite3_bind_int64(st, 29, (int64_t)s->rss_anon);
 	memcpy(k->v, v, sizeof(v));
 	k->state = state[0];
 	k->has_v = true;
@@ -855,7 +857,9 @@ static int write_meta(struct recorder *r)
 
 static int open_reader(struct recorder *r)
 {
-	struct pidstat_env env = { .out = stderr, .fd_budget = r->o->fd_budget, .taskstats = true };
+	struct pidstat_env env = {
+		.out = stderr, .fd_budget = r->o->fd_budget, .taskstats = true, .anon = true
+	};
 
 	r->popts.act = ACT_CPU | ACT_MEM | ACT_IO | ACT_CTXSW | ACT_RT;
 	r->popts.tsk = TSK_TASK | TSK_CHILD;
@@ -1040,15 +1044,16 @@ static int rebase(sqlite3 *db, int64_t cut)
 	int rc = -EIO;
 
 	if (sqlite3_prepare_v2(db, "SELECT carried FROM interval WHERE id = ?", -1, &get, NULL) ||
-	    sqlite3_prepare_v2(db,
-			       "INSERT OR IGNORE INTO sample SELECT ?1, task, utime, stime, gtime,"
-			       " wtime, cutime, cstime, cgtime, minflt, majflt, cminflt, cmajflt,"
-			       " vsz_kb, rss_kb, blkio, read_bytes, write_bytes,"
-			       " cancelled_write_bytes, no_io, nvcsw, nivcsw, nthreads, processor,"
-			       " rt_priority, policy, state, ppid FROM sample WHERE task = ?2 AND"
-			       " iv < ?1"
-			       " ORDER BY iv DESC LIMIT 1",
-			       -1, &copy, NULL))
+	    sqlite3_prepare_v2(
+		db,
+		"INSERT OR IGNORE INTO sample SELECT ?1, task, utime, stime, gtime,"
+		" wtime, cutime, cstime, cgtime, minflt, majflt, cminflt, cmajflt,"
+		" vsz_kb, rss_kb, blkio, read_bytes, write_bytes,"
+		" cancelled_write_bytes, no_io, nvcsw, nivcsw, nthreads, processor,"
+		" rt_priority, policy, state, ppid, rss_anon_kb FROM sample WHERE task = ?2 AND"
+		" iv < ?1"
+		" ORDER BY iv DESC LIMIT 1",
+		-1, &copy, NULL))
 		goto out;
 	sqlite3_bind_int64(get, 1, cut);
 	if (sqlite3_step(get) != SQLITE_ROW) {

@@ -25,8 +25,8 @@
  * files are read as they are (a replay says what they lack) and upgraded
  * when recorded into.
  */
-#define RECORD_SCHEMA_VERSION 5
-#define RECORD_SCHEMA_VERSIONS "1 to 5" /* the versions it reads, in words */
+#define RECORD_SCHEMA_VERSION 6
+#define RECORD_SCHEMA_VERSIONS "1 to 6" /* the versions it reads, in words */
 
 struct sqlite3;
 struct runloop_stop;

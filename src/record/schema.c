@@ -4,8 +4,8 @@
  * views (the v_* contract with triage plot). PRAGMA user_version and
  * meta.schema_version both carry the version. Schema 1 files (no
  * task.cmdline), schema 2 files (no tcp), schema 3 files (no proc_rate)
- * and schema 4 files (no host_more and the rest of schema 5) are read as they are and upgraded when
- * recorded into.
+ * schema 4 files (no host_more and the rest of schema 5) and schema 5 files
+ * (no sample.rss_anon_kb) are read as they are and upgraded when recorded into.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -93,6 +93,13 @@
 	" PRIMARY KEY(iv, tgid)) WITHOUT ROWID;\n"                                                \
 	"CREATE TABLE fs_writer(iv INTEGER NOT NULL, mnt_id INTEGER NOT NULL, pids TEXT,\n"       \
 	" PRIMARY KEY(iv, mnt_id)) WITHOUT ROWID;\n"
+
+/*
+ * schema 6: a process row's anonymous resident memory (status RssAnon, kB),
+ * which memory-growth judges (a mapped file's pages are RSS too, not a
+ * leak); NULL in thread rows and in the rows of older files.
+ */
+#define SCHEMA6_SQL "ALTER TABLE sample ADD COLUMN rss_anon_kb INTEGER;\n"
 
 /*
  * schema 4: each CPU's modes from the rates the recorder stored
@@ -240,7 +247,7 @@ static const char schema_sql[] =
     " write_bytes INTEGER, cancelled_write_bytes INTEGER, no_io INTEGER, nvcsw INTEGER,\n"
     " nivcsw INTEGER, nthreads INTEGER, processor INTEGER, rt_priority INTEGER,\n"
     " policy INTEGER, state TEXT, PRIMARY KEY(iv, task)) WITHOUT ROWID;\n"
-    "CREATE INDEX sample_task ON sample(task, iv);\n" SCHEMA5_TABLES_SQL
+    "CREATE INDEX sample_task ON sample(task, iv);\n" SCHEMA5_TABLES_SQL SCHEMA6_SQL
     /* threads in D at a sample and the load core's judgement of them */
     "CREATE TABLE dtask(iv INTEGER NOT NULL, tgid INTEGER NOT NULL, tid INTEGER NOT NULL,\n"
     " comm TEXT, reason TEXT, wchan TEXT, cgroup TEXT, counts INTEGER, frozen INTEGER,\n"
@@ -417,7 +424,7 @@ static int create_schema(sqlite3 *db)
 	return rc ? rc : create_views(db);
 }
 
-/* An existing file: its version (1 to 5, both stamps agreeing), -EPROTO if not ours. */
+/* An existing file: its version (1 to 6, both stamps agreeing), -EPROTO if not ours. */
 int record_db_version(sqlite3 *db)
 {
 	int64_t uv;
@@ -437,7 +444,8 @@ int record_db_version(sqlite3 *db)
  * A file to record into: a schema 1 file gains task.cmdline (NULL in its old
  * rows), a schema 1 or 2 file the tcp table (empty for its old intervals),
  * a schema 1 to 3 file proc_rate (its old intervals' rates filled once),
- * a schema 1 to 4 file the schema 5 tables (empty for its old intervals).
+ * a schema 1 to 4 file the schema 5 tables (empty for its old intervals),
+ * a schema 1 to 5 file sample.rss_anon_kb (NULL in its old rows).
  */
 static int writable_schema(sqlite3 *db)
 {
@@ -446,14 +454,17 @@ static int writable_schema(sqlite3 *db)
 	if (v == 1)
 		v = migrate(db, "ALTER TABLE task ADD COLUMN cmdline TEXT;\n" SCHEMA3_TABLES_SQL
 				    DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL
-					SCHEMA5_TABLES_SQL);
+					SCHEMA5_TABLES_SQL SCHEMA6_SQL);
 	else if (v == 2)
 		v = migrate(db, SCHEMA3_TABLES_SQL DISK_RATE_BACKFILL_SQL SCHEMA4_TABLES_SQL
-				    PROC_RATE_BACKFILL_SQL SCHEMA5_TABLES_SQL);
+				    PROC_RATE_BACKFILL_SQL SCHEMA5_TABLES_SQL SCHEMA6_SQL);
 	else if (v == 3)
-		v = migrate(db, SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL SCHEMA5_TABLES_SQL);
+		v = migrate(
+		    db, SCHEMA4_TABLES_SQL PROC_RATE_BACKFILL_SQL SCHEMA5_TABLES_SQL SCHEMA6_SQL);
 	else if (v == 4)
-		v = migrate(db, SCHEMA5_TABLES_SQL);
+		v = migrate(db, SCHEMA5_TABLES_SQL SCHEMA6_SQL);
+	else if (v == 5)
+		v = migrate(db, SCHEMA6_SQL);
 	return v < 0 ? v : create_views(db);
 }
 

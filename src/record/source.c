@@ -92,6 +92,8 @@ static void row_raw(sqlite3_stmt *st, struct rrow *x)
 	x->raw.state = state && state[0] ? (char)state[0] : '?';
 	x->raw.ppid = (pid_t)col(st, 30);
 	x->id = col(st, 32);
+	s->anon_ok = sqlite3_column_type(st, 33) != SQLITE_NULL;
+	s->rss_anon = (uint64_t)col(st, 33);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -334,21 +336,28 @@ static int read_cmdline(void *ctx, pid_t tgid, char *buf, size_t size)
 	return text ? 0 : -ENOENT;
 }
 
-/* PPID: the parent's column (schema 5: s.ppid, before it 0, not known) */
-#define ROW_SQL(PPID)                                                                          \
+/*
+ * PPID: the parent's column (schema 5: s.ppid, before it 0, not known);
+ * ANON: RssAnon's (schema 6: s.rss_anon_kb, before it NULL, not known)
+ */
+#define ROW_SQL(PPID, ANON)                                                                    \
 	"SELECT t.tgid, t.tid, t.thread, t.start, t.comm, t.uid, s.utime, s.stime, s.gtime,"   \
 	" s.wtime, s.cutime, s.cstime, s.cgtime, s.minflt, s.majflt, s.cminflt, s.cmajflt,"    \
 	" s.vsz_kb, s.rss_kb, s.blkio, s.read_bytes, s.write_bytes, s.cancelled_write_bytes,"  \
 	" s.no_io, s.nvcsw, s.nivcsw, s.nthreads, s.processor, s.rt_priority, s.policy, " PPID \
-	", s.state, s.task FROM sample s JOIN task t ON t.id = s.task"
+	", s.state, s.task, " ANON " FROM sample s JOIN task t ON t.id = s.task"
 #define ROWS_AT " WHERE s.iv = ?"
+/* a file's rows by its schema: 6 has both columns, 5 the parent, older neither */
+#define ROW_SQL6 ROW_SQL("coalesce(s.ppid, 0)", "s.rss_anon_kb")
+#define ROW_SQL5 ROW_SQL("coalesce(s.ppid, 0)", "NULL")
+#define ROW_SQL1 ROW_SQL("0", "NULL")
 #define LAST_ROW " WHERE s.task = ?1 AND s.iv < ?2 ORDER BY s.iv DESC LIMIT 1"
 
 int record_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct record_window *w,
 		       const int *step, const struct pidstat_source **src)
 {
 	struct pidstat_replay *p = calloc(1, sizeof(*p));
-	bool parents = record_db_version(db) >= 5; /* sample.ppid */
+	int v = record_db_version(db);
 
 	if (!p)
 		return -ENOMEM;
@@ -356,12 +365,16 @@ int record_replay_open(struct pidstat_replay **out, sqlite3 *db, const struct re
 	kmerge_init(&p->tab, sizeof(struct rrow));
 	p->w = w;
 	p->step = step;
-	if (sqlite3_prepare_v2(
-		db, parents ? ROW_SQL("coalesce(s.ppid, 0)") ROWS_AT : ROW_SQL("0") ROWS_AT, -1,
-		&p->rows, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(
-		db, parents ? ROW_SQL("coalesce(s.ppid, 0)") LAST_ROW : ROW_SQL("0") LAST_ROW, -1,
-		&p->last, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(db,
+			       v >= 6	? ROW_SQL6 ROWS_AT
+			       : v == 5 ? ROW_SQL5 ROWS_AT
+					: ROW_SQL1 ROWS_AT,
+			       -1, &p->rows, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+			       v >= 6	? ROW_SQL6 LAST_ROW
+			       : v == 5 ? ROW_SQL5 LAST_ROW
+					: ROW_SQL1 LAST_ROW,
+			       -1, &p->last, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
 			       "SELECT uptime_cs, jiffies, memtotal_kb, carried FROM interval"
 			       " WHERE id = ?",

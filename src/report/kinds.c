@@ -49,7 +49,7 @@ static const struct report_kind_row kinds[] = {
 	    "triage probe offcpu -p {pid} -d 10"),
 	/* before memory-pressure: the process that grows is the cause a pressure finding sees */
 	ROW(RK_MEMORY_GROWTH, "memory-growth", RES_MEMORY, report_rule_memory_growth, SEV_WARNING,
-	    "rss_growth", " MiB/s of RSS growth", "triage pidstat -r -p {pid} 1 5"),
+	    "anon_growth", " MiB/s of anonymous memory growth", "triage pidstat -r -p {pid} 1 5"),
 	ROW(RK_MEMORY_PRESSURE, "memory-pressure", RES_MEMORY, report_rule_memory_pressure,
 	    SEV_WARNING, "psi_memory_some", "% stalled on memory", "triage pidstat -r -p ALL 1 5"),
 	ROW(RK_SWAPPING, "swapping", RES_MEMORY, report_rule_swapping, SEV_WARNING, "swap_in",

@@ -66,10 +66,14 @@ struct rp_proc {
 	 */
 	unsigned futex_threads, futex_waiting, futex_same_word, futex_no_word;
 	bool has_futex;
-	/* memory-growth: RSS at its first and last sample, intervals it grew in, of all */
-	uint64_t rss0_kb, rss_kb;
-	unsigned rss_steps, rss_grew;
-	double rss_span_s; /* seconds rss0_kb..rss_kb span, when not the window's (collect) */
+	/*
+	 * memory-growth: the memory judged (anonymous where mem_anon, else RSS) at
+	 * its first and last sample, intervals it grew in, of all; RSS at the last
+	 */
+	uint64_t mem0_kb, mem_kb, rss_kb;
+	unsigned mem_steps, mem_grew;
+	bool mem_anon;
+	double mem_span_s; /* seconds mem0_kb..mem_kb span, when not the window's (collect) */
 	bool from_start;   /* sampled from the window's first sample */
 	/* process-churn: its parent, and its reaped children's CPU (% of one CPU) */
 	pid_t ppid;
@@ -224,11 +228,16 @@ enum rp_mem_limit {
 	RP_LIMIT_AVAILABLE, /* the host's MemAvailable */
 };
 
-/* A process whose RSS grew during the window, and the tightest limit ahead of it. */
+/*
+ * A process whose anonymous memory (RSS where not known) grew during the
+ * window, and the tightest limit ahead of it.
+ */
 struct rp_grower {
 	pid_t pid;
 	char comm[RP_COMM_MAX];
-	uint64_t rss0_kb, rss_kb;   /* at its first and last sample */
+	uint64_t mem0_kb, mem_kb;   /* the memory judged at its first and last sample */
+	uint64_t rss_kb;	    /* RSS at its last sample */
+	bool anon;		    /* mem is anonymous memory (RssAnon), not RSS */
 	unsigned grew, steps;	    /* sample intervals it grew in, of all */
 	double seconds;		    /* between its first and last sample */
 	double rate_kb_s;	    /* over those seconds */

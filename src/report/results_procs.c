@@ -53,10 +53,11 @@ static int by_rate(const void *a, const void *b)
 }
 
 /*
- * The processes sampled through the whole window whose RSS rose, fastest
- * first (the rule judges them), each with its tightest limit. The rate is
- * over the time between the first and last task samples, when the RSS was
- * read (not the host counters' window, which starts before the first).
+ * The processes sampled through the whole window whose anonymous memory
+ * (RSS where not known) rose, fastest first (the rule judges them), each
+ * with its tightest limit. The rate is over the time between the first and
+ * last task samples, when it was read (not the host counters' window,
+ * which starts before the first).
  */
 void report_growth_results(const struct window *w, double seconds, struct report_data *d)
 {
@@ -67,7 +68,7 @@ void report_growth_results(const struct window *w, double seconds, struct report
 		const struct rp_proc *p = &d->procs[i];
 		struct rp_grower *g;
 
-		if (p->exited || !p->from_start || p->rss_kb <= p->rss0_kb || !p->rss_grew)
+		if (p->exited || !p->from_start || p->mem_kb <= p->mem0_kb || !p->mem_grew)
 			continue;
 		if (n == sizeof(all) / sizeof(all[0])) {
 			qsort(all, n, sizeof(all[0]), by_rate);
@@ -77,12 +78,14 @@ void report_growth_results(const struct window *w, double seconds, struct report
 		memset(g, 0, sizeof(*g));
 		g->pid = p->pid;
 		snprintf(g->comm, sizeof(g->comm), "%s", p->comm);
-		g->rss0_kb = p->rss0_kb;
+		g->mem0_kb = p->mem0_kb;
+		g->mem_kb = p->mem_kb;
 		g->rss_kb = p->rss_kb;
-		g->grew = p->rss_grew;
-		g->steps = p->rss_steps;
-		g->seconds = p->rss_span_s > 0 ? p->rss_span_s : seconds;
-		g->rate_kb_s = (double)(p->rss_kb - p->rss0_kb) / g->seconds;
+		g->anon = p->mem_anon;
+		g->grew = p->mem_grew;
+		g->steps = p->mem_steps;
+		g->seconds = p->mem_span_s > 0 ? p->mem_span_s : seconds;
+		g->rate_kb_s = (double)(p->mem_kb - p->mem0_kb) / g->seconds;
 	}
 	qsort(all, n, sizeof(all[0]), by_rate);
 	for (size_t i = 0; i < n && i < RP_MAX_GROWERS; i++) {

@@ -1,10 +1,13 @@
 /*
- * memory-growth: a process whose RSS rose in most of the window's sample
+ * memory-growth: a process whose anonymous memory (RssAnon: what a leak
+ * grows; RSS also counts the pages of the files it maps and reads) rose in
+ * most of the window's sample
  * intervals at MEM_GROWTH_WARN_MIB_S or more, reaching its tightest limit
  * within MEM_GROWTH_WARN_S at that rate; the finding says when it reaches
  * that limit, the tightest it has: its memory cgroup's (the OOM killer
  * of that cgroup), else the host's MemAvailable. A process that allocated
- * once and stopped rose in one interval, not in most: no finding.
+ * once and stopped rose in one interval, not in most: no finding. A
+ * recording older than schema 6 has no RssAnon: RSS is judged, and said.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +68,8 @@ static int grower_finding(const struct rp_grower *g, struct report_findings *f)
 {
 	double t = time_to_limit(g), rate = g->rate_kb_s * 1024 / MIB;
 	bool critical = t >= 0 && t < MEM_GROWTH_CRIT_S;
-	char from[32], to[32], lim[RP_CGROUP_MAX + 80], when[32];
+	char from[32], to[32], rss[32], lim[RP_CGROUP_MAX + 80], when[32];
+	const char *what = g->anon ? "anonymous memory" : "RSS";
 	struct rp_finding *x =
 	    report_finding_add(f, RK_MEMORY_GROWTH, critical ? SEV_CRITICAL : SEV_DEFAULT);
 
@@ -76,27 +80,34 @@ static int grower_finding(const struct rp_grower *g, struct report_findings *f)
 	if (g->limit == RP_LIMIT_CGROUP)
 		report_set_str(x->subject.cgroup, sizeof(x->subject.cgroup), g->cgroup);
 	x->weight = t >= 0 ? 1e9 - t : rate;
-	size_words((double)g->rss0_kb * 1024, from, sizeof(from));
-	size_words((double)g->rss_kb * 1024, to, sizeof(to));
+	size_words((double)g->mem0_kb * 1024, from, sizeof(from));
+	size_words((double)g->mem_kb * 1024, to, sizeof(to));
+	size_words((double)g->rss_kb * 1024, rss, sizeof(rss));
 	if (t < 0) {
 		report_finding_say(
-		    x, "PID %d %s grew %.1f MiB/s (%s to %s in %.0f s, in %u of %u samples).",
-		    (int)g->pid, g->comm, rate, from, to, g->seconds, g->grew, g->steps);
+		    x,
+		    "PID %d %s grew %.1f MiB/s of %s (%s to %s in %.0f s, in %u of %u "
+		    "samples; RSS %s).",
+		    (int)g->pid, g->comm, rate, what, from, to, g->seconds, g->grew, g->steps, rss);
 	} else {
 		limit_words(g, lim, sizeof(lim));
 		time_words(t, when, sizeof(when));
 		report_finding_say(
 		    x,
-		    "PID %d %s grew %.1f MiB/s (%s to %s in %.0f s, in %u of %u samples): "
-		    "at this rate it reaches %s in %s.",
-		    (int)g->pid, g->comm, rate, from, to, g->seconds, g->grew, g->steps, lim, when);
+		    "PID %d %s grew %.1f MiB/s of %s (%s to %s in %.0f s, in %u of %u "
+		    "samples; RSS %s): at this rate it reaches %s in %s.",
+		    (int)g->pid, g->comm, rate, what, from, to, g->seconds, g->grew, g->steps, rss,
+		    lim, when);
 	}
 	report_finding_brief(x, "PID %d %s grew %.1f MiB/s", (int)g->pid, g->comm, rate);
 	report_finding_next(x, "Watch its memory, then see what maps grow",
 			    "triage pidstat -r -p %d 1 10", (int)g->pid);
-	report_finding_ev(x, "rss_growth", rate, "MiB/s");
-	report_finding_ev(x, "rss_start", (double)g->rss0_kb / 1024, "MiB");
-	report_finding_ev(x, "rss_end", (double)g->rss_kb / 1024, "MiB");
+	report_finding_ev(x, g->anon ? "anon_growth" : "rss_growth", rate, "MiB/s");
+	report_finding_ev(x, g->anon ? "anon_start" : "rss_start", (double)g->mem0_kb / 1024,
+			  "MiB");
+	report_finding_ev(x, g->anon ? "anon_end" : "rss_end", (double)g->mem_kb / 1024, "MiB");
+	if (g->anon)
+		report_finding_ev(x, "rss_end", (double)g->rss_kb / 1024, "MiB");
 	report_finding_ev(x, "grew_samples", g->grew, "intervals");
 	report_finding_ev(x, "samples", g->steps, "intervals");
 	if (t >= 0) {

@@ -33,16 +33,20 @@ struct acc {
 	uint64_t usr_p, sys_p, nv_p, niv_p, w_p, rd_p, wr_p;
 	bool no_io_p;
 	unsigned at;
-	/* memory-growth: RSS (kB) at its first and last sample, and the sample intervals it grew in
-	 */
-	uint64_t rss0, rss;
-	unsigned rss_steps, rss_grew;
 	/*
-	 * Kept across rolling windows (report_task_sampler_keep_rss): the RSS at each
+	 * memory-growth: the memory it judges (kB: anonymous, RssAnon, where the
+	 * samples have it, as mem_anon says; else RSS) at its first and last
+	 * sample, and the sample intervals it grew in; rss: RSS at the last
+	 */
+	uint64_t mem0, mem, rss;
+	unsigned mem_steps, mem_grew;
+	bool mem_anon;
+	/*
+	 * Kept across rolling windows (report_task_sampler_keep_rss): the memory at each
 	 * of the last hist_n window starts, oldest first, and the steps and
 	 * rises of each of those windows.
 	 */
-	uint64_t hist_rss[MEM_GROWTH_WINDOWS];
+	uint64_t hist_mem[MEM_GROWTH_WINDOWS];
 	unsigned char hist_steps[MEM_GROWTH_WINDOWS], hist_grew[MEM_GROWTH_WINDOWS];
 	unsigned hist_n;
 	/* process-churn: its parent, and the CPU of its reaped children (cutime + cstime) */
@@ -98,7 +102,9 @@ int report_task_sampler_open(struct task_sampler **out, struct procfs *pf,
 			     long fd_budget, bool io)
 {
 	struct task_sampler *ts = calloc(1, sizeof(*ts));
-	struct pidstat_env env = { .out = stderr, .fd_budget = fd_budget, .taskstats = true };
+	struct pidstat_env env = {
+		.out = stderr, .fd_budget = fd_budget, .taskstats = true, .anon = true
+	};
 	int rc = 0;
 
 	if (!ts)
@@ -134,6 +140,16 @@ void report_task_sampler_close(struct task_sampler *ts)
 	free(ts);
 }
 
+/*
+ * What memory-growth judges: anonymous memory (a leak's), not RSS, which
+ * also counts the pages of mapped files a process reads; RSS where the
+ * sample has no RssAnon (a recording older than schema 6).
+ */
+static uint64_t judged_kb(const struct pidstat_snap *s)
+{
+	return s->anon_ok ? s->rss_anon : s->rss;
+}
+
 static void acc_first(struct acc *a, const struct pidstat_snap *s, bool at_start)
 {
 	/* a task that appears during the window spent all its counters in it */
@@ -144,7 +160,7 @@ static void acc_first(struct acc *a, const struct pidstat_snap *s, bool at_start
 	a->w0 = at_start ? s->wtime : 0;
 	a->maj0 = at_start ? s->majflt : 0;
 	a->child0 = at_start ? s->cutime + s->cstime : 0;
-	a->rss0 = s->rss; /* a level, not a counter: where it was first seen */
+	a->mem0 = judged_kb(s); /* a level, not a counter: where it was first seen */
 	a->rd0 = at_start ? s->read_bytes : 0;
 	a->wr0 = at_start ? s->write_bytes : 0;
 	/* the step it appeared in has all of its counters too, as the window */
@@ -177,12 +193,14 @@ static void acc_update(struct acc *a, const struct pidstat_task *t, const struct
 	if (t->leader && a->seen && s->utime + s->stime > a->usr + a->sys)
 		procfs_cpuset_add(&a->ran, s->processor);
 	if (a->seen) {
-		a->rss_steps++;
-		a->rss_grew += s->rss > a->rss;
+		a->mem_steps++;
+		a->mem_grew += judged_kb(s) > a->mem;
 		acc_step(a);
 	}
 	a->seen++;
 	a->at = sample;
+	a->mem = judged_kb(s);
+	a->mem_anon = s->anon_ok;
 	a->rss = s->rss;
 	a->child = s->cutime + s->cstime;
 	a->ppid = t->ppid;
@@ -382,10 +400,10 @@ static void keep_rss(struct acc *a)
 {
 	if (a->tid)
 		return;
-	HIST_PUSH(a->hist_rss, a->hist_n, a->rss0);
+	HIST_PUSH(a->hist_mem, a->hist_n, a->mem0);
 	HIST_PUSH(a->hist_steps, a->hist_n,
-		  (unsigned char)(a->rss_steps > 255 ? 255 : a->rss_steps));
-	HIST_PUSH(a->hist_grew, a->hist_n, (unsigned char)(a->rss_grew > 255 ? 255 : a->rss_grew));
+		  (unsigned char)(a->mem_steps > 255 ? 255 : a->mem_steps));
+	HIST_PUSH(a->hist_grew, a->hist_n, (unsigned char)(a->mem_grew > 255 ? 255 : a->mem_grew));
 	if (a->hist_n < MEM_GROWTH_WINDOWS)
 		a->hist_n++;
 }
@@ -408,12 +426,12 @@ static void rss_history(const struct task_sampler *ts, const struct acc *a, doub
 {
 	if (!ts->keep_rss || !a->hist_n || a->hist_n > ts->hist_n || !a->from_start)
 		return;
-	p->rss0_kb = a->hist_rss[0];
+	p->mem0_kb = a->hist_mem[0];
 	for (unsigned i = 0; i < a->hist_n; i++) {
-		p->rss_steps += a->hist_steps[i];
-		p->rss_grew += a->hist_grew[i];
+		p->mem_steps += a->hist_steps[i];
+		p->mem_grew += a->hist_grew[i];
 	}
-	p->rss_span_s = seconds + ts->cur_t - ts->hist_t[ts->hist_n - a->hist_n];
+	p->mem_span_s = seconds + ts->cur_t - ts->hist_t[ts->hist_n - a->hist_n];
 }
 
 /* The next window starts here: the tasks gone in this one are forgotten. */
@@ -439,8 +457,8 @@ void report_task_sampler_rebase(struct task_sampler *ts)
 		a->wr0 = a->wr;
 		a->no_io = a->no_io_last;
 		a->child0 = a->child;
-		a->rss0 = a->rss;
-		a->rss_steps = a->rss_grew = 0;
+		a->mem0 = a->mem;
+		a->mem_steps = a->mem_grew = 0;
 		a->from_start = true;
 		memset(&a->ran, 0, sizeof(a->ran));
 		if (k != i)
@@ -485,10 +503,12 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 	}
 	p->ppid = a->ppid;
 	p->from_start = a->from_start;
-	p->rss0_kb = a->rss0;
+	p->mem0_kb = a->mem0;
+	p->mem_kb = a->mem;
+	p->mem_anon = a->mem_anon;
 	p->rss_kb = a->rss;
-	p->rss_steps = a->rss_steps;
-	p->rss_grew = a->rss_grew;
+	p->mem_steps = a->mem_steps;
+	p->mem_grew = a->mem_grew;
 	p->child_pct =
 	    a->child > a->child0 ? pct_of((uint64_t)(a->child - a->child0), hz, seconds) : 0;
 	if (a->gone && a->from_start && a->child >= 0)

@@ -67,7 +67,7 @@ void report_task_sampler_rebase(struct task_sampler *ts);
  * judge memory growth (collect): the window that ended (it began at
  * ended_start, monotonic s) joins each process's RSS history of the last
  * MEM_GROWTH_WINDOWS windows, and the next begins at now. Its results then
- * give RSS growth over the history and the window (rp_proc.rss_span_s).
+ * give RSS growth over the history and the window (rp_proc.mem_span_s).
  */
 void report_task_sampler_keep_rss(struct task_sampler *ts, double ended_start, double now);
 /* The pidstat table of the last sample and its snapshot index (NULL before one). */

@@ -72,8 +72,8 @@ moved=$(q "$db" 'SELECT count(*) FROM interval i JOIN cpu c ON c.iv = i.id AND c
 	p.user + p.nice + p.system + p.idle + p.iowait + p.irq + p.softirq + p.steal')
 [ "$moved" -ge 1 ] || fail "no interval of CPU ticks"
 [ "$(q "$db" 'SELECT count(DISTINCT ts) FROM v_cpu')" = "$moved" ] || fail "v_cpu: not $moved intervals of rates"
-[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 5 ] || fail "meta.schema_version"
-[ "$(q "$db" 'PRAGMA user_version')" = 5 ] || fail "user_version"
+[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 6 ] || fail "meta.schema_version"
+[ "$(q "$db" 'PRAGMA user_version')" = 6 ] || fail "user_version"
 # schema 2: the process row keeps the command line the hog was started with; threads none
 cmd=$(q "$db" "SELECT group_concat(DISTINCT cmdline) FROM task WHERE tgid = $hog AND thread = 0")
 [ "$cmd" = "$BUILD/workloads/report_hog user 60" ] || fail "the hog's cmdline: '$cmd'"

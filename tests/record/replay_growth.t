@@ -11,9 +11,11 @@
 # tests/tools/capture-proc.sh from a live workload, four steps 1 s apart:
 # report_leak allocating and touching 2 MiB every 100 ms.
 #
-# Oracle for the premise: the kernel's RSS of the leaker (stat field 24, in
-# pages of meta's pagesize) in the first and the last step; the live report
-# must find memory-growth naming it, with those figures.
+# Oracle for the premise: the kernel's anonymous memory of the leaker
+# (status RssAnon, what memory-growth judges) in the first and the last
+# step, and its RSS (stat field 24, in pages of meta's pagesize) in the
+# last; the live report must find memory-growth naming it, with those
+# figures, and the replay (schema 6 records RssAnon) the same.
 . "$SRC/tests/record/lib.sh" replay_growth || exit 1
 command -v jq >/dev/null || skip "no jq (scripts/deps.sh test installs it)"
 command -v python3 >/dev/null || skip "no python3 (scripts/deps.sh test installs it)"
@@ -28,9 +30,11 @@ pagesize=$(sed -n 's/^pagesize=//p' "$root/meta")
 rss() { # STEP: the leaker's RSS in kB in that step
 	awk -v ps="$pagesize" '{ sub(/.*\) /, ""); print $22 * ps / 1024 }' "$root/step$1/proc/$leak/stat"
 }
+anon() { awk '$1 == "RssAnon:" { print $2 }' "$root/step$1/proc/$leak/status"; } # STEP: kB
 mib() { awk -v k="$1" 'BEGIN { printf "%.4f", k / 1024 }'; }
-r0=$(mib "$(rss 1)") r1=$(mib "$(rss 4)")
-echo "the kernel: RSS of $leak from $r0 MiB to $r1 MiB over the steps"
+[ -n "$(anon 1)" ] || skip "no RssAnon in /proc/PID/status (Linux 4.5+)"
+a0=$(mib "$(anon 1)") a1=$(mib "$(anon 4)") r1=$(mib "$(rss 4)")
+echo "the kernel: RssAnon of $leak from $a0 MiB to $a1 MiB over the steps, RSS $r1 MiB at the last"
 
 "$TRIAGE" report --root "$root" --no-bpf >"$work/live.txt" 2>"$work/err" || fail "report: $(cat "$work/err")"
 "$TRIAGE" report --root "$root" --no-bpf --json >"$work/live.json" || fail "report --json"
@@ -42,13 +46,14 @@ db=$work/r.db
 
 # the premise, against the kernel's figures
 # (the JSON has 2 decimals: a figure is the kernel's within half of the last)
-jq -e --argjson p "$leak" --argjson a "$r0" --argjson b "$r1" 'def near($x): (. - $x | fabs) <= 0.0051;
+jq -e --argjson p "$leak" --argjson a "$a0" --argjson b "$a1" --argjson r "$r1" 'def near($x): (. - $x | fabs) <= 0.0051;
 	[.findings[] | select(.kind == "memory-growth" and .subject.pid == $p)
-	| select(any(.evidence[]; .metric == "rss_start" and (.value | near($a)))
-		and any(.evidence[]; .metric == "rss_end" and (.value | near($b))))] | length == 1' \
+	| select(any(.evidence[]; .metric == "anon_start" and (.value | near($a)))
+		and any(.evidence[]; .metric == "anon_end" and (.value | near($b)))
+		and any(.evidence[]; .metric == "rss_end" and (.value | near($r))))] | length == 1' \
 	"$work/live.json" >/dev/null ||
-	fail "premise: no memory-growth finding of $leak from $r0 to $r1 MiB: $(jq -c '.findings[] | [.kind, .evidence]' "$work/live.json")"
-echo "ok: premise: the live report finds memory-growth of $leak, $r0 to $r1 MiB, the kernel's figures"
+	fail "premise: no memory-growth finding of $leak from $a0 to $a1 MiB anonymous, $r1 MiB RSS: $(jq -c '.findings[] | [.kind, .evidence]' "$work/live.json")"
+echo "ok: premise: the live report finds memory-growth of $leak, $a0 to $a1 MiB anonymous, $r1 MiB RSS, the kernel's figures"
 
 # the mask: one line, naming what a recording does not keep; the rest byte-identical
 grep -q '^  source     not recorded: ' "$work/replay.txt" || fail "the mask line: $(grep '^  source' "$work/replay.txt")"

@@ -8,8 +8,9 @@
 #     file is not changed;
 #   - 'replay ... pidstat -l' is refused: one line, exit 2;
 #   - its report says once what it lacks (cgroups, kernel log, TCP);
-#   - recording into a copy upgrades it to schema 5 (both stamps,
-#     integrity ok), every old row kept as it was with no command line;
+#   - recording into a copy upgrades it to schema 6 (both stamps,
+#     integrity ok), every old row kept as it was with no command line
+#     and no RssAnon, the new run's process rows with the tree's RssAnon;
 #     the old intervals still replay as before, -l over them showing comm
 #     (as live pidstat does for an empty command line), and the new run's
 #     -l view is the live 'triage pidstat -l' over its tree.
@@ -70,8 +71,8 @@ awk -F= -v OFS== '$1 == "epoch" { $2 += 1000 } 1' "$root/meta" >"$later/meta"
 for t in "$later"/step*/time; do echo $(($(cat "$t") + 1000)) >"$t"; done
 "$TRIAGE" record -o "$db" --root "$later" 2>"$work/err" || fail "record into a schema 1 file: $(cat "$work/err")"
 [ "$(q "$db" 'PRAGMA integrity_check')" = ok ] || fail "integrity after the upgrade"
-[ "$(q "$db" 'PRAGMA user_version')" = 5 ] || fail "user_version not 5 after the upgrade"
-[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 5 ] || fail "meta.schema_version not 5"
+[ "$(q "$db" 'PRAGMA user_version')" = 6 ] || fail "user_version not 6 after the upgrade"
+[ "$(q "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 6 ] || fail "meta.schema_version not 6"
 # the old run's intervals got their processes' rates once (v_group reads them)
 [ "$(q "$db" "SELECT count(DISTINCT p.iv) FROM proc_rate p JOIN interval i ON i.id = p.iv
 	WHERE i.run = (SELECT min(run) FROM interval)")" -ge 1 ] || fail "no proc_rate rows for the old run"
@@ -93,7 +94,7 @@ for t in meta interval cpu psi disk net task sample dtask finding; do
 	cols='*' only=''
 	[ "$t" = task ] && cols='id, tgid, tid, thread, start, comm, uid'
 	[ "$t" = meta ] && only="WHERE key != 'schema_version'"
-	# schema 5 added sample.ppid: the old columns compared
+	# schema 5 added sample.ppid, schema 6 sample.rss_anon_kb: the old columns compared
 	[ "$t" = sample ] && cols=$(q "$work/before.db" "SELECT group_concat(name) FROM pragma_table_info('sample')")
 	lost=$(qb "SELECT count(*) FROM (SELECT $cols FROM b.$t $only EXCEPT SELECT $cols FROM main.$t)")
 	[ "$lost" = 0 ] || fail "$lost old rows of $t changed or lost"
@@ -110,6 +111,15 @@ want="'$(tr '\0' ' ' <"$root/step1/proc/8361/cmdline" | sed 's/ *$//')'"
 [ "$(qb "SELECT group_concat(quote(cmdline)) FROM task WHERE $new AND tgid = 2")" = "''" ] ||
 	fail "the kernel thread's cmdline is not ''"
 [ "$(q "$db" 'SELECT count(cmdline) FROM task WHERE thread = 1')" = 0 ] || fail "a thread row has a cmdline"
+# schema 6: RssAnon of the new process rows (the tree's status), none in old rows or threads
+[ "$(qb 'SELECT count(rss_anon_kb) FROM sample WHERE task IN (SELECT id FROM b.task)')" = 0 ] ||
+	fail "an old sample row got an RssAnon"
+want=$(awk '$1 == "RssAnon:" { print $2 }' "$later/step1/proc/8361/status")
+got=$(qb "SELECT s.rss_anon_kb FROM sample s JOIN task t ON t.id = s.task WHERE $new AND t.tgid = 8361
+	ORDER BY s.iv LIMIT 1")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "PID 8361's RssAnon: $got, not the tree's $want kB"
+[ "$(q "$db" 'SELECT count(s.rss_anon_kb) FROM sample s JOIN task t ON t.id = s.task WHERE t.thread = 1')" = 0 ] ||
+	fail "a thread row has an RssAnon"
 
 # the old intervals still replay, as before; -l over them shows comm
 t_old=$(q "$work/before.db" 'SELECT CAST(max(ts) AS INTEGER) FROM interval')
@@ -120,5 +130,5 @@ same_as_live "$db" pidstat -l -t -p ALL -- "$later" -l -t -p ALL
 same_as_live "$db" pidstat -l -u -r -C sys -- "$later" -l -u -r -C sys
 # recording into it again: no second upgrade
 "$TRIAGE" record -o "$db" --root "$later" 2>"$work/err" || fail "record into a schema 2 file: $(cat "$work/err")"
-[ "$(q "$db" 'PRAGMA user_version')" = 5 ] || fail "user_version after a third run"
-echo "ok: schema 1 file replayed as is, -l refused, its lacks said once; recording into it upgraded it to 5, old rows kept"
+[ "$(q "$db" 'PRAGMA user_version')" = 6 ] || fail "user_version after a third run"
+echo "ok: schema 1 file replayed as is, -l refused, its lacks said once; recording into it upgraded it to 6, old rows kept"

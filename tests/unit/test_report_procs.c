@@ -63,8 +63,10 @@ static struct rp_grower *grower(struct report_data *d, double rate, unsigned gre
 	memset(g, 0, sizeof(*g));
 	g->pid = 812;
 	snprintf(g->comm, sizeof(g->comm), "java");
-	g->rss0_kb = 140 * 1024;
-	g->rss_kb = g->rss0_kb + (uint64_t)(rate * MIB_KB * d->seconds);
+	g->mem0_kb = 140 * 1024;
+	g->mem_kb = g->mem0_kb + (uint64_t)(rate * MIB_KB * d->seconds);
+	g->rss_kb = g->mem_kb;
+	g->anon = true;
 	g->seconds = d->seconds;
 	g->rate_kb_s = rate * MIB_KB;
 	g->grew = grew;

@@ -7,15 +7,23 @@
  *                                      then holds it (not a leak); with
  *                                      usr1, says "ready" first and
  *                                      allocates when SIGUSR1 comes
+ *   report_leak mapfile PATH MBPS CAP_MB SECS
+ *                                      maps the file PATH (made CAP_MB long,
+ *                                      sparse, read once into the page
+ *                                      cache) and reads MBPS/10 MiB more of
+ *                                      it every 100 ms: its RSS grows as a
+ *                                      leak's does, in file pages, while its
+ *                                      anonymous memory stays (not a leak)
  * Each prints "leaker PID", then "ready" once its first allocation is
- * touched (or, with usr1, before it). The kernel's RSS (/proc/PID/status VmRSS) is the tests'
- * oracle.
+ * touched (or, with usr1, before it). The kernel's RSS (/proc/PID/status VmRSS,
+ * RssAnon, RssFile) is the tests' oracle.
  */
 #define _GNU_SOURCE
 #include "report_common.h"
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 
 /*
@@ -61,8 +69,65 @@ static int grow(long mbps, long cap)
 	}
 }
 
+/* Reads a byte of every page of [p, p + len): each read faults a page of the file in. */
+static unsigned read_pages(const volatile char *p, size_t len)
+{
+	unsigned sum = 0;
+
+	for (size_t off = 0; off < len; off += 4096)
+		sum += (unsigned char)p[off];
+	return sum;
+}
+
+/*
+ * Reads the whole file once, so its pages are in the page cache: mapping
+ * them in is then a minor fault, not a major one (a read from the disk,
+ * which memory-pressure would judge).
+ */
+static int cache_file(int fd, size_t len)
+{
+	static char buf[1 << 20];
+
+	for (size_t off = 0; off < len; off += sizeof(buf))
+		if (pread(fd, buf, sizeof(buf), (off_t)off) <= 0)
+			return -1;
+	return 0;
+}
+
+static int mapfile(const char *path, long mbps, long cap)
+{
+	struct timespec next;
+	size_t step = (size_t)(mbps / 10) << 20, len = (size_t)cap << 20, done = 0;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	const char *p;
+
+	if (fd < 0 || !step || ftruncate(fd, (off_t)len) || cache_file(fd, len))
+		return 1;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	/* no read-ahead beyond what is read: the file's RSS rises at the pace asked */
+	(void)madvise((void *)p, len, MADV_RANDOM);
+	rw_say("leaker %d", getpid());
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		if (done + step <= len) {
+			if (read_pages(p + done, step))
+				return 1; /* the pages of a hole read 0 */
+			if (!done)
+				rw_say("ready");
+			done += step;
+		}
+		rw_pace(&next, 100000000L);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 6 && !strcmp(argv[1], "mapfile")) {
+		rw_lifetime(argv[5]);
+		return mapfile(argv[2], atol(argv[3]), atol(argv[4]));
+	}
 	if (argc == 5 && !strcmp(argv[1], "grow")) {
 		rw_lifetime(argv[4]);
 		return grow(atol(argv[2]), atol(argv[3]));
@@ -87,6 +152,7 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	rw_usage("report_leak grow MBPS CAP_MB SECS | once MB SECS [usr1]");
+	rw_usage("report_leak grow MBPS CAP_MB SECS | once MB SECS [usr1] |"
+		 " mapfile PATH MBPS CAP_MB SECS");
 	return 2;
 }
