@@ -77,8 +77,10 @@ TEST(status_fields)
 {
 	static const char st[] =
 	    "Name:\twl\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t6901\n"
-	    "Pid:\t6902\nPPid:\t1\nUid:\t1000\t0\t0\t0\nThreads:\t5\n"
+	    "Pid:\t6902\nPPid:\t1\nUid:\t1000\t0\t0\t0\nVmRSS:\t   93712 kB\n"
+	    "RssAnon:\t   91920 kB\nRssFile:\t    1792 kB\nThreads:\t5\n"
 	    "voluntary_ctxt_switches:\t150\nnonvoluntary_ctxt_switches:\t545\n";
+	static const char old[] = "Uid:\t0\t0\t0\t0\n";
 	struct pid_status s;
 
 	ASSERT_EQ(procfs_pid_status_parse(st, sizeof(st) - 1, &s), 0);
@@ -91,6 +93,11 @@ TEST(status_fields)
 	ASSERT_EQ(s.threads, 5);
 	ASSERT_UEQ(s.vol_ctxsw, 150);
 	ASSERT_UEQ(s.nonvol_ctxsw, 545);
+	ASSERT_TRUE(s.has_rss_anon);
+	ASSERT_UEQ(s.rss_anon_kb, 91920);
+	/* before Linux 4.5 status had no RssAnon: not known, not 0 */
+	ASSERT_EQ(procfs_pid_status_parse(old, sizeof(old) - 1, &s), 0);
+	ASSERT_TRUE(!s.has_rss_anon);
 }
 
 TEST(io_schedstat_uptime)
