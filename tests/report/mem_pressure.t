@@ -52,9 +52,9 @@ churner_only="($(rs_subject_pids) | length > 0 and all(. as \$p | $churners_json
 # cpu-contention names our cgroup in its subject, so lib.sh's background
 # rule (which never lets a finding name our cgroup) cannot cover it: the
 # same rule, stated here for the churners.
-# memory-growth naming a churner is true too: its RSS is the file pages it has
-# mapped, which grow as it faults them in between two reclaims (the rule reads
-# RSS, file pages included).
-tolerated="((.kind | IN(\"cpu-bound-kernel\", \"cpu-bound-user\", \"memory-growth\")) and $churner_only)
+# No memory-growth: a churner's RSS grows as it faults its file's pages in
+# between two reclaims, but those are file pages; its anonymous memory, which
+# the rule judges, stays.
+tolerated="((.kind | IN(\"cpu-bound-kernel\", \"cpu-bound-user\")) and $churner_only)
 	or (.kind == \"cpu-contention\" and \$o.cpu_busy_pct.cpu >= 80 and $churner_only and (pids | all(waited)))"
 rs_judge "$out" "$mine" "$tolerated" "$name"
