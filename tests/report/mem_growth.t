@@ -60,6 +60,14 @@ jq -e --slurpfile o "$out.oracle" --argjson ours "$(rs_ours)" --argjson names '[
 	"(\$o[0]) as \$o | $RS_DEFS $first" "$out" >/dev/null ||
 	fail "the first finding is not a critical memory-growth of PID $leak in /triage-leak-$$: $(jq -c '.findings[0]' "$out")"
 echo "ok: first finding: memory-growth, PID $leak, cgroup /triage-leak-$$, critical"
+# the mapper: its RSS grew as a leak's (the kernel's VmRSS), its RssAnon did not
+mrate=$(awk -v a="$m0" -v b="$m1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", (b - a) / 1024 / (e - s) }')
+awk -v r="$mrate" -v a="$a0" -v b="$a1" 'BEGIN { exit !(r >= 12 && b - a < 1024) }' ||
+	fail "premise: the mapper's VmRSS grew $mrate MiB/s, its RssAnon $a0 -> $a1 kB"
+echo "ok: premise: the mapper's VmRSS $m0 -> $m1 kB ($mrate MiB/s), RssAnon $a0 -> $a1 kB"
+jq -e "[.findings[] | select(.kind == \"memory-growth\" and .subject.pid == $mapper)] | length == 0" "$out" >/dev/null ||
+	fail "memory-growth names the mapper $mapper, whose growth is a mapped file's pages: $(jq -c ".findings[] | select(.subject.pid == $mapper)" "$out")"
+echo "ok: no memory-growth for the mapper $mapper"
 ev() { jq -r "[.findings[] | select($MINE)][0].evidence[] | select(.metric == \"$1\") | .value" "$out"; }
 got=$(ev anon_growth) s0=$(ev anon_start) s1=$(ev anon_end) lim=$(ev limit) ttl=$(ev time_to_limit)
 # the kernel's rate over the report's own span: from when the leaker's
@@ -77,14 +85,6 @@ awk -v a="$s0" -v b="$s1" -v k0="$l0" -v k1="$l1" 'BEGIN { exit !(a >= k0 / 1024
 awk -v t="$ttl" -v g="$got" -v b="$s1" 'BEGIN { exit !(t > 0 && t <= (1024 - b) / g + 1) }' ||
 	fail "time to the limit $ttl s is not what ${s1} MiB of 1024 at $got MiB/s leaves"
 echo "ok: $got MiB/s (kernel: $krate over the same span), anonymous $s0 -> $s1 MiB, the 1024 MiB limit in $ttl s"
-# the mapper: its RSS grew as a leak's (the kernel's VmRSS), its RssAnon did not
-mrate=$(awk -v a="$m0" -v b="$m1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", (b - a) / 1024 / (e - s) }')
-awk -v r="$mrate" -v a="$a0" -v b="$a1" 'BEGIN { exit !(r >= 12 && b - a < 1024) }' ||
-	fail "premise: the mapper's VmRSS grew $mrate MiB/s, its RssAnon $a0 -> $a1 kB"
-echo "ok: premise: the mapper's VmRSS $m0 -> $m1 kB ($mrate MiB/s), RssAnon $a0 -> $a1 kB"
-jq -e "[.findings[] | select(.kind == \"memory-growth\" and .subject.pid == $mapper)] | length == 0" "$out" >/dev/null ||
-	fail "memory-growth names the mapper $mapper, whose growth is a mapped file's pages: $(jq -c ".findings[] | select(.subject.pid == $mapper)" "$out")"
-echo "ok: no memory-growth for the mapper $mapper"
 # the allocator: its one rise must have been quick (the kernel's VmRSS
 # timeline) for the window to see it as one: a loaded machine can spread
 # a 300 MiB allocation over seconds, and then it did grow in most samples

@@ -9,8 +9,8 @@
  *                                      allocates when SIGUSR1 comes
  *   report_leak mapfile PATH MBPS CAP_MB SECS
  *                                      maps the file PATH (made CAP_MB long,
- *                                      sparse, read once into the page
- *                                      cache) and reads MBPS/10 MiB more of
+ *                                      sparse, held in the page cache by a
+ *                                      child) and reads MBPS/10 MiB more of
  *                                      it every 100 ms: its RSS grows as a
  *                                      leak's does, in file pages, while its
  *                                      anonymous memory stays (not a leak)
@@ -25,6 +25,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 
 /*
  * A fresh anonymous mapping of mb MiB, every page written, in huge pages
@@ -80,18 +81,35 @@ static unsigned read_pages(const volatile char *p, size_t len)
 }
 
 /*
- * Reads the whole file once, so its pages are in the page cache: mapping
- * them in is then a minor fault, not a major one (a read from the disk,
- * which memory-pressure would judge).
+ * Puts the whole file in the page cache and keeps it there: a child maps
+ * every page (MAP_POPULATE) and waits, so that neither reclaim nor a
+ * neighbour's drop_caches takes them (a mapped page stays). Mapping them
+ * in is then a minor fault for us, never a major one (a read from the
+ * disk, which memory-pressure would judge). The child dies with us.
  */
-static int cache_file(int fd, size_t len)
+static int hold_file(int fd, size_t len)
 {
-	static char buf[1 << 20];
+	int ready[2];
+	pid_t parent = getpid(), pid;
+	char c = 0;
 
-	for (size_t off = 0; off < len; off += sizeof(buf))
-		if (pread(fd, buf, sizeof(buf), (off_t)off) <= 0)
-			return -1;
-	return 0;
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		alarm(0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent ||
+		    mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0) == MAP_FAILED)
+			_exit(1);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	return read(ready[0], &c, 1) == 1 ? 0 : -1;
 }
 
 static int mapfile(const char *path, long mbps, long cap)
@@ -101,7 +119,7 @@ static int mapfile(const char *path, long mbps, long cap)
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	const char *p;
 
-	if (fd < 0 || !step || ftruncate(fd, (off_t)len) || cache_file(fd, len))
+	if (fd < 0 || !step || ftruncate(fd, (off_t)len) || hold_file(fd, len))
 		return 1;
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
