@@ -152,7 +152,7 @@ TEST(memory_growth_sentence)
 
 	quiet(&d);
 	g = grower(&d, 46.2, 10, 10);
-	g->rss_kb = 602 * 1024;
+	g->rss_kb = 640 * 1024; /* its anonymous memory and 38 MiB of mapped files */
 	g->limit = RP_LIMIT_CGROUP;
 	g->limit_bytes = 2048ull << 20;
 	g->room_bytes = (2048ull - 602) << 20;
@@ -167,11 +167,17 @@ TEST(memory_growth_sentence)
 		ASSERT_STREQ(x->subject.cgroup, "/leak");
 		ASSERT_STREQ(
 		    x->summary,
-		    "PID 812 java grew 46.2 MiB/s (140 MiB to 602 MiB in 10 s, in 10 of 10 "
-		    "samples): at this rate it reaches its cgroup's 2.0 GiB limit (/leak) in "
-		    "31 s.");
+		    "PID 812 java grew 46.2 MiB/s of anonymous memory (140 MiB to 602 MiB in 10 s, "
+		    "in 10 of 10 samples; RSS 640 MiB): at this rate it reaches its cgroup's 2.0 "
+		    "GiB limit (/leak) in 31 s.");
 		ASSERT_STREQ(x->next, "triage pidstat -r -p 812 1 10");
 	}
+	report_findings_release(&f);
+	/* a recording older than schema 6 has RSS only: the sentence says which it judged */
+	g->anon = false;
+	ASSERT_EQ(report_evaluate(&d, &f), 0);
+	x = find_kind(&f, RK_MEMORY_GROWTH);
+	ASSERT_TRUE(x != NULL && strstr(x->summary, "grew 46.2 MiB/s of RSS (140 MiB") != NULL);
 	report_findings_release(&f);
 }
 
