@@ -200,18 +200,33 @@ struct ts_answer {
 };
 
 /*
+ * A process row whose RSS (stat) is what it was at the last sample keeps
+ * its last RssAnon, so that the idle processes of a machine stay on
+ * taskstats; one whose RSS moved reads status for it. (An interval in which
+ * exactly as many file pages went as anonymous ones came is missed.)
+ */
+static bool anon_kept(struct pidstat_snap *s, const struct pidstat_snap *prev, bool known)
+{
+	if (!known || !prev->anon_ok || prev->rss != s->rss)
+		return false;
+	s->rss_anon = prev->rss_anon;
+	s->anon_ok = true;
+	return true;
+}
+
+/*
  * The status fields through taskstats when only UID and context switches
- * are needed (no -v, and no RssAnon of a process row, which taskstats does
- * not have); the same kernel values, a fraction of the cost. Any failure
- * falls back to reading status, which has the last word.
+ * are needed (no -v, and no new RssAnon of a process row, which taskstats
+ * does not have); the same kernel values, a fraction of the cost. Any
+ * failure falls back to reading status, which has the last word.
  */
 static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
-			      const struct ts_answer *pre)
+			      const struct ts_answer *pre, bool need_anon)
 {
 	struct taskstats_brief b;
 	int rc;
 
-	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || (r->want_anon && !t->leader))
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || need_anon)
 		return read_status(r, t, s);
 	if (pre->brief) {
 		rc = pre->rc;
@@ -471,7 +486,9 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		read_sched(r, t, s);
 	if (task_cmdline(r, t))
 		return -ESRCH;
-	if (read_status_fields(r, t, s, pre))
+	if (read_status_fields(r, t, s, pre,
+			       r->want_anon && !t->leader &&
+				   !anon_kept(s, &t->snap[curr ^ 1], known && !*reused)))
 		return -ESRCH;
 	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
 		return -ESRCH;
@@ -748,8 +765,7 @@ int pidstat_read_tasks(struct pidstat_run *r, int curr)
 	r->set_ready = r->tasks && procfs_task_source_door(r->tasks) == TASK_DOOR_BPF &&
 		       procfs_task_source_scan(r->tasks, &r->set, 0) == 0;
 	rc = sample_pids(r, &pids);
-	/* a process row that wants RssAnon reads status, so its taskstats answer would go unused */
-	have = !rc && !r->want_anon && prefetch(r, &ppf, &pids);
+	have = !rc && prefetch(r, &ppf, &pids);
 
 	for (size_t i = 0; !rc && i < pids.len; i++) {
 		struct ts_answer pre = prefetched(&ppf, have, i);
