@@ -22,6 +22,7 @@
 # leaker's, by the kernel's VmRSS, but not its RssAnon).
 . "$SRC/tests/report/lib.sh"
 rs_require
+command -v python3 >/dev/null || skip "no python3 (scripts/deps.sh test installs it)"
 rs_mkcgroup memory "triage-leak-$$"
 echo $((1 << 30)) >"$RS_CG/memory.limit_in_bytes" || fail "cannot set the memory limit"
 rs_start "${RS_IN_CGROUP[@]}" "$RS_CG" "$BUILD/workloads/report_leak" grow 20 700 600
@@ -35,12 +36,19 @@ rss() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
 anon() { awk '$1 == "RssAnon:" { print $2 }' "/proc/$1/status"; }
 now() { date +%s.%N; }
 # both VmRSS every 50 ms through the run: the kernel's timelines of the leak and the one rise
-# (one awk a line: the sampler's own forks must stay below process-churn's)
-( while :; do
-	awk -v t="$EPOCHREALTIME" 'FNR == 1 { f++ } $1 == "VmRSS:" { r[f] = $2 } $1 == "RssAnon:" { a[f] = $2 }
-		END { print t, r[1], r[2], a[2] }' "/proc/$once/status" "/proc/$leak/status"
-	sleep 0.05
-done ) >"$RS_TMP/once.rss" &
+# (one process, no fork a line: the sampler must not be a process-churn of its own)
+python3 -c '
+import sys, time
+once, leak = sys.argv[1:3]
+def field(pid, key):
+    for line in open("/proc/%s/status" % pid):
+        if line.startswith(key):
+            return line.split()[1]
+    return ""
+while True:
+    print(time.time(), field(once, "VmRSS:"), field(leak, "VmRSS:"), field(leak, "RssAnon:"), flush=True)
+    time.sleep(0.05)
+' "$once" "$leak" >"$RS_TMP/once.rss" &
 sampler=$!
 rs_undo "kill $sampler"
 t0=$(now) l0=$(rss "$leak") o0=$(rss "$once") m0=$(rss "$mapper") a0=$(anon "$mapper")
