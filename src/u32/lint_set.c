@@ -11,6 +11,13 @@
 #include "u32/lint.h"
 
 static const char REFUSED[] = "iptables refuses this rule: ";
+/* iptables loads these (-m recent, -m limit...): it is triage that cannot read them */
+static const char UNCHECKED[] = "triage cannot check this rule: ";
+
+static const char *refusal_prefix(const struct u32_rule_error *why)
+{
+	return why->id == U32_RULE_UNMODELLED_MATCH ? UNCHECKED : REFUSED;
+}
 
 /* --algo in a rule without -m string: iptables' "unknown option". */
 static bool stray_algo(const struct u32_rule_error *why)
@@ -73,7 +80,7 @@ int u32_lint_add(struct u32_lint_set *ls, int n, char **words, const char *name)
 			 : u32_rule_from_words(r, n, words, "--algo", &kp, why, NULL);
 	}
 	if (rc == -EINVAL)
-		rc = refuse(ls, name, REFUSED, why);
+		rc = refuse(ls, name, refusal_prefix(why), why);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	if (rc == 0 && u32_ruleset_add(&ls->rs, r))
 		rc = -ENOMEM;

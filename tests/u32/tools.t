@@ -23,6 +23,9 @@ expect_lint() { # want-status want-ids... -- rule
 # iptables refuses the blog's TLS rule ("--algo" without -m string): a rule that does not parse is 2
 expect_lint 2 tls-record-version 'unknown option "--algo"' -- "$BLOG_TLS"
 expect_lint 1 dns-no-terminator dns-case -- "$BLOG_DNS"
+# iptables loads -m recent; triage only cannot model it, and must not blame iptables
+expect_lint 2 'triage cannot check this rule: match "recent" is not modelled' -- '-m u32 --u32 "6&0xFF=6" -m recent --name x'
+grep -q 'iptables refuses' "$work/lint" && { echo "FAIL: an unmodelled match blamed on iptables"; cat "$work/lint"; fail=1; }
 expect_lint 1 dns-dotted-name -- "-p udp --dport 53 -m string --algo bm --string www.example.com"
 expect_lint 1 no-fragment-guard -- '0>>22&0x3C@0&0xFFFF=53'
 expect_lint 1 ipv4-offsets-on-ipv6 -- '0>>28=6 && 0>>22&0x3C@2&0xFFFF=53'
