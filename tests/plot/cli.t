@@ -50,6 +50,9 @@ check 2 "missing columns" "$SCRATCH/cols.db" -o "$SCRATCH/p.html"
 grep -q "^triage plot: '.*cols.db' is not a triage record (no such column: [a-z]*)$" "$SCRATCH/err" ||
 	fail "missing column message: $(cat "$SCRATCH/err")"
 [ -e "$SCRATCH/p.html" ] && fail "a page was written for a file that is not a record"
+# the help and the man page say what the statuses above are (the help is built from the man page)
+"$TRIAGE" plot --help | tr '\n' ' ' | grep -q "2 usage error, a missing file or one that is not a triage record" ||
+	fail "plot --help: exit status text disagrees with the statuses above: $("$TRIAGE" plot --help | tail -5)"
 echo "ok usage and file errors"
 
 # A record by the contract: N samples at 1 s, 2 CPUs, hostile names.
