@@ -42,6 +42,24 @@ static int bad(const char *what, const char *token)
 	return cmd_usage_error("replay", "%s: '%s'", what, token);
 }
 
+/*
+ * A time that does not parse. A bare duration ("2m", "10s") is the likeliest
+ * slip: say how to write it as a time back from now.
+ */
+static int bad_time(const char *opt, const char *token, double now)
+{
+	char back[64];
+	double t;
+
+	snprintf(back, sizeof(back), "-%s", token);
+	if (token[0] != '-' && !record_parse_time(back, now, &t))
+		return cmd_usage_error(
+		    "replay", "bad %s time (a duration back from now is '%s ago' or %s): '%s'", opt,
+		    token, back, token);
+	return cmd_usage_error(
+	    "replay", "bad %s time (ISO 8601, HH:MM, @EPOCH, '10m ago' or -10m): '%s'", opt, token);
+}
+
 static int parse_view_flags(struct replay_cli *c)
 {
 	for (int i = 1; i < c->vargc; i++) {
@@ -104,9 +122,9 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 	}
 	c->from = c->to = NAN;
 	if (c->from_s && record_parse_time(c->from_s, now, &c->from))
-		return bad("bad --from time", c->from_s);
+		return bad_time("--from", c->from_s, now);
 	if (c->to_s && record_parse_time(c->to_s, now, &c->to))
-		return bad("bad --to time", c->to_s);
+		return bad_time("--to", c->to_s, now);
 	if (!isnan(c->from) && !isnan(c->to) && c->from > c->to)
 		return bad("--from is after --to", c->from_s);
 	c->view = optind < argc ? argv[optind] : "report";

@@ -134,6 +134,13 @@ see 'triage pidstat --help'" ] || { echo "FAIL: pidstat link -p -5: status $rc: 
 [ "$(cat "$T/err")" = "triage pidstat: no such process: '999999999'" ] ||
 	{ echo "FAIL: pidstat -p 999999999 said: $(cat "$T/err")"; fail=1; }
 
+# A bare duration given as a time (the slip "replay --from 2m") is told how to write it.
+"$TRIAGE" replay x.db --from 2m >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ "$(head -n 1 "$T/err")" = "triage replay: bad --from time (a duration back from now is '2m ago' or -2m): '2m'" ] ||
+	{ echo "FAIL: replay --from 2m: status $rc: $(cat "$T/err")"; fail=1; }
+"$TRIAGE" replay x.db --to '2m ago' --from "$(head -n 1 "$T/err" | sed "s/.*is '\(.*\)' or.*/\1/")" >"$T/out" 2>"$T/err"; rc=$?
+grep -q 'bad --from' "$T/err" && { echo "FAIL: the suggested --from does not parse: $(cat "$T/err")"; fail=1; }
+
 # u32 lint's refusal of a rule goes to stderr, stdout stays empty; a rule that does not parse is 2, as in explain.
 "$TRIAGE" u32 lint '' >"$T/out" 2>"$T/err"; rc=$?
 [ $rc = 2 ] && [ ! -s "$T/out" ] && grep -q "^triage u32: lint: .*refuses" "$T/err" ||
