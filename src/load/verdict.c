@@ -133,6 +133,15 @@ void load_verdict_build(const struct verdict_input *in, struct load_verdict *v)
 			 in->load1, in->ncpu, in->ncpu == 1 ? "" : "s", a, one ? "" : "s",
 			 one ? "s" : "", in->runnable, in->d_counted);
 	}
+	/* before the kernel's first fold the shares are all 0: nothing to judge yet */
+	if (in->averaged && in->coverage <= 0) {
+		add_line(v, "The kernel has not folded the load since the start (it does every "
+			    "5 s): no share of it comes from the tasks seen yet.");
+		if (in->before >= 0.005)
+			add_line(v, "%.2f comes from before triage started and is decaying.",
+				 in->before);
+		return;
+	}
 	cpu_sentence(in, v);
 	if (in->d_counted >= (in->averaged ? 0.005 : 0.5))
 		d_sentence(in, v);

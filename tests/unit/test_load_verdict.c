@@ -97,6 +97,30 @@ TEST(one_cpu_reads_as_one)
 	}
 }
 
+/*
+ * Before the kernel's first fold (the watch's first 5 s) every share is 0:
+ * "0.00 from runnable tasks ... fewer than the CPUs on average" judged a
+ * machine with a CPU hog on nothing.
+ */
+TEST(no_fold_yet_judges_nothing)
+{
+	struct verdict_input in = { .load1 = 13.7,
+				    .ncpu = 2,
+				    .before = 13.7,
+				    .averaged = true,
+				    .coverage = 0,
+				    .have_psi_cpu = true,
+				    .psi_cpu_some10 = 95 };
+	struct load_verdict v;
+
+	load_verdict_build(&in, &v);
+	for (int i = 0; i < v.nlines; i++) {
+		ASSERT_TRUE(strstr(v.line[i], "on average") == NULL);
+		ASSERT_TRUE(strstr(v.line[i], "No task in D") == NULL);
+	}
+	ASSERT_TRUE(strstr(v.line[1], "not folded the load") != NULL);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -105,5 +129,6 @@ int main(void)
 	RUN(&st, quiet_psi_is_unsaturated);
 	RUN(&st, saturated_keeps_its_psi);
 	RUN(&st, one_cpu_reads_as_one);
+	RUN(&st, no_fold_yet_judges_nothing);
 	UNIT_MAIN_END(&st);
 }
