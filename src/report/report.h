@@ -79,11 +79,11 @@ struct rp_proc {
 	pid_t ppid;
 	double child_pct;
 	/*
-	 * Sampled from the window's start and exited in it: its whole life's CPU
-	 * (own and reaped, % of one CPU over the window), which its parent's
-	 * child_pct takes in when it reaps it, though the samples saw it
+	 * Exited in the window: its whole life's CPU at its last sample (own and
+	 * reaped, % of one CPU over the window), which its parent's child_pct
+	 * takes in when it reaps it, and the reaped part of it
 	 */
-	double life_pct;
+	double life_pct, life_reaped_pct;
 	/* bytes/s read and written, where the sampler reads I/O (record's does); 0: not read */
 	double read_Bps, write_Bps;
 };

@@ -4,6 +4,7 @@
  * growing process), pid-exhaustion (the host's task caps, pids cgroups)
  * and process-churn (the parents of short-lived processes).
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,90 @@ static double reaped_spawned_pct(const struct rp_proc *p)
 	return p->pid == 1 ? 0 : p->child_pct;
 }
 
+static int by_pid_of(const void *x, const void *y, void *arg)
+{
+	const struct rp_proc *procs = arg;
+	pid_t a = procs[*(const size_t *)x].pid, b = procs[*(const size_t *)y].pid;
+
+	return (a > b) - (a < b);
+}
+
+/* The index in d->procs of pid, through order[] (d->procs' indexes by pid); -1: none. */
+static ssize_t proc_index(const struct report_data *d, const size_t *order, pid_t pid)
+{
+	size_t lo = 0, hi = d->nprocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		pid_t m = d->procs[order[mid]].pid;
+
+		if (m == pid)
+			return (ssize_t)order[mid];
+		if (m < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * The whole life of each exited process, at least: its own CPU and the
+ * more of what it had reaped at its last sample and the lives of its exited
+ * children. A script sampled just before it reaped its last job and exited
+ * took that job's life to its parent though its sample did not show it.
+ * Each pass adds a generation; a tree deeper than the passes keeps the
+ * lower bound. Fills life[] and, for the exited, parent[] (the parent's
+ * index, -1 when not sampled), both in d->procs' order.
+ */
+static int exited_lives(const struct report_data *d, double *life, ssize_t *parent)
+{
+	size_t n = d->nprocs, *order;
+	double *sum;
+	int rc = 0;
+
+	order = calloc(n, sizeof(*order));
+	sum = calloc(n, sizeof(*sum));
+	if (!order || !sum) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_pid_of, d->procs);
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_proc *p = &d->procs[i];
+
+		life[i] = p->life_pct;
+		parent[i] = p->exited && p->ppid > 0 ? proc_index(d, order, p->ppid) : -1;
+	}
+	for (int pass = 0; pass < 16; pass++) {
+		bool moved = false;
+
+		memset(sum, 0, n * sizeof(*sum));
+		for (size_t i = 0; i < n; i++)
+			if (parent[i] >= 0 && d->procs[parent[i]].exited)
+				sum[parent[i]] += life[i];
+		for (size_t i = 0; i < n; i++) {
+			const struct rp_proc *p = &d->procs[i];
+			double own = p->life_pct - p->life_reaped_pct;
+			double whole =
+			    own + (sum[i] > p->life_reaped_pct ? sum[i] : p->life_reaped_pct);
+
+			if (p->exited && p->life_pct > 0 && whole > life[i] + 1e-9) {
+				life[i] = whole;
+				moved = true;
+			}
+		}
+		if (!moved)
+			break;
+	}
+out:
+	free(order);
+	free(sum);
+	return rc;
+}
+
 /*
  * Each sampled process's reaped children's CPU as a spawner's, less the
  * whole lives of the children the samples saw from the window's start and
@@ -288,21 +373,28 @@ static double reaped_spawned_pct(const struct rp_proc *p)
  * finished test, reaps CPU that was sampled, not a fork loop's. Fills
  * credit[] (d->procs' order).
  */
-static void reaped_unsampled_pct(const struct report_data *d, double *credit)
+static int reaped_unsampled_pct(const struct report_data *d, double *credit)
 {
+	double *life = calloc(d->nprocs, sizeof(*life));
+	ssize_t *parent = calloc(d->nprocs, sizeof(*parent));
+	int rc = -ENOMEM;
+
+	if (!life || !parent)
+		goto out;
 	for (size_t i = 0; i < d->nprocs; i++)
 		credit[i] = reaped_spawned_pct(&d->procs[i]);
+	if ((rc = exited_lives(d, life, parent)) < 0)
+		goto out;
 	for (size_t i = 0; i < d->nprocs; i++) {
-		const struct rp_proc *c = &d->procs[i];
+		ssize_t j = parent[i];
 
-		if (c->life_pct <= 0 || c->ppid <= 0)
-			continue;
-		for (size_t j = 0; j < d->nprocs; j++)
-			if (d->procs[j].pid == c->ppid) {
-				credit[j] = credit[j] > c->life_pct ? credit[j] - c->life_pct : 0;
-				break;
-			}
+		if (d->procs[i].from_start && life[i] > 0 && j >= 0)
+			credit[j] = credit[j] > life[i] ? credit[j] - life[i] : 0;
 	}
+out:
+	free(life);
+	free(parent);
+	return rc;
 }
 
 /*
@@ -323,7 +415,10 @@ int report_spawner_results(const struct window *w, struct report_data *d)
 	d->unsampled_pct = unsampled(d);
 	if (!(credit = calloc(d->nprocs, sizeof(*credit))))
 		return -ENOMEM;
-	reaped_unsampled_pct(d, credit);
+	if (reaped_unsampled_pct(d, credit) < 0) {
+		free(credit);
+		return -ENOMEM;
+	}
 	if (!(w->src->lacks & REPORT_LACKS_PARENTS))
 		for (size_t i = 0; i < d->nprocs; i++)
 			d->reaped_pct += credit[i];

@@ -511,8 +511,10 @@ static size_t fold_process(const struct acc *a, size_t left, long hz, double sec
 	p->mem_grew = a->mem_grew;
 	p->child_pct =
 	    a->child > a->child0 ? pct_of((uint64_t)(a->child - a->child0), hz, seconds) : 0;
-	if (a->gone && a->from_start && a->child >= 0)
+	if (a->gone && a->child >= 0) {
 		p->life_pct = pct_of(a->usr + a->sys + (uint64_t)a->child, hz, seconds);
+		p->life_reaped_pct = pct_of((uint64_t)a->child, hz, seconds);
+	}
 	for (; k < left && a[k].pid == a->pid && a[k].tid; k++) {
 		double pct = pct_of(a[k].usr - a[k].usr0 + a[k].sys - a[k].sys0, hz, seconds);
 		double demand = pct + pct_of(a[k].w - a[k].w0, hz, seconds);

@@ -383,12 +383,55 @@ TEST(spawners_leave_out_sampled_children_lives)
 	ASSERT_TRUE(fabs(d.reaped_pct - 150) < 1e-9);
 }
 
+/*
+ * A runner's test script sampled before it reaped its job and exited: the
+ * job's life reached the runner through the script, though the script's
+ * last sample had none of it (CI named such a runner at 4,192% of a CPU).
+ */
+TEST(spawners_leave_out_lives_reaped_after_the_last_sample)
+{
+	static struct report_data d;
+	struct rp_proc procs[4] = {
+		{ .pid = 100, .comm = "runner", .child_pct = 5000, .from_start = true },
+		{ .pid = 101,
+		  .comm = "script",
+		  .ppid = 100,
+		  .exited = true,
+		  .from_start = true,
+		  .life_pct = 10 },
+		{ .pid = 102,
+		  .comm = "job",
+		  .ppid = 101,
+		  .exited = true,
+		  .from_start = true,
+		  .life_pct = 4980,
+		  .life_reaped_pct = 30 },
+		{ .pid = 200, .comm = "loop", .child_pct = 140, .from_start = true },
+	};
+	struct report_source src = { 0 };
+	struct window w = { .src = &src };
+
+	quiet(&d);
+	d.have_forks = true;
+	d.seconds = 2;
+	d.procs = procs;
+	d.nprocs = 4;
+	ASSERT_EQ(report_spawner_results(&w, &d), 0);
+	ASSERT_EQ(d.nspawners, 2);
+	ASSERT_EQ(d.spawners[0].pid, 200);
+	ASSERT_TRUE(fabs(d.spawners[0].child_pct - 140) < 1e-9);
+	ASSERT_EQ(d.spawners[1].pid, 100);
+	ASSERT_TRUE(fabs(d.spawners[1].child_pct - 10) < 1e-9);
+	ASSERT_TRUE(fabs(d.reaped_pct - 150) < 1e-9);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0, 0 };
 
 	RUN(&st, memory_growth_rate_boundary);
 	RUN(&st, spawners_leave_out_sampled_children_lives);
+	RUN(&st, spawners_leave_out_lives_reaped_after_the_last_sample);
 	RUN(&st, memory_growth_horizon_boundary);
 	RUN(&st, memory_growth_needs_most_samples);
 	RUN(&st, memory_growth_critical_near_the_limit);
