@@ -484,9 +484,8 @@ TEST(kallsyms_sparse_fixture)
 		0xffffffffc0002002, /* last_in_file+2 */
 		0xffffffffc0004000, /* past the last symbol's 4 KiB */
 	};
-	const char *want[] = { NULL,	  "_text",	 "global_alias", "global_alias",
-			       "weak_func", NULL,	 "mod_func",	 "mod_next",
-			       "last_in_file", NULL };
+	const char *want[] = { NULL, "_text",	 "global_alias", "global_alias", "weak_func",
+			       NULL, "mod_func", "mod_next",	 "last_in_file", NULL };
 	const uint64_t want_off[] = { 0, 0x10, 4, 0x1008, 0x10, 0, 8, 4, 2, 0 };
 	char root[64], cmd[96];
 	struct procfs *pf;
@@ -533,7 +532,8 @@ TEST(kallsyms_sparse_matches_full)
 	err = syms_load_kernel(pf, &full);
 	if (err == -EACCES) {
 		procfs_close(pf);
-		printf("note: kallsyms addresses are hidden here (not root?); sparse check skipped\n");
+		printf(
+		    "note: kallsyms addresses are hidden here (not root?); sparse check skipped\n");
 		return;
 	}
 	ASSERT_EQ(err, 0);
