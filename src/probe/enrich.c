@@ -206,12 +206,57 @@ static int64_t thread_cpu_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+#if TRIAGE_HAVE_BPF
+/*
+ * The frames of the stack maps of the parts that ran, after stop: every
+ * kernel address the readers will ask to name. *n stays 0 when there are
+ * none; -errno when a map cannot be read.
+ */
+static int stack_addrs(const struct probe_enrich *e, uint64_t **addrs, size_t *n)
+{
+	static const int stacks[][2] = { { PART_PROFILE, PROFILE_MAP_STACKS },
+					 { PART_DSTATE, OFFCPU_MAP_STACKS } };
+	size_t cap = 0;
+	int err = 0;
+
+	*addrs = NULL;
+	*n = 0;
+	for (size_t i = 0; i < sizeof(stacks) / sizeof(stacks[0]) && !err; i++) {
+		const struct enrich_part *p = &e->part[stacks[i][0]];
+
+		if (!p->err)
+			err = sp_stack_addrs(p->maps.map[stacks[i][1]].fd, addrs, n, &cap);
+	}
+	return err;
+}
+#else
+static int stack_addrs(const struct probe_enrich *e, uint64_t **addrs, size_t *n)
+{
+	*addrs = NULL;
+	*n = 0;
+	return -ENOPKG;
+}
+#endif
+
+/*
+ * On the first symbolized query (the maps are final by then: the window
+ * stopped): kallsyms is read for the addresses in the stack maps alone, a
+ * few hundred, not parsed, stored and sorted whole (120,000 symbols, most
+ * of the report's eBPF cost in user space when it had a CPU finding).
+ */
 static struct sp_symbolizer *symbolizer(struct probe_enrich *e)
 {
-	if (!e->syms_ready) {
-		sp_symbolizer_init(&e->syms, e->pf);
-		e->syms_ready = true;
-	}
+	uint64_t *addrs;
+	size_t n;
+
+	if (e->syms_ready)
+		return &e->syms;
+	if (stack_addrs(e, &addrs, &n))
+		sp_symbolizer_init(&e->syms, e->pf); /* every symbol, as `triage probe` */
+	else
+		sp_symbolizer_init_for(&e->syms, e->pf, addrs, n);
+	free(addrs);
+	e->syms_ready = true;
 	return &e->syms;
 }
 
@@ -262,8 +307,9 @@ int probe_enrich_start(const struct probe_enrich_opts *opts, struct probe_enrich
 		return first_err ? first_err : -EINVAL;
 	}
 	/*
-	 * kallsyms (a 6 MB read and a sort) waits for the first symbolized query:
-	 * a report without a CPU or D-state finding never asks for it.
+	 * kallsyms waits for the first symbolized query (and reads only the
+	 * symbols the stacks hold): a report without a CPU or D-state finding
+	 * never asks for it.
 	 */
 	e->start_ns = runloop_mono_ns();
 	/* libbpf's fallback counts every process: nothing to watch */

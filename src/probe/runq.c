@@ -193,26 +193,83 @@ static void print_json(const struct sp_session *s, const struct sp_opts *o,
 	json_finish(&w);
 }
 
+/* Adds row v into out when it is pid's (every row for pid <= 0). */
+static void sum_row(struct runq_sum *out, const struct runq_val *v, int pid)
+{
+	if (pid > 0 && v->tgid != (__u32)pid)
+		return;
+	for (int j = 0; j < RUNQ_SLOTS; j++)
+		out->slots[j] += v->slots[j];
+	out->count += v->count;
+	out->total_ns += v->total_ns;
+	if (v->max_ns > out->max_ns)
+		out->max_ns = v->max_ns;
+}
+
+/* One row at a time: kernels without batch lookups of hash maps (before 5.6). */
+static int sum_by_key(int fd, int pid, struct runq_sum *out)
+{
+	__u32 key, prev_key, *prev = NULL;
+	struct runq_val v;
+
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		prev_key = key;
+		prev = &prev_key;
+		if (!bpf_map_lookup_elem(fd, &key, &v))
+			sum_row(out, &v, pid);
+	}
+	return 0;
+}
+
+#define RUNQ_BATCH 256
+
+/*
+ * Rows a batch at a time: a few system calls for thousands of threads
+ * rather than two per thread, and nothing kept but the sum.
+ */
+static int sum_batched(int fd, int pid, struct runq_sum *out)
+{
+	__u32 *keys = malloc(RUNQ_BATCH * sizeof(*keys));
+	struct runq_val *vals = malloc(RUNQ_BATCH * sizeof(*vals));
+	__u64 token = 0; /* the kernel's place in the map (a bucket) */
+	bool first = true, done = false;
+	int err = 0;
+
+	if (!keys || !vals)
+		err = -ENOMEM;
+	while (!err && !done) {
+		__u32 count = RUNQ_BATCH;
+
+		if (bpf_map_lookup_batch(fd, first ? NULL : &token, &token, keys, vals, &count,
+					 NULL)) {
+			err = -errno;
+			done = err == -ENOENT; /* the last batch: count holds its rows */
+			if (done)
+				err = 0;
+			else if (first)
+				break; /* not supported: the caller reads row by row */
+		}
+		first = false;
+		for (__u32 i = 0; !err && i < count; i++)
+			sum_row(out, &vals[i], pid);
+	}
+	free(keys);
+	free(vals);
+	return err;
+}
+
 int runq_read_sum(const struct probe_maps *m, int pid, struct runq_sum *out)
 {
-	struct runq_result r = { 0 };
-	int err = collect(m, &r);
+	int fd = m->map[RUNQ_MAP_THREADS].fd;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; !err && i < r.n; i++) {
-		const struct runq_val *v = &r.t[i].v;
-
-		if (pid > 0 && v->tgid != (__u32)pid)
-			continue;
-		for (int j = 0; j < RUNQ_SLOTS; j++)
-			out->slots[j] += v->slots[j];
-		out->count += v->count;
-		out->total_ns += v->total_ns;
-		if (v->max_ns > out->max_ns)
-			out->max_ns = v->max_ns;
+	err = sum_batched(fd, pid, out);
+	if (err && err != -ENOMEM) {
+		memset(out, 0, sizeof(*out));
+		err = sum_by_key(fd, pid, out);
 	}
-	out->lost = r.map_full;
-	free(r.t);
+	out->lost = probe_maps_counter(m, RUNQ_CTR_MAP_FULL);
 	return err;
 }
 

@@ -14,6 +14,7 @@
 #include "bpf/stackprobes.h"
 #include "probe/stackprobe.h"
 #include "runloop/clock.h"
+#include "util/grow.h"
 #include "util/text.h"
 
 void sp_opts_init(struct sp_opts *o)
@@ -30,6 +31,28 @@ void sp_symbolizer_init(struct sp_symbolizer *z, const struct procfs *pf)
 	z->pf = pf;
 	symtab_init(&z->ksyms);
 	z->ksyms_err = syms_load_kernel(pf, &z->ksyms);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void sp_symbolizer_init_for(struct sp_symbolizer *z, const struct procfs *pf, uint64_t *addrs,
+			    size_t n)
+{
+	size_t m = 0;
+
+	memset(z, 0, sizeof(*z));
+	z->pf = pf;
+	if (n)
+		qsort(addrs, n, sizeof(*addrs), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (addrs[i] && (!m || addrs[m - 1] != addrs[i]))
+			addrs[m++] = addrs[i];
+	z->ksyms_err = syms_load_kernel_for(pf, addrs, m, &z->ksyms);
 }
 
 struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err)
@@ -248,6 +271,26 @@ int sp_read_stack(int map_fd, int id, uint64_t *ips)
 
 	memset(ips, 0, SP_MAX_FRAMES * sizeof(*ips));
 	return bpf_map_lookup_elem(map_fd, &key, ips) ? -errno : 0;
+}
+
+int sp_stack_addrs(int map_fd, uint64_t **addrs, size_t *n, size_t *cap)
+{
+	uint64_t ips[SP_MAX_FRAMES];
+	__u32 key, next;
+	bool first = true;
+
+	while (!bpf_map_get_next_key(map_fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		if (sp_read_stack(map_fd, (int)key, ips))
+			continue; /* gone (a stack map can drop ids): nothing to name */
+		for (size_t i = 0; i < SP_MAX_FRAMES && ips[i]; i++) {
+			if (util_grow(addrs, cap, *n + 1, sizeof(**addrs)))
+				return -ENOMEM;
+			(*addrs)[(*n)++] = ips[i];
+		}
+	}
+	return errno == ENOENT ? 0 : -errno;
 }
 
 int sp_fill_entry(struct sp_symbolizer *z, int map_fd, int kid, int uid, struct stack_entry *e)

@@ -102,6 +102,13 @@ struct bpf_map;
 int sp_size_stacks(struct bpf_map *stacks, struct bpf_map *counts, unsigned max_stacks);
 
 void sp_symbolizer_init(struct sp_symbolizer *z, const struct procfs *pf);
+/*
+ * The same with kallsyms read only for addrs (sorted and made unique here,
+ * in place): kernel frames at other addresses stay unnamed. For a reader
+ * that knows every address it will ask for (the report's enrichment).
+ */
+void sp_symbolizer_init_for(struct sp_symbolizer *z, const struct procfs *pf, uint64_t *addrs,
+			    size_t n);
 /* Process pid's symbolizer, opened on first use; NULL (and *err) when it cannot be. */
 struct proc_syms *sp_symbolizer_proc(struct sp_symbolizer *z, int pid, int *err);
 /* Re-reads the maps of every open process (mappings added by dlopen). */
@@ -126,6 +133,8 @@ int sp_read_stack(int map_fd, int id, uint64_t *ips);
  * Fills e's frames from the two stack ids (negative ids: no stack, kept as
  * the error), user frames with the symbols of process e->pid.
  */
+/* BPF builds only. Appends every frame of every stack in stack map map_fd; 0 or -errno. */
+int sp_stack_addrs(int map_fd, uint64_t **addrs, size_t *n, size_t *cap);
 int sp_fill_entry(struct sp_symbolizer *z, int map_fd, int kid, int uid, struct stack_entry *e);
 /*
  * Starts the report's JSON document on stdout with the members every stack

@@ -166,6 +166,180 @@ int syms_load_kernel(const struct procfs *pf, struct symtab *out)
 	return 0;
 }
 
+/*
+ * The sparse read: for the few addresses a window's stacks hold, only the
+ * symbols that contain them. The sorted addresses cut the address space
+ * into gaps, gap j being (a[j-1], a[j]]; each text symbol of kallsyms
+ * (in any order: modules and BPF programs follow the core) lands in one
+ * gap, which keeps its highest start (the preferred alias there, as
+ * sym_cmp orders them) and its lowest. The symbol containing a[i] is the
+ * highest start of the last non-empty gap at or before i, and it ends
+ * where the first non-empty gap after that begins: what symtab_finish()
+ * gives the full table, without storing or sorting 100,000 names.
+ */
+struct ksym_gap {
+	uint64_t hi, lo; /* highest and lowest symbol start in the gap */
+	int prio;	 /* of the symbol at hi */
+	bool any;
+	char *name; /* of the symbol at hi */
+	size_t name_cap;
+};
+
+struct ksym_sparse {
+	const uint64_t *a; /* sorted, unique */
+	size_t n;
+	struct ksym_gap *gap; /* n + 1 */
+	bool any_addr;
+};
+
+/* The first index i with a[i] >= v (n when none). */
+static size_t addr_lower_bound(const uint64_t *a, size_t n, uint64_t v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int gap_set_name(struct ksym_gap *g, const char *name, size_t len)
+{
+	if (util_grow(&g->name, &g->name_cap, len + 1, 1))
+		return -ENOMEM;
+	memcpy(g->name, name, len);
+	g->name[len] = '\0';
+	return 0;
+}
+
+/* One kallsyms line into its gap. */
+static int sparse_line(struct ksym_sparse *sp, const char *line)
+{
+	uint64_t addr;
+	char type;
+	const char *name;
+	size_t len;
+	struct ksym_gap *g;
+	int prio;
+
+	if (procfs_kallsyms_parse_line(line, &addr, &type, &name, &len) ||
+	    !procfs_kallsyms_is_text(type))
+		return 0;
+	sp->any_addr |= addr != 0;
+	prio = type == 'T' ? 2 : 1;
+	g = &sp->gap[addr_lower_bound(sp->a, sp->n, addr)];
+	if (!g->any || addr < g->lo)
+		g->lo = addr;
+	/* at one address the higher prio wins, and the first read among equals */
+	if (g->any && (addr < g->hi || (addr == g->hi && prio <= g->prio))) {
+		g->any = true;
+		return 0;
+	}
+	g->any = true;
+	g->hi = addr;
+	g->prio = prio;
+	return gap_set_name(g, name, len);
+}
+
+/* Every line of fd through sparse_line(), read in large blocks. */
+static int sparse_read(struct ksym_sparse *sp, int fd)
+{
+	char buf[65536 + 1];
+	size_t have = 0;
+
+	for (;;) {
+		ssize_t got = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *p = buf, *nl;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		have += (size_t)got;
+		buf[have] = '\0';
+		while ((nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			*nl = '\0';
+			if (sparse_line(sp, p))
+				return -ENOMEM;
+			p = nl + 1;
+		}
+		have -= (size_t)(p - buf);
+		if (!got) /* the end: a last line without newline */
+			return have ? sparse_line(sp, buf) : 0;
+		if (have == sizeof(buf) - 1)
+			have = 0; /* a line longer than the buffer: not a symbol line */
+		memmove(buf, p, have);
+	}
+}
+
+/* The table of the symbols containing sp's addresses. */
+static int sparse_table(const struct ksym_sparse *sp, struct symtab *out)
+{
+	size_t best = SIZE_MAX, added = SIZE_MAX; /* the last non-empty gap; the last added */
+
+	for (size_t i = 0; i < sp->n; i++) {
+		const struct ksym_gap *g;
+		uint64_t span = LAST_SYM_SPAN;
+		size_t next;
+
+		if (sp->gap[i].any)
+			best = i;
+		if (best == SIZE_MAX || best == added)
+			continue; /* no symbol below a[i], or its symbol is in already */
+		g = &sp->gap[best];
+		/* gaps best+1..i are empty: the next symbol starts in the first full one after i */
+		for (next = i + 1; next <= sp->n && !sp->gap[next].any; next++)
+			;
+		if (next <= sp->n) {
+			uint64_t gap = sp->gap[next].lo - g->hi;
+
+			span = gap < MAX_SYM_SPAN ? gap : MAX_SYM_SPAN;
+		}
+		if (symtab_add(out, g->hi, span, g->name, strlen(g->name), g->prio))
+			return -ENOMEM;
+		added = best;
+	}
+	symtab_finish(out);
+	return 0;
+}
+
+int syms_load_kernel_for(const struct procfs *pf, const uint64_t *addrs, size_t n,
+			 struct symtab *out)
+{
+	struct ksym_sparse sp = { .a = addrs, .n = n };
+	int fd, err;
+
+	symtab_init(out);
+	for (size_t i = 1; i < n; i++)
+		if (addrs[i - 1] >= addrs[i])
+			return -EINVAL;
+	if (!n) {
+		symtab_finish(out);
+		return 0; /* nothing to name: kallsyms stays unread */
+	}
+	fd = procfs_openat(pf, "kallsyms", O_RDONLY);
+	if (fd < 0)
+		return fd;
+	sp.gap = calloc(n + 1, sizeof(*sp.gap));
+	err = sp.gap ? sparse_read(&sp, fd) : -ENOMEM;
+	close(fd);
+	if (!err && !sp.any_addr)
+		err = -EACCES;
+	if (!err)
+		err = sparse_table(&sp, out);
+	for (size_t i = 0; sp.gap && i <= n; i++)
+		free(sp.gap[i].name);
+	free(sp.gap);
+	if (err)
+		symtab_release(out);
+	return err;
+}
+
 /* ---- ELF ---- */
 
 int elf_offset_to_vaddr(const struct elf_syms *es, uint64_t off, uint64_t *vaddr)

@@ -59,6 +59,13 @@ const char *symtab_lookup(const struct symtab *t, uint64_t addr, uint64_t *off);
  * address reads as zero (kptr_restrict hides them).
  */
 int syms_load_kernel(const struct procfs *pf, struct symtab *out);
+/*
+ * Only the symbols containing addrs (sorted, unique; -EINVAL otherwise):
+ * each of them looks up as in the full table, and kallsyms is read without
+ * keeping the rest. No addresses: an empty table, kallsyms not read.
+ */
+int syms_load_kernel_for(const struct procfs *pf, const uint64_t *addrs, size_t n,
+			 struct symtab *out);
 
 /* ---- user symbols ---- */
 

@@ -432,6 +432,144 @@ TEST(kallsyms_lookup_matches_file)
 	symtab_release(&k);
 }
 
+/*
+ * The sparse read against a kallsyms of known layout: modules before the
+ * core (kallsyms is not sorted whole), aliases, a data symbol, a gap wider
+ * than the span an unsized symbol may claim, a last symbol.
+ */
+static const char fixture_kallsyms[] =
+    "ffffffffc0001000 t mod_func\t[mod]\n"
+    "ffffffffc0001100 T mod_next\t[mod]\n"
+    "ffffffff81000000 T _text\n"
+    "ffffffff81001000 t local_first\n"
+    "ffffffff81001000 T global_alias\n"
+    "ffffffff81001000 T global_second\n"
+    "ffffffff81002000 D some_data\n"
+    "ffffffff81003000 W weak_func\n"
+    "ffffffff82000000 T far_after_gap\n"
+    "ffffffffc0002000 T last_in_file"; /* no newline at the end */
+
+/* Writes fixture_kallsyms as <dir>/proc/kallsyms; the dir in root. */
+static int write_fixture(char *root, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(root, len, "/tmp/triage-test-ksyms.XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(path, sizeof(path), "%s/proc", root);
+	if (mkdir(path, 0755))
+		return -1;
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(fixture_kallsyms, f);
+	return fclose(f);
+}
+
+TEST(kallsyms_sparse_fixture)
+{
+	/* sorted, unique: the addresses a window's stacks would hold */
+	uint64_t a[] = {
+		0x400000,	    /* user space: below every symbol */
+		0xffffffff81000010, /* _text+0x10 */
+		0xffffffff81001004, /* the global alias, first read among equals */
+		0xffffffff81002008, /* past some_data (not text): still global_alias */
+		0xffffffff81003010, /* weak_func+0x10 */
+		0xffffffff81200000, /* weak_func, 2 MB after: past the span it may claim */
+		0xffffffffc0001008, /* mod_func+8 */
+		0xffffffffc0001104, /* mod_next+4 */
+		0xffffffffc0002002, /* last_in_file+2 */
+		0xffffffffc0004000, /* past the last symbol's 4 KiB */
+	};
+	const char *want[] = { NULL, "_text",	 "global_alias", "global_alias", "weak_func",
+			       NULL, "mod_func", "mod_next",	 "last_in_file", NULL };
+	const uint64_t want_off[] = { 0, 0x10, 4, 0x1008, 0x10, 0, 8, 4, 2, 0 };
+	char root[64], cmd[96];
+	struct procfs *pf;
+	struct symtab t;
+
+	ASSERT_EQ(write_fixture(root, sizeof(root)), 0);
+	ASSERT_EQ(procfs_open(&pf, root), 0);
+	ASSERT_EQ(syms_load_kernel_for(pf, a, sizeof(a) / sizeof(a[0]), &t), 0);
+	procfs_close(pf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	ASSERT_EQ(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		uint64_t off = 0;
+		const char *got = symtab_lookup(&t, a[i], &off);
+
+		if (!want[i]) {
+			ASSERT_TRUE(got == NULL);
+			continue;
+		}
+		ASSERT_TRUE(got != NULL);
+		ASSERT_STREQ(got, want[i]);
+		ASSERT_UEQ(off, want_off[i]);
+	}
+	/* only the symbols asked for are kept */
+	ASSERT_EQ(t.len, 6);
+	symtab_release(&t);
+	/* unsorted input is refused; no address reads nothing (no root needed) */
+	ASSERT_EQ(syms_load_kernel_for(NULL, (uint64_t[]){ 2, 1 }, 2, &t), -EINVAL);
+	ASSERT_EQ(syms_load_kernel_for(NULL, NULL, 0, &t), 0);
+	ASSERT_EQ(t.len, 0);
+	symtab_release(&t);
+}
+
+/* Every address the sparse table is asked for names what the full table names. */
+TEST(kallsyms_sparse_matches_full)
+{
+	struct procfs *pf;
+	struct symtab full, sparse;
+	uint64_t *a;
+	size_t n = 0, m = 0;
+	int err;
+
+	ASSERT_EQ(procfs_open(&pf, NULL), 0);
+	err = syms_load_kernel(pf, &full);
+	if (err == -EACCES) {
+		procfs_close(pf);
+		printf(
+		    "note: kallsyms addresses are hidden here (not root?); sparse check skipped\n");
+		return;
+	}
+	ASSERT_EQ(err, 0);
+	a = calloc(full.len / 97 * 3 + 3, sizeof(*a));
+	ASSERT_TRUE(a != NULL);
+	/* starts, insides and ends of every 97th symbol, ascending */
+	for (size_t i = 0; i < full.len; i += 97) {
+		const struct sym *s = &full.syms[i];
+
+		a[n++] = s->addr;
+		if (s->size > 2)
+			a[n++] = s->addr + s->size / 2;
+		if (s->size > 1 && s->addr + s->size - 1 > a[n - 1])
+			a[n++] = s->addr + s->size - 1;
+	}
+	ASSERT_EQ(syms_load_kernel_for(pf, a, n, &sparse), 0);
+	procfs_close(pf);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off_full = 0, off_sparse = 0;
+		const char *f = symtab_lookup(&full, a[i], &off_full);
+		const char *s = symtab_lookup(&sparse, a[i], &off_sparse);
+
+		if (!f != !s || (f && (strcmp(f, s) || off_full != off_sparse))) {
+			fprintf(stderr, "%" PRIx64 ": full %s+%" PRIu64 ", sparse %s+%" PRIu64 "\n",
+				a[i], f ? f : "(none)", off_full, s ? s : "(none)", off_sparse);
+			ASSERT_TRUE(0);
+		}
+		m += f != NULL;
+	}
+	ASSERT_TRUE(m > 1000);
+	ASSERT_TRUE(sparse.len < full.len / 20);
+	free(a);
+	symtab_release(&sparse);
+	symtab_release(&full);
+}
+
 int main(void)
 {
 	struct unit_state st = { 0 };
@@ -455,6 +593,8 @@ int main(void)
 	if (elves == 0)
 		RUN(&st, live_process_resolves_vdso);
 	RUN(&st, kallsyms_lookup_matches_file);
+	RUN(&st, kallsyms_sparse_fixture);
+	RUN(&st, kallsyms_sparse_matches_full);
 	if (workdir[0])
 		sh("rm -rf %s", workdir);
 	UNIT_MAIN_END(&st);
