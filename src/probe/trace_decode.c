@@ -14,8 +14,16 @@
  * bits, as strace prints it: the kernel may hand -1 zero-extended. Syscalls not listed are shown
  * with six hex arguments.
  */
+/*
+ * The strings live in the table, not behind pointers: a pointer in a
+ * position-independent binary is a relocation the loader writes at every
+ * start, copying the page (issue 24). The pragma makes a string that would
+ * lose its NUL an error.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wc++-compat"
 static const struct {
-	const char *name, *args;
+	char name[16], args[TR_MAX_ARGS + 1];
 	bool ret_hex;
 } sigs[] = {
 	{ "open", "pom" },
@@ -119,6 +127,7 @@ static const struct {
 	{ "mremap", "xuuxx", true },
 	{ "brk", "x", true },
 };
+#pragma GCC diagnostic pop
 
 static enum tr_kind kind_of(char c)
 {
@@ -186,9 +195,10 @@ unsigned tr_sig_shown_args(const struct tr_sig *s, const __u64 *args)
 	return last;
 }
 
+/* Names inline, as in sigs[] (and under the same pragma where defined). */
 struct flag_name {
 	uint64_t bit;
-	const char *name;
+	char name[24];
 };
 
 /* Appends to buf at *pos without overflowing; the result stays NUL-terminated. */
@@ -223,6 +233,8 @@ static void put_flags(char *buf, size_t len, size_t *pos, uint64_t flags,
 void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 {
 	/* O_SYNC includes O_DSYNC and O_TMPFILE includes O_DIRECTORY: whole first. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wc++-compat"
 	static const struct flag_name names[] = {
 		{ O_CREAT, "O_CREAT" },		{ O_EXCL, "O_EXCL" },
 		{ O_NOCTTY, "O_NOCTTY" },	{ O_TRUNC, "O_TRUNC" },
@@ -234,7 +246,8 @@ void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 		{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
 		{ O_PATH, "O_PATH" },
 	};
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	static const char acc[][10] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+#pragma GCC diagnostic pop
 	size_t pos = 0;
 
 	buf[0] = 0;
@@ -246,6 +259,8 @@ void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 
 void tr_format_atflags(char *buf, size_t len, uint64_t flags)
 {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wc++-compat"
 	static const struct flag_name names[] = {
 		{ AT_SYMLINK_NOFOLLOW, "AT_SYMLINK_NOFOLLOW" },
 		{ AT_REMOVEDIR, "AT_REMOVEDIR" },
@@ -253,6 +268,7 @@ void tr_format_atflags(char *buf, size_t len, uint64_t flags)
 		{ AT_NO_AUTOMOUNT, "AT_NO_AUTOMOUNT" },
 		{ AT_EMPTY_PATH, "AT_EMPTY_PATH" },
 	};
+#pragma GCC diagnostic pop
 	size_t pos = 0;
 
 	buf[0] = 0;
