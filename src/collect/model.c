@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/inplace.h"
 
 #define C METRIC_COUNTER
 #define G METRIC_GAUGE
 
 /* A string that would lose its NUL in its field is an error. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+STRINGS_IN_PLACE
 const struct metric_family metric_families[M_COUNT] = {
 	[M_CPU_SECONDS] = { "triage_cpu_seconds_total",
 			    "Seconds each CPU spent in each mode.",
@@ -201,7 +201,7 @@ const struct metric_family metric_families[M_COUNT] = {
 			       "collect.sample_cpu_seconds",
 			       {} },
 };
-#pragma GCC diagnostic pop
+STRINGS_IN_PLACE_END
 
 int metric_add_labels(struct metric_set *m, enum metric_id id, const char *const *lv, int nlv,
 		      double value)

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "util/inplace.h"
 
 /*
  * Rules in order of precedence: the first rule with a matching frame
@@ -13,7 +14,7 @@
  * The patterns are held in place, each list ended by "": pointers to the
  * strings would be relocations the loader of the position-independent
  * binary writes at every start (issue 24); a pattern too long for its field
- * is an error (the pragma).
+ * is an error (util/inplace.h).
  */
 typedef char d_pattern[32]; /* "foo*" = prefix, "*foo*" = substring */
 
@@ -22,8 +23,7 @@ struct d_rule {
 	const d_pattern *patterns;
 };
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+STRINGS_IN_PLACE
 static const d_pattern freezer_pat[] = { "__refrigerator", "refrigerator", "do_freezer_trap",
 					 "try_to_freeze*", "freezer_*",	   "" };
 static const d_pattern vfork_pat[] = { "wait_for_vfork_done", "*vfork*", "" };
@@ -88,7 +88,7 @@ static const struct d_rule rules[] = {
 	{ D_PAGE_FAULT, reclaim_pat }, { D_LOCK, lock_pat },   { D_PAGE_FAULT, fault_pat },
 	{ D_DISK_IO, disk_pat },
 };
-#pragma GCC diagnostic pop
+STRINGS_IN_PLACE_END
 
 static bool pattern_match(const char *pat, const char *name)
 {

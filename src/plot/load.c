@@ -111,8 +111,8 @@ static const struct chart_spec charts[] = {
 
 /* What a record must have; the first missing one names the file "not a triage record". */
 STRINGS_IN_PLACE
-static const char required[][12] = { "meta",	 "v_cpu",  "v_group", "v_load",
-					"v_psi", "v_disk", "v_net",   "v_findings" };
+static const char required[][12] = { "meta",  "v_cpu",	"v_group", "v_load",
+				     "v_psi", "v_disk", "v_net",   "v_findings" };
 STRINGS_IN_PLACE_END
 
 struct loader {

@@ -6,22 +6,17 @@
 #include <string.h>
 
 #include "probe/syscalls.h"
+#include "util/inplace.h"
 
 /*
  * Argument kinds per syscall, spelled as in the kernel's SYSCALL_DEFINE:
  * d=fd, p=path, o=open flags, m=mode, a=AT_* flags, i=int, l=long or
  * loff_t, u=unsigned, x=hex. An int is read from the register's low 32
  * bits, as strace prints it: the kernel may hand -1 zero-extended. Syscalls not listed are shown
- * with six hex arguments.
+ * with six hex arguments. The strings are held in place, not behind
+ * pointers (util/inplace.h).
  */
-/*
- * The strings live in the table, not behind pointers: a pointer in a
- * position-independent binary is a relocation the loader writes at every
- * start, copying the page (issue 24). The pragma makes a string that would
- * lose its NUL an error.
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+STRINGS_IN_PLACE
 static const struct {
 	char name[16], args[TR_MAX_ARGS + 1];
 	bool ret_hex;
@@ -127,7 +122,7 @@ static const struct {
 	{ "mremap", "xuuxx", true },
 	{ "brk", "x", true },
 };
-#pragma GCC diagnostic pop
+STRINGS_IN_PLACE_END
 
 static enum tr_kind kind_of(char c)
 {
@@ -195,7 +190,7 @@ unsigned tr_sig_shown_args(const struct tr_sig *s, const __u64 *args)
 	return last;
 }
 
-/* Names inline, as in sigs[] (and under the same pragma where defined). */
+/* Names in place, as in sigs[]. */
 struct flag_name {
 	uint64_t bit;
 	char name[24];
@@ -233,8 +228,7 @@ static void put_flags(char *buf, size_t len, size_t *pos, uint64_t flags,
 void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 {
 	/* O_SYNC includes O_DSYNC and O_TMPFILE includes O_DIRECTORY: whole first. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+	STRINGS_IN_PLACE
 	static const struct flag_name names[] = {
 		{ O_CREAT, "O_CREAT" },		{ O_EXCL, "O_EXCL" },
 		{ O_NOCTTY, "O_NOCTTY" },	{ O_TRUNC, "O_TRUNC" },
@@ -247,7 +241,7 @@ void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 		{ O_PATH, "O_PATH" },
 	};
 	static const char acc[][10] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-#pragma GCC diagnostic pop
+	STRINGS_IN_PLACE_END
 	size_t pos = 0;
 
 	buf[0] = 0;
@@ -259,8 +253,7 @@ void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 
 void tr_format_atflags(char *buf, size_t len, uint64_t flags)
 {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+	STRINGS_IN_PLACE
 	static const struct flag_name names[] = {
 		{ AT_SYMLINK_NOFOLLOW, "AT_SYMLINK_NOFOLLOW" },
 		{ AT_REMOVEDIR, "AT_REMOVEDIR" },
@@ -268,7 +261,7 @@ void tr_format_atflags(char *buf, size_t len, uint64_t flags)
 		{ AT_NO_AUTOMOUNT, "AT_NO_AUTOMOUNT" },
 		{ AT_EMPTY_PATH, "AT_EMPTY_PATH" },
 	};
-#pragma GCC diagnostic pop
+	STRINGS_IN_PLACE_END
 	size_t pos = 0;
 
 	buf[0] = 0;

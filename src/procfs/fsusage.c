@@ -113,12 +113,13 @@ bool procfs_mount_stores_data(const struct mount_entry *m)
 	static const char always[][12] = { "tmpfs", "overlay", "" };
 	/* Never filled by writes, or asking them may block (network, FUSE). */
 	static const char never[][12] = {
-		"proc",	     "sysfs",	    "cgroup",	 "cgroup2",    "devtmpfs", "devpts",
-		"mqueue",    "debugfs",	    "tracefs",	 "securityfs", "pstore",   "bpf",
-		"configfs",  "fusectl",	    "hugetlbfs", "autofs",     "nsfs",	   "ramfs",
-		"efivarfs",  "binfmt_misc", "squashfs",	 "iso9660",    "erofs",	   "nfs",
-		"nfs4",	     "cifs",	    "smb3",	 "9p",	       "ceph",	   "rpc_pipefs",
-		"selinuxfs", "fuse",	    "virtiofs",	 ""
+		"proc",	     "sysfs",	"cgroup",   "cgroup2",	"devtmpfs",
+		"devpts",    "mqueue",	"debugfs",  "tracefs",	"securityfs",
+		"pstore",    "bpf",	"configfs", "fusectl",	"hugetlbfs",
+		"autofs",    "nsfs",	"ramfs",    "efivarfs", "binfmt_misc",
+		"squashfs",  "iso9660", "erofs",    "nfs",	"nfs4",
+		"cifs",	     "smb3",	"9p",	    "ceph",	"rpc_pipefs",
+		"selinuxfs", "fuse",	"virtiofs", ""
 	};
 	STRINGS_IN_PLACE_END
 

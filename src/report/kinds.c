@@ -2,6 +2,7 @@
 #include "report/kinds.h"
 
 #include "report/rules.h"
+#include "util/inplace.h"
 
 /*
  * Every kind in enum order (findings of one severity sort by kind in this
@@ -84,10 +85,9 @@
 	{ k, n, res, s, "report.md#kind-" n, fig, unit, next },
 
 /* A string that would lose its NUL in its field is an error. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+STRINGS_IN_PLACE
 static const struct report_kind_row kinds[] = { KIND_ROWS(TABLE_ROW) };
-#pragma GCC diagnostic pop
+STRINGS_IN_PLACE_END
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == RK_COUNT,
 	       "the kinds table needs exactly one row per enum report_kind");

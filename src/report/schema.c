@@ -4,6 +4,7 @@
 #include "report/kinds.h"
 #include "report/report.h"
 #include "util/json.h"
+#include "util/inplace.h"
 
 enum rj_type {
 	RJT_STRING,
@@ -35,8 +36,7 @@ struct rj_row {
 #define ENUM(k, obj, n, vals) [k] = { obj, n, RJT_STRING, RJO_COUNT, true, vals }
 
 /* A name that would lose its NUL in its field is an error. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+STRINGS_IN_PLACE
 static const struct rj_row rows[RJ_KEY_COUNT] = {
 	SUB(RJ_HOST, RJO_REPORT, "host", RJT_OBJECT, RJO_HOST, true),
 	SUB(RJ_KERNEL, RJO_REPORT, "kernel", RJT_OBJECT, RJO_KERNEL, true),
@@ -80,7 +80,7 @@ static const struct rj_row rows[RJ_KEY_COUNT] = {
 	KEY(RJ_WHAT, RJO_SKIPPED, "what", RJT_STRING, true),
 	KEY(RJ_WHY, RJO_SKIPPED, "why", RJT_STRING, true),
 };
-#pragma GCC diagnostic pop
+STRINGS_IN_PLACE_END
 
 const char *report_json_key(enum rj_key k)
 {

@@ -12,16 +12,9 @@
 #include "u32/internal.h"
 #include "u32/rule.h"
 #include "u32/rule_error.h"
+#include "util/inplace.h"
 
-/*
- * The tables below hold their strings in place, not behind pointers, which
- * the loader of the position-independent binary would write at every start
- * (issue 24); a string that would lose its NUL in its field is an error
- * (STRINGS_IN_PLACE).
- */
-#define STRINGS_IN_PLACE \
-	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic error \"-Wc++-compat\"")
-#define STRINGS_IN_PLACE_END _Pragma("GCC diagnostic pop")
+/* The tables below hold their strings in place: see util/inplace.h. */
 
 static bool is_blank(char c)
 {

@@ -5,6 +5,7 @@
 
 #include "common.h"
 #include "u32/rule_error.h"
+#include "util/inplace.h"
 
 int u32_rule_fail(struct u32_rule_error *e, enum u32_rule_error_id id, const char *ext,
 		  const char *what)
@@ -21,8 +22,7 @@ int u32_rule_fail(struct u32_rule_error *e, enum u32_rule_error_id id, const cha
  * position-independent binary would write at every start (issue 24); a
  * message that would lose its NUL is an error.
  */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wc++-compat"
+STRINGS_IN_PLACE
 static const char MESSAGES[][2][96] = {
 	[U32_RULE_NOMEM] = { "out of memory", "" },
 	[U32_RULE_NEEDS_ARGUMENT] = { "option \"", "\" requires an argument" },
@@ -58,7 +58,7 @@ static const char MESSAGES[][2][96] = {
 	[U32_RULE_LINE_NAME] = { "a rule line starts with a name (at most ", " characters)" },
 	[U32_RULE_NAME_TAKEN] = { "rule name \"", "\" used twice" },
 };
-#pragma GCC diagnostic pop
+STRINGS_IN_PLACE_END
 
 void u32_rule_error_render(const struct u32_rule_error *e, char *buf, size_t len)
 {
