@@ -57,7 +57,10 @@ struct option;
  * (reported here: "unknown option", "option needs a value" or "option
  * takes no value", naming the word as typed), or the exit status to stop
  * with. Returns -1 when the options are done (optind at the first
- * operand), else that exit status.
+ * operand), else that exit status. Commands build longopts on the stack,
+ * not static: a static table's name pointers are relocations the loader of
+ * the position-independent binary writes, a copied page, at every start of
+ * every command (issue 24).
  */
 int cmd_getopt_loop(const char *cmd, int argc, char **argv, const char *optstring,
 		    const struct option *longopts, int (*opt)(int ch, void *ctx), void *ctx);

@@ -141,7 +141,7 @@ static int parse_opt(int ch, void *ctx)
 
 static int parse_args(int argc, char **argv, struct collect_cli *c)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "graphite", required_argument, NULL, 'g' },
 		{ "listen", required_argument, NULL, 'l' },

@@ -42,7 +42,7 @@ static int parse_opt(int ch, void *ctx)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct doctor_args *a)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "dump-tasks", required_argument, NULL, 'D' }, /* for tests/procfs/doors.t */
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },

@@ -146,7 +146,7 @@ static int check_args(struct fleet_args *a)
 
 int cmd_fleet(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "graphite", required_argument, NULL, OPT_GRAPHITE },
 		{ "at", required_argument, NULL, OPT_AT },

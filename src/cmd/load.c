@@ -102,7 +102,7 @@ static int parse_opt(int c, void *ctx)
 /* Returns -1 to continue, else the exit status. */
 static int parse_args(int argc, char **argv, struct load_opts *o)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'P' },
 		{ "root", required_argument, NULL, 'r' },

@@ -49,7 +49,7 @@ static int parse_opt(int ch, void *ctx)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct plot_args *a)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "max-points", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },

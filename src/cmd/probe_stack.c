@@ -103,7 +103,7 @@ static int own_option(int c, void *ctx)
 static int parse_args(const struct sp_probe *p, int argc, char **argv, struct sp_opts *o,
 		      const char **svg_path)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		PROBE_COMMON_LONGOPTS,
 		{ "frequency", required_argument, NULL, OPT_FREQ },
 		{ "top", required_argument, NULL, OPT_TOP },

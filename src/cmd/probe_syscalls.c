@@ -66,7 +66,7 @@ static int own_option(int opt, void *ctx)
 /* Returns -1 to go on, else the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct probe_opts *opts, unsigned *flags)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		PROBE_COMMON_LONGOPTS,
 		{ "hist", no_argument, NULL, 'H' },
 		{ "no-latency", no_argument, NULL, 'N' },

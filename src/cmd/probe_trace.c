@@ -46,7 +46,7 @@ static int on_event(void *ctx, const struct tr_event *e)
 /* Returns -1 to go on, else the exit status (EXIT_OK after --help). */
 static int parse_args(int argc, char **argv, struct probe_opts *opts, int *nrs, int *n)
 {
-	static const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
+	const struct option longopts[] = { PROBE_COMMON_LONGOPTS, { 0 } };
 	/* Not in order: "trace openat -p PID" and "trace -p PID openat" both work. */
 	const struct probe_cmd_spec spec = { NAME, longopts, NULL, false, NULL, NULL };
 	char bad[64];

@@ -81,7 +81,7 @@ static int parse_opt(int ch, void *ctx)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct record_opts *o, pid_t *pids)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },

@@ -97,7 +97,7 @@ static int parse_args(int argc, char **argv, struct replay_cli *c)
 {
 	static const char *const views[] = { "pidstat", "load", "report" };
 
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },

@@ -90,7 +90,7 @@ static int parse_opt(int ch, void *ctx)
 
 static int parse_args(int argc, char **argv, struct report_cli *c)
 {
-	static const struct option longopts[] = {
+	const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },

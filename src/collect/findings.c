@@ -22,7 +22,7 @@ static bool headline_figure(const struct rp_finding *x, double *value)
 {
 	const struct report_kind_row *row = report_kind_row(x->kind);
 
-	for (int i = 0; row && row->figure && i < x->nev; i++)
+	for (int i = 0; row && row->figure[0] && i < x->nev; i++)
 		if (x->ev[i].metric && !strcmp(x->ev[i].metric, row->figure)) {
 			*value = x->ev[i].value;
 			return true;

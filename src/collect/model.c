@@ -6,10 +6,13 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/inplace.h"
 
 #define C METRIC_COUNTER
 #define G METRIC_GAUGE
 
+/* A string that would lose its NUL in its field is an error. */
+STRINGS_IN_PLACE
 const struct metric_family metric_families[M_COUNT] = {
 	[M_CPU_SECONDS] = { "triage_cpu_seconds_total",
 			    "Seconds each CPU spent in each mode.",
@@ -180,7 +183,7 @@ const struct metric_family metric_families[M_COUNT] = {
 				    "The sentence and next command of each finding in "
 				    "triage_report_finding_severity (value 1; Prometheus only).",
 				    G,
-				    NULL,
+				    "",
 				    { "rule", "subject", "sentence", "next" } },
 	[M_GRAPHITE_DROPPED] = { "triage_collect_graphite_dropped_points_total",
 				 "Graphite points dropped because the buffer was full.",
@@ -198,6 +201,7 @@ const struct metric_family metric_families[M_COUNT] = {
 			       "collect.sample_cpu_seconds",
 			       {} },
 };
+STRINGS_IN_PLACE_END
 
 int metric_add_labels(struct metric_set *m, enum metric_id id, const char *const *lv, int nlv,
 		      double value)

@@ -19,15 +19,18 @@ enum metric_type { METRIC_COUNTER, METRIC_GAUGE };
 /*
  * One metric family. name: the Prometheus name (counters end in _total).
  * graphite: the path below the prefix, "{0}" and "{1}" standing for the
- * sanitised label values ("process.{0}.cpu_seconds.{1}"); NULL for a
+ * sanitised label values ("process.{0}.cpu_seconds.{1}"); "" for a
  * family Graphite cannot carry (text as label values: Prometheus only).
+ * The strings are held in place, not pointed to: a pointer in the
+ * position-independent binary is a relocation the loader writes, copying
+ * the page, at every start of every command (issue 24).
  */
 struct metric_family {
-	const char *name;
-	const char *help;
+	char name[48];
+	char help[200];
 	enum metric_type type;
-	const char *graphite;
-	const char *labels[COLLECT_MAX_LABELS]; /* NULL: unused */
+	char graphite[40];
+	char labels[COLLECT_MAX_LABELS][12]; /* "": unused */
 };
 
 /* The families triage collect exports, indexed by enum metric_id. */

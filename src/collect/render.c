@@ -124,7 +124,7 @@ long collect_render_graphite(const struct metric_set *m, const char *prefix, FIL
 	long lines = 0;
 
 	for (size_t i = 0; i < m->n; i++) {
-		if (!metric_families[m->s[i].id].graphite)
+		if (!metric_families[m->s[i].id].graphite[0])
 			continue;
 		fprintf(f, "%s.", prefix);
 		graphite_path(&m->s[i], f);
@@ -193,11 +193,11 @@ static void prom_sample(const struct metric_sample *s, FILE *f)
 	char v[COLLECT_LABEL_MAX * 2 + 8];
 
 	fputs(fam->name, f);
-	for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++) {
+	for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l][0]; l++) {
 		collect_prom_label_value(s->lv[l], v, sizeof(v));
 		fprintf(f, "%s%s=\"%s\"", l ? "," : "{", fam->labels[l], v);
 	}
-	fprintf(f, "%s %.15g\n", fam->labels[0] ? "}" : "", s->value);
+	fprintf(f, "%s %.15g\n", fam->labels[0][0] ? "}" : "", s->value);
 }
 
 /* OpenMetrics names a counter family without its _total suffix. */
@@ -253,10 +253,10 @@ int collect_render_json(const struct metric_set *m, const char *prefix, FILE *f)
 		json_kv_string(&w, "type", fam->type == METRIC_COUNTER ? "counter" : "gauge");
 		json_key(&w, "labels");
 		json_object_begin(&w);
-		for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l]; l++)
+		for (int l = 0; l < COLLECT_MAX_LABELS && fam->labels[l][0]; l++)
 			json_kv_string(&w, fam->labels[l], s->lv[l]);
 		json_end(&w);
-		if (pf && !fam->graphite) {
+		if (pf && !fam->graphite[0]) {
 			fclose(pf);
 		} else if (pf) {
 			fprintf(pf, "%s.", prefix);

@@ -35,7 +35,7 @@ const char *fleet_figure_unit(const char *rule)
 {
 	const struct report_kind_row *r = row_of(rule);
 
-	return r && r->figure_unit ? r->figure_unit : "";
+	return r ? r->figure_unit : "";
 }
 
 /* s for a shell: as it is when every byte is plain, else in single quotes. */

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "util/inplace.h"
 
 /*
  * Rules in order of precedence: the first rule with a matching frame
@@ -9,75 +10,85 @@
  * inside NFS is an NFS wait, a rwsem taken in a page fault is a lock wait,
  * but reclaim that sleeps on a lock is reclaim.
  */
+/*
+ * The patterns are held in place, each list ended by "": pointers to the
+ * strings would be relocations the loader of the position-independent
+ * binary writes at every start (issue 24); a pattern too long for its field
+ * is an error (util/inplace.h).
+ */
+typedef char d_pattern[32]; /* "foo*" = prefix, "*foo*" = substring */
+
 struct d_rule {
 	enum d_reason reason;
-	const char *const *patterns; /* "foo*" = prefix, "*foo*" = substring */
+	const d_pattern *patterns;
 };
 
-static const char *const freezer_pat[] = { "__refrigerator", "refrigerator", "do_freezer_trap",
-					   "try_to_freeze*", "freezer_*",    NULL };
-static const char *const vfork_pat[] = { "wait_for_vfork_done", "*vfork*", NULL };
-static const char *const netfs_pat[] = { "nfs_*",  "nfs4_*", "__nfs*", "rpc_*",	     "__rpc_*",
-					 "xprt_*", "cifs_*", "smb2_*", "fuse_*",     "ceph_*",
-					 "v9fs_*", "p9_*",   "afs_*",  "orangefs_*", NULL };
-static const char *const reclaim_pat[] = { "shrink_*",
-					   "try_to_free_pages",
-					   "try_to_free_mem_cgroup_pages",
-					   "__alloc_pages_slowpath*",
-					   "__alloc_pages_direct_*",
-					   "__perform_reclaim",
-					   "balance_pgdat",
-					   "throttle_direct_reclaim",
-					   "reclaim_throttle",
-					   "mem_cgroup_handle_over_high",
-					   "*compact_zone*",
-					   "try_to_compact_pages",
-					   "wait_on_page_writeback*",
-					   "folio_wait_writeback*",
-					   "swap_readpage*",
-					   "swap_read_folio*",
-					   NULL };
-static const char *const lock_pat[] = { "*mutex_lock*",	 "__mutex_*",	   "mutex_*",
-					"rwsem_down_*",	 "down_read*",	   "down_write*",
-					"rt_mutex_*",	 "__rt_mutex_*",   "rtlock_*",
-					"percpu_down_*", "percpu_rwsem_*", NULL };
-static const char *const fault_pat[] = {
+STRINGS_IN_PLACE
+static const d_pattern freezer_pat[] = { "__refrigerator", "refrigerator", "do_freezer_trap",
+					 "try_to_freeze*", "freezer_*",	   "" };
+static const d_pattern vfork_pat[] = { "wait_for_vfork_done", "*vfork*", "" };
+static const d_pattern netfs_pat[] = { "nfs_*",	 "nfs4_*", "__nfs*", "rpc_*",	   "__rpc_*",
+				       "xprt_*", "cifs_*", "smb2_*", "fuse_*",	   "ceph_*",
+				       "v9fs_*", "p9_*",   "afs_*",  "orangefs_*", "" };
+static const d_pattern reclaim_pat[] = { "shrink_*",
+					 "try_to_free_pages",
+					 "try_to_free_mem_cgroup_pages",
+					 "__alloc_pages_slowpath*",
+					 "__alloc_pages_direct_*",
+					 "__perform_reclaim",
+					 "balance_pgdat",
+					 "throttle_direct_reclaim",
+					 "reclaim_throttle",
+					 "mem_cgroup_handle_over_high",
+					 "*compact_zone*",
+					 "try_to_compact_pages",
+					 "wait_on_page_writeback*",
+					 "folio_wait_writeback*",
+					 "swap_readpage*",
+					 "swap_read_folio*",
+					 "" };
+static const d_pattern lock_pat[] = { "*mutex_lock*",  "__mutex_*",	 "mutex_*",
+				      "rwsem_down_*",  "down_read*",	 "down_write*",
+				      "rt_mutex_*",    "__rt_mutex_*",	 "rtlock_*",
+				      "percpu_down_*", "percpu_rwsem_*", "" };
+static const d_pattern fault_pat[] = {
 	"handle_mm_fault",	 "__handle_mm_fault",  "do_user_addr_fault", "exc_page_fault",
 	"do_page_fault",	 "filemap_fault",      "__do_fault",	     "do_swap_page",
-	"__lock_folio_or_retry", "lock_page_or_retry", "__get_user_pages",   NULL
+	"__lock_folio_or_retry", "lock_page_or_retry", "__get_user_pages",   ""
 };
-static const char *const disk_pat[] = { "io_schedule*",
-					"blk_*",
-					"__blk_*",
-					"bio_*",
-					"submit_bio*",
-					"folio_wait_bit*",
-					"wait_on_page_bit*",
-					"__folio_lock*",
-					"__lock_page*",
-					"jbd2_*",
-					"ext4_*",
-					"xfs_*",
-					"btrfs_*",
-					"f2fs_*",
-					"__filemap_fdatawait*",
-					"filemap_fdatawait*",
-					"file_write_and_wait*",
-					"*sync_*",
-					"wait_on_buffer",
-					"__wait_on_buffer",
-					"__bread*",
-					"sg_*",
-					"scsi_*",
-					"nvme_*",
-					"dm_*",
-					NULL };
+static const d_pattern disk_pat[] = { "io_schedule*",
+				      "blk_*",
+				      "__blk_*",
+				      "bio_*",
+				      "submit_bio*",
+				      "folio_wait_bit*",
+				      "wait_on_page_bit*",
+				      "__folio_lock*",
+				      "__lock_page*",
+				      "jbd2_*",
+				      "ext4_*",
+				      "xfs_*",
+				      "btrfs_*",
+				      "f2fs_*",
+				      "__filemap_fdatawait*",
+				      "filemap_fdatawait*",
+				      "file_write_and_wait*",
+				      "*sync_*",
+				      "wait_on_buffer",
+				      "__wait_on_buffer",
+				      "__bread*",
+				      "sg_*",
+				      "scsi_*",
+				      "nvme_*",
+				      "dm_*",
+				      "" };
 
 static const struct d_rule rules[] = {
 	{ D_FREEZER, freezer_pat },    { D_VFORK, vfork_pat }, { D_NETFS, netfs_pat },
 	{ D_PAGE_FAULT, reclaim_pat }, { D_LOCK, lock_pat },   { D_PAGE_FAULT, fault_pat },
 	{ D_DISK_IO, disk_pat },
 };
+STRINGS_IN_PLACE_END
 
 static bool pattern_match(const char *pat, const char *name)
 {
@@ -101,7 +112,7 @@ static bool rule_match(const struct d_rule *r, const char *name)
 {
 	if (!name || !*name)
 		return false;
-	for (const char *const *p = r->patterns; *p; p++)
+	for (const d_pattern *p = r->patterns; (*p)[0]; p++)
 		if (pattern_match(*p, name))
 			return true;
 	return false;
@@ -150,7 +161,7 @@ void load_dreason_classify(const char *wchan, const struct kstack *stack, struct
 
 const char *load_dreason_key(enum d_reason r)
 {
-	static const char *const keys[D_REASON_COUNT] = {
+	static const char keys[D_REASON_COUNT][12] = {
 		"none", "disk_io", "page_fault", "lock", "vfork", "netfs", "freezer", "other",
 	};
 
@@ -159,7 +170,7 @@ const char *load_dreason_key(enum d_reason r)
 
 const char *load_dreason_words(enum d_reason r, bool plural)
 {
-	static const char *const words[D_REASON_COUNT][2] = {
+	static const char words[D_REASON_COUNT][2][44] = {
 		{ "not in D", "not in D" },
 		{ "disk I/O", "disk I/O" },
 		{ "page fault or memory reclaim", "page faults or memory reclaim" },

@@ -15,6 +15,7 @@
 
 #include "plot/plot.h"
 #include "util/grow.h"
+#include "util/inplace.h"
 
 /*
  * Each chart is one query, one scan of its view: rows of (ts, key, label,
@@ -109,8 +110,10 @@ static const struct chart_spec charts[] = {
 };
 
 /* What a record must have; the first missing one names the file "not a triage record". */
-static const char *const required[] = { "meta",	 "v_cpu",  "v_group", "v_load",
-					"v_psi", "v_disk", "v_net",   "v_findings" };
+STRINGS_IN_PLACE
+static const char required[][12] = { "meta",  "v_cpu",	"v_group", "v_load",
+				     "v_psi", "v_disk", "v_net",   "v_findings" };
+STRINGS_IN_PLACE_END
 
 struct loader {
 	sqlite3 *db;

@@ -232,7 +232,7 @@ static void check_report_loader(struct doc_report *r)
 {
 	static const struct {
 		enum probe_enrich_part part;
-		const char *name;
+		char name[12];
 	} parts[] = {
 		{ PROBE_ENRICH_RUNQ, "runq" },	       { PROBE_ENRICH_PROFILE, "profile" },
 		{ PROBE_ENRICH_SYSCALLS, "syscalls" }, { PROBE_ENRICH_DSTATE, "offcpu" },

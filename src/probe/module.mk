@@ -9,12 +9,20 @@ LDLIBS += -lelf
 # architecture; without one the table is empty and numbers are shown.
 SYSCALL_UAPI ?= /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)/asm/unistd_64.h
 
+# One string of NUL-separated names and each number's offset in it (0, the
+# leading NUL, for none): no pointers, so no relocations for the loader to
+# write at every start (issue 24).
 $(OUTPUT)/gen/syscall_table.h: $(wildcard $(SYSCALL_UAPI))
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)if [ -r "$(SYSCALL_UAPI)" ]; then \
-		awk '$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ \
-			{ printf "\t[%s] = \"%s\",\n", $$3, substr($$2, 6) }' $(SYSCALL_UAPI); \
-	else echo '	[0] = 0,'; fi > $@
+		awk 'BEGIN { off = 1 } \
+			$$1 == "#define" && $$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { \
+				n = substr($$2, 6); blob = blob "\t\"" n "\\0\"\n"; \
+				offs = offs sprintf("\t[%s] = %d,\n", $$3, off); off += length(n) + 1 } \
+			END { printf "static const char names[] =\n\t\"\\0\"\n%s;\n", blob; \
+				printf "static const uint16_t offsets[] = {\n%s};\n", offs; \
+				if (off > 65535) exit 1 }' $(SYSCALL_UAPI); \
+	else printf 'static const char names[] = "";\nstatic const uint16_t offsets[] = { 0 };\n'; fi > $@
 
 $(OUTPUT)/src/probe/syscall_names.o: $(OUTPUT)/gen/syscall_table.h

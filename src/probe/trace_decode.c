@@ -6,16 +6,19 @@
 #include <string.h>
 
 #include "probe/syscalls.h"
+#include "util/inplace.h"
 
 /*
  * Argument kinds per syscall, spelled as in the kernel's SYSCALL_DEFINE:
  * d=fd, p=path, o=open flags, m=mode, a=AT_* flags, i=int, l=long or
  * loff_t, u=unsigned, x=hex. An int is read from the register's low 32
  * bits, as strace prints it: the kernel may hand -1 zero-extended. Syscalls not listed are shown
- * with six hex arguments.
+ * with six hex arguments. The strings are held in place, not behind
+ * pointers (util/inplace.h).
  */
+STRINGS_IN_PLACE
 static const struct {
-	const char *name, *args;
+	char name[16], args[TR_MAX_ARGS + 1];
 	bool ret_hex;
 } sigs[] = {
 	{ "open", "pom" },
@@ -119,6 +122,7 @@ static const struct {
 	{ "mremap", "xuuxx", true },
 	{ "brk", "x", true },
 };
+STRINGS_IN_PLACE_END
 
 static enum tr_kind kind_of(char c)
 {
@@ -186,9 +190,10 @@ unsigned tr_sig_shown_args(const struct tr_sig *s, const __u64 *args)
 	return last;
 }
 
+/* Names in place, as in sigs[]. */
 struct flag_name {
 	uint64_t bit;
-	const char *name;
+	char name[24];
 };
 
 /* Appends to buf at *pos without overflowing; the result stays NUL-terminated. */
@@ -223,6 +228,7 @@ static void put_flags(char *buf, size_t len, size_t *pos, uint64_t flags,
 void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 {
 	/* O_SYNC includes O_DSYNC and O_TMPFILE includes O_DIRECTORY: whole first. */
+	STRINGS_IN_PLACE
 	static const struct flag_name names[] = {
 		{ O_CREAT, "O_CREAT" },		{ O_EXCL, "O_EXCL" },
 		{ O_NOCTTY, "O_NOCTTY" },	{ O_TRUNC, "O_TRUNC" },
@@ -234,7 +240,8 @@ void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 		{ O_NOATIME, "O_NOATIME" },	{ O_CLOEXEC, "O_CLOEXEC" },
 		{ O_PATH, "O_PATH" },
 	};
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	static const char acc[][10] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	STRINGS_IN_PLACE_END
 	size_t pos = 0;
 
 	buf[0] = 0;
@@ -246,6 +253,7 @@ void tr_format_oflags(char *buf, size_t len, uint64_t flags)
 
 void tr_format_atflags(char *buf, size_t len, uint64_t flags)
 {
+	STRINGS_IN_PLACE
 	static const struct flag_name names[] = {
 		{ AT_SYMLINK_NOFOLLOW, "AT_SYMLINK_NOFOLLOW" },
 		{ AT_REMOVEDIR, "AT_REMOVEDIR" },
@@ -253,6 +261,7 @@ void tr_format_atflags(char *buf, size_t len, uint64_t flags)
 		{ AT_NO_AUTOMOUNT, "AT_NO_AUTOMOUNT" },
 		{ AT_EMPTY_PATH, "AT_EMPTY_PATH" },
 	};
+	STRINGS_IN_PLACE_END
 	size_t pos = 0;
 
 	buf[0] = 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include "util/inplace.h"
 
 /* A cursor over one line of a buffer that need not be NUL-terminated. */
 struct cur {
@@ -98,9 +99,9 @@ int procfs_mountinfo_parse(const char *buf, size_t len, struct mount_table *out)
 	return 0;
 }
 
-static bool in_list(const char *s, const char *const *list)
+static bool in_list(const char *s, const char (*list)[12])
 {
-	for (; *list; list++)
+	for (; (*list)[0]; list++)
 		if (!strcmp(s, *list))
 			return true;
 	return false;
@@ -108,16 +109,19 @@ static bool in_list(const char *s, const char *const *list)
 
 bool procfs_mount_stores_data(const struct mount_entry *m)
 {
-	static const char *const always[] = { "tmpfs", "overlay", NULL };
+	STRINGS_IN_PLACE
+	static const char always[][12] = { "tmpfs", "overlay", "" };
 	/* Never filled by writes, or asking them may block (network, FUSE). */
-	static const char *const never[] = {
-		"proc",	     "sysfs",	    "cgroup",	 "cgroup2",    "devtmpfs", "devpts",
-		"mqueue",    "debugfs",	    "tracefs",	 "securityfs", "pstore",   "bpf",
-		"configfs",  "fusectl",	    "hugetlbfs", "autofs",     "nsfs",	   "ramfs",
-		"efivarfs",  "binfmt_misc", "squashfs",	 "iso9660",    "erofs",	   "nfs",
-		"nfs4",	     "cifs",	    "smb3",	 "9p",	       "ceph",	   "rpc_pipefs",
-		"selinuxfs", "fuse",	    "virtiofs",	 NULL
+	static const char never[][12] = {
+		"proc",	     "sysfs",	"cgroup",   "cgroup2",	"devtmpfs",
+		"devpts",    "mqueue",	"debugfs",  "tracefs",	"securityfs",
+		"pstore",    "bpf",	"configfs", "fusectl",	"hugetlbfs",
+		"autofs",    "nsfs",	"ramfs",    "efivarfs", "binfmt_misc",
+		"squashfs",  "iso9660", "erofs",    "nfs",	"nfs4",
+		"cifs",	     "smb3",	"9p",	    "ceph",	"rpc_pipefs",
+		"selinuxfs", "fuse",	"virtiofs", ""
 	};
+	STRINGS_IN_PLACE_END
 
 	if (m->readonly || in_list(m->fstype, never) || !strncmp(m->fstype, "fuse.", 5))
 		return false;

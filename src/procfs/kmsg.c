@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "procfs/hoststats.h"
+#include "util/inplace.h"
 
 /* Copies the text from s up to the first byte in stops (or the end), cut to size - 1. */
 static void copy_until(char *dst, size_t size, const char *s, const char *stops)
@@ -211,7 +212,8 @@ static bool is_stack_frame(const char *s)
  */
 static bool is_dump_line(const char *t)
 {
-	static const char *const starts[] = {
+	STRINGS_IN_PLACE
+	static const char starts[][24] = {
 		"Not tainted ",
 		"Tainted: ",
 		"Blocked by coredump",
@@ -243,6 +245,7 @@ static bool is_dump_line(const char *t)
 		"lr : ",
 		"sp : ",
 	};
+	STRINGS_IN_PLACE_END
 	const char *s = t + strspn(t, " \t");
 
 	if (strstr(s, "hung_task_timeout_secs\" disables this message"))

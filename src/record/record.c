@@ -402,7 +402,7 @@ static int insert_cpu_rates(struct recorder *r, int64_t iv)
 
 static int insert_psi(struct recorder *r, int64_t iv)
 {
-	static const char *const names[RP_PSI_COUNT] = { "cpu", "memory", "io" };
+	static const char names[RP_PSI_COUNT][8] = { "cpu", "memory", "io" };
 	sqlite3_stmt *st = r->st[S_PSI];
 	int rc = 0;
 

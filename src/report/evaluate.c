@@ -26,7 +26,7 @@ static int run_rule(const struct report_kind_row *r, const struct report_data *d
 		    struct report_findings *f)
 {
 	size_t before = f->n;
-	int rc = r->rule(d, f);
+	int rc = report_kind_rule(r->kind)(d, f);
 
 	for (size_t i = before; i < f->n; i++)
 		if (f->f[i].sev == SEV_DEFAULT)

@@ -17,27 +17,34 @@
 /* Adds what it finds in d to f; returns 0 or -ENOMEM. */
 typedef int (*report_rule_fn)(const struct report_data *d, struct report_findings *f);
 
+/*
+ * The strings are held in the row and the rule is found by a switch
+ * (report_kind_rule): no pointers, so the table is not a relocation the
+ * loader of the position-independent binary writes, copying its pages, at
+ * every start of every command (issue 24).
+ */
 struct report_kind_row {
 	enum report_kind kind;
-	const char *name;
+	char name[24];
 	enum report_resource resource;
-	report_rule_fn rule;
 	enum report_sev sev; /* the severity unless the rule's figures say otherwise */
-	const char *anchor;  /* in docs/report.md */
+	char anchor[40];     /* in docs/report.md */
 	/*
 	 * The fleet's view (triage fleet, collect's exports): the evidence
-	 * that is the finding's headline figure (NULL: none), the words after
+	 * that is the finding's headline figure ("": none), the words after
 	 * that figure ("%", " zombies"), and the command to run next on the
 	 * host, {subject} standing for the subject label (shell-quoted when
 	 * filled) and {pid} for "$(pgrep -xo SUBJECT)" (a {pid} template about
 	 * the subject "host", the system itself, gives way to a report there).
 	 */
-	const char *figure;
-	const char *figure_unit;
-	const char *fleet_next;
+	char figure[24];
+	char figure_unit[40];
+	char fleet_next[96];
 };
 
 /* The row of k (every kind has one; NULL only for an out-of-range value). */
 const struct report_kind_row *report_kind_row(enum report_kind k);
+/* The rule that finds kind k (NULL only for an out-of-range value). */
+report_rule_fn report_kind_rule(enum report_kind k);
 
 #endif

@@ -4,6 +4,7 @@
 #include "report/kinds.h"
 #include "report/report.h"
 #include "util/json.h"
+#include "util/inplace.h"
 
 enum rj_type {
 	RJT_STRING,
@@ -20,9 +21,10 @@ enum rj_type {
 /* Values a string key may take, from the tables that define them. */
 enum rj_values { RJV_ANY, RJV_KIND, RJV_SEVERITY, RJV_RESOURCE };
 
+/* The name in place, not a pointer: no relocation to write at every start (issue 24). */
 struct rj_row {
 	enum rj_object in;
-	const char *name;
+	char name[16];
 	enum rj_type type;
 	enum rj_object child;
 	bool required;
@@ -33,6 +35,8 @@ struct rj_row {
 #define SUB(k, obj, n, t, ch, req) [k] = { obj, n, t, ch, req, RJV_ANY }
 #define ENUM(k, obj, n, vals) [k] = { obj, n, RJT_STRING, RJO_COUNT, true, vals }
 
+/* A name that would lose its NUL in its field is an error. */
+STRINGS_IN_PLACE
 static const struct rj_row rows[RJ_KEY_COUNT] = {
 	SUB(RJ_HOST, RJO_REPORT, "host", RJT_OBJECT, RJO_HOST, true),
 	SUB(RJ_KERNEL, RJO_REPORT, "kernel", RJT_OBJECT, RJO_KERNEL, true),
@@ -76,6 +80,7 @@ static const struct rj_row rows[RJ_KEY_COUNT] = {
 	KEY(RJ_WHAT, RJO_SKIPPED, "what", RJT_STRING, true),
 	KEY(RJ_WHY, RJO_SKIPPED, "why", RJT_STRING, true),
 };
+STRINGS_IN_PLACE_END
 
 const char *report_json_key(enum rj_key k)
 {
@@ -107,7 +112,7 @@ static void schema_type(struct json_writer *w, const char *type)
 
 static void schema_key(struct json_writer *w, const struct rj_row *r)
 {
-	static const char *const simple[] = {
+	static const char simple[][8] = {
 		[RJT_STRING] = "string",
 		[RJT_INTEGER] = "integer",
 		[RJT_NUMBER] = "number",

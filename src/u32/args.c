@@ -9,13 +9,14 @@
 #include "u32/args.h"
 #include "u32/internal.h"
 #include "u32/rule.h"
+#include "util/inplace.h"
 
 static const char CONNTRACK_NOTE[] =
     "-m state/conntrack is not modelled and was left out; note that any conntrack user "
     "turns on defragmentation in that namespace, so u32 and string then see reassembled "
     "datagrams (triage u32 test --defrag)";
 
-static bool is_one_of(const char *w, const char *const *list, size_t n)
+static bool is_one_of(const char *w, const char (*list)[20], size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		if (strcmp(w, list[k]) == 0)
@@ -25,7 +26,8 @@ static bool is_one_of(const char *w, const char *const *list, size_t n)
 
 bool u32_rule_arg_takes_value(const char *word)
 {
-	static const char *const opts[] = {
+	STRINGS_IN_PLACE
+	static const char opts[][20] = {
 		"-m",
 		"--match",
 		"--u32",
@@ -42,6 +44,7 @@ bool u32_rule_arg_takes_value(const char *word)
 		"--destination-port",
 		"--comment",
 	};
+	STRINGS_IN_PLACE_END
 	return is_one_of(word, opts, ARRAY_SIZE(opts));
 }
 

@@ -12,6 +12,9 @@
 #include "u32/internal.h"
 #include "u32/rule.h"
 #include "u32/rule_error.h"
+#include "util/inplace.h"
+
+/* The tables below hold their strings in place: see util/inplace.h. */
 
 static bool is_blank(char c)
 {
@@ -123,7 +126,8 @@ static int parse_u16(const char *s, uint16_t *out)
 /* iptables' own message for a match it cannot load; ours for one we do not model. */
 static int unmodelled_match(struct rule_parser *ps, const char *name)
 {
-	static const char *const known[] = {
+	STRINGS_IN_PLACE
+	static const char known[][12] = {
 		"addrtype", "bpf",     "connbytes", "connlimit", "connmark",   "conntrack",
 		"dscp",	    "ecn",     "esp",	    "hashlimit", "helper",     "icmp",
 		"iprange",  "length",  "limit",	    "mac",	 "mark",       "multiport",
@@ -132,6 +136,7 @@ static int unmodelled_match(struct rule_parser *ps, const char *name)
 		"ttl",	    "hl",      "frag",	    "ah",	 "ipv6header", "rt",
 		"icmp6",    "physdev", "cgroup",    "cpu",	 "devgroup",   "rpfilter"
 	};
+	STRINGS_IN_PLACE_END
 
 	for (size_t k = 0; k < ARRAY_SIZE(known); k++)
 		if (strcmp(name, known[k]) == 0)
@@ -280,8 +285,10 @@ static int opt_string(struct rule_parser *ps, const char *opt)
  */
 static int parse_port(const char *s, uint16_t *out)
 {
+	STRINGS_IN_PLACE
 	static const struct {
-		const char *name;
+		char name[8];
+		STRINGS_IN_PLACE_END
 		uint16_t port;
 	} services[] = { { "domain", 53 }, { "http", 80 }, { "https", 443 }, { "ssh", 22 } };
 	unsigned long v = 0;
@@ -331,8 +338,10 @@ static int parse_ports(const char *arg, struct u32_port_match *pm, char *bad, si
 
 static int opt_basic_proto(struct rule_parser *ps, const char *opt)
 {
+	STRINGS_IN_PLACE
 	static const struct {
-		const char *name;
+		char name[10];
+		STRINGS_IN_PLACE_END
 		int num;
 	} protos[] = { { "tcp", 6 },	    { "udp", 17 },   { "icmp", 1 }, { "icmpv6", 58 },
 		       { "ipv6-icmp", 58 }, { "sctp", 132 }, { "all", -1 } };
@@ -416,8 +425,10 @@ static int opt_basic(struct rule_parser *ps, const char *opt, bool *handled)
 
 static bool is_string_opt(const char *opt)
 {
-	static const char *const names[] = { "--algo",	"--from",   "--to",
-					     "--icase", "--string", "--hex-string" };
+	STRINGS_IN_PLACE
+	static const char names[][14] = { "--algo",  "--from",	 "--to",
+					  "--icase", "--string", "--hex-string" };
+	STRINGS_IN_PLACE_END
 	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
 		if (strcmp(opt, names[k]) == 0)
 			return true;

@@ -89,13 +89,14 @@ void json_finish(struct json_writer *w)
  */
 static bool json_escape_piece(FILE *out, const unsigned char *p, size_t n, int32_t cp)
 {
-	static const char *const named[0x60] = {
+	/* in place, not pointers: no relocation to write at start (issue 24) */
+	static const char named[0x60][3] = {
 		['"'] = "\\\"", ['\\'] = "\\\\", ['\b'] = "\\b", ['\f'] = "\\f",
 		['\n'] = "\\n", ['\r'] = "\\r",	 ['\t'] = "\\t",
 	};
 
 	(void)n;
-	if (cp >= 0 && cp < 0x60 && named[cp]) {
+	if (cp >= 0 && cp < 0x60 && named[cp][0]) {
 		fputs(named[cp], out);
 		return true;
 	}

@@ -11,11 +11,12 @@
  */
 static bool xml_escape_piece(FILE *out, const unsigned char *p, size_t n, int32_t cp)
 {
-	static const char *const named[0x40] = {
+	/* in place, not pointers: no relocation to write at start (issue 24) */
+	static const char named[0x40][7] = {
 		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
 	};
 
-	if (cp >= 0 && cp < 0x40 && named[cp]) {
+	if (cp >= 0 && cp < 0x40 && named[cp][0]) {
 		fputs(named[cp], out);
 		return true;
 	}
