@@ -12,7 +12,7 @@ SYSCALL_UAPI ?= /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)/asm/uni
 # One string of NUL-separated names and each number's offset in it (0, the
 # leading NUL, for none): no pointers, so no relocations for the loader to
 # write at every start (issue 24).
-$(OUTPUT)/gen/syscall_table.h: $(wildcard $(SYSCALL_UAPI))
+$(OUTPUT)/gen/syscall_table.h: $(wildcard $(SYSCALL_UAPI)) src/probe/module.mk
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)if [ -r "$(SYSCALL_UAPI)" ]; then \
