@@ -222,6 +222,7 @@ static char *render(void (*fn)(struct pidstat_out *, void *), void *arg, int dec
 	o.dec = dec;
 	o.human = human;
 	fn(&o, arg);
+	pidstat_out_flush(&o);
 	fclose(o.f);
 	return buf;
 }
@@ -303,6 +304,7 @@ TEST(fast_numbers_match_printf)
 		o.dec = dec;
 		o.fast = true;
 		pidstat_put_f(&o, UNIT_NONE, 9, 2, v);
+		pidstat_out_flush(&o);
 		fclose(o.f);
 		if (strcmp(want, got)) {
 			fprintf(stderr, "v=%.17g dec=%d: printf '%s' fast '%s'\n", v, dec, want,
