@@ -196,6 +196,10 @@ struct task_source {
 	struct kmerge times; /* struct prev_times by tid, as the iterator walks */
 	struct id_list pids, tids;
 	struct id_list hidden; /* processes the iterator does not show: read from /proc */
+	size_t hidden_alive;   /* of those, the ones the last scan could read */
+	/* /proc's link count less the processes it listed (procfs_root_links) */
+	unsigned long links_base;
+	bool links_known;
 };
 
 static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n);
@@ -605,18 +609,24 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 /*
  * Processes /proc lists that the iterator did not show (on some VMs the
  * agent at PID 1 is hidden from it) are read from /proc, so the two doors
- * list the same processes. Found on every full walk (the open does one);
- * an active-only walk has no record of idle processes and reuses the list.
- * Leaders come in increasing tid order from the iterator, so one merge
- * walk against /proc's sorted listing finds them.
+ * list the same processes. Leaders come in increasing tid order from the
+ * iterator, so one merge walk against /proc's sorted listing finds them.
+ * Found on every full walk (the open does one); an active-only walk has no
+ * record of idle processes and reuses the list.
  */
-static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
+static int list_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
 {
+	unsigned long before, after;
+	bool counted = !procfs_root_links(s->pf, &before);
 	size_t r = 0;
 	int err = procfs_list_pids(s->pf, &s->pids);
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
+	/* the count a listing implies, when nothing came or went while it ran */
+	s->links_known = counted && !procfs_root_links(s->pf, &after) && after == before &&
+			 before >= s->pids.len;
+	s->links_base = s->links_known ? before - s->pids.len : 0;
 	s->hidden.len = 0;
 	for (size_t i = 0; i < s->pids.len; i++) {
 		pid_t pid = s->pids.ids[i];
@@ -631,7 +641,30 @@ static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size
 			return -ENOMEM;
 		s->hidden.ids[s->hidden.len++] = pid;
 	}
+	s->hidden_alive = s->hidden.len;
 	return 0;
+}
+
+/*
+ * The listing is a walk of every pid on the machine. It is skipped when
+ * /proc's link count (one stat) is what the walk's processes and the hidden
+ * ones the last scan read add up to: no process came that the iterator
+ * missed, so the hidden list stands. A process started between the walk and
+ * the stat while another ended is missed for this scan, as one started
+ * behind the walk's cursor is; the counts differ on the next scan.
+ */
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
+{
+	unsigned long links;
+	size_t leaders = 0;
+
+	if (s->links_known && !procfs_root_links(s->pf, &links)) {
+		for (size_t i = 0; i < n; i++)
+			leaders += recs[i].tid == recs[i].tgid;
+		if (links == s->links_base + leaders + s->hidden_alive)
+			return 0;
+	}
+	return list_hidden(s, recs, n);
 }
 
 static bool active_state(char c)
@@ -656,9 +689,18 @@ static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tg
 	int err = 0;
 
 	procfs_task_stat_cache_begin(&s->cache);
-	for (size_t i = 0; i < s->hidden.len && !err; i++)
-		if (s->hidden.ids[i] != skip_tgid)
-			err = scan_proc_process(s, set, s->hidden.ids[i]);
+	s->hidden_alive = 0;
+	for (size_t i = 0; i < s->hidden.len && !err; i++) {
+		size_t had = set->len;
+
+		if (s->hidden.ids[i] == skip_tgid) {
+			s->hidden_alive++; /* not read, not known gone */
+			continue;
+		}
+		err = scan_proc_process(s, set, s->hidden.ids[i]);
+		/* its leader is pushed first: gone when nothing was */
+		s->hidden_alive += set->len > had && set->v[had].tid == s->hidden.ids[i];
+	}
 	procfs_task_stat_cache_end(&s->cache);
 	set->scanned += set->len - first;
 	if (s->want & TASK_WANT_ACTIVE_ONLY)
