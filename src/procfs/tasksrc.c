@@ -122,6 +122,26 @@ const struct task_sample *procfs_task_set_find(const struct task_set *s, pid_t t
 	return NULL;
 }
 
+const struct task_sample *procfs_task_set_seek(struct task_set *s, pid_t tgid, pid_t tid)
+{
+	uint64_t key = want_key(tgid, tid);
+	size_t i = s->hint;
+
+	/* the last one found (a process row, then its leader's thread row) or the next */
+	for (; i < s->len && i < s->hint + 2; i++) {
+		if (sample_key(&s->v[s->order[i]]) == key) {
+			s->hint = i;
+			return &s->v[s->order[i]];
+		}
+	}
+	i = lower_bound(s, key);
+	if (i < s->len && sample_key(&s->v[s->order[i]]) == key) {
+		s->hint = i;
+		return &s->v[s->order[i]];
+	}
+	return NULL;
+}
+
 size_t procfs_task_set_process(const struct task_set *s, pid_t tgid)
 {
 	size_t i = lower_bound(s, want_key(tgid, tgid));
@@ -147,6 +167,7 @@ static int set_order(struct task_set *s)
 	struct keyed *k;
 	bool sorted = true;
 
+	s->hint = 0;
 	if (util_grow(&s->order, &s->cap_order, s->len ? s->len : 1, sizeof(*s->order)))
 		return -ENOMEM;
 	for (size_t i = 1; i < s->len && sorted; i++)
@@ -202,7 +223,8 @@ struct task_source {
 	bool links_known;
 };
 
-static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n);
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n,
+		       size_t leaders);
 
 static int open_bpf(struct task_source *s)
 {
@@ -232,7 +254,7 @@ static int check_same_view(struct task_source *s)
 		snprintf(s->why, sizeof(s->why), "BPF task iterator: read: %s", strerror(-err));
 		return err;
 	}
-	if ((err = find_hidden(s, r, n)))
+	if ((err = find_hidden(s, r, n, 0)))
 		return err;
 	len = procfs_read(s->pf, "thread-self/stat", buf, sizeof(buf));
 	if (len <= 0 || procfs_pid_stat_parse(buf, (size_t)len, &st))
@@ -648,22 +670,20 @@ static int list_hidden(struct task_source *s, const struct tasks_rec *recs, size
 /*
  * The listing is a walk of every pid on the machine. It is skipped when
  * /proc's link count (one stat) is what the walk's processes and the hidden
- * ones the last scan read add up to: no process came that the iterator
+ * ones the last scan read add up to (leaders: the walk's records with tid ==
+ * tgid): no process came that the iterator
  * missed, so the hidden list stands. A process started between the walk and
  * the stat while another ended is missed for this scan, as one started
  * behind the walk's cursor is; the counts differ on the next scan.
  */
-static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n,
+		       size_t leaders)
 {
 	unsigned long links;
-	size_t leaders = 0;
 
-	if (s->links_known && !procfs_root_links(s->pf, &links)) {
-		for (size_t i = 0; i < n; i++)
-			leaders += recs[i].tid == recs[i].tgid;
-		if (links == s->links_base + leaders + s->hidden_alive)
-			return 0;
-	}
+	if (s->links_known && !procfs_root_links(s->pf, &links) &&
+	    links == s->links_base + leaders + s->hidden_alive)
+		return 0;
 	return list_hidden(s, recs, n);
 }
 
@@ -711,7 +731,7 @@ static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tg
 static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid)
 {
 	struct tasks_rec *recs;
-	size_t n, kept = 0, walked;
+	size_t n, kept = 0, walked, leaders = 0;
 	bool active = s->want & TASK_WANT_ACTIVE_ONLY;
 	int err = procfs_task_bpf_read(s->bpf, active, &recs, &n, &walked);
 
@@ -725,6 +745,7 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 	for (size_t i = 0; i < n; i++) {
 		if (skip_tgid && (pid_t)recs[i].tgid == skip_tgid)
 			continue;
+		leaders += recs[i].tid == recs[i].tgid;
 		if (kept != i)
 			recs[kept] = recs[i];
 		kept++;
@@ -738,7 +759,7 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 		/* reserved above: this scan's floors, in the records' order */
 		sample_from_rec(&set->v[i], &recs[i], ours, kmerge_push(&s->times), s->page_size);
 	}
-	if (!active && (err = find_hidden(s, recs, n)))
+	if (!active && (err = find_hidden(s, recs, n, leaders)))
 		return err;
 	if ((err = add_hidden(s, set, skip_tgid)) || (err = set_order(set)))
 		return err;
