@@ -6,6 +6,7 @@
 
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 /* sysstat 12.6.1's percentage colour thresholds */
@@ -73,18 +74,66 @@ bool pidstat_fast_numbers(void)
 	return lc && !strcmp(lc->decimal_point, ".");
 }
 
-/* Right-aligns len bytes of s in width columns after a leading space. */
-static void put_field(FILE *f, int width, const char *s, size_t len)
+void pidstat_out_flush(struct pidstat_out *o)
 {
-	char pad[64];
-	size_t n = width > (int)len ? (size_t)width - len : 0;
+	if (o->row_len)
+		fwrite_unlocked(o->row, 1, o->row_len, o->f);
+	o->row_len = 0;
+}
 
-	if (n >= sizeof(pad))
-		n = sizeof(pad) - 1;
-	pad[0] = ' ';
-	memset(pad + 1, ' ', n);
-	pidstat_write(f, pad, n + 1);
-	pidstat_write(f, s, len);
+void pidstat_write_long(struct pidstat_out *o, const char *s, size_t len)
+{
+	pidstat_out_flush(o);
+	if (len <= sizeof(o->row)) {
+		memcpy(o->row, s, len);
+		o->row_len = len;
+	} else {
+		fwrite_unlocked(s, 1, len, o->f);
+	}
+}
+
+void pidstat_printf(struct pidstat_out *o, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(buf)) {
+		pidstat_write(o, buf, (size_t)n);
+		return;
+	}
+	pidstat_out_flush(o);
+	va_start(ap, fmt);
+	vfprintf(o->f, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Right-aligns len bytes of s in width columns after a leading space
+ * (" %*s"; padding past 63 is cut to 63: no sysstat width comes near).
+ */
+static void put_field(struct pidstat_out *o, int width, const char *s, size_t len)
+{
+	size_t n = width > (int)len ? (size_t)width - len : 0;
+	char *p;
+
+	if (n > 63)
+		n = 63;
+	if (1 + n + len > sizeof(o->row) - o->row_len) {
+		pidstat_out_flush(o);
+		if (1 + n + len > sizeof(o->row)) {
+			fprintf(o->f, "%*s", (int)n + 1, "");
+			fwrite_unlocked(s, 1, len, o->f);
+			return;
+		}
+	}
+	p = o->row + o->row_len;
+	memset(p, ' ', n + 1);
+	memcpy(p + n + 1, s, len);
+	o->row_len += 1 + n + len;
 }
 
 /* Digits of v at the end of buf; returns where they start. */
@@ -97,27 +146,33 @@ static char *utoa_end(char *end, unsigned long long v)
 	return end;
 }
 
-void pidstat_put_uint(FILE *f, int width, unsigned long long v)
+void pidstat_put_uint(struct pidstat_out *o, int width, unsigned long long v)
 {
 	char buf[32], *p = utoa_end(buf + sizeof(buf), v);
 
-	put_field(f, width, p, (size_t)(buf + sizeof(buf) - p));
+	put_field(o, width, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /*
  * " %*.*f" without printf's multi-precision path, for decimals 0..2 and
  * moderate values: v * 10^wd is exact in long double (53 + 7 bits), so
- * rounding to nearest with ties to even gives printf's exact result.
+ * rounding to nearest with ties to even gives printf's exact result. Most
+ * of a -p ALL report is idle threads' +0.0: that one needs no arithmetic.
  */
-static bool put_fixed_fast(FILE *f, int wi, int wd, double v)
+static bool put_fixed_fast(struct pidstat_out *o, int wi, int wd, double v)
 {
 	static const unsigned scale[] = { 1, 10, 100 };
+	static const char *const zeros[] = { "0", "0.0", "0.00" };
 	char buf[48], *p = buf + sizeof(buf);
 	long double x, ip, frac;
 	unsigned long long q;
 
 	if (wd < 0 || wd > 2 || !(fabs(v) < 1e15))
 		return false;
+	if (v == 0.0 && !signbit(v)) {
+		put_field(o, wi, zeros[wd], (size_t)wd + (wd > 0) + 1);
+		return true;
+	}
 	x = fabsl((long double)v * scale[wd]);
 	ip = floorl(x);
 	frac = x - ip;
@@ -133,20 +188,20 @@ static bool put_fixed_fast(FILE *f, int wi, int wd, double v)
 	p = utoa_end(p, q);
 	if (signbit(v))
 		*--p = '-';
-	put_field(f, wi, p, (size_t)(buf + sizeof(buf) - p));
+	put_field(o, wi, p, (size_t)(buf + sizeof(buf) - p));
 	return true;
 }
 
-static void put_fixed(const struct pidstat_out *o, int wi, int wd, double v)
+static void put_fixed(struct pidstat_out *o, int wi, int wd, double v)
 {
-	if (!o->fast || !put_fixed_fast(o->f, wi, wd, v))
-		fprintf(o->f, " %*.*f", wi, wd, v);
+	if (!o->fast || !put_fixed_fast(o, wi, wd, v))
+		pidstat_printf(o, " %*.*f", wi, wd, v);
 }
 
 static const char units[] = "sBkMGTP?";
 
 /* A value scaled to the largest unit (sysstat's cprintf_unit). */
-static void put_unit(const struct pidstat_out *o, int unit, int wi, double v)
+static void put_unit(struct pidstat_out *o, int unit, int wi, double v)
 {
 	if (wi < 4)
 		wi = 4;
@@ -155,11 +210,11 @@ static void put_unit(const struct pidstat_out *o, int unit, int wi, double v)
 		unit++;
 	}
 	put_fixed(o, wi - 1, o->dec ? 1 : 0, v);
-	pidstat_puts(o->col.normal, o->f);
-	fputc_unlocked(units[unit < (int)sizeof(units) - 1 ? unit : (int)sizeof(units) - 2], o->f);
+	pidstat_puts(o, o->col.normal);
+	pidstat_putc(o, units[unit < (int)sizeof(units) - 1 ? unit : (int)sizeof(units) - 2]);
 }
 
-void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double v)
+void pidstat_put_pc(struct pidstat_out *o, int wi, int wd, double v)
 {
 	double lim = 0.005;
 	const char *c;
@@ -183,14 +238,14 @@ void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double v)
 		c = o->col.zero;
 	else
 		c = o->col.nz;
-	pidstat_puts(c, o->f);
+	pidstat_puts(o, c);
 	put_fixed(o, wi, wd, v);
-	pidstat_puts(o->col.normal, o->f);
+	pidstat_puts(o, o->col.normal);
 	if (o->human)
-		fputc_unlocked('%', o->f);
+		pidstat_putc(o, '%');
 }
 
-void pidstat_put_f(const struct pidstat_out *o, int unit, int wi, int wd, double v)
+void pidstat_put_f(struct pidstat_out *o, int unit, int wi, int wd, double v)
 {
 	double lim = 0.005;
 	bool zero;
@@ -200,21 +255,21 @@ void pidstat_put_f(const struct pidstat_out *o, int unit, int wi, int wd, double
 	if (wd == 1)
 		lim = 0.05;
 	zero = (wd > 0 && v < lim && v > -lim) || (wd == 0 && v <= 0.5 && v >= -0.5);
-	pidstat_puts(zero ? o->col.zero : o->col.nz, o->f);
+	pidstat_puts(o, zero ? o->col.zero : o->col.nz);
 	if (unit < 0) {
 		put_fixed(o, wi, wd, v);
-		pidstat_puts(o->col.normal, o->f);
+		pidstat_puts(o, o->col.normal);
 	} else {
 		put_unit(o, unit, wi, v);
 	}
 }
 
-void pidstat_put_u64(const struct pidstat_out *o, int unit, int wi, uint64_t v)
+void pidstat_put_u64(struct pidstat_out *o, int unit, int wi, uint64_t v)
 {
-	pidstat_puts(v ? o->col.nz : o->col.zero, o->f);
+	pidstat_puts(o, v ? o->col.nz : o->col.zero);
 	if (unit < 0) {
-		pidstat_put_uint(o->f, wi, v);
-		pidstat_puts(o->col.normal, o->f);
+		pidstat_put_uint(o, wi, v);
+		pidstat_puts(o, o->col.normal);
 	} else {
 		put_unit(o, unit, wi, (double)v);
 	}

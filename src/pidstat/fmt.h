@@ -19,42 +19,66 @@ void pidstat_colors_init(struct pidstat_colors *c, const char *s_colors, const c
 			 bool stdout_tty);
 
 /*
- * The renderers' writes: a dozen short pieces a row (2,000 threads and four
- * reports are 100,000 an interval). One thread writes, so the stream's lock
- * is skipped. (Writing into glibc's FILE buffer directly, as its putc macro
- * does, was tried and overflowed the buffer of a line-buffered terminal
- * stream: tests/hostile/names.t, replay pidstat -t on a pty.)
+ * Everything the renderers need besides the task. A plain row is built in
+ * row[] and goes to f in one fwrite when it is done (pidstat_out_flush):
+ * 2,000 threads and four reports are 100,000 short pieces an interval, and
+ * an fwrite each was a third of pidstat's instructions. Pieces that do not
+ * fit flush the row first and go to f directly, so the bytes and their
+ * order are the same either way.
  */
-static inline void pidstat_write(FILE *f, const char *s, size_t len)
-{
-	fwrite_unlocked(s, 1, len, f);
-}
-
-/* fputs for the renderers: nothing for "" (every colour string when colours are off). */
-static inline void pidstat_puts(const char *s, FILE *f)
-{
-	if (s[0])
-		pidstat_write(f, s, strlen(s));
-}
-
-/* Everything the renderers need besides the task. */
+#define PIDSTAT_ROW_MAX 1024
 struct pidstat_out {
 	FILE *f;
 	struct pidstat_colors col;
 	int dec; /* -1 default */
 	bool human;
 	bool fast; /* the locale writes '.': numbers may skip printf */
+	size_t row_len;
+	char row[PIDSTAT_ROW_MAX];
 };
+
+/* Writes the row built so far to f (one thread writes: no stream lock). */
+void pidstat_out_flush(struct pidstat_out *o);
+/* pidstat_write's slow path: a piece longer than the room left. */
+void pidstat_write_long(struct pidstat_out *o, const char *s, size_t len);
+
+static inline void pidstat_write(struct pidstat_out *o, const char *s, size_t len)
+{
+	if (len <= sizeof(o->row) - o->row_len) {
+		memcpy(o->row + o->row_len, s, len);
+		o->row_len += len;
+	} else {
+		pidstat_write_long(o, s, len);
+	}
+}
+
+/* fputs for the renderers: nothing for "" (every colour string when colours are off). */
+static inline void pidstat_puts(struct pidstat_out *o, const char *s)
+{
+	if (s[0])
+		pidstat_write(o, s, strlen(s));
+}
+
+static inline void pidstat_putc(struct pidstat_out *o, char c)
+{
+	if (o->row_len == sizeof(o->row))
+		pidstat_out_flush(o);
+	o->row[o->row_len++] = c;
+}
+
+/* fprintf into the row. */
+void pidstat_printf(struct pidstat_out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Whether the current LC_NUMERIC lets pidstat format numbers itself. */
 bool pidstat_fast_numbers(void);
 /* " %*llu" */
-void pidstat_put_uint(FILE *f, int width, unsigned long long v);
+void pidstat_put_uint(struct pidstat_out *o, int width, unsigned long long v);
 
 /* Low-level field printers: sysstat's cprintf_* (the shared formatting rules). */
-void pidstat_put_pc(const struct pidstat_out *o, int wi, int wd, double val);
-void pidstat_put_f(const struct pidstat_out *o, int unit, int wi, int wd, double val);
-void pidstat_put_u64(const struct pidstat_out *o, int unit, int wi, uint64_t val);
+void pidstat_put_pc(struct pidstat_out *o, int wi, int wd, double val);
+void pidstat_put_f(struct pidstat_out *o, int unit, int wi, int wd, double val);
+void pidstat_put_u64(struct pidstat_out *o, int unit, int wi, uint64_t val);
 enum { UNIT_NONE = -1, UNIT_BYTE = 1, UNIT_KILOBYTE = 2 };
 
 /* Rate arithmetic (spec 7.4): pure. */

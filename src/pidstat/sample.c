@@ -402,7 +402,7 @@ static int take_sample(struct pidstat_run *r, struct pidstat_task *t, struct pid
 		       bool *reused)
 {
 	pid_t tgid = t->leader ? t->leader->pid : t->pid;
-	const struct task_sample *ts = procfs_task_set_find(&r->set, tgid, t->pid);
+	const struct task_sample *ts = procfs_task_set_seek(&r->set, tgid, t->pid);
 	bool whole = !t->leader;
 
 	if (!ts || (whole && !(ts->flags & TS_WHOLE)))

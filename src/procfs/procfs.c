@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -291,6 +292,18 @@ int procfs_list_numeric(const struct procfs *pf, const char *path, struct id_lis
 int procfs_list_pids(const struct procfs *pf, struct id_list *out)
 {
 	return procfs_list_numeric(pf, ".", out);
+}
+
+int procfs_root_links(const struct procfs *pf, unsigned long *links)
+{
+	struct stat st;
+
+	if (pf->proc_fd < 0)
+		return -ENOENT;
+	if (fstat(pf->proc_fd, &st))
+		return -errno;
+	*links = (unsigned long)st.st_nlink;
+	return 0;
 }
 
 int procfs_list_tids(const struct procfs *pf, pid_t pid, struct id_list *out)

@@ -95,6 +95,12 @@ int procfs_list_pids(const struct procfs *pf, struct id_list *out);
 int procfs_list_tids(const struct procfs *pf, pid_t pid, struct id_list *out);
 /* Numeric entries of any directory relative to <root>/proc, sorted. */
 int procfs_list_numeric(const struct procfs *pf, const char *path, struct id_list *out);
+/*
+ * The link count of <root>/proc. Linux keeps it at the root's fixed entries
+ * plus nr_processes(), every thread group on the machine: one stat tells
+ * whether that number moved, where a listing costs a walk of every pid.
+ */
+int procfs_root_links(const struct procfs *pf, unsigned long *links);
 
 /* Counts entries of a directory under <root>/proc whose name starts with a digit. */
 int procfs_count_fds(const struct procfs *pf, const char *path);

@@ -86,8 +86,13 @@ static ssize_t read_kept(struct task_stat_cache *c, const struct procfs *pf,
 		}
 	}
 	n = procfs_reread_fd(*fd, buf, size);
-	if (n <= 0)
-		procfs_kept_close(fd, &c->budget); /* gone (ESRCH) */
+	/*
+	 * Gone (ESRCH, or nothing): closed. A refusal stays open: io checks
+	 * its reader at every read (the agent at PID 1 on some VMs refuses
+	 * even root), so the next scan asks again with one pread, not three calls.
+	 */
+	if (n <= 0 && n != -EACCES)
+		procfs_kept_close(fd, &c->budget);
 	return n;
 }
 

@@ -122,6 +122,26 @@ const struct task_sample *procfs_task_set_find(const struct task_set *s, pid_t t
 	return NULL;
 }
 
+const struct task_sample *procfs_task_set_seek(struct task_set *s, pid_t tgid, pid_t tid)
+{
+	uint64_t key = want_key(tgid, tid);
+	size_t i = s->hint;
+
+	/* the last one found (a process row, then its leader's thread row) or the next */
+	for (; i < s->len && i < s->hint + 2; i++) {
+		if (sample_key(&s->v[s->order[i]]) == key) {
+			s->hint = i;
+			return &s->v[s->order[i]];
+		}
+	}
+	i = lower_bound(s, key);
+	if (i < s->len && sample_key(&s->v[s->order[i]]) == key) {
+		s->hint = i;
+		return &s->v[s->order[i]];
+	}
+	return NULL;
+}
+
 size_t procfs_task_set_process(const struct task_set *s, pid_t tgid)
 {
 	size_t i = lower_bound(s, want_key(tgid, tgid));
@@ -147,6 +167,7 @@ static int set_order(struct task_set *s)
 	struct keyed *k;
 	bool sorted = true;
 
+	s->hint = 0;
 	if (util_grow(&s->order, &s->cap_order, s->len ? s->len : 1, sizeof(*s->order)))
 		return -ENOMEM;
 	for (size_t i = 1; i < s->len && sorted; i++)
@@ -196,9 +217,14 @@ struct task_source {
 	struct kmerge times; /* struct prev_times by tid, as the iterator walks */
 	struct id_list pids, tids;
 	struct id_list hidden; /* processes the iterator does not show: read from /proc */
+	size_t hidden_alive;   /* of those, the ones the last scan could read */
+	/* /proc's link count less the processes it listed (procfs_root_links) */
+	unsigned long links_base;
+	bool links_known;
 };
 
-static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n);
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n,
+		       size_t leaders);
 
 static int open_bpf(struct task_source *s)
 {
@@ -228,7 +254,7 @@ static int check_same_view(struct task_source *s)
 		snprintf(s->why, sizeof(s->why), "BPF task iterator: read: %s", strerror(-err));
 		return err;
 	}
-	if ((err = find_hidden(s, r, n)))
+	if ((err = find_hidden(s, r, n, 0)))
 		return err;
 	len = procfs_read(s->pf, "thread-self/stat", buf, sizeof(buf));
 	if (len <= 0 || procfs_pid_stat_parse(buf, (size_t)len, &st))
@@ -605,18 +631,24 @@ static void add_groups(struct task_source *s, struct task_set *set, const struct
 /*
  * Processes /proc lists that the iterator did not show (on some VMs the
  * agent at PID 1 is hidden from it) are read from /proc, so the two doors
- * list the same processes. Found on every full walk (the open does one);
- * an active-only walk has no record of idle processes and reuses the list.
- * Leaders come in increasing tid order from the iterator, so one merge
- * walk against /proc's sorted listing finds them.
+ * list the same processes. Leaders come in increasing tid order from the
+ * iterator, so one merge walk against /proc's sorted listing finds them.
+ * Found on every full walk (the open does one); an active-only walk has no
+ * record of idle processes and reuses the list.
  */
-static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
+static int list_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n)
 {
+	unsigned long before, after;
+	bool counted = !procfs_root_links(s->pf, &before);
 	size_t r = 0;
 	int err = procfs_list_pids(s->pf, &s->pids);
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
+	/* the count a listing implies, when nothing came or went while it ran */
+	s->links_known = counted && !procfs_root_links(s->pf, &after) && after == before &&
+			 before >= s->pids.len;
+	s->links_base = s->links_known ? before - s->pids.len : 0;
 	s->hidden.len = 0;
 	for (size_t i = 0; i < s->pids.len; i++) {
 		pid_t pid = s->pids.ids[i];
@@ -631,7 +663,28 @@ static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size
 			return -ENOMEM;
 		s->hidden.ids[s->hidden.len++] = pid;
 	}
+	s->hidden_alive = s->hidden.len;
 	return 0;
+}
+
+/*
+ * The listing is a walk of every pid on the machine. It is skipped when
+ * /proc's link count (one stat) is what the walk's processes and the hidden
+ * ones the last scan read add up to (leaders: the walk's records with tid ==
+ * tgid): no process came that the iterator
+ * missed, so the hidden list stands. A process started between the walk and
+ * the stat while another ended is missed for this scan, as one started
+ * behind the walk's cursor is; the counts differ on the next scan.
+ */
+static int find_hidden(struct task_source *s, const struct tasks_rec *recs, size_t n,
+		       size_t leaders)
+{
+	unsigned long links;
+
+	if (s->links_known && !procfs_root_links(s->pf, &links) &&
+	    links == s->links_base + leaders + s->hidden_alive)
+		return 0;
+	return list_hidden(s, recs, n);
 }
 
 static bool active_state(char c)
@@ -656,9 +709,18 @@ static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tg
 	int err = 0;
 
 	procfs_task_stat_cache_begin(&s->cache);
-	for (size_t i = 0; i < s->hidden.len && !err; i++)
-		if (s->hidden.ids[i] != skip_tgid)
-			err = scan_proc_process(s, set, s->hidden.ids[i]);
+	s->hidden_alive = 0;
+	for (size_t i = 0; i < s->hidden.len && !err; i++) {
+		size_t had = set->len;
+
+		if (s->hidden.ids[i] == skip_tgid) {
+			s->hidden_alive++; /* not read, not known gone */
+			continue;
+		}
+		err = scan_proc_process(s, set, s->hidden.ids[i]);
+		/* its leader is pushed first: gone when nothing was */
+		s->hidden_alive += set->len > had && set->v[had].tid == s->hidden.ids[i];
+	}
 	procfs_task_stat_cache_end(&s->cache);
 	set->scanned += set->len - first;
 	if (s->want & TASK_WANT_ACTIVE_ONLY)
@@ -669,7 +731,7 @@ static int add_hidden(struct task_source *s, struct task_set *set, pid_t skip_tg
 static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid)
 {
 	struct tasks_rec *recs;
-	size_t n, kept = 0, walked;
+	size_t n, kept = 0, walked, leaders = 0;
 	bool active = s->want & TASK_WANT_ACTIVE_ONLY;
 	int err = procfs_task_bpf_read(s->bpf, active, &recs, &n, &walked);
 
@@ -683,6 +745,7 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 	for (size_t i = 0; i < n; i++) {
 		if (skip_tgid && (pid_t)recs[i].tgid == skip_tgid)
 			continue;
+		leaders += recs[i].tid == recs[i].tgid;
 		if (kept != i)
 			recs[kept] = recs[i];
 		kept++;
@@ -696,7 +759,7 @@ static int scan_bpf(struct task_source *s, struct task_set *set, pid_t skip_tgid
 		/* reserved above: this scan's floors, in the records' order */
 		sample_from_rec(&set->v[i], &recs[i], ours, kmerge_push(&s->times), s->page_size);
 	}
-	if (!active && (err = find_hidden(s, recs, n)))
+	if (!active && (err = find_hidden(s, recs, n, leaders)))
 		return err;
 	if ((err = add_hidden(s, set, skip_tgid)) || (err = set_order(set)))
 		return err;

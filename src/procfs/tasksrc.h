@@ -106,11 +106,18 @@ struct task_set {
 	uint32_t *order;
 	size_t len, cap, cap_order;
 	size_t scanned; /* threads looked at (more than len with TASK_WANT_ACTIVE_ONLY) */
+	size_t hint;	/* where the last procfs_task_set_seek ended */
 };
 
 void procfs_task_set_release(struct task_set *s);
 /* The sample of tid in process tgid, or NULL. */
 const struct task_sample *procfs_task_set_find(const struct task_set *s, pid_t tgid, pid_t tid);
+/*
+ * The same for a reader that goes in the set's order (a process, then its
+ * threads by tid): it looks where the last seek ended first, so a lookup
+ * in order touches one or two samples, not a binary search's dozen.
+ */
+const struct task_sample *procfs_task_set_seek(struct task_set *s, pid_t tgid, pid_t tid);
 /* The position in order of tgid's first sample (its leader), or s->len. */
 size_t procfs_task_set_process(const struct task_set *s, pid_t tgid);
 

@@ -222,6 +222,7 @@ static char *render(void (*fn)(struct pidstat_out *, void *), void *arg, int dec
 	o.dec = dec;
 	o.human = human;
 	fn(&o, arg);
+	pidstat_out_flush(&o);
 	fclose(o.f);
 	return buf;
 }
@@ -303,6 +304,7 @@ TEST(fast_numbers_match_printf)
 		o.dec = dec;
 		o.fast = true;
 		pidstat_put_f(&o, UNIT_NONE, 9, 2, v);
+		pidstat_out_flush(&o);
 		fclose(o.f);
 		if (strcmp(want, got)) {
 			fprintf(stderr, "v=%.17g dec=%d: printf '%s' fast '%s'\n", v, dec, want,
@@ -311,6 +313,66 @@ TEST(fast_numbers_match_printf)
 		}
 	}
 	(void)fixed_fn;
+}
+
+/* Zeros, signed zeros, tiny and huge values, and every width sysstat uses: as printf. */
+TEST(fast_numbers_edges_match_printf)
+{
+	static const double vals[] = {
+		0.0,	-0.0,  1e-300, -1e-300, 0.004999,   0.005,
+		0.015,	0.025, 0.125,  0.375,	2.675,	    1.005,
+		99.995, 100.0, 1e15,   -1e15,	999999.995, 4503599627370495.5
+	};
+	static const int widths[] = { 3, 4, 6, 7, 9 };
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			for (int dec = 0; dec <= 2; dec++) {
+				char want[512], got[512];
+				struct pidstat_out o = { 0 };
+
+				snprintf(want, sizeof(want), " %*.*f", widths[w], dec, vals[i]);
+				o.f = fmemopen(got, sizeof(got), "w");
+				o.dec = dec;
+				o.fast = true;
+				pidstat_put_f(&o, UNIT_NONE, widths[w], 2, vals[i]);
+				pidstat_out_flush(&o);
+				fclose(o.f);
+				if (strcmp(want, got))
+					fprintf(stderr, "v=%.17g w=%d dec=%d: '%s' '%s'\n", vals[i],
+						widths[w], dec, want, got);
+				ASSERT_STREQ(got, want);
+			}
+}
+
+/* " %*llu" for the widths used, and pieces past the row's room keep their order. */
+TEST(uint_and_long_rows_match_printf)
+{
+	static const unsigned long long vals[] = {
+		0, 9, 10, 99999, 100000, 4294967295ull, 18446744073709551615ull
+	};
+	char want[4096], got[4096], piece[700];
+	size_t off = 0;
+	struct pidstat_out o = { 0 };
+
+	o.f = fmemopen(got, sizeof(got), "w");
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		for (int w = 3; w <= 9; w += 2) {
+			off +=
+			    (size_t)snprintf(want + off, sizeof(want) - off, " %*llu", w, vals[i]);
+			pidstat_put_uint(&o, w, vals[i]);
+		}
+	memset(piece, 'x', sizeof(piece) - 1);
+	piece[sizeof(piece) - 1] = '\0';
+	for (int i = 0; i < 3; i++) {
+		piece[0] = (char)('a' + i);
+		off += (size_t)snprintf(want + off, sizeof(want) - off, "%s|%d", piece, i);
+		pidstat_puts(&o, piece);
+		pidstat_printf(&o, "|%d", i);
+	}
+	pidstat_out_flush(&o);
+	fclose(o.f);
+	ASSERT_STREQ(got, want);
 }
 
 TEST(colours)
@@ -423,6 +485,8 @@ int main(void)
 	RUN(&st, rates);
 	RUN(&st, formatting);
 	RUN(&st, fast_numbers_match_printf);
+	RUN(&st, fast_numbers_edges_match_printf);
+	RUN(&st, uint_and_long_rows_match_printf);
 	RUN(&st, colours);
 	RUN(&st, header_cadence);
 	RUN(&st, task_table);

@@ -135,6 +135,40 @@ TEST(live_both_doors_find_this_thread)
 	ASSERT_EQ(find_self(TASK_DOOR_PROC, TASK_WANT_ACTIVE_ONLY, &p), 0);
 }
 
+/* seek (the lookup that starts where the last one ended) answers as find, in any order. */
+TEST(seek_answers_as_find)
+{
+	struct procfs *pf;
+	struct task_source *s;
+	struct task_set set = { 0 };
+	unsigned seed = 7;
+
+	ASSERT_EQ(procfs_open(&pf, "/"), 0);
+	ASSERT_EQ(procfs_task_source_open(&s, pf, false, TASK_DOOR_AUTO, TASK_WANT_ALL, 0), 0);
+	ASSERT_EQ(procfs_task_source_scan(s, &set, 0), 0);
+	ASSERT_TRUE(set.len > 1);
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t k = 0; k < set.len; k++) {
+			size_t i = pass == 0   ? k
+				   : pass == 1 ? set.len - 1 - k
+					       : (seed = seed * 1103515245u + 12345u) % set.len;
+			const struct task_sample *t = &set.v[set.order[i]];
+
+			ASSERT_TRUE(procfs_task_set_seek(&set, t->tgid, t->tid) ==
+				    procfs_task_set_find(&set, t->tgid, t->tid));
+			ASSERT_TRUE(procfs_task_set_seek(&set, t->tgid, t->tid) == t);
+			/* a process row, then the same leader as a thread row */
+			if (t->tid == t->tgid)
+				ASSERT_TRUE(procfs_task_set_seek(&set, t->tgid, t->tid) == t);
+		}
+	}
+	ASSERT_TRUE(procfs_task_set_seek(&set, -1, -1) == NULL);
+	ASSERT_TRUE(procfs_task_set_seek(&set, set.v[0].tgid, -1) == NULL);
+	procfs_task_set_release(&set);
+	procfs_task_source_close(s);
+	procfs_close(pf);
+}
+
 /*
  * The door choice's policy (issue 24): one PID or a short run through
  * /proc, many threads over many scans through the iterator; an open-ended
@@ -178,5 +212,6 @@ int main(void)
 	RUN(&st, door_names);
 	RUN(&st, door_for_work);
 	RUN(&st, live_both_doors_find_this_thread);
+	RUN(&st, seek_answers_as_find);
 	UNIT_MAIN_END(&st);
 }
