@@ -19,8 +19,9 @@
 #include "util/grow.h"
 #include "util/text.h"
 
-enum { F_STAT, F_SCHED, F_STATUS, F_IO };
-static const char *const file_names[PIDSTAT_NFILES] = { "stat", "schedstat", "status", "io" };
+enum { F_STAT, F_SCHED, F_STATUS, F_IO, F_STATM };
+static const char *const file_names[PIDSTAT_NFILES] = { "stat", "schedstat", "status", "io",
+							"statm" };
 
 const char *pidstat_user_name(struct pidstat_run *r, unsigned uid)
 {
@@ -170,7 +171,7 @@ static void read_sched(struct pidstat_run *r, struct pidstat_task *t, struct pid
 	}
 }
 
-/* status: real UID, Threads, context switches, RssAnon. Unreadable: task gone. */
+/* status: real UID, Threads, context switches. Unreadable: task gone. */
 static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
 {
 	char buf[4096];
@@ -188,9 +189,26 @@ static int read_status(struct pidstat_run *r, struct pidstat_task *t, struct pid
 		s->nvcsw = st.vol_ctxsw;
 		s->nivcsw = st.nonvol_ctxsw;
 	}
-	s->rss_anon = st.rss_anon_kb;
-	s->anon_ok = st.has_rss_anon;
 	return 0;
+}
+
+/*
+ * A process row's RssAnon for the report's memory-growth, from statm (one
+ * short line, a fraction of status's cost, so every process is read at
+ * every sample): resident - shared, the same kernel counter as status's
+ * RssAnon. Unreadable: not known this sample (stat has the last word on
+ * whether the task is gone).
+ */
+static void read_statm(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s)
+{
+	char buf[256];
+	struct pid_statm m;
+	uint64_t pages;
+	ssize_t n = task_read(r, t, F_STATM, buf, sizeof(buf));
+
+	s->anon_ok = n > 0 && !procfs_pid_statm_parse(buf, (size_t)n, &m) &&
+		     procfs_statm_anon_pages(&m, &pages);
+	s->rss_anon = s->anon_ok ? pages << r->kb_shift : 0;
 }
 
 /* A taskstats answer fetched ahead for the task about to be read. */
@@ -200,33 +218,17 @@ struct ts_answer {
 };
 
 /*
- * A process row whose RSS (stat) is what it was at the last sample keeps
- * its last RssAnon, so that the idle processes of a machine stay on
- * taskstats; one whose RSS moved reads status for it. (An interval in which
- * exactly as many file pages went as anonymous ones came is missed.)
- */
-static bool anon_kept(struct pidstat_snap *s, const struct pidstat_snap *prev, bool known)
-{
-	if (!known || !prev->anon_ok || prev->rss != s->rss)
-		return false;
-	s->rss_anon = prev->rss_anon;
-	s->anon_ok = true;
-	return true;
-}
-
-/*
  * The status fields through taskstats when only UID and context switches
- * are needed (no -v, and no new RssAnon of a process row, which taskstats
- * does not have); the same kernel values, a fraction of the cost. Any
+ * are needed (no -v); the same kernel values, a fraction of the cost. Any
  * failure falls back to reading status, which has the last word.
  */
 static int read_status_fields(struct pidstat_run *r, struct pidstat_task *t, struct pidstat_snap *s,
-			      const struct ts_answer *pre, bool need_anon)
+			      const struct ts_answer *pre)
 {
 	struct taskstats_brief b;
 	int rc;
 
-	if (!r->use_taskstats || (r->opts->act & ACT_KTAB) || need_anon)
+	if (!r->use_taskstats || (r->opts->act & ACT_KTAB))
 		return read_status(r, t, s);
 	if (pre->brief) {
 		rc = pre->rc;
@@ -486,10 +488,10 @@ static int read_task_files(struct pidstat_run *r, struct pidstat_task *t, int cu
 		read_sched(r, t, s);
 	if (task_cmdline(r, t))
 		return -ESRCH;
-	if (read_status_fields(r, t, s, pre,
-			       r->want_anon && !t->leader &&
-				   !anon_kept(s, &t->snap[curr ^ 1], known && !*reused)))
+	if (read_status_fields(r, t, s, pre))
 		return -ESRCH;
+	if (r->want_anon && !t->leader)
+		read_statm(r, t, s);
 	if ((o->act & ACT_STACK) && !t->leader && read_smaps(r, t, s))
 		return -ESRCH;
 	if (o->act & ACT_KTAB)

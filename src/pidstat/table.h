@@ -19,7 +19,7 @@ struct pidstat_snap {
 	int64_t cutime, cstime, cgtime;
 	uint64_t minflt, cminflt, majflt, cmajflt;
 	uint64_t vsz, rss; /* kB */
-	uint64_t rss_anon; /* kB: status RssAnon of process rows when the run wants it (anon_ok) */
+	uint64_t rss_anon; /* kB: RssAnon (statm) of process rows when the run wants it (anon_ok) */
 	bool anon_ok;
 	uint64_t blkio; /* delayacct_blkio_ticks */
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
@@ -53,7 +53,7 @@ struct pidstat_whole {
 void pidstat_whole_add(struct pidstat_whole *w, const struct pidstat_snap *now,
 		       const struct pidstat_snap *prev);
 
-#define PIDSTAT_NFILES 4 /* stat, schedstat, status, io: kept open */
+#define PIDSTAT_NFILES 5 /* stat, schedstat, status, io, statm: kept open */
 
 struct pidstat_task {
 	pid_t pid;
@@ -74,7 +74,7 @@ struct pidstat_task {
 	uint64_t total_threads, total_fd_nr;
 	unsigned rt_asum, uc_asum, rc_asum, sk_asum, delay_asum, tf_asum;
 	struct pidstat_whole whole; /* --whole: its threads' running sums */
-	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io; -1 if not */
+	int fds[PIDSTAT_NFILES];    /* kept-open stat, schedstat, status, io, statm; -1 if not */
 	int taskdir;		    /* a process's task/ directory (O_PATH), or -1 */
 	struct pidstat_task *hnext; /* hash chain */
 };

@@ -254,6 +254,28 @@ int procfs_pid_schedstat_parse(const char *buf, size_t len, struct pid_schedstat
 	return 0;
 }
 
+int procfs_pid_statm_parse(const char *buf, size_t len, struct pid_statm *out)
+{
+	struct cur c = { buf, buf + len };
+	uint64_t *rest[] = { &out->text, &out->lib, &out->data, &out->dt };
+
+	memset(out, 0, sizeof(*out));
+	if (next_u64(&c, &out->size) || next_u64(&c, &out->resident) || next_u64(&c, &out->shared))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]) && !next_u64(&c, rest[i]); i++)
+		;
+	return 0;
+}
+
+bool procfs_statm_anon_pages(const struct pid_statm *m, uint64_t *pages)
+{
+	/* shared above resident: not a kernel's line; no figure rather than a wrapped one */
+	if (!m->size || m->shared > m->resident)
+		return false;
+	*pages = m->resident - m->shared;
+	return true;
+}
+
 int procfs_uptime_parse(const char *buf, size_t len, uint64_t *uptime_cs)
 {
 	struct cur c = { buf, buf + len };

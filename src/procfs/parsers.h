@@ -60,6 +60,22 @@ struct pid_status {
 
 int procfs_pid_status_parse(const char *buf, size_t len, struct pid_status *out);
 
+/*
+ * /proc/PID/statm, in pages. The kernel counts resident as file + shmem +
+ * anonymous pages and shared as file + shmem (task_statm), so resident -
+ * shared is status's RssAnon; a task with no address space (a kernel
+ * thread, a zombie) has size 0 and no RssAnon.
+ */
+struct pid_statm {
+	uint64_t size, resident, shared, text, lib, data, dt;
+};
+
+/* Needs size, resident and shared; the rest default to 0. */
+int procfs_pid_statm_parse(const char *buf, size_t len, struct pid_statm *out);
+
+/* RssAnon in pages from statm: false where the task has no address space. */
+bool procfs_statm_anon_pages(const struct pid_statm *m, uint64_t *pages);
+
 /* /proc/PID/io */
 struct pid_io {
 	uint64_t rchar, wchar, syscr, syscw;

@@ -2,7 +2,7 @@
 # Captures a fixture root (docs/fixtures.md) from the live /proc:
 #   capture-proc.sh OUTDIR STEPS PID...
 # Copies, STEPS times and 1 s apart, the files pidstat reads for each PID
-# and each of its threads (stat, schedstat, status, io, cmdline, smaps up
+# and each of its threads (stat, schedstat, status, statm, io, cmdline, smaps up
 # to the end of the [stack] VMA, fd/ as empty files named by number), plus
 # uptime, stat and meminfo; writes stepK/time, meta and
 # sys/devices/system/cpu/cpuN. A PID that has gone is simply left out of
@@ -59,13 +59,31 @@ def scrub_stat(data):
             if l.startswith((b"cpu", b"ctxt", b"btime", b"processes", b"procs_"))]
     return b"\n".join(keep) + b"\n"
 
+def rss_anon(status):
+    m = re.search(rb"^RssAnon:\s*(\d+)", status or b"", re.M)
+    return m and m.group(1)
+
+def status_statm(src):
+    """status, and statm read while status's RssAnon stood still (read
+    before and after it), so that the two agree as one kernel moment's do:
+    a leaker moves between two reads."""
+    for _ in range(50):
+        before, statm, status = read(src + "/status"), read(src + "/statm"), read(src + "/status")
+        if rss_anon(before) == rss_anon(status):
+            break
+    return status, statm
+
 def copy_task(src, dst):
     stat = read(src + "/stat")
     if stat is None:
         return False
     write(dst + "/stat", stat)
-    for name in ("schedstat", "status", "io"):
+    for name in ("schedstat", "io"):
         d = read(src + "/" + name)
+        if d is not None:
+            write(dst + "/" + name, d)
+    status, statm = status_statm(src)
+    for name, d in (("status", status), ("statm", statm)):
         if d is not None:
             write(dst + "/" + name, d)
     d = read(src + "/cmdline")

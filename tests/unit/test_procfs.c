@@ -1,6 +1,7 @@
 /* test: shared -- pure code and its own process; see docs/testing.md */
 /* The pure /proc parsers, on lines written as the kernel writes them. */
 #define _GNU_SOURCE /* program_invocation_name */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -98,6 +99,100 @@ TEST(status_fields)
 	/* before Linux 4.5 status had no RssAnon: not known, not 0 */
 	ASSERT_EQ(procfs_pid_status_parse(old, sizeof(old) - 1, &s), 0);
 	ASSERT_TRUE(!s.has_rss_anon);
+}
+
+/* proc(5) statm: size resident shared text lib data dt, in pages. */
+TEST(statm_fields)
+{
+	static const char wl[] = "586 327 304 1 0 23 0\n";
+	static const char kthread[] = "0 0 0 0 0 0 0\n";
+	static const char odd[] = "586 300 304 1 0 23 0\n";
+	struct pid_statm m;
+	uint64_t pages = 7;
+
+	ASSERT_EQ(procfs_pid_statm_parse(wl, sizeof(wl) - 1, &m), 0);
+	ASSERT_UEQ(m.size, 586);
+	ASSERT_UEQ(m.resident, 327);
+	ASSERT_UEQ(m.shared, 304);
+	ASSERT_UEQ(m.data, 23);
+	ASSERT_TRUE(procfs_statm_anon_pages(&m, &pages));
+	ASSERT_UEQ(pages, 23);
+	/* no address space: no RssAnon, as status has none for it */
+	ASSERT_EQ(procfs_pid_statm_parse(kthread, sizeof(kthread) - 1, &m), 0);
+	ASSERT_TRUE(!procfs_statm_anon_pages(&m, &pages));
+	/* shared above resident is no kernel's: not known, not a wrapped figure */
+	ASSERT_EQ(procfs_pid_statm_parse(odd, sizeof(odd) - 1, &m), 0);
+	ASSERT_TRUE(!procfs_statm_anon_pages(&m, &pages));
+	ASSERT_EQ(procfs_pid_statm_parse("586 327", 7, &m), -EINVAL);
+}
+
+/* One process's statm (RssAnon in kB, or -1 without) and status RssAnon (-1 without). */
+static int statm_anon_kb(struct procfs *pf, const char *pid, long long *kb)
+{
+	char path[64], buf[256];
+	struct pid_statm m;
+	uint64_t pages;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/statm", pid);
+	n = procfs_read(pf, path, buf, sizeof(buf));
+	if (n <= 0 || procfs_pid_statm_parse(buf, (size_t)n, &m))
+		return -1;
+	*kb = procfs_statm_anon_pages(&m, &pages) ? (long long)(pages * (uint64_t)(getpagesize() / 1024))
+						  : -1;
+	return 0;
+}
+
+static int status_anon_kb(struct procfs *pf, const char *pid, long long *kb)
+{
+	char path[64], buf[4096];
+	struct pid_status st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/status", pid);
+	n = procfs_read(pf, path, buf, sizeof(buf));
+	if (n <= 0 || procfs_pid_status_parse(buf, (size_t)n, &st))
+		return -1;
+	*kb = st.has_rss_anon ? (long long)st.rss_anon_kb : -1;
+	return 0;
+}
+
+/*
+ * The kernel's oracle for reading RssAnon from statm: every process of the
+ * machine whose statm did not change around a read of its status (so its
+ * memory stood still meanwhile) has resident - shared = status's RssAnon,
+ * and neither has one where the other has none (kernel threads).
+ */
+TEST(statm_anon_is_status_rssanon_live)
+{
+	struct procfs *pf;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	unsigned compared = 0, self_seen = 0;
+	char self[16];
+
+	ASSERT_TRUE(d != NULL);
+	ASSERT_EQ(procfs_open(&pf, "/"), 0);
+	snprintf(self, sizeof(self), "%d", (int)getpid());
+	while ((e = readdir(d))) {
+		long long a, b, st;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		if (statm_anon_kb(pf, e->d_name, &a) || status_anon_kb(pf, e->d_name, &st) ||
+		    statm_anon_kb(pf, e->d_name, &b) || a != b)
+			continue; /* gone, or its memory moved meanwhile */
+		if (st != a)
+			fprintf(stderr, "PID %s: statm's RssAnon %lld kB, status's %lld\n", e->d_name, a,
+				st);
+		ASSERT_EQ(st, a);
+		compared++;
+		self_seen += !strcmp(e->d_name, self);
+	}
+	closedir(d);
+	procfs_close(pf);
+	ASSERT_EQ(self_seen, 1);
+	ASSERT_TRUE(compared > 1);
 }
 
 TEST(io_schedstat_uptime)
@@ -292,6 +387,8 @@ int main(void)
 	RUN(&st, stat_short_line_rejected);
 	RUN(&st, stat_without_guest_fields);
 	RUN(&st, status_fields);
+	RUN(&st, statm_fields);
+	RUN(&st, statm_anon_is_status_rssanon_live);
 	RUN(&st, io_schedstat_uptime);
 	RUN(&st, sys_stat_and_meminfo);
 	RUN(&st, loadavg_and_psi);
