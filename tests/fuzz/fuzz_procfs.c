@@ -15,6 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pid_status ss;
 	struct pid_io io;
 	struct pid_schedstat sch;
+	struct pid_statm sm;
 	struct sys_stat sys;
 	struct loadavg la;
 	struct psi psi;
@@ -25,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	procfs_pid_status_parse(buf, size, &ss);
 	procfs_pid_io_parse(buf, size, &io);
 	procfs_pid_schedstat_parse(buf, size, &sch);
+	if (!procfs_pid_statm_parse(buf, size, &sm))
+		(void)procfs_statm_anon_pages(&sm, &v);
 	procfs_uptime_parse(buf, size, &v);
 	procfs_sys_stat_parse(buf, size, &sys);
 	procfs_meminfo_total_parse(buf, size, &v);

@@ -138,8 +138,9 @@ static int statm_anon_kb(struct procfs *pf, const char *pid, long long *kb)
 	n = procfs_read(pf, path, buf, sizeof(buf));
 	if (n <= 0 || procfs_pid_statm_parse(buf, (size_t)n, &m))
 		return -1;
-	*kb = procfs_statm_anon_pages(&m, &pages) ? (long long)(pages * (uint64_t)(getpagesize() / 1024))
-						  : -1;
+	*kb = procfs_statm_anon_pages(&m, &pages)
+		  ? (long long)(pages * (uint64_t)(getpagesize() / 1024))
+		  : -1;
 	return 0;
 }
 
@@ -183,8 +184,8 @@ TEST(statm_anon_is_status_rssanon_live)
 		    statm_anon_kb(pf, e->d_name, &b) || a != b)
 			continue; /* gone, or its memory moved meanwhile */
 		if (st != a)
-			fprintf(stderr, "PID %s: statm's RssAnon %lld kB, status's %lld\n", e->d_name, a,
-				st);
+			fprintf(stderr, "PID %s: statm's RssAnon %lld kB, status's %lld\n",
+				e->d_name, a, st);
 		ASSERT_EQ(st, a);
 		compared++;
 		self_seen += !strcmp(e->d_name, self);
