@@ -33,7 +33,7 @@ struct window {
 	bool have_load;
 	struct task_sampler *ts;
 	unsigned task_samples;
-	double sample_cost; /* CPU seconds of the first task sample */
+	double sample_cost; /* CPU seconds of the latest task sample */
 	double task_period; /* seconds between task samples (live) */
 	double next_task;   /* live: the window's second of the next task sample */
 	double runnable_sum;
